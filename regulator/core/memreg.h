@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * memreg.h - the portable memory-bandwidth regulator core.
+ *
+ * This is the whole API of regulator/core/.  Its two callers are the kernel
+ * glue (regulator/kmod/) and the simulator (regulator/sim/); unit tests drive
+ * it period by period.  No allocation: the caller owns a struct memreg
+ * (about 50 KiB; the module should vzalloc() it) and everything lives inside.
+ *
+ * Model
+ * -----
+ * Time is cut into regulation periods numbered by the caller (the glue uses
+ * ktime / period_ns, so every CPU agrees on the number of "now").  Each
+ * regulated CPU has, per traffic class (read, write), a budget of counted
+ * PMU events for the period.  Three entry points run on the regulated CPU
+ * itself and are cheap (the "per-core path"):
+ *
+ *   memreg_replenish()     at the CPU's period timer: account the period
+ *                          that ended, pick this period's budgets, donate
+ *                          guaranteed-but-unused budget to the reclaim pool,
+ *                          unthrottle; tells the glue how far to arm each
+ *                          counter.
+ *   memreg_overflow()      at a counter overflow: take from the reclaim pool
+ *                          or decide to throttle; reports whether every
+ *                          active CPU is now throttled (the glue then pokes
+ *                          the master CPU, e.g. with irq_work).
+ *   memreg_accept_share()  when the glue tells a throttled CPU that the
+ *                          master published a spare grant.
+ *
+ * Two entry points run on the master CPU, off the regulated CPUs' timer path:
+ *
+ *   memreg_master_tick()   once per period: NLMS update for every CPU and
+ *                          class, clamp to [guaranteed, ceiling], enforce
+ *                          the platform ceiling, publish next-period
+ *                          budgets.
+ *   memreg_master_share()  when poked because every active CPU is
+ *                          throttled: decide the spare grant.
+ *
+ * The core never calls another CPU, never sleeps and takes no lock.  All
+ * data written by one CPU and read by another is a packed {period tag,
+ * value} word in a memreg_atomic64_t, so a reader can always tell whether
+ * the value belongs to the period it is in (see "Cross-CPU words" below).
+ *
+ * Concurrency rules
+ * -----------------
+ *  - struct memreg_cfg inside struct memreg is read-only while regulating.
+ *    To change it the glue stops all timers/counters, calls memreg_init()
+ *    again (the sysfs "commit"), and restarts them.
+ *  - struct memreg_cpu fields marked "owner" are written only by that CPU's
+ *    per-core entry points, which the glue must not run concurrently for
+ *    the same CPU (hard-irq timer and PMU overflow on the same CPU do not
+ *    nest when the glue calls the overflow path with interrupts off or from
+ *    irq_work; memreg_accept_share() likewise).  Other CPUs may read them
+ *    racily for statistics only (64-bit reads are whole on 64-bit CPUs).
+ *  - Fields marked "master" are written only by memreg_master_tick(), which
+ *    the glue must not run concurrently with itself.
+ *  - Fields of type memreg_atomic64_t may be touched from any CPU.
+ *
+ * Units and bounds (the no-overflow argument, checked by the unit tests)
+ * ----------------------------------------------------------------------
+ *  E := MEMREG_EVENTS_MAX = 2^32 - 1.  Every events-per-period quantity that
+ *  enters the core (budgets, ceilings, demand, counter readings) is first
+ *  saturated to E, so it fits a u32.  Internally:
+ *   - budgets: guaranteed_i <= ceiling_i <= E, a period's budget including
+ *     reclaim and spare grants never exceeds the CPU ceiling (<= E); sums
+ *     over at most 64 CPUs are < 2^38 in a u64.
+ *   - proportional scaling b' = g + (b - g) * A / X with b - g <= E and
+ *     A <= E: the product is < 2^64.
+ *   - reclaim pool and spare grants: 32-bit amounts; a donation is added
+ *     with saturation at E (excess is forfeited, never created).
+ *   - NLMS (lms.c): weights Q16 in [-4, 4] (|w| <= 2^18); the update works
+ *     on inputs shifted right so that every tap and the target are < 2^16;
+ *     then |w.x| <= 16 * 2^18 * 2^16 = 2^38, the error |e| < 2^39 (Q16),
+ *     mu <= 2^17 so |mu * e| < 2^56, the per-tap step
+ *     |mu * e / |x|^2| * x_i <= 2^56 (because x_i <= |x|^2 for x_i >= 1);
+ *     the prediction uses unshifted taps: |sum w_i x_i| <= 16 * 2^18 * E
+ *     < 2^54.  All intermediates are 64-bit; results are saturated back
+ *     to [0, E].
+ *   - statistics are u64 event/ns counters updated with saturating adds.
+ *   - period tags are the low 32 bits of the period number; the master
+ *     refreshes stale tags each period so no word survives 2^32 periods.
+ */
+#ifndef MEMREG_H
+#define MEMREG_H
+
+#include "memreg_port.h"
+
+/* Fixed sizes (no allocation). */
+#define MEMREG_MAX_CPUS		64	/* CPU slots; a u64 bitmask covers them */
+#define MEMREG_NR_CLASSES	2
+#define MEMREG_MAX_TAPS		16
+#define MEMREG_MIN_TAPS		1
+
+/**
+ * enum memreg_class - traffic classes, each with its own counter and budget
+ * @MEMREG_READ: read traffic (e.g. L2 refills / LLC misses)
+ * @MEMREG_WRITE: write traffic (e.g. L2 write-backs)
+ */
+enum memreg_class {
+	MEMREG_READ = 0,
+	MEMREG_WRITE = 1,
+};
+
+/* Saturation bound of every events-per-period quantity (see above). */
+#define MEMREG_EVENTS_MAX	0xffffffffULL
+/* Budget reported in monitor-only mode: do not arm the counter. */
+#define MEMREG_BUDGET_INF	(~(memreg_u64)0)
+
+/* Fixed point: Q16 (1.0 == MEMREG_ONE). */
+#define MEMREG_Q_SHIFT		16
+#define MEMREG_ONE		(1U << MEMREG_Q_SHIFT)
+#define MEMREG_MU_MAX		(2U * MEMREG_ONE)	/* NLMS stable for mu < 2 */
+#define MEMREG_HEADROOM_MAX	(4U * MEMREG_ONE)	/* +400 % */
+#define MEMREG_WEIGHT_MAX	(4 * (memreg_s32)MEMREG_ONE)
+
+/* Accepted regulation periods: 10 us .. 1 s. */
+#define MEMREG_PERIOD_MIN_NS	10000ULL
+#define MEMREG_PERIOD_MAX_NS	1000000000ULL
+
+/* Result codes: 0 or a negative errno-style value. */
+#define MEMREG_OK		0
+#define MEMREG_EINVAL		(-22)	/* a value out of its range */
+#define MEMREG_ERANGE		(-34)	/* values inconsistent with each other */
+#define MEMREG_ENODEV		(-19)	/* CPU not regulated / master invalid */
+#define MEMREG_ESTALE		(-116)	/* period number went backwards */
+#define MEMREG_ENOSPC		(-28)	/* nothing to share / pool empty */
+
+/* struct memreg_cfg.flags */
+#define MEMREG_F_MONITOR	0x1U	/* budgets infinite: count only */
+#define MEMREG_F_LMS		0x2U	/* NLMS-adapted budgets (master) */
+#define MEMREG_F_RECLAIM	0x4U	/* donate/take through the pool */
+#define MEMREG_F_SHARE		0x8U	/* spare grant once all throttled */
+#define MEMREG_F_ALL		0xfU
+
+/* What the glue must do after a per-core entry point (memreg_arm.action). */
+#define MEMREG_RUN		0	/* run; re-arm counters per @remaining */
+#define MEMREG_THROTTLE		1	/* throttle until the next period */
+#define MEMREG_THROTTLE_ALL	2	/* throttle, and every active CPU is
+					 * throttled: poke the master CPU to
+					 * call memreg_master_share() */
+
+/**
+ * struct memreg_lms_cfg - NLMS adaptation parameters (global)
+ * @taps: number of taps N, MEMREG_MIN_TAPS..MEMREG_MAX_TAPS
+ * @mu: step size, Q16, 1..MEMREG_MU_MAX (0 < mu <= 2)
+ * @headroom: Q16 fraction added to a prediction to form the budget
+ *	(budget = pred + pred * headroom), 0..MEMREG_HEADROOM_MAX
+ * @cold_start: per class, the demand (events/period) assumed for every
+ *	period before real history exists: the history is prefilled with it
+ *	and the weights start at 1/N each, so the first predictions equal it.
+ *	Saturated to MEMREG_EVENTS_MAX by memreg_init().
+ */
+struct memreg_lms_cfg {
+	memreg_u32 taps;
+	memreg_u32 mu;
+	memreg_u32 headroom;
+	memreg_u64 cold_start[MEMREG_NR_CLASSES];
+};
+
+/**
+ * struct memreg_cpu_cfg - per-CPU budget limits
+ * @active: non-zero if this CPU is regulated
+ * @guaranteed: per class, events per period always available to the CPU:
+ *	its static budget without LMS and its minimum with LMS.  >= 1.
+ * @ceiling: per class, the most events per period the CPU may ever get
+ *	(LMS, reclaim and spare grants included).  >= @guaranteed, <= E.
+ */
+struct memreg_cpu_cfg {
+	memreg_u32 active;
+	memreg_u64 guaranteed[MEMREG_NR_CLASSES];
+	memreg_u64 ceiling[MEMREG_NR_CLASSES];
+};
+
+/**
+ * struct memreg_cfg - complete regulator configuration
+ * @period_ns: regulation period, MEMREG_PERIOD_MIN_NS..MEMREG_PERIOD_MAX_NS
+ * @nr_cpus: CPU slots in use, 1..MEMREG_MAX_CPUS (slot == OS CPU number)
+ * @master_cpu: CPU that runs memreg_master_*(); < @nr_cpus.  It may itself
+ *	be regulated or not.
+ * @flags: MEMREG_F_*
+ * @platform_ceiling: per class, the sustainable traffic of the whole
+ *	platform in events per period.  Rule: the sum over active CPUs of
+ *	@cpu[].guaranteed never exceeds it (memreg_cfg_validate() refuses a
+ *	config that breaks it; memreg_cfg_fit_guaranteed() scales the
+ *	guarantees down proportionally instead), and the master scales LMS
+ *	budgets so that their sum never exceeds it either.
+ * @reclaim_quantum: events a CPU takes from the pool per overflow (and the
+ *	slack it keeps above last period's use when donating); >= 1 when
+ *	MEMREG_F_RECLAIM is set
+ * @lms: NLMS parameters (used when MEMREG_F_LMS is set)
+ * @cpu: per-CPU limits, indexed by CPU number
+ */
+struct memreg_cfg {
+	memreg_u64 period_ns;
+	memreg_u32 nr_cpus;
+	memreg_u32 master_cpu;
+	memreg_u32 flags;
+	memreg_u32 reclaim_quantum;
+	memreg_u64 platform_ceiling[MEMREG_NR_CLASSES];
+	struct memreg_lms_cfg lms;
+	struct memreg_cpu_cfg cpu[MEMREG_MAX_CPUS];
+};
+
+/**
+ * struct memreg_arm - what the glue must do after a per-core entry point
+ * @action: MEMREG_RUN, MEMREG_THROTTLE or MEMREG_THROTTLE_ALL
+ * @remaining: per class, events the CPU may still cause in this period
+ *	before the counter must overflow (arm the counter's sample period to
+ *	it); MEMREG_BUDGET_INF means do not arm (monitor-only mode); 0 for an
+ *	exhausted class
+ * @budget: per class, the CPU's total budget for this period so far
+ */
+struct memreg_arm {
+	memreg_u32 action;
+	memreg_u64 remaining[MEMREG_NR_CLASSES];
+	memreg_u64 budget[MEMREG_NR_CLASSES];
+};
+
+/**
+ * struct memreg_stats - per-CPU statistics (monotonic, saturating)
+ * @periods: periods accounted by memreg_replenish()
+ * @throttles: transitions from running to throttled
+ * @throttled_ns: time spent throttled, as reported by the glue
+ * @overruns: periods skipped between two replenishments (timer overruns)
+ * @stale_budgets: periods started without a budget published for them
+ *	(master late): the guaranteed budget was used instead
+ * @consumed: per class, events counted
+ * @overuse: per class, events counted beyond the period's budget (counter
+ *	slack / overflow latency)
+ * @donated: per class, events donated to the reclaim pool
+ * @reclaimed: per class, events taken from the reclaim pool
+ * @shared: per class, events received as spare grants
+ */
+struct memreg_stats {
+	memreg_u64 periods;
+	memreg_u64 throttles;
+	memreg_u64 throttled_ns;
+	memreg_u64 overruns;
+	memreg_u64 stale_budgets;
+	memreg_u64 consumed[MEMREG_NR_CLASSES];
+	memreg_u64 overuse[MEMREG_NR_CLASSES];
+	memreg_u64 donated[MEMREG_NR_CLASSES];
+	memreg_u64 reclaimed[MEMREG_NR_CLASSES];
+	memreg_u64 shared[MEMREG_NR_CLASSES];
+};
+
+/**
+ * struct memreg_lms_state - NLMS predictor of one CPU and class
+ * @w: weights, Q16, clamped to +-MEMREG_WEIGHT_MAX
+ * @hist: demand history, @hist[0] newest; taps + horizon - 1 entries used
+ * @pending: the last two predictions made (pending[0] newest), to score
+ *	each prediction when the demand it predicted arrives
+ * @taps: N
+ * @horizon: how many periods ahead the prediction is (1 or 2)
+ * @abs_err_sum: sum of |demand - prediction made for it|, events
+ * @sq_err_sum: sum of squared errors, saturating (events^2)
+ * @updates: number of scored predictions
+ * @last_pred: the latest prediction (events per period)
+ */
+struct memreg_lms_state {
+	memreg_s32 w[MEMREG_MAX_TAPS];
+	memreg_u32 hist[MEMREG_MAX_TAPS + 1];
+	memreg_u32 pending[2];
+	memreg_u32 taps;
+	memreg_u32 horizon;
+	memreg_u64 abs_err_sum;
+	memreg_u64 sq_err_sum;
+	memreg_u64 updates;
+	memreg_u32 last_pred;
+};
+
+/**
+ * struct memreg_cpu - runtime state of one CPU slot
+ * @period: (owner) number of the current period
+ * @budget: (owner) per class, this period's budget so far
+ * @used: (owner) per class, events counted at the last notification
+ * @throttled: (owner) bitmask of exhausted classes (bit = 1 << class)
+ * @started: (owner) non-zero once the first replenishment ran
+ * @share_period: (owner) tag+1 of the period whose spare grant was taken
+ * @stats: (owner) statistics
+ * @next_budget: (master writes, owner reads) per class, packed
+ *	{period tag, budget} published for the period named by the tag
+ * @demand: (owner writes, master reads) per class, packed {period tag,
+ *	events counted in that period}
+ * @lms: (master) per class predictor
+ */
+struct memreg_cpu {
+	memreg_u64 period;
+	memreg_u64 budget[MEMREG_NR_CLASSES];
+	memreg_u64 used[MEMREG_NR_CLASSES];
+	memreg_u32 throttled;
+	memreg_u32 started;
+	memreg_u64 share_period;
+	struct memreg_stats stats;
+	memreg_atomic64_t next_budget[MEMREG_NR_CLASSES];
+	memreg_atomic64_t demand[MEMREG_NR_CLASSES];
+	struct memreg_lms_state lms[MEMREG_NR_CLASSES];
+} __attribute__((__aligned__(64)));
+
+/**
+ * struct memreg_pool - the global reclaim pool
+ * @slot: per class, packed {period tag, events donated and not yet taken
+ *	in that period}.  Only cmpxchg loops modify it (reclaim.c): a donor
+ *	adds to the slot of its own period (a slot of an older period is
+ *	first voided), a taker subtracts from the slot of its own period
+ *	only, so in every period total taken <= total donated.
+ */
+struct memreg_pool {
+	memreg_atomic64_t slot[MEMREG_NR_CLASSES];
+} __attribute__((__aligned__(64)));
+
+/**
+ * struct memreg - the whole regulator
+ * @cfg: configuration, read-only while regulating
+ * @active_mask: CPUs with @cfg.cpu[].active set, bit = 1 << cpu
+ * @nr_active: number of bits in @active_mask
+ * @throttled_mask: CPUs currently throttled (any class); set by
+ *	memreg_overflow(), cleared by memreg_replenish() and
+ *	memreg_accept_share(); cmpxchg-updated
+ * @share: per class, packed {period tag, spare grant per CPU} published by
+ *	memreg_master_share()
+ * @pool: the reclaim pool
+ * @master_ticks: (master) memreg_master_tick() calls
+ * @master_missing: (master) CPU-class demand records absent at a tick
+ * @cpu: per-CPU state
+ */
+struct memreg {
+	struct memreg_cfg cfg;
+	memreg_u64 active_mask;
+	memreg_u32 nr_active;
+	memreg_atomic64_t throttled_mask;
+	memreg_atomic64_t share[MEMREG_NR_CLASSES];
+	struct memreg_pool pool;
+	memreg_u64 master_ticks;
+	memreg_u64 master_missing;
+	struct memreg_cpu cpu[MEMREG_MAX_CPUS];
+};
+
+/* ---- configuration (budget.c) ---------------------------------------- */
+
+/*
+ * Fill @cfg with a usable default for @nr_cpus CPUs (clamped to 1..64): a
+ * 1 ms period, master CPU 0, all CPUs active, no flags, a platform
+ * ceiling of 1,000,000 events per class split evenly into guarantees,
+ * per-CPU ceilings equal to the platform ceiling, 4 taps, mu 0.5,
+ * headroom 10 %, cold start = the guarantee, reclaim quantum 1 %.
+ */
+void memreg_cfg_defaults(struct memreg_cfg *cfg, memreg_u32 nr_cpus);
+
+/*
+ * Single-value validators for sysfs writes.  Each returns MEMREG_OK or
+ * MEMREG_EINVAL and, if @why is not NULL, points *why at a static,
+ * NUL-terminated one-line message ("" on success).
+ */
+int memreg_validate_period(memreg_u64 period_ns, const char **why);
+int memreg_validate_taps(memreg_u32 taps, const char **why);
+int memreg_validate_mu(memreg_u32 mu, const char **why);
+int memreg_validate_headroom(memreg_u32 headroom, const char **why);
+int memreg_validate_flags(memreg_u32 flags, const char **why);
+
+/*
+ * Validate a whole configuration: every field in range and the rules
+ * between them (guaranteed >= 1, guaranteed <= ceiling <= E, master CPU
+ * in range, at least one active CPU, sum of guarantees <= platform
+ * ceiling, reclaim quantum >= 1 with reclaim).  Returns MEMREG_OK,
+ * MEMREG_EINVAL, MEMREG_ERANGE or MEMREG_ENODEV with a static message.
+ */
+int memreg_cfg_validate(const struct memreg_cfg *cfg, const char **why);
+
+/*
+ * Scale the guarantees of the active CPUs down proportionally, per class,
+ * so that their sum does not exceed the platform ceiling (each stays >= 1,
+ * rounding down, so the sum ends <= ceiling).  Returns the number of
+ * classes that had to be scaled, or MEMREG_ERANGE if the ceiling is below
+ * the number of active CPUs (a guarantee of 1 each cannot fit).
+ */
+int memreg_cfg_fit_guaranteed(struct memreg_cfg *cfg);
+
+/*
+ * Validate @cfg and, if valid, (re)initialise @r from it: copies the
+ * configuration, zeroes all state and statistics, prefills the LMS
+ * predictors with the cold-start demand, publishes nothing (first periods
+ * run on the guarantees).  The glue must have stopped every timer and
+ * counter.  Returns what memreg_cfg_validate() returns; on error @r is
+ * left untouched.
+ */
+int memreg_init(struct memreg *r, const struct memreg_cfg *cfg,
+		const char **why);
+
+/* ---- per-core path (budget.c, reclaim.c) ------------------------------ */
+
+/*
+ * Start period @period on @cpu.  @consumed[c] is the number of class-c
+ * events counted since the previous replenishment (ignored on the first
+ * call); @throttled_ns the time the CPU spent throttled in that span.
+ * Records the demand for the master, updates statistics, picks this
+ * period's budgets (monitor: infinite; else the budget the master
+ * published for @period, or the guarantee if none), donates to the pool,
+ * clears the throttle and fills @arm (action MEMREG_RUN).  @period must
+ * increase strictly per CPU: MEMREG_ESTALE otherwise, MEMREG_ENODEV for
+ * an inactive CPU; on error nothing changes.
+ */
+int memreg_replenish(struct memreg *r, memreg_u32 cpu, memreg_u64 period,
+		     const memreg_u64 consumed[MEMREG_NR_CLASSES],
+		     memreg_u64 throttled_ns, struct memreg_arm *arm);
+
+/*
+ * The class-@cls counter of @cpu overflowed, having counted @consumed
+ * events since this period's replenishment.  If budget remains (an early
+ * or spurious overflow) the CPU keeps running; otherwise, with reclaim on,
+ * it takes up to the reclaim quantum from the pool (never beyond its
+ * ceiling); otherwise it throttles.  Fills @arm; returns MEMREG_OK (or
+ * MEMREG_EINVAL / MEMREG_ENODEV for a bad class / CPU).
+ */
+int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
+		    memreg_u64 consumed, struct memreg_arm *arm);
+
+/*
+ * A throttled @cpu learns (from the glue, after memreg_master_share()
+ * published a grant for its period) that spare budget may be available.
+ * Adds the grant of the current period once, capped by the CPU ceiling;
+ * fills @arm with MEMREG_RUN if every class then has budget left, else
+ * with MEMREG_THROTTLE.  Returns MEMREG_OK, or MEMREG_ENOSPC if there was
+ * no grant for this period (already taken, none published, or zero).
+ */
+int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
+			struct memreg_arm *arm);
+
+/* ---- master path (master.c, reclaim.c) -------------------------------- */
+
+/*
+ * Master work for period @period (call on the master CPU during @period,
+ * after its own replenishment).  For each active CPU and class: if the
+ * CPU recorded its demand of @period - 1, feed it to the predictor; with
+ * MEMREG_F_LMS, derive a budget clamp(pred + headroom, guaranteed,
+ * ceiling), scale the excess over the guarantees down proportionally if
+ * the sum exceeds the platform ceiling, and publish the budgets for
+ * @period + 1.  Also voids reclaim-pool and share words older than
+ * @period.  Budgets reach a CPU one period after the demand they were
+ * predicted from, so the predictors look two periods ahead.  Returns
+ * MEMREG_OK.
+ */
+int memreg_master_tick(struct memreg *r, memreg_u64 period);
+
+/*
+ * Called on the master CPU when a per-core path returned
+ * MEMREG_THROTTLE_ALL in period @period.  If sharing is on and every
+ * active CPU is still throttled, publishes, once per period, a spare
+ * grant per CPU and class = (platform ceiling - sum of this period's
+ * budgets) / active CPUs, and copies it to @grant (may be NULL).  The
+ * glue then notifies the throttled CPUs, which call
+ * memreg_accept_share().  Returns MEMREG_OK when a non-zero grant was
+ * published, MEMREG_ENOSPC otherwise.
+ */
+int memreg_master_share(struct memreg *r, memreg_u64 period,
+			memreg_u64 grant[MEMREG_NR_CLASSES]);
+
+/* ---- reclaim pool (reclaim.c), also used directly by tests ------------ */
+
+/*
+ * Donate @amount events of class @cls in period @period.  Returns the
+ * amount accepted: all of it (saturating the pool at E forfeits the rest),
+ * or 0 if the pool already belongs to a later period (the donor is late;
+ * it keeps its budget).  Lock-free; any CPU.
+ */
+memreg_u64 memreg_pool_donate(struct memreg_pool *pool, memreg_u32 cls,
+			      memreg_u64 period, memreg_u64 amount);
+
+/*
+ * Take up to @want events of class @cls donated in period @period.
+ * Returns the amount taken (0 if nothing was donated in that period or it
+ * is all taken).  Lock-free; any CPU.
+ */
+memreg_u64 memreg_pool_take(struct memreg_pool *pool, memreg_u32 cls,
+			    memreg_u64 period, memreg_u64 want);
+
+/* Events available in the pool for @period (0 if the pool is stale). */
+memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
+				 memreg_u32 cls, memreg_u64 period);
+
+/* ---- NLMS predictor (lms.c), also used by tests and the benchmark ----- */
+
+/*
+ * Reset @s: N = @taps (clamped to 1..16), @horizon 1 or 2 (clamped),
+ * history and pending predictions = @cold_start (saturated to E), weights
+ * 1/N each.
+ */
+void memreg_lms_init(struct memreg_lms_state *s, memreg_u32 taps,
+		     memreg_u32 horizon, memreg_u64 cold_start);
+
+/*
+ * Feed the demand @demand (saturated to E) of the next period: score the
+ * prediction made for it, take one NLMS step with step size @mu (Q16,
+ * clamped to 1..MEMREG_MU_MAX), shift it into the history, and return the
+ * new prediction for @horizon periods ahead (events, 0..E).
+ */
+memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
+			     memreg_u64 demand);
+
+/* ---- small helpers ---------------------------------------------------- */
+
+/* Saturating u64 addition. */
+static inline memreg_u64 memreg_sat_add(memreg_u64 a, memreg_u64 b)
+{
+	memreg_u64 s = a + b;
+
+	return s < a ? ~(memreg_u64)0 : s;
+}
+
+/* Saturate @v to MEMREG_EVENTS_MAX. */
+static inline memreg_u64 memreg_sat_events(memreg_u64 v)
+{
+	return v > MEMREG_EVENTS_MAX ? MEMREG_EVENTS_MAX : v;
+}
+
+#endif /* MEMREG_H */
