@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * memcal_main.c - memcal(1): calibrate a board once and keep its platform
+ * profile in the database.  The subcommands are a table, as in bpftool.
+ */
+#include "memcal_cmds.h"
+
+static const struct cli_command memcal_commands[] = {
+	{ "run", memcal_cmd_run,
+	  "[--quick] [--cores LIST] [--size BYTES] [--repeat N]",
+	  "calibrate this board: topology, bandwidth, latency, PMU events" },
+	{ "overhead", memcal_cmd_overhead,
+	  "[--periods LIST_US] [--cores LIST] [--repeat N]",
+	  "measure per-core, per-period regulation interrupt overhead" },
+	{ "show", memcal_cmd_show, "[--run ID]",
+	  "list what the database holds, or one run in detail" },
+	{ "report", memcal_cmd_report,
+	  "[--run ID] [--out FILE] [--format html|csv|json]",
+	  "write a calibration report" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const struct cli_tool memcal_tool = {
+	.name = "memcal",
+	.summary = "calibrate a board's memory bandwidth and regulation costs",
+	.commands = memcal_commands,
+};
+
+/* main - hand everything to the shared dispatcher. */
+int main(int argc, char **argv)
+{
+	return cli_main(&memcal_tool, argc, argv);
+}

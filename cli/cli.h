@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cli.h - command-line plumbing shared by memcal and memtune.
+ *
+ * A tool is a table of subcommands ({name, fn}, as in bpftool).  The
+ * dispatcher parses the options every command accepts (--db, --json, -q,
+ * -v, --help, --version), finds the subcommand and hands it a struct cli_ctx.
+ * A subcommand parses its own options with cli_parse_options(), which merges
+ * them with the common ones and generates --help from the same table.
+ *
+ * Output rules (DESIGN.md):
+ *  - machine output goes to stdout as one JSON document when --json is set,
+ *    errors included (cli_error() writes {"error": {...}} in that case);
+ *  - human text goes to stdout, diagnostics to stderr;
+ *  - progress goes to stderr only when stderr is a terminal and -q is off.
+ */
+#ifndef MEMCAL_CLI_H
+#define MEMCAL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* Exit codes shared by every command. */
+enum cli_exit {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_FAILURE = 1,
+	CLI_EXIT_USAGE = 2,
+	CLI_EXIT_UNSUPPORTED = 77,	/* not supported on this hardware */
+};
+
+/* Returned by cli_parse_options() when --help was printed: exit 0. */
+#define CLI_HELP_SHOWN (-1)
+
+/**
+ * struct cli_ctx - state every subcommand receives.
+ * @tool:      tool name ("memcal", "memtune"), for messages.
+ * @command:   subcommand name, for messages and JSON.
+ * @db_path:   --db value, or NULL for the default path (see db/).
+ * @json:      --json: machine output on stdout, errors included.
+ * @verbosity: 0 normal, <0 quiet (-q), >0 verbose (-v, repeatable).
+ * @out:       where results go (stdout; tests may redirect).
+ * @err:       where diagnostics and progress go (stderr).
+ * @def:       the tool's table, for the tool-level --help.
+ */
+struct cli_tool;
+struct cli_ctx {
+	const char *tool;
+	const char *command;
+	const char *db_path;
+	bool json;
+	int verbosity;
+	FILE *out;
+	FILE *err;
+	const struct cli_tool *def;
+};
+
+/**
+ * struct cli_command - one entry of a tool's subcommand table.
+ * @name:    subcommand as typed.
+ * @fn:      handler; argv[0] is the subcommand name, options follow.
+ * @args:    one-line synopsis of the arguments, for the tool's --help.
+ * @summary: one line saying what the command does.
+ */
+struct cli_command {
+	const char *name;
+	int (*fn)(struct cli_ctx *ctx, int argc, char **argv);
+	const char *args;
+	const char *summary;
+};
+
+/**
+ * struct cli_tool - a whole tool: its name, blurb and command table.
+ * @name:     program name.
+ * @summary:  one line for --help.
+ * @commands: table terminated by an entry whose @name is NULL.
+ */
+struct cli_tool {
+	const char *name;
+	const char *summary;
+	const struct cli_command *commands;
+};
+
+/**
+ * struct cli_option - one subcommand-specific option.
+ * @name:     long name without the dashes ("cores").
+ * @short_name: single-letter alias or 0.
+ * @arg:      argument placeholder for help ("LIST"), NULL for a flag.
+ * @key:      value handed to the callback; must be >= 256 or a letter.
+ * @help:     one line of help.
+ */
+struct cli_option {
+	const char *name;
+	int short_name;
+	const char *arg;
+	int key;
+	const char *help;
+};
+
+/* Callback for a subcommand option; return 0 or a CLI_EXIT_* code. */
+typedef int (*cli_option_fn)(struct cli_ctx *ctx, int key, const char *arg,
+			     void *user);
+
+int cli_main(const struct cli_tool *tool, int argc, char **argv);
+int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
+		      const char *synopsis, const struct cli_option *opts,
+		      cli_option_fn fn, void *user, int *first_arg);
+
+/* Output: the one JSON writer, used for results and for errors. */
+int cli_emit_json(struct cli_ctx *ctx, json_t *doc);
+int cli_error(struct cli_ctx *ctx, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cli_warn(struct cli_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cli_info(struct cli_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cli_debug(struct cli_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * struct cli_progress - a progress bar on stderr, shown only on a terminal.
+ * @ctx:     owning context.
+ * @label:   what is being done.
+ * @total:   number of steps.
+ * @done:    steps completed.
+ * @enabled: false when stderr is not a terminal or -q is set.
+ */
+struct cli_progress {
+	struct cli_ctx *ctx;
+	const char *label;
+	unsigned total;
+	unsigned done;
+	bool enabled;
+};
+
+void cli_progress_begin(struct cli_progress *p, struct cli_ctx *ctx,
+			const char *label, unsigned total);
+void cli_progress_step(struct cli_progress *p, const char *what);
+void cli_progress_end(struct cli_progress *p);
+
+/* Value parsers: 0 on success, -1 with *why set to a static message. */
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		  const char **why);
+int cli_parse_size(const char *s, uint64_t *out, const char **why);
+int cli_parse_u32_list(const char *s, uint32_t min, uint32_t max,
+		       uint32_t *out, size_t cap, size_t *n, const char **why);
+
+#endif /* MEMCAL_CLI_H */

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bind.c - running SQL with typed parameters, and turning SQLite's result
+ * codes into memcal's, with a sentence the user can act on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db_internal.h"
+
+/**
+ * db_fail() - record an error message and return @rc.
+ * @db: database.  @rc: MEMCAL_DB_* code.  @fmt: the message.
+ */
+int db_fail(memcal_db *db, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/**
+ * db_sqlite_fail() - map an SQLite failure while doing @what.
+ * @db: database.  @src: SQLite (extended) result code.  @what: activity.
+ *
+ * Return: the matching MEMCAL_DB_* code, with the message set.
+ */
+int db_sqlite_fail(memcal_db *db, int src, const char *what)
+{
+	const char *detail = db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(src);
+
+	switch (src & 0xff) {
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return db_fail(db, MEMCAL_DB_ENOTADB,
+			       "%s is not a memcal database or is damaged "
+			       "(%s while %s); it was not modified: pass "
+			       "another --db or move it aside", db->path,
+			       detail, what);
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return db_fail(db, MEMCAL_DB_EBUSY,
+			       "%s is locked by another process (%s while %s); "
+			       "try again when it has finished", db->path,
+			       detail, what);
+	case SQLITE_CANTOPEN:
+		return db_fail(db, MEMCAL_DB_ECANTOPEN,
+			       "cannot open %s (%s): check the path and its "
+			       "permissions", db->path, detail);
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return db_fail(db, MEMCAL_DB_EREADONLY,
+			       "%s cannot be written (%s while %s): check its "
+			       "permissions and those of its directory",
+			       db->path, detail, what);
+	case SQLITE_CONSTRAINT:
+		return db_fail(db, MEMCAL_DB_EINVAL,
+			       "invalid data refused by %s (%s while %s)",
+			       db->path, detail, what);
+	default:
+		return db_fail(db, MEMCAL_DB_ERROR, "database error on %s: %s "
+			       "(while %s)", db->path, detail, what);
+	}
+}
+
+/* db_require_txn - writes happen only inside memcal_db_begin(). */
+int db_require_txn(memcal_db *db, const char *what)
+{
+	if (db->in_txn)
+		return MEMCAL_DB_OK;
+	return db_fail(db, MEMCAL_DB_EMISUSE, "%s outside a transaction "
+		       "(call memcal_db_begin first)", what);
+}
+
+/* db_prepare - compile @sql. */
+int db_prepare(memcal_db *db, const char *sql, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(db->h, sql, -1, st, NULL);
+
+	return rc == SQLITE_OK ? MEMCAL_DB_OK :
+		db_sqlite_fail(db, rc, "preparing a statement");
+}
+
+/* db_bind - bind parameters 1..n of @st as described by @fmt. */
+int db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap)
+{
+	int rc = SQLITE_OK;
+
+	for (int i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
+		switch (*fmt) {
+		case 'i':
+			rc = sqlite3_bind_int(st, i, va_arg(ap, int));
+			break;
+		case 'b':
+			rc = sqlite3_bind_int(st, i, va_arg(ap, int) ? 1 : 0);
+			break;
+		case 'I':
+			rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
+			break;
+		case 'd':
+			rc = sqlite3_bind_double(st, i, va_arg(ap, double));
+			break;
+		case 't': {
+			const char *s = va_arg(ap, const char *);
+
+			rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT)
+			       : sqlite3_bind_null(st, i);
+			break;
+		}
+		case 'B': {
+			const void *p = va_arg(ap, const void *);
+			int n = va_arg(ap, int);
+
+			rc = sqlite3_bind_blob(st, i, p ? p : "", n,
+					       SQLITE_TRANSIENT);
+			break;
+		}
+		default:
+			return db_fail(db, MEMCAL_DB_EMISUSE,
+				       "bad bind format '%c'", *fmt);
+		}
+	}
+	return rc == SQLITE_OK ? MEMCAL_DB_OK :
+		db_sqlite_fail(db, rc, "binding values");
+}
+
+/**
+ * db_step() - advance @st.
+ *
+ * Return: SQLITE_ROW, SQLITE_DONE, or a MEMCAL_DB_* error (all below 100).
+ */
+int db_step(memcal_db *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc;
+	return db_sqlite_fail(db, rc, "running a statement");
+}
+
+/* run_bound - prepare, bind, step to completion; keep rowid if asked. */
+static int run_bound(memcal_db *db, int64_t *id, const char *sql,
+		     const char *fmt, va_list ap)
+{
+	sqlite3_stmt *st;
+	int rc = db_prepare(db, sql, &st);
+
+	if (rc)
+		return rc;
+	rc = db_bind(db, st, fmt, ap);
+	while (!rc && (rc = db_step(db, st)) == SQLITE_ROW)
+		rc = 0;
+	if (rc == SQLITE_DONE) {
+		rc = MEMCAL_DB_OK;
+		if (id)
+			*id = sqlite3_last_insert_rowid(db->h);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* db_exec - run a write statement inside the open transaction. */
+int db_exec(memcal_db *db, const char *sql, const char *fmt, ...)
+{
+	va_list ap;
+	int rc = db_require_txn(db, "a write");
+
+	if (rc)
+		return rc;
+	va_start(ap, fmt);
+	rc = run_bound(db, NULL, sql, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* db_insert - like db_exec, returning the new row's id in *@id. */
+int db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fmt,
+	      ...)
+{
+	va_list ap;
+	int rc = db_require_txn(db, "an insert");
+
+	if (rc)
+		return rc;
+	va_start(ap, fmt);
+	rc = run_bound(db, id, sql, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* db_query - prepare and bind a read; the caller steps and finalizes. */
+int db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
+	     const char *fmt, ...)
+{
+	va_list ap;
+	int rc = db_prepare(db, sql, st);
+
+	if (rc)
+		return rc;
+	va_start(ap, fmt);
+	rc = db_bind(db, *st, fmt, ap);
+	va_end(ap);
+	if (rc) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+	}
+	return rc;
+}
+
+/* db_col_text - copy a text column into @buf ("" for NULL). */
+void db_col_text(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	snprintf(buf, len, "%s", s ? (const char *)s : "");
+}
+
+/* db_col_strdup - a malloc'd copy of a text column ("" for NULL). */
+char *db_col_strdup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	return strdup(s ? (const char *)s : "");
+}
+
+/* db_now - the current UTC time as ISO 8601 ("2026-12-02T16:07:53Z"). */
+void db_now(char buf[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* db_walk - see db_internal.h. */
+int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
+	    db_emit_fn emit, void *fn, void *user)
+{
+	int rc;
+
+	while ((rc = db_step(db, st)) == SQLITE_ROW) {
+		decode(st, row);
+		rc = emit(row, fn, user);
+		if (rc)
+			break;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? MEMCAL_DB_OK : rc;
+}

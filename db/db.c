@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * db.c - opening, closing and transactions.
+ *
+ * Opening is careful about what it writes: the schema version is read
+ * before anything else (switching to WAL rewrites the file header), so a
+ * newer database and a file that is not a database are both refused
+ * untouched.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db_internal.h"
+
+#define DB_BUSY_TIMEOUT_MS 5000
+
+/**
+ * memcal_db_default_path() - the database path when --db is not given.
+ * @buf, @len: output buffer.
+ *
+ * $MEMCAL_DB, else /var/lib/memcal/memcal.db for root, else
+ * $XDG_DATA_HOME/memcal/memcal.db ($HOME/.local/share when unset).
+ *
+ * Return: MEMCAL_DB_OK, or MEMCAL_DB_EINVAL when no path can be formed.
+ */
+int memcal_db_default_path(char *buf, size_t len)
+{
+	const char *env = getenv("MEMCAL_DB");
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (geteuid() == 0)
+		n = snprintf(buf, len, "/var/lib/memcal/memcal.db");
+	else if (xdg && *xdg)
+		n = snprintf(buf, len, "%s/memcal/memcal.db", xdg);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.local/share/memcal/memcal.db", home);
+	else
+		return MEMCAL_DB_EINVAL;
+	return n > 0 && (size_t)n < len ? MEMCAL_DB_OK : MEMCAL_DB_EINVAL;
+}
+
+/* make_parent_dirs - mkdir -p of the directory holding @path. */
+static int make_parent_dirs(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -1;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* check_parent_dir - a clear reason when @path's directory is unusable. */
+static int check_parent_dir(const char *path, bool create, char *err,
+			    size_t errlen)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	struct stat sb;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "directory %s does not exist: create it "
+			 "or choose another --db", dir);
+		return MEMCAL_DB_ECANTOPEN;
+	}
+	if (create && access(path, F_OK) && access(dir, W_OK | X_OK)) {
+		snprintf(err, errlen, "cannot create %s: directory %s is not "
+			 "writable (%s); choose another --db", path, dir,
+			 strerror(errno));
+		return MEMCAL_DB_ECANTOPEN;
+	}
+	return MEMCAL_DB_OK;
+}
+
+/* configure - connection settings applied after the version check. */
+static int configure(memcal_db *db)
+{
+	int rc;
+
+	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+	rc = sqlite3_exec(db->h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	if (rc == SQLITE_OK && !db->readonly)
+		rc = sqlite3_exec(db->h, "PRAGMA journal_mode = WAL;"
+				  "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	return rc == SQLITE_OK ? MEMCAL_DB_OK :
+		db_sqlite_fail(db, rc, "configuring the database");
+}
+
+/**
+ * memcal_db_open() - open (and if needed create and upgrade) a database.
+ * @path:   file, or NULL for memcal_db_default_path() (whose directory is
+ *          created when @flags has MEMCAL_DB_OPEN_CREATE).
+ * @flags:  MEMCAL_DB_OPEN_CREATE, MEMCAL_DB_OPEN_READONLY.
+ * @out:    the handle, on success.
+ * @err, @errlen: receives the reason on failure.
+ *
+ * Return: MEMCAL_DB_OK or an error code; on failure nothing was written.
+ */
+int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
+		   char *err, size_t errlen)
+{
+	bool create = flags & MEMCAL_DB_OPEN_CREATE;
+	bool readonly = flags & MEMCAL_DB_OPEN_READONLY;
+	int oflags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	char defpath[PATH_MAX];
+	memcal_db *db;
+	int rc;
+
+	*out = NULL;
+	if (!path) {
+		if (memcal_db_default_path(defpath, sizeof(defpath))) {
+			snprintf(err, errlen, "no database path: set MEMCAL_DB "
+				 "or HOME, or pass --db");
+			return MEMCAL_DB_EINVAL;
+		}
+		path = defpath;
+		if (create && !readonly)
+			make_parent_dirs(path);
+	}
+	rc = check_parent_dir(path, create && !readonly, err, errlen);
+	if (rc)
+		return rc;
+	if (!create && access(path, F_OK)) {
+		snprintf(err, errlen, "no database at %s: run 'memcal run' "
+			 "first or pass --db", path);
+		return MEMCAL_DB_ECANTOPEN;
+	}
+	if (!readonly && !access(path, F_OK) && access(path, W_OK)) {
+		snprintf(err, errlen, "%s is not writable: %s", path,
+			 strerror(errno));
+		return MEMCAL_DB_EREADONLY;
+	}
+	db = calloc(1, sizeof(*db));
+	if (!db) {
+		snprintf(err, errlen, "out of memory");
+		return MEMCAL_DB_ERROR;
+	}
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	db->readonly = readonly;
+	if (create && !readonly)
+		oflags |= SQLITE_OPEN_CREATE;
+	rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK)
+		rc = db_sqlite_fail(db, rc, "opening the database");
+	else
+		sqlite3_extended_result_codes(db->h, 1);
+	if (!rc)
+		rc = db_migrate(db);	/* reads the version first */
+	if (!rc)
+		rc = configure(db);
+	if (rc) {
+		snprintf(err, errlen, "%s", db->errmsg);
+		memcal_db_close(db);
+		return rc;
+	}
+	*out = db;
+	return MEMCAL_DB_OK;
+}
+
+/**
+ * memcal_db_close() - roll back any open transaction and close.
+ * @db: database, or NULL.
+ */
+void memcal_db_close(memcal_db *db)
+{
+	if (!db)
+		return;
+	if (db->in_txn)
+		memcal_db_rollback(db);
+	sqlite3_close_v2(db->h);
+	free(db);
+}
+
+/* memcal_db_errmsg() - the last error as a sentence. */
+const char *memcal_db_errmsg(const memcal_db *db)
+{
+	return db->errmsg;
+}
+
+/* memcal_db_path() - the file this handle opened. */
+const char *memcal_db_path(const memcal_db *db)
+{
+	return db->path;
+}
+
+/**
+ * memcal_db_set_busy_timeout() - how long a writer waits for another.
+ * @db: database.  @ms: milliseconds (0: fail at once).
+ */
+void memcal_db_set_busy_timeout(memcal_db *db, int ms)
+{
+	sqlite3_busy_timeout(db->h, ms);
+}
+
+/**
+ * memcal_db_begin() - start a write transaction (BEGIN IMMEDIATE).
+ * @db: database.
+ *
+ * Takes the write lock now, waiting up to the busy timeout, so that a
+ * read-then-write sequence cannot fail half-way with SQLITE_BUSY.
+ *
+ * Return: MEMCAL_DB_OK, MEMCAL_DB_EBUSY, MEMCAL_DB_EREADONLY, ...
+ */
+int memcal_db_begin(memcal_db *db)
+{
+	int rc;
+
+	if (db->readonly)
+		return db_fail(db, MEMCAL_DB_EREADONLY,
+			       "%s was opened read-only", db->path);
+	if (db->in_txn)
+		return db_fail(db, MEMCAL_DB_EMISUSE,
+			       "a transaction is already open");
+	rc = sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return db_sqlite_fail(db, rc, "starting a write");
+	db->in_txn = true;
+	return MEMCAL_DB_OK;
+}
+
+/**
+ * memcal_db_commit() - make the transaction's writes durable.
+ * @db: database.
+ *
+ * On failure the transaction is rolled back: nothing of it is stored.
+ */
+int memcal_db_commit(memcal_db *db)
+{
+	int rc;
+
+	if (!db->in_txn)
+		return db_fail(db, MEMCAL_DB_EMISUSE, "no transaction is open");
+	rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		rc = db_sqlite_fail(db, rc, "committing");
+		memcal_db_rollback(db);
+		return rc;
+	}
+	db->in_txn = false;
+	return MEMCAL_DB_OK;
+}
+
+/* memcal_db_rollback() - discard the open transaction, if any. */
+void memcal_db_rollback(memcal_db *db)
+{
+	if (db->in_txn)
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	db->in_txn = false;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * db_internal.h - private to db/: the connection struct and the helpers
+ * every table file uses to run SQL with typed bindings.
+ */
+#ifndef MEMCAL_DB_INTERNAL_H
+#define MEMCAL_DB_INTERNAL_H
+
+#include <limits.h>
+#include <stdarg.h>
+
+#include <sqlite3.h>
+
+#include "memcal_db.h"
+
+/**
+ * struct memcal_db - one open database.
+ * @h:        SQLite connection.
+ * @path:     file name as opened.
+ * @errmsg:   the last error, as a sentence for the user.
+ * @in_txn:   a memcal_db_begin() transaction is open.
+ * @readonly: opened with MEMCAL_DB_OPEN_READONLY.
+ */
+struct memcal_db {
+	sqlite3 *h;
+	char path[PATH_MAX];
+	char errmsg[768];
+	bool in_txn;
+	bool readonly;
+};
+
+int db_fail(memcal_db *db, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int db_sqlite_fail(memcal_db *db, int src, const char *what);
+int db_require_txn(memcal_db *db, const char *what);
+
+/*
+ * Bindings are described by a format string, one letter a parameter:
+ *   i int, I int64_t, d double, b bool (as 0/1), t const char * (NULL binds
+ *   NULL), B blob (const void *, int length: two arguments).
+ */
+int db_prepare(memcal_db *db, const char *sql, sqlite3_stmt **st);
+int db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap);
+int db_exec(memcal_db *db, const char *sql, const char *fmt, ...);
+int db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fmt,
+	      ...);
+int db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
+	     const char *fmt, ...);
+int db_step(memcal_db *db, sqlite3_stmt *st);
+
+void db_col_text(sqlite3_stmt *st, int col, char *buf, size_t len);
+char *db_col_strdup(sqlite3_stmt *st, int col);
+void db_now(char buf[32]);
+
+int db_migrate(memcal_db *db);
+
+/*
+ * db_walk() - step @st to the end: for each row, @decode fills @row and
+ * @emit hands it on; a non-zero @emit return stops the walk and is
+ * returned.  @st is finalized.  Typed list functions wrap this.
+ */
+typedef void (*db_decode_fn)(sqlite3_stmt *st, void *row);
+typedef int (*db_emit_fn)(const void *row, void *fn, void *user);
+int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
+	    db_emit_fn emit, void *fn, void *user);
+
+#endif /* MEMCAL_DB_INTERNAL_H */

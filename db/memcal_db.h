@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * memcal_db.h - the typed API to memcal's SQLite database.
+ *
+ * This is the only place SQL lives.  The database is one file in WAL mode
+ * with foreign keys on and STRICT tables; its schema version is PRAGMA
+ * user_version and migrations only move forward.  A database written by a
+ * newer memcal is refused (MEMCAL_DB_ENEWER) and never modified.
+ *
+ * Transactions: every write goes through memcal_db_begin() (BEGIN IMMEDIATE)
+ * and memcal_db_commit().  A tool measures first and then stores one whole
+ * run inside a single transaction, so a process killed half-way leaves no
+ * half-written run.  The store functions below do not open transactions of
+ * their own; they fail with MEMCAL_DB_EMISUSE outside one.
+ *
+ * Every function returns a MEMCAL_DB_* code; memcal_db_errmsg() gives a
+ * sentence saying what went wrong and what to do.
+ */
+#ifndef MEMCAL_DB_H
+#define MEMCAL_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Result codes. */
+enum memcal_db_rc {
+	MEMCAL_DB_OK = 0,
+	MEMCAL_DB_ERROR = 1,	/* any other SQLite failure */
+	MEMCAL_DB_ENEWER = 2,	/* written by a newer schema: refused */
+	MEMCAL_DB_ENOTADB = 3,	/* file is not an SQLite database / corrupt */
+	MEMCAL_DB_EBUSY = 4,	/* another process holds the write lock */
+	MEMCAL_DB_ECANTOPEN = 5, /* missing or unwritable directory/file */
+	MEMCAL_DB_ENOTFOUND = 6, /* no such row */
+	MEMCAL_DB_EREADONLY = 7, /* opened read-only or file not writable */
+	MEMCAL_DB_EMISUSE = 8,	/* API used wrongly (write outside a txn) */
+	MEMCAL_DB_EINVAL = 9,	/* bad argument */
+};
+
+/* Current schema version written by this build. */
+#define MEMCAL_DB_SCHEMA_VERSION 1
+
+/* Open flags. */
+#define MEMCAL_DB_OPEN_CREATE	0x1	/* create file (and parent dir) */
+#define MEMCAL_DB_OPEN_READONLY	0x2	/* never write, never migrate */
+
+typedef struct memcal_db memcal_db;
+
+int memcal_db_default_path(char *buf, size_t len);
+int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
+		   char *err, size_t errlen);
+void memcal_db_close(memcal_db *db);
+const char *memcal_db_errmsg(const memcal_db *db);
+const char *memcal_db_path(const memcal_db *db);
+int memcal_db_schema_version(memcal_db *db, int *version);
+void memcal_db_set_busy_timeout(memcal_db *db, int ms);
+
+int memcal_db_begin(memcal_db *db);
+int memcal_db_commit(memcal_db *db);
+void memcal_db_rollback(memcal_db *db);
+
+/* ---- platforms --------------------------------------------------------- */
+
+/**
+ * struct memcal_platform - identity of a board.
+ * @id:          row id (output of store/lookup).
+ * @fingerprint: stable identity: hash of model, arch and topology shape.
+ * @hostname:    node name at calibration time.
+ * @arch:        uname machine ("x86_64", "aarch64").
+ * @cpu_model:   /proc/cpuinfo model name or MIDR description.
+ * @kernel:      uname release.
+ * @packages, @numa_nodes, @cores, @pus: topology counts.
+ * @topology_json: full topology (caches, sharing) as a JSON document.
+ */
+struct memcal_platform {
+	int64_t id;
+	char fingerprint[65];
+	char hostname[128];
+	char arch[32];
+	char cpu_model[128];
+	char kernel[128];
+	int packages, numa_nodes, cores, pus;
+	char *topology_json;	/* owned by caller on store; malloc'd on load */
+};
+
+int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p);
+int memcal_db_platform_get(memcal_db *db, int64_t id,
+			   struct memcal_platform *p);
+void memcal_db_platform_free(struct memcal_platform *p);
+
+/* ---- calibration runs -------------------------------------------------- */
+
+/**
+ * struct memcal_run - one invocation of `memcal run` or `memcal overhead`.
+ * @id:           row id (output of store).
+ * @platform_id:  board it measured.
+ * @kind:         "full", "quick" or "overhead".
+ * @tool_version: memcal version that measured it.
+ * @params_json:  the parameters (cores, size, repeat, ...) as JSON.
+ * @started_at, @finished_at: ISO-8601 UTC timestamps.
+ * @notes:        free text (warnings such as "no PMU"), may be empty.
+ */
+struct memcal_run {
+	int64_t id;
+	int64_t platform_id;
+	char kind[16];
+	char tool_version[32];
+	char *params_json;
+	char started_at[32];
+	char finished_at[32];
+	char *notes;
+};
+
+int memcal_db_run_store(memcal_db *db, struct memcal_run *run);
+int memcal_db_run_get(memcal_db *db, int64_t id, struct memcal_run *run);
+int memcal_db_run_latest(memcal_db *db, const char *kind, int64_t *id);
+void memcal_db_run_free(struct memcal_run *run);
+
+/* ---- measurements of a run --------------------------------------------- */
+
+/**
+ * struct memcal_bw - one bandwidth measurement.
+ * @kind:     "read", "write", "ntwrite", "copy" or "mixed".
+ * @scope:    "core" (one core alone) or "aggregate" (n cores together).
+ * @cpus:     CPU list as text ("0-3").
+ * @n_cpus:   number of CPUs that ran concurrently.
+ * @variant:  kernel variant ("avx512", "avx2", "sse2", "neon", "c").
+ * @buffer_bytes: bytes per thread.
+ * @read_share: for "mixed", fraction of threads reading (else 0).
+ * @repetitions: repetitions kept.
+ * @median_bps, @min_bps, @max_bps: bytes per second the kernel moved as
+ *            program-visible bytes (stores count once, not RFO traffic).
+ */
+struct memcal_bw {
+	char kind[16];
+	char scope[16];
+	char cpus[64];
+	int n_cpus;
+	char variant[16];
+	int64_t buffer_bytes;
+	double read_share;
+	int repetitions;
+	double median_bps, min_bps, max_bps;
+};
+
+/**
+ * struct memcal_latency_point - one loaded-latency sample.
+ * @traffic:      "read" or "write": what the load generators do.
+ * @chase_cpu:    CPU running the pointer chase.
+ * @load_cpus:    number of CPUs generating traffic.
+ * @pace:         offered load as a fraction of the generators' maximum.
+ * @bandwidth_bps: measured aggregate bandwidth of the generators.
+ * @latency_ns, @latency_min_ns, @latency_max_ns: chase latency per load.
+ */
+struct memcal_latency_point {
+	char traffic[16];
+	int chase_cpu;
+	int load_cpus;
+	double pace;
+	double bandwidth_bps;
+	double latency_ns, latency_min_ns, latency_max_ns;
+};
+
+/**
+ * struct memcal_sustainable - sustainable bandwidth for one traffic class.
+ * @traffic:      "read" or "write".
+ * @bandwidth_bps: highest bandwidth within the latency bound.
+ * @idle_latency_ns: latency with no load.
+ * @bound_ratio:  allowed latency / idle latency (the criterion parameter).
+ * @criterion:    prose naming the criterion used.
+ * @lower_bound:  true when the machine could not load its memory and the
+ *                figure is only a lower bound.
+ */
+struct memcal_sustainable {
+	char traffic[16];
+	double bandwidth_bps;
+	double idle_latency_ns;
+	double bound_ratio;
+	char criterion[256];
+	bool lower_bound;
+};
+
+/**
+ * struct memcal_pmu_status - whether a usable PMU was found.
+ * @available: a hardware PMU that counts memory traffic exists.
+ * @pmu_name:  libpfm4 PMU name ("armv8_cortex_a53", "skx", ...), or "".
+ * @message:   what was found or why nothing was.
+ */
+struct memcal_pmu_status {
+	bool available;
+	char pmu_name[64];
+	char message[256];
+};
+
+/**
+ * struct memcal_pmu_event - a candidate memory-traffic event.
+ * @name:       libpfm4 event string.
+ * @pmu:        libpfm4 PMU name.
+ * @traffic:    "read" or "write".
+ * @perf_type, @perf_config, @perf_config1: perf_event_attr encoding.
+ * @opened:     perf_event_open succeeded.
+ * @bytes_per_event: validated bytes per count (0 when not validated).
+ * @error_pct:  validation error in percent.
+ * @chosen:     the event picked for this traffic class.
+ * @message:    why it was rejected, or "".
+ */
+struct memcal_pmu_event {
+	char name[128];
+	char pmu[64];
+	char traffic[16];
+	uint32_t perf_type;
+	uint64_t perf_config;
+	uint64_t perf_config1;
+	bool opened;
+	double bytes_per_event;
+	double error_pct;
+	bool chosen;
+	char message[256];
+};
+
+/**
+ * struct memcal_overhead_point - slowdown C'/C at one core and period.
+ * @cpu:        core the benchmark ran on.
+ * @period_us:  regulation period.
+ * @benchmark:  "compute" or "memory".
+ * @method:     "memreg" (module in monitor-only mode) or "proxy" (user-space
+ *              periodic timer: an upper bound, never the regulator's figure).
+ * @master_cpu: master core during the measurement (-1 if none).
+ * @repetitions: repetitions kept.
+ * @ratio_median, @ratio_min, @ratio_max: C'/C.
+ */
+struct memcal_overhead_point {
+	int cpu;
+	int period_us;
+	char benchmark[16];
+	char method[16];
+	int master_cpu;
+	int repetitions;
+	double ratio_median, ratio_min, ratio_max;
+};
+
+/**
+ * struct memcal_overhead_model - fitted overhead model for one core.
+ * @cpu, @benchmark, @method: which points were fitted.
+ * @cost_per_irq_ns: fixed cost per period (ratio - 1 = cost / period).
+ * @base_ratio:  ratio at infinite period (ideally 1).
+ * @r2:          coefficient of determination of the fit.
+ */
+struct memcal_overhead_model {
+	int cpu;
+	char benchmark[16];
+	char method[16];
+	double cost_per_irq_ns;
+	double base_ratio;
+	double r2;
+};
+
+int memcal_db_bw_store(memcal_db *db, int64_t run_id,
+		       const struct memcal_bw *bw);
+int memcal_db_latency_store(memcal_db *db, int64_t run_id,
+			    const struct memcal_latency_point *pt);
+int memcal_db_sustainable_store(memcal_db *db, int64_t run_id,
+				const struct memcal_sustainable *s);
+int memcal_db_pmu_status_store(memcal_db *db, int64_t run_id,
+			       const struct memcal_pmu_status *s);
+int memcal_db_pmu_event_store(memcal_db *db, int64_t run_id,
+			      const struct memcal_pmu_event *e);
+int memcal_db_overhead_store(memcal_db *db, int64_t run_id,
+			     const struct memcal_overhead_point *pt);
+int memcal_db_overhead_model_store(memcal_db *db, int64_t run_id,
+				   const struct memcal_overhead_model *m);
+
+/*
+ * Loading: each *_list function calls @fn once per row of the run, in a
+ * stable order, with a pointer valid only during the call.  A non-zero
+ * return from @fn stops the walk and is returned.
+ */
+typedef int (*memcal_db_bw_fn)(const struct memcal_bw *, void *user);
+typedef int (*memcal_db_latency_fn)(const struct memcal_latency_point *,
+				    void *user);
+typedef int (*memcal_db_sustainable_fn)(const struct memcal_sustainable *,
+					void *user);
+typedef int (*memcal_db_pmu_event_fn)(const struct memcal_pmu_event *,
+				      void *user);
+typedef int (*memcal_db_overhead_fn)(const struct memcal_overhead_point *,
+				     void *user);
+typedef int (*memcal_db_overhead_model_fn)(
+	const struct memcal_overhead_model *, void *user);
+
+int memcal_db_bw_list(memcal_db *db, int64_t run_id, memcal_db_bw_fn fn,
+		      void *user);
+int memcal_db_latency_list(memcal_db *db, int64_t run_id,
+			   memcal_db_latency_fn fn, void *user);
+int memcal_db_sustainable_list(memcal_db *db, int64_t run_id,
+			       memcal_db_sustainable_fn fn, void *user);
+int memcal_db_pmu_status_get(memcal_db *db, int64_t run_id,
+			     struct memcal_pmu_status *s);
+int memcal_db_pmu_event_list(memcal_db *db, int64_t run_id,
+			     memcal_db_pmu_event_fn fn, void *user);
+int memcal_db_overhead_list(memcal_db *db, int64_t run_id,
+			    memcal_db_overhead_fn fn, void *user);
+int memcal_db_overhead_model_list(memcal_db *db, int64_t run_id,
+				  memcal_db_overhead_model_fn fn, void *user);
+
+/* Runs of a platform, newest first. */
+typedef int (*memcal_db_run_fn)(const struct memcal_run *, void *user);
+int memcal_db_run_list(memcal_db *db, memcal_db_run_fn fn, void *user);
+typedef int (*memcal_db_platform_fn)(const struct memcal_platform *,
+				     void *user);
+int memcal_db_platform_list(memcal_db *db, memcal_db_platform_fn fn,
+			    void *user);
+
+/*
+ * Tuning data (workload profiles, traces, tuned configurations, validation
+ * runs) has its API in db/memcal_db_tune.h.
+ */
+
+#endif /* MEMCAL_DB_H */

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schema.c - the schema and its forward-only migrations.
+ *
+ * migrations[i] takes a database from user_version i to i + 1.  A migration
+ * is never edited once released; a change of schema is a new entry.  Each
+ * runs in one BEGIN IMMEDIATE transaction together with the user_version
+ * bump, so a failed migration leaves the database as it was.
+ */
+#include <stdio.h>
+
+#include "db_internal.h"
+
+static const char *const migrations[] = {
+	/* 0 -> 1: everything memcal and memtune store. */
+	"CREATE TABLE platform ("
+	"  id INTEGER PRIMARY KEY,"
+	"  fingerprint TEXT NOT NULL UNIQUE,"
+	"  hostname TEXT NOT NULL,"
+	"  arch TEXT NOT NULL,"
+	"  cpu_model TEXT NOT NULL,"
+	"  kernel TEXT NOT NULL,"
+	"  packages INTEGER NOT NULL CHECK (packages >= 0),"
+	"  numa_nodes INTEGER NOT NULL CHECK (numa_nodes >= 0),"
+	"  cores INTEGER NOT NULL CHECK (cores >= 0),"
+	"  pus INTEGER NOT NULL CHECK (pus >= 0),"
+	"  topology TEXT NOT NULL CHECK (json_valid(topology)),"
+	"  created_at TEXT NOT NULL,"
+	"  updated_at TEXT NOT NULL"
+	") STRICT;"
+
+	"CREATE TABLE calibration_run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  platform_id INTEGER NOT NULL REFERENCES platform(id),"
+	"  kind TEXT NOT NULL CHECK (kind IN ('full','quick','overhead')),"
+	"  tool_version TEXT NOT NULL,"
+	"  params TEXT NOT NULL CHECK (json_valid(params)),"
+	"  started_at TEXT NOT NULL,"
+	"  finished_at TEXT NOT NULL,"
+	"  notes TEXT NOT NULL DEFAULT ''"
+	") STRICT;"
+	"CREATE INDEX calibration_run_platform ON calibration_run(platform_id);"
+
+	"CREATE TABLE bandwidth ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  kind TEXT NOT NULL"
+	"    CHECK (kind IN ('read','write','ntwrite','copy','mixed')),"
+	"  scope TEXT NOT NULL CHECK (scope IN ('core','aggregate')),"
+	"  cpus TEXT NOT NULL,"
+	"  n_cpus INTEGER NOT NULL CHECK (n_cpus > 0),"
+	"  variant TEXT NOT NULL,"
+	"  buffer_bytes INTEGER NOT NULL CHECK (buffer_bytes > 0),"
+	"  read_share REAL NOT NULL CHECK (read_share BETWEEN 0 AND 1),"
+	"  repetitions INTEGER NOT NULL CHECK (repetitions > 0),"
+	"  median_bps REAL NOT NULL CHECK (median_bps >= 0),"
+	"  min_bps REAL NOT NULL CHECK (min_bps >= 0),"
+	"  max_bps REAL NOT NULL CHECK (max_bps >= min_bps)"
+	") STRICT;"
+	"CREATE INDEX bandwidth_run ON bandwidth(run_id);"
+
+	"CREATE TABLE latency_point ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  traffic TEXT NOT NULL CHECK (traffic IN ('read','write')),"
+	"  chase_cpu INTEGER NOT NULL,"
+	"  load_cpus INTEGER NOT NULL CHECK (load_cpus >= 0),"
+	"  pace REAL NOT NULL CHECK (pace >= 0),"
+	"  bandwidth_bps REAL NOT NULL CHECK (bandwidth_bps >= 0),"
+	"  latency_ns REAL NOT NULL CHECK (latency_ns > 0),"
+	"  latency_min_ns REAL NOT NULL,"
+	"  latency_max_ns REAL NOT NULL"
+	") STRICT;"
+	"CREATE INDEX latency_point_run ON latency_point(run_id);"
+
+	"CREATE TABLE sustainable_bandwidth ("
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  traffic TEXT NOT NULL CHECK (traffic IN ('read','write')),"
+	"  bandwidth_bps REAL NOT NULL CHECK (bandwidth_bps >= 0),"
+	"  idle_latency_ns REAL NOT NULL,"
+	"  bound_ratio REAL NOT NULL CHECK (bound_ratio >= 1),"
+	"  criterion TEXT NOT NULL,"
+	"  lower_bound INTEGER NOT NULL CHECK (lower_bound IN (0,1)),"
+	"  PRIMARY KEY (run_id, traffic)"
+	") STRICT;"
+
+	"CREATE TABLE pmu_status ("
+	"  run_id INTEGER PRIMARY KEY REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  available INTEGER NOT NULL CHECK (available IN (0,1)),"
+	"  pmu_name TEXT NOT NULL,"
+	"  message TEXT NOT NULL"
+	") STRICT;"
+
+	"CREATE TABLE pmu_event ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  pmu TEXT NOT NULL,"
+	"  traffic TEXT NOT NULL CHECK (traffic IN ('read','write')),"
+	"  perf_type INTEGER NOT NULL,"
+	"  perf_config INTEGER NOT NULL,"	/* u64 stored bit-for-bit */
+	"  perf_config1 INTEGER NOT NULL,"
+	"  opened INTEGER NOT NULL CHECK (opened IN (0,1)),"
+	"  bytes_per_event REAL NOT NULL,"
+	"  error_pct REAL NOT NULL,"
+	"  chosen INTEGER NOT NULL CHECK (chosen IN (0,1)),"
+	"  message TEXT NOT NULL"
+	") STRICT;"
+	"CREATE INDEX pmu_event_run ON pmu_event(run_id);"
+
+	"CREATE TABLE overhead_point ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  cpu INTEGER NOT NULL CHECK (cpu >= 0),"
+	"  period_us INTEGER NOT NULL CHECK (period_us > 0),"
+	"  benchmark TEXT NOT NULL CHECK (benchmark IN ('compute','memory')),"
+	"  method TEXT NOT NULL CHECK (method IN ('memreg','proxy')),"
+	"  master_cpu INTEGER NOT NULL,"
+	"  repetitions INTEGER NOT NULL CHECK (repetitions > 0),"
+	"  ratio_median REAL NOT NULL CHECK (ratio_median > 0),"
+	"  ratio_min REAL NOT NULL,"
+	"  ratio_max REAL NOT NULL"
+	") STRICT;"
+	"CREATE INDEX overhead_point_run ON overhead_point(run_id);"
+
+	"CREATE TABLE overhead_model ("
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  cpu INTEGER NOT NULL,"
+	"  benchmark TEXT NOT NULL,"
+	"  method TEXT NOT NULL CHECK (method IN ('memreg','proxy')),"
+	"  cost_per_irq_ns REAL NOT NULL,"
+	"  base_ratio REAL NOT NULL,"
+	"  r2 REAL NOT NULL,"
+	"  PRIMARY KEY (run_id, cpu, benchmark, method)"
+	") STRICT;"
+
+	"CREATE TABLE workload_profile ("
+	"  id INTEGER PRIMARY KEY,"
+	"  platform_id INTEGER NOT NULL REFERENCES platform(id),"
+	"  mix TEXT NOT NULL,"
+	"  workload TEXT NOT NULL,"
+	"  argv TEXT NOT NULL CHECK (json_valid(argv)),"
+	"  criticality TEXT NOT NULL CHECK (criticality IN ('rt','be')),"
+	"  cpu INTEGER NOT NULL,"
+	"  runs INTEGER NOT NULL CHECK (runs > 0),"
+	"  exec_median_ns REAL NOT NULL,"
+	"  exec_min_ns REAL NOT NULL,"
+	"  exec_max_ns REAL NOT NULL,"
+	"  trace_source TEXT NOT NULL"
+	"    CHECK (trace_source IN ('pmu','declared','calibrated')),"
+	"  trace_period_us INTEGER NOT NULL CHECK (trace_period_us > 0),"
+	"  trace_len INTEGER NOT NULL CHECK (trace_len >= 0),"
+	"  trace_read BLOB NOT NULL,"	/* trace_len little-endian u64 */
+	"  trace_write BLOB NOT NULL,"
+	"  created_at TEXT NOT NULL"
+	") STRICT;"
+	"CREATE INDEX workload_profile_mix ON workload_profile(platform_id, mix);"
+
+	"CREATE TABLE tuned_config ("
+	"  id INTEGER PRIMARY KEY,"
+	"  platform_id INTEGER NOT NULL REFERENCES platform(id),"
+	"  calibration_run_id INTEGER REFERENCES calibration_run(id),"
+	"  mix TEXT NOT NULL,"
+	"  document TEXT NOT NULL CHECK (json_valid(document)),"
+	"  period_us INTEGER NOT NULL CHECK (period_us > 0),"
+	"  master_cpu INTEGER NOT NULL,"
+	"  created_at TEXT NOT NULL"
+	") STRICT;"
+
+	"CREATE TABLE config_profile ("
+	"  config_id INTEGER NOT NULL REFERENCES tuned_config(id)"
+	"    ON DELETE CASCADE,"
+	"  profile_id INTEGER NOT NULL REFERENCES workload_profile(id),"
+	"  PRIMARY KEY (config_id, profile_id)"
+	") STRICT;"
+
+	"CREATE TABLE validation_run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  config_id INTEGER NOT NULL REFERENCES tuned_config(id)"
+	"    ON DELETE CASCADE,"
+	"  started_at TEXT NOT NULL,"
+	"  finished_at TEXT NOT NULL,"
+	"  regulated INTEGER NOT NULL CHECK (regulated IN (0,1)),"
+	"  notes TEXT NOT NULL DEFAULT ''"
+	") STRICT;"
+
+	"CREATE TABLE validation_result ("
+	"  id INTEGER PRIMARY KEY,"
+	"  validation_id INTEGER NOT NULL REFERENCES validation_run(id)"
+	"    ON DELETE CASCADE,"
+	"  workload TEXT NOT NULL,"
+	"  cpu INTEGER NOT NULL,"
+	"  solo_ns REAL NOT NULL,"
+	"  unregulated_ns REAL NOT NULL,"
+	"  regulated_ns REAL NOT NULL,"
+	"  deadline_ns REAL NOT NULL,"
+	"  jobs INTEGER NOT NULL,"
+	"  deadline_misses INTEGER NOT NULL,"
+	"  throttles INTEGER NOT NULL,"
+	"  throttled_ns INTEGER NOT NULL"
+	") STRICT;",
+};
+
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
+	       MEMCAL_DB_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+/* read_version - PRAGMA user_version of the open database. */
+static int read_version(memcal_db *db, int *version)
+{
+	sqlite3_stmt *st;
+	int rc = db_query(db, &st, "PRAGMA user_version", "");
+
+	if (rc)
+		return rc;
+	rc = db_step(db, st);
+	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? MEMCAL_DB_OK : rc;
+}
+
+/**
+ * memcal_db_schema_version() - the schema version of an open database.
+ * @db: database.  @version: result.
+ *
+ * Return: MEMCAL_DB_OK or an error code.
+ */
+int memcal_db_schema_version(memcal_db *db, int *version)
+{
+	return read_version(db, version);
+}
+
+/* newer_error - the refusal for a database from a newer memcal. */
+static int newer_error(memcal_db *db, int version)
+{
+	return db_fail(db, MEMCAL_DB_ENEWER,
+		       "%s has schema version %d, newer than this memcal "
+		       "(version %s understands up to %d); it was left "
+		       "untouched: use the newer memcal or another --db",
+		       db->path, version, MEMCAL_VERSION,
+		       MEMCAL_DB_SCHEMA_VERSION);
+}
+
+/**
+ * db_migrate() - bring the schema up to MEMCAL_DB_SCHEMA_VERSION.
+ * @db: an open database.
+ *
+ * Refuses a newer database without writing to it.  A read-only handle on
+ * an old database is refused too (it cannot be upgraded).  Each step runs
+ * in its own BEGIN IMMEDIATE transaction, re-reading the version inside
+ * it, so two processes upgrading at once do not both apply a step.
+ *
+ * Return: MEMCAL_DB_OK or an error code.
+ */
+int db_migrate(memcal_db *db)
+{
+	int version, rc;
+
+	rc = read_version(db, &version);
+	if (rc)
+		return rc;
+	if (version > MEMCAL_DB_SCHEMA_VERSION)
+		return newer_error(db, version);
+	if (version == MEMCAL_DB_SCHEMA_VERSION)
+		return MEMCAL_DB_OK;
+	if (db->readonly)
+		return db_fail(db, MEMCAL_DB_EREADONLY,
+			       "%s has schema version %d and needs upgrading "
+			       "to %d, which a read-only open cannot do: run "
+			       "a memcal command that writes (e.g. 'memcal "
+			       "run') first", db->path, version,
+			       MEMCAL_DB_SCHEMA_VERSION);
+	while (version < MEMCAL_DB_SCHEMA_VERSION) {
+		char bump[64];
+
+		rc = memcal_db_begin(db);
+		if (rc)
+			return rc;
+		rc = read_version(db, &version);
+		if (rc || version >= MEMCAL_DB_SCHEMA_VERSION) {
+			memcal_db_rollback(db);
+			if (!rc && version > MEMCAL_DB_SCHEMA_VERSION)
+				return newer_error(db, version);
+			return rc;
+		}
+		rc = sqlite3_exec(db->h, migrations[version], NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			rc = db_sqlite_fail(db, rc, "upgrading the schema");
+			memcal_db_rollback(db);
+			return rc;
+		}
+		snprintf(bump, sizeof(bump), "PRAGMA user_version = %d",
+			 version + 1);
+		rc = sqlite3_exec(db->h, bump, NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			rc = db_sqlite_fail(db, rc, "recording the schema version");
+			memcal_db_rollback(db);
+			return rc;
+		}
+		rc = memcal_db_commit(db);
+		if (rc)
+			return rc;
+		version++;
+	}
+	return MEMCAL_DB_OK;
+}
