@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * budget.c - the per-core path: period replenishment, overflow handling
+ * and throttle/unthrottle decisions.
+ *
+ * Every function here runs on the CPU it is about (hard-irq timer, PMU
+ * overflow or irq_work context in the module), touches only that CPU's
+ * struct memreg_cpu plus the lock-free cross-CPU words, and must stay
+ * cheap: the target is <= 150 instructions per call (bench/regulator_cost).
+ * The glue must not run two of them at once for the same CPU.
+ */
+#include "memreg_internal.h"
+
+/* Fill the part of @arm common to every outcome. */
+static inline void memreg_fill_arm(const struct memreg_cpu *c,
+				   struct memreg_arm *arm, memreg_u32 action)
+{
+	memreg_u32 cls;
+
+	arm->action = action;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 b = c->budget[cls], u = c->used[cls];
+
+		arm->budget[cls] = b;
+		arm->remaining[cls] = b == MEMREG_BUDGET_INF ? MEMREG_BUDGET_INF :
+				      (u < b ? b - u : 0);
+	}
+}
+
+/*
+ * Account the span that ended: statistics and the demand record the
+ * master reads at its next tick.  @consumed is saturated to E.
+ */
+static inline void memreg_account(struct memreg_cpu *c,
+				  const memreg_u64 consumed[MEMREG_NR_CLASSES],
+				  memreg_u64 throttled_ns, memreg_u64 period)
+{
+	struct memreg_stats *st = &c->stats;
+	memreg_u32 cls;
+
+	if (memreg_unlikely(period - c->period > 1))
+		st->overruns = memreg_sat_add(st->overruns, period - c->period - 1);
+	st->periods++;
+	st->throttled_ns = memreg_sat_add(st->throttled_ns, throttled_ns);
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 u = memreg_sat_events(consumed[cls]);
+		memreg_u64 b = c->budget[cls];
+
+		st->consumed[cls] = memreg_sat_add(st->consumed[cls], u);
+		if (u > b)
+			st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
+		c->used[cls] = u;	/* kept as "last period's use" */
+		memreg_atomic64_set(&c->demand[cls], memreg_pack(c->period, u));
+	}
+}
+
+int memreg_replenish(struct memreg *r, memreg_u32 cpu, memreg_u64 period,
+		     const memreg_u64 consumed[MEMREG_NR_CLASSES],
+		     memreg_u64 throttled_ns, struct memreg_arm *arm)
+{
+	struct memreg_cpu *c;
+	memreg_u32 cls, flags = r->cfg.flags;
+	int stale = 0, had_history;
+
+	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
+		return MEMREG_ENODEV;
+	c = &r->cpu[cpu];
+	had_history = c->started;
+	if (memreg_likely(had_history)) {
+		if (memreg_unlikely(period <= c->period))
+			return MEMREG_ESTALE;
+		memreg_account(c, consumed, throttled_ns, period);
+	}
+	c->period = period;
+	MEMREG_WRITE_ONCE(c->started, 1);
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 b, last = c->used[cls];
+
+		c->used[cls] = 0;
+		if (flags & MEMREG_F_MONITOR) {
+			c->budget[cls] = MEMREG_BUDGET_INF;
+			continue;
+		}
+		b = memreg_base_budget(r, cpu, cls, period, &stale);
+		/*
+		 * Reclaim: keep what last period used plus one quantum and
+		 * donate the rest of this period's budget.  The pool refuses
+		 * a donation if it already belongs to a later period, and
+		 * then we simply keep the budget.
+		 */
+		if ((flags & MEMREG_F_RECLAIM) && had_history) {
+			memreg_u64 keep = last + r->cfg.reclaim_quantum;
+
+			if (keep < b) {
+				memreg_u64 d = memreg_pool_donate(&r->pool, cls,
+								  period, b - keep);
+
+				b -= d;
+				c->stats.donated[cls] += d;
+			}
+		}
+		c->budget[cls] = b;
+	}
+	c->stats.stale_budgets += (memreg_u64)stale;
+	if (c->throttled) {
+		c->throttled = 0;
+		memreg_mask_clear(&r->throttled_mask, (memreg_u64)1 << cpu);
+	}
+	memreg_fill_arm(c, arm, MEMREG_RUN);
+	return MEMREG_OK;
+}
+
+/* Mark class @cls of @cpu exhausted; returns MEMREG_THROTTLE(_ALL). */
+static memreg_u32 memreg_throttle(struct memreg *r, struct memreg_cpu *c,
+				  memreg_u32 cpu, memreg_u32 cls)
+{
+	memreg_u64 mask;
+
+	if (!c->throttled) {
+		c->stats.throttles++;
+		mask = memreg_mask_set(&r->throttled_mask, (memreg_u64)1 << cpu);
+	} else {
+		mask = (memreg_u64)memreg_atomic64_read(&r->throttled_mask);
+	}
+	c->throttled |= 1U << cls;
+	return (mask & r->active_mask) == r->active_mask ?
+	       MEMREG_THROTTLE_ALL : MEMREG_THROTTLE;
+}
+
+int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
+		    memreg_u64 consumed, struct memreg_arm *arm)
+{
+	struct memreg_cpu *c;
+	memreg_u64 u, b;
+
+	if (memreg_unlikely(cls >= MEMREG_NR_CLASSES))
+		return MEMREG_EINVAL;
+	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
+		return MEMREG_ENODEV;
+	c = &r->cpu[cpu];
+	u = memreg_sat_events(consumed);
+	b = c->budget[cls];
+	c->used[cls] = u;
+	if (u < b) {		/* early overflow, or monitor-only (b == INF) */
+		memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN);
+		return MEMREG_OK;
+	}
+	if (r->cfg.flags & MEMREG_F_RECLAIM) {
+		memreg_u64 room = r->cfg.cpu[cpu].ceiling[cls];
+		memreg_u64 want = (u - b) + r->cfg.reclaim_quantum;
+
+		room = room > b ? room - b : 0;
+		if (want > room)
+			want = room;
+		if (want) {
+			memreg_u64 got = memreg_pool_take(&r->pool, cls, c->period, want);
+
+			b += got;
+			c->budget[cls] = b;
+			c->stats.reclaimed[cls] += got;
+			if (u < b) {
+				memreg_fill_arm(c, arm, c->throttled ?
+						MEMREG_THROTTLE : MEMREG_RUN);
+				return MEMREG_OK;
+			}
+		}
+	}
+	memreg_fill_arm(c, arm, memreg_throttle(r, c, cpu, cls));
+	return MEMREG_OK;
+}
+
+int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
+			struct memreg_arm *arm)
+{
+	struct memreg_cpu *c;
+	memreg_u32 cls, exhausted = 0;
+	int got = 0;
+
+	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
+		return MEMREG_ENODEV;
+	c = &r->cpu[cpu];
+	if (c->share_period != c->period + 1) {
+		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+			memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
+			memreg_u64 g = memreg_word_val(w);
+			memreg_u64 ceil = r->cfg.cpu[cpu].ceiling[cls];
+			memreg_u64 b = c->budget[cls];
+
+			if (memreg_word_tag(w) != (memreg_u32)c->period || !g ||
+			    b == MEMREG_BUDGET_INF)
+				continue;
+			if (b + g > ceil)
+				g = ceil > b ? ceil - b : 0;
+			c->budget[cls] = b + g;
+			c->stats.shared[cls] += g;
+			got = 1;
+		}
+		if (got)
+			c->share_period = c->period + 1;
+	}
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
+		if (c->used[cls] >= c->budget[cls])
+			exhausted |= 1U << cls;
+	if (c->throttled && !exhausted) {
+		c->throttled = 0;
+		memreg_mask_clear(&r->throttled_mask, (memreg_u64)1 << cpu);
+	} else if (c->throttled) {
+		c->throttled = exhausted;	/* still throttled: mask bit stays */
+	}
+	memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN);
+	return got ? MEMREG_OK : MEMREG_ENOSPC;
+}

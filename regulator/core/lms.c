@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * lms.c - normalised least-mean-squares demand predictor in fixed point.
+ *
+ * For one CPU and class, with taps N and horizon h (1 or 2):
+ *
+ *   x      = (d[t-h], ..., d[t-h-N+1])       the taps h periods before d[t]
+ *   e      = d[t] - w.x                       a-priori error
+ *   w     += mu * e * x / |x|^2               NLMS step
+ *   pred   = w.(d[t], ..., d[t-N+1])          prediction of d[t+h]
+ *
+ * Numbers: weights Q16 signed, clamped to [-4, 4]; demands saturated to
+ * E = 2^32 - 1.  NLMS is invariant to scaling x and d together, so the
+ * step is computed on values shifted right by s = max(0, fls(max) - 16),
+ * which makes every shifted tap and target < 2^16 and keeps a relative
+ * precision of 2^-16.  Bounds of every intermediate (all in 64 bits):
+ *
+ *   |w_i x'_i|              <= 2^18 * 2^16          = 2^34
+ *   |w.x'|   (16 taps)      <= 2^38
+ *   |e| (Q16)               <= 2^32 + 2^38          < 2^39
+ *   |x'|^2   (16 taps)      <  16 * 2^32            = 2^36
+ *   |mu * e|                <  2^17 * 2^39          = 2^56
+ *   g = mu * e / |x'|^2,  |g * x'_i| <= |mu * e| * x'_i / |x'|^2 <= 2^56
+ *                          (x'_i <= x'_i^2 <= |x'|^2 for x'_i >= 1)
+ *   prediction: |w_i d_i| <= 2^18 * 2^32 = 2^50, 16 taps < 2^54
+ *
+ * Signed division and shifts are done on magnitudes (the port gives only
+ * unsigned division; right shifts of negative values are avoided).
+ *
+ * Called by the master CPU only (memreg_master_tick()), or by a test.
+ */
+#include "memreg_internal.h"
+
+void memreg_lms_init(struct memreg_lms_state *s, memreg_u32 taps,
+		     memreg_u32 horizon, memreg_u64 cold_start)
+{
+	memreg_u32 i, v = (memreg_u32)memreg_sat_events(cold_start);
+
+	if (taps < MEMREG_MIN_TAPS)
+		taps = MEMREG_MIN_TAPS;
+	if (taps > MEMREG_MAX_TAPS)
+		taps = MEMREG_MAX_TAPS;
+	horizon = horizon >= 2 ? 2 : 1;
+	s->taps = taps;
+	s->horizon = horizon;
+	for (i = 0; i < MEMREG_MAX_TAPS; i++)
+		s->w[i] = i < taps ? (memreg_s32)(MEMREG_ONE / taps) : 0;
+	for (i = 0; i < MEMREG_MAX_TAPS + 1; i++)
+		s->hist[i] = v;
+	s->pending[0] = s->pending[1] = v;
+	s->abs_err_sum = 0;
+	s->sq_err_sum = 0;
+	s->updates = 0;
+	s->last_pred = v;
+}
+
+/* Signed (a * b) >> 16 rounded toward zero, |a * b| < 2^63. */
+static inline memreg_s64 memreg_mul_q16(memreg_s64 a, memreg_s64 b)
+{
+	memreg_s64 p = a * b;
+
+	return p < 0 ? -(memreg_s64)((memreg_u64)-p >> MEMREG_Q_SHIFT) :
+		       (memreg_s64)((memreg_u64)p >> MEMREG_Q_SHIFT);
+}
+
+/* Score the prediction that was made for @d. */
+static inline void memreg_lms_score(struct memreg_lms_state *s, memreg_u32 d)
+{
+	memreg_u32 p = s->pending[s->horizon - 1];
+	memreg_u64 err = d > p ? d - p : p - d;
+
+	s->abs_err_sum = memreg_sat_add(s->abs_err_sum, err);
+	s->sq_err_sum = memreg_sat_add(s->sq_err_sum, err * err);
+	s->updates++;
+}
+
+memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
+			     memreg_u64 demand)
+{
+	const memreg_u32 n = s->taps, h = s->horizon;
+	const memreg_u32 d = (memreg_u32)memreg_sat_events(demand);
+	const memreg_u32 *x = &s->hist[h - 1];
+	memreg_u32 i, m = d, xs[MEMREG_MAX_TAPS];
+	memreg_u64 norm = 0;
+	memreg_s64 yhat = 0, e, pred = 0;
+	int sh;
+
+	if (mu < 1)
+		mu = 1;
+	if (mu > MEMREG_MU_MAX)
+		mu = MEMREG_MU_MAX;
+	memreg_lms_score(s, d);
+
+	/* OR has the same most significant bit as the maximum. */
+	for (i = 0; i < n; i++)
+		m |= x[i];
+	sh = memreg_fls64(m) - 16;
+	if (sh < 0)
+		sh = 0;
+	for (i = 0; i < n; i++) {
+		xs[i] = x[i] >> sh;
+		norm += (memreg_u64)xs[i] * xs[i];
+		yhat += (memreg_s64)s->w[i] * xs[i];
+	}
+	e = ((memreg_s64)(d >> sh) << MEMREG_Q_SHIFT) - yhat;
+	if (norm && e) {
+		memreg_u64 mag = (memreg_u64)(e < 0 ? -e : e) * mu;
+		memreg_s64 g = (memreg_s64)memreg_div64_u64(mag, norm);
+
+		if (e < 0)
+			g = -g;
+		for (i = 0; i < n; i++) {
+			memreg_s64 w = s->w[i] + memreg_mul_q16(g, xs[i]);
+
+			if (w > MEMREG_WEIGHT_MAX)
+				w = MEMREG_WEIGHT_MAX;
+			if (w < -MEMREG_WEIGHT_MAX)
+				w = -MEMREG_WEIGHT_MAX;
+			s->w[i] = (memreg_s32)w;
+		}
+	}
+
+	/* Shift d in; hist has n + h - 1 live entries. */
+	for (i = n + h - 2; i > 0; i--)
+		s->hist[i] = s->hist[i - 1];
+	s->hist[0] = d;
+	for (i = 0; i < n; i++)
+		pred += (memreg_s64)s->w[i] * s->hist[i];
+	if (pred < 0)
+		pred = 0;
+	pred = (memreg_s64)((memreg_u64)pred >> MEMREG_Q_SHIFT);
+	if ((memreg_u64)pred > MEMREG_EVENTS_MAX)
+		pred = (memreg_s64)MEMREG_EVENTS_MAX;
+	s->pending[1] = s->pending[0];
+	s->pending[0] = (memreg_u32)pred;
+	s->last_pred = (memreg_u32)pred;
+	return (memreg_u32)pred;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * memreg_internal.h - helpers shared by the core's .c files; not API.
+ *
+ * Cross-CPU words pack a 32-bit period tag (the low 32 bits of a period
+ * number) in the high half and a 32-bit value in the low half of one
+ * memreg_atomic64_t, so a reader gets tag and value from a single atomic
+ * load and can never pair a value with the wrong period.
+ */
+#ifndef MEMREG_INTERNAL_H
+#define MEMREG_INTERNAL_H
+
+#include "memreg.h"
+
+#define memreg_likely(x)	__builtin_expect(!!(x), 1)
+#define memreg_unlikely(x)	__builtin_expect(!!(x), 0)
+
+/* Pack {tag, value}; @value must be <= MEMREG_EVENTS_MAX. */
+static inline memreg_s64 memreg_pack(memreg_u64 period, memreg_u64 value)
+{
+	return (memreg_s64)(((memreg_u64)(memreg_u32)period << 32) |
+			    (memreg_u32)value);
+}
+
+/* The period tag of a packed word. */
+static inline memreg_u32 memreg_word_tag(memreg_s64 w)
+{
+	return (memreg_u32)((memreg_u64)w >> 32);
+}
+
+/* The value of a packed word. */
+static inline memreg_u64 memreg_word_val(memreg_s64 w)
+{
+	return (memreg_u32)(memreg_u64)w;
+}
+
+/*
+ * Is @tag older than the tag of @period?  Serial-number comparison, valid
+ * while the two are less than 2^31 periods apart (the master refreshes
+ * stale words every period, which keeps them so).
+ */
+static inline int memreg_tag_before(memreg_u32 tag, memreg_u64 period)
+{
+	return (memreg_s32)(tag - (memreg_u32)period) < 0;
+}
+
+/* Atomically OR @bits into @v; returns the new value. */
+static inline memreg_u64 memreg_mask_set(memreg_atomic64_t *v,
+					 memreg_u64 bits)
+{
+	memreg_s64 old = memreg_atomic64_read(v), seen;
+
+	for (;;) {
+		seen = memreg_atomic64_cmpxchg(v, old,
+					       (memreg_s64)((memreg_u64)old | bits));
+		if (seen == old)
+			return (memreg_u64)old | bits;
+		old = seen;
+	}
+}
+
+/* Atomically clear @bits in @v; returns the new value. */
+static inline memreg_u64 memreg_mask_clear(memreg_atomic64_t *v,
+					   memreg_u64 bits)
+{
+	memreg_s64 old = memreg_atomic64_read(v), seen;
+
+	for (;;) {
+		seen = memreg_atomic64_cmpxchg(v, old,
+					       (memreg_s64)((memreg_u64)old & ~bits));
+		if (seen == old)
+			return (memreg_u64)old & ~bits;
+		old = seen;
+	}
+}
+
+/* Is @cpu a regulated CPU of @r? */
+static inline int memreg_cpu_ok(const struct memreg *r, memreg_u32 cpu)
+{
+	return cpu < MEMREG_MAX_CPUS && ((r->active_mask >> cpu) & 1);
+}
+
+/*
+ * The budget of class @cls that @cpu runs with in @period, as far as the
+ * master can tell: the published budget if one was published for
+ * @period (LMS), else the guarantee.  memreg_replenish() uses the same
+ * rule, so sums computed with it match what the CPUs actually got.
+ */
+static inline memreg_u64 memreg_base_budget(const struct memreg *r,
+					    memreg_u32 cpu, memreg_u32 cls,
+					    memreg_u64 period, int *stale)
+{
+	const struct memreg_cpu_cfg *cc = &r->cfg.cpu[cpu];
+
+	if (r->cfg.flags & MEMREG_F_LMS) {
+		memreg_s64 w = memreg_atomic64_read(&r->cpu[cpu].next_budget[cls]);
+
+		if (memreg_word_tag(w) == (memreg_u32)period)
+			return memreg_word_val(w);
+		*stale = 1;
+	}
+	return cc->guaranteed[cls];
+}
+
+#endif /* MEMREG_INTERNAL_H */

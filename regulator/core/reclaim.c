@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * reclaim.c - the global reclaim pool and the spare-sharing decision.
+ *
+ * The pool
+ * --------
+ * One word per class, packed {period tag, amount}.  Rules, each applied
+ * inside a cmpxchg loop so that the word is only ever replaced by a value
+ * computed from the exact word it replaces:
+ *
+ *   donate(p, d):  tag == p      -> amount += d (saturating at E; the
+ *                                   excess is forfeited, never created)
+ *                  tag before p  -> the word is stale: replace it by
+ *                                   {p, d}; the stale amount is void
+ *                  tag after p   -> the donor is late: accept nothing
+ *   take(p, w):    tag == p      -> t = min(amount, w); amount -= t
+ *                  otherwise     -> take nothing
+ *
+ * Invariant: for every period p, the amounts taken with tag p sum to at
+ * most the amounts accepted with tag p.  Proof: while the tag is p, the
+ * amount equals (accepted with tag p) - (taken with tag p) >= 0 and only
+ * a take lowers it by what it returns; once the tag moves past p it never
+ * returns to p (a donor only installs its own, later period, and the
+ * master's refresh only installs the current period over an older one),
+ * so nothing can be taken with tag p afterwards.  Tags are 32 bits; the
+ * master refreshes the word each period, so a tag is never 2^31 periods
+ * old and the serial-number comparison is unambiguous.
+ *
+ * Spare sharing
+ * -------------
+ * When a per-core overflow sees every active CPU throttled it returns
+ * MEMREG_THROTTLE_ALL; the glue pokes the master CPU, which calls
+ * memreg_master_share().  That publishes, at most once per period, a
+ * per-CPU grant {p, g} with g = (platform ceiling - sum of the period's
+ * base budgets) / active CPUs.  Reclaim only moves budget between CPUs
+ * (a donor lowers its own budget by what it donates), so the base budgets
+ * bound what was handed out, and sum + n * g <= ceiling.  Each CPU adds g
+ * at most once per period (memreg_accept_share()).
+ */
+#include "memreg_internal.h"
+
+memreg_u64 memreg_pool_donate(struct memreg_pool *pool, memreg_u32 cls,
+			      memreg_u64 period, memreg_u64 amount)
+{
+	memreg_atomic64_t *slot = &pool->slot[cls];
+	memreg_s64 old = memreg_atomic64_read(slot), seen, repl;
+	memreg_u64 have;
+	memreg_u32 tag = (memreg_u32)period;
+
+	amount = memreg_sat_events(amount);
+	if (!amount)
+		return 0;
+	for (;;) {
+		memreg_u32 t = memreg_word_tag(old);
+
+		if (t == tag) {
+			have = memreg_word_val(old) + amount;	/* < 2^33 */
+			repl = memreg_pack(period, memreg_sat_events(have));
+		} else if (memreg_tag_before(t, period)) {
+			repl = memreg_pack(period, amount);
+		} else {
+			return 0;	/* the pool is in a later period */
+		}
+		seen = memreg_atomic64_cmpxchg(slot, old, repl);
+		if (seen == old)
+			return amount;
+		old = seen;
+	}
+}
+
+memreg_u64 memreg_pool_take(struct memreg_pool *pool, memreg_u32 cls,
+			    memreg_u64 period, memreg_u64 want)
+{
+	memreg_atomic64_t *slot = &pool->slot[cls];
+	memreg_s64 old = memreg_atomic64_read(slot), seen;
+	memreg_u32 tag = (memreg_u32)period;
+
+	for (;;) {
+		memreg_u64 have, t;
+
+		if (memreg_word_tag(old) != tag)
+			return 0;
+		have = memreg_word_val(old);
+		t = want < have ? want : have;
+		if (!t)
+			return 0;
+		seen = memreg_atomic64_cmpxchg(slot, old,
+					       memreg_pack(period, have - t));
+		if (seen == old)
+			return t;
+		old = seen;
+	}
+}
+
+memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
+				 memreg_u32 cls, memreg_u64 period)
+{
+	memreg_s64 w = memreg_atomic64_read(&pool->slot[cls]);
+
+	return memreg_word_tag(w) == (memreg_u32)period ? memreg_word_val(w) : 0;
+}
+
+int memreg_master_share(struct memreg *r, memreg_u64 period,
+			memreg_u64 grant[MEMREG_NR_CLASSES])
+{
+	memreg_u64 mask = (memreg_u64)memreg_atomic64_read(&r->throttled_mask);
+	memreg_u32 cpu, cls;
+	int published = 0;
+
+	if (grant)
+		grant[MEMREG_READ] = grant[MEMREG_WRITE] = 0;
+	if (!(r->cfg.flags & MEMREG_F_SHARE) || (r->cfg.flags & MEMREG_F_MONITOR))
+		return MEMREG_ENOSPC;
+	if ((mask & r->active_mask) != r->active_mask)
+		return MEMREG_ENOSPC;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 sum = 0, ceil = r->cfg.platform_ceiling[cls], g;
+		memreg_s64 old = memreg_atomic64_read(&r->share[cls]);
+		int stale = 0;
+
+		if (memreg_word_tag(old) == (memreg_u32)period &&
+		    memreg_word_val(old)) {
+			if (grant)	/* already decided for this period */
+				grant[cls] = memreg_word_val(old);
+			published = 1;
+			continue;
+		}
+		for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++)
+			if ((r->active_mask >> cpu) & 1)
+				sum += memreg_base_budget(r, cpu, cls, period, &stale);
+		g = sum < ceil ? memreg_div64_u64(ceil - sum, r->nr_active) : 0;
+		if (!g)
+			continue;
+		/* One winner per period if two pokes race. */
+		if (memreg_atomic64_cmpxchg(&r->share[cls], old,
+					    memreg_pack(period, g)) != old)
+			continue;
+		if (grant)
+			grant[cls] = g;
+		published = 1;
+	}
+	return published ? MEMREG_OK : MEMREG_ENOSPC;
+}
