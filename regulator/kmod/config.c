@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config.c - counter event specs, whole-configuration checks, the atomic
+ * staged -> active commit, and the last-error string.
+ *
+ * Locking: mrk_mutex (see mrk.h) protects mrk_staged, mrk_active,
+ * mrk_core's configuration and mrk_error; callers of mrk_commit() and
+ * mrk_apply() hold cpus_read_lock() and mrk_mutex.  mrk_error also has its
+ * own spinlock so that it can be set from paths that do not hold the mutex.
+ */
+#include <linux/cpu.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#include "mrk.h"
+
+struct mrk_cfg mrk_active;
+struct mrk_cfg mrk_staged;
+DEFINE_MUTEX(mrk_mutex);
+
+static DEFINE_SPINLOCK(mrk_error_lock);
+static char mrk_error[MRK_ERR_LEN] = "none";
+
+/* Record @fmt as the last error (also logged) ; any context but NMI. */
+void mrk_set_error(const char *fmt, ...)
+{
+	unsigned long flags;
+	va_list ap;
+
+	spin_lock_irqsave(&mrk_error_lock, flags);
+	va_start(ap, fmt);
+	vscnprintf(mrk_error, sizeof(mrk_error), fmt, ap);
+	va_end(ap);
+	spin_unlock_irqrestore(&mrk_error_lock, flags);
+	pr_warn("memreg: %s\n", mrk_error);
+}
+
+/* Forget the last error (after a successful commit). */
+void mrk_clear_error(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mrk_error_lock, flags);
+	strscpy(mrk_error, "none", sizeof(mrk_error));
+	spin_unlock_irqrestore(&mrk_error_lock, flags);
+}
+
+/* Copy the last error into @buf (NUL-terminated). */
+void mrk_get_error(char *buf, size_t len)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mrk_error_lock, flags);
+	strscpy(buf, mrk_error, len);
+	spin_unlock_irqrestore(&mrk_error_lock, flags);
+}
+
+/*
+ * Parse an event spec into a counting perf_event_attr (no sample period).
+ * Accepted: "none" (-ENOENT: class not counted), "page-faults",
+ * "cpu-clock", "raw:CODE" (PERF_TYPE_RAW) and "TYPE:CONFIG"; numbers in
+ * C syntax (0x.. hex).  Returns 0 or -EINVAL.
+ */
+int mrk_parse_event(const char *spec, struct perf_event_attr *attr)
+{
+	char buf[MRK_EVENT_LEN];
+	char *colon;
+	u32 type;
+	u64 config;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->pinned = 1;
+	if (!strcmp(spec, "none") || !spec[0])
+		return -ENOENT;
+	if (!strcmp(spec, "page-faults")) {
+		attr->type = PERF_TYPE_SOFTWARE;
+		attr->config = PERF_COUNT_SW_PAGE_FAULTS;
+		return 0;
+	}
+	if (!strcmp(spec, "cpu-clock")) {
+		attr->type = PERF_TYPE_SOFTWARE;
+		attr->config = PERF_COUNT_SW_CPU_CLOCK;
+		return 0;
+	}
+	if (strscpy(buf, spec, sizeof(buf)) < 0)
+		return -EINVAL;
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	if (!strcmp(buf, "raw"))
+		type = PERF_TYPE_RAW;
+	else if (kstrtou32(buf, 0, &type) || type == PERF_TYPE_TRACEPOINT ||
+		 type == PERF_TYPE_BREAKPOINT)
+		return -EINVAL;
+	if (kstrtou64(colon + 1, 0, &config))
+		return -EINVAL;
+	attr->type = type;
+	attr->config = config;
+	return 0;
+}
+
+/*
+ * Check @cfg as a whole: the core's rules (ranges, guarantees vs ceilings,
+ * their sum vs the platform ceiling), plus what only the kernel knows: the
+ * regulated CPUs and the master CPU exist and are online, the events can
+ * be counted.  Writes a one-line reason to @err.  Process context, CPU
+ * hotplug lock held.  Returns 0 or a negative errno.
+ */
+int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
+{
+	const char *why = "";
+	unsigned int cpu, cls, n = 0;
+	int ret;
+
+	ret = memreg_cfg_validate(&cfg->core, &why);
+	if (ret) {
+		scnprintf(err, len, "%s", why);
+		return ret;
+	}
+	if (cfg->slack_div < 1 || cfg->slack_div > MRK_SLACK_MAX) {
+		scnprintf(err, len, "slack_div %u out of range 1..%u",
+			  cfg->slack_div, MRK_SLACK_MAX);
+		return -EINVAL;
+	}
+	if (cfg->core.master_cpu >= nr_cpu_ids ||
+	    !cpu_online(cfg->core.master_cpu)) {
+		scnprintf(err, len, "master cpu %u is not online",
+			  cfg->core.master_cpu);
+		return -ENODEV;
+	}
+	for (cpu = 0; cpu < cfg->core.nr_cpus; cpu++) {
+		if (!cfg->core.cpu[cpu].active)
+			continue;
+		if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+			scnprintf(err, len, "cpu %u does not exist", cpu);
+			return -ENODEV;
+		}
+		n++;
+	}
+	if (!n) {
+		scnprintf(err, len, "no CPU is regulated");
+		return -EINVAL;
+	}
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		ret = mrk_counter_probe(cfg->event[cls], cfg->core.master_cpu,
+					err, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Make @cfg the active configuration: stop every CPU and the master,
+ * re-initialise the core, start again.  If starting fails the previous
+ * configuration is restored.  Caller holds cpus_read_lock() (or is a
+ * hotplug callback) and mrk_mutex; @cfg has passed mrk_cfg_check().
+ */
+int mrk_apply(const struct mrk_cfg *cfg)
+{
+	static struct mrk_cfg old;	/* mrk_mutex */
+	const char *why = "";
+	int ret;
+
+	old = mrk_active;
+	mrk_stop_all();
+	ret = memreg_init(mrk_core, &cfg->core, &why);
+	if (ret) {
+		mrk_set_error("core refused the configuration: %s", why);
+		goto restore;
+	}
+	mrk_active = *cfg;
+	ret = mrk_start_all();
+	if (!ret)
+		return 0;
+	mrk_stop_all();
+restore:
+	mrk_active = old;
+	if (memreg_init(mrk_core, &old.core, &why) || mrk_start_all())
+		mrk_set_error("could not restore the previous configuration; "
+			      "regulation is stopped");
+	return ret;
+}
+
+/*
+ * The sysfs "commit": check the staged configuration and apply it
+ * atomically.  On failure the active configuration is unchanged, the
+ * staged one is kept for correction and the reason is the last error.
+ */
+int mrk_commit(void)
+{
+	char err[MRK_ERR_LEN];
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&mrk_mutex);
+	ret = mrk_cfg_check(&mrk_staged, err, sizeof(err));
+	if (ret)
+		mrk_set_error("commit refused: %s", err);
+	else
+		ret = mrk_apply(&mrk_staged);
+	if (!ret)
+		mrk_clear_error();
+	mutex_unlock(&mrk_mutex);
+	cpus_read_unlock();
+	return ret;
+}

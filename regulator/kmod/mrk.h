@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mrk.h - memreg.ko, the kernel glue around the portable regulator core
+ * (regulator/core/memreg.h): shared declarations.  Glue symbols are
+ * prefixed mrk_ so they never collide with the core's memreg_ names.
+ *
+ * Subsystems, one per file:
+ *   main.c     module parameters, boot configuration, init/exit unwind
+ *   config.c   event specs, validation, the staged -> active commit, errors
+ *   counter.c  perf counters (one per CPU per class) and the overflow path
+ *   timer.c    the pinned hard-irq period timer of each regulated CPU
+ *   throttle.c irq_work + SCHED_FIFO throttle thread per CPU
+ *   master.c   the master core's thread (NLMS tick, spare sharing)
+ *   sysfs.c    /sys/kernel/memreg/
+ *   hotplug.c  cpuhp dynamic state; start/stop of one CPU
+ *
+ * Locking rules (resctrl style):
+ *  - mrk_mutex protects mrk_staged, mrk_active, the core's struct memreg
+ *    outside the regulation paths (memreg_init()), the start/stop of every
+ *    CPU and of the master thread, and the last-error string.  It nests
+ *    inside the CPU hotplug lock: hotplug callbacks run with the hotplug
+ *    lock held and take mrk_mutex; every other path takes cpus_read_lock()
+ *    before mrk_mutex.
+ *  - The core's per-core entry points (memreg_replenish/overflow/
+ *    accept_share) for a CPU run only on that CPU with interrupts disabled:
+ *    from its hard-irq period timer, from its counter's overflow handler
+ *    (which disables interrupts itself: software events call it from
+ *    process context) and from its throttle thread under local_irq_save().
+ *    They therefore never run concurrently for one CPU.
+ *  - memreg_master_tick()/memreg_master_share() run under mrk_master_lock
+ *    (a raw spinlock, interrupts off) on the master CPU only.
+ *  - struct mrk_cpu fields are owned by their CPU unless marked otherwise;
+ *    other CPUs read them with READ_ONCE() (64-bit architectures only).
+ */
+#ifndef MRK_H
+#define MRK_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+
+#include "memreg.h"		/* the portable core */
+
+#define MRK_EVENT_LEN	32
+#define MRK_ERR_LEN	200
+#define MRK_SLACK_MAX	1024
+
+/**
+ * struct mrk_cfg - a complete configuration: the core's plus the glue's
+ * @core:      the regulator core's configuration (budgets, flags, LMS)
+ * @event:     counter event per class: "none", "page-faults", "cpu-clock",
+ *             "raw:0xNN" or "TYPE:CONFIG" (numbers in C syntax)
+ * @slack_div: a counter overflows every max(1, guaranteed / slack_div)
+ *             events, so a period overshoots its budget by at most that
+ *             many events plus the throttle latency (1..MRK_SLACK_MAX)
+ */
+struct mrk_cfg {
+	struct memreg_cfg	core;
+	char			event[MEMREG_NR_CLASSES][MRK_EVENT_LEN];
+	u32			slack_div;
+};
+
+/**
+ * struct mrk_cpu - the glue's state for one CPU
+ * @cpu:          CPU number
+ * @running:      counters, thread and timer are up (mrk_mutex)
+ * @started:      the timer ran the first replenishment (owner)
+ * @timer:        the period timer: pinned, hard-irq mode
+ * @period_ns:    period length (copied at start, read by the timer)
+ * @period:       number of the current period, ktime / period_ns (owner)
+ * @event:        perf counter per class, NULL if the class is not counted
+ * @sample:       overflow granularity per class (events)
+ * @period_start: counter value at the last replenishment (owner)
+ * @throttled:    non-zero while the CPU idles until its next period
+ *                (written by the owner's timer/overflow/thread)
+ * @share_seen:   last mrk_share_gen this CPU looked at (thread)
+ * @throttled_ns: throttled time not yet reported to the core (thread adds,
+ *                timer takes with atomic64_xchg)
+ * @work:         hard irq_work that wakes @thread from the overflow path
+ * @thread:       the SCHED_FIFO throttle thread bound to @cpu
+ * @errors:       core entry points that returned an error (owner)
+ */
+struct mrk_cpu {
+	int			cpu;
+	bool			running;
+	int			started;
+	struct hrtimer		timer;
+	u64			period_ns;
+	u64			period;
+	struct perf_event	*event[MEMREG_NR_CLASSES];
+	u64			sample[MEMREG_NR_CLASSES];
+	u64			period_start[MEMREG_NR_CLASSES];
+	int			throttled;
+	unsigned long		share_seen;
+	atomic64_t		throttled_ns;
+	struct irq_work		work;
+	struct task_struct	*thread;
+	u64			errors;
+};
+
+DECLARE_PER_CPU(struct mrk_cpu, mrk_cpus);
+
+extern struct mutex mrk_mutex;
+extern struct mrk_cfg mrk_active;
+extern struct mrk_cfg mrk_staged;
+extern struct memreg *mrk_core;
+extern raw_spinlock_t mrk_master_lock;
+extern atomic_t mrk_share_req;
+extern unsigned long mrk_share_gen;
+extern unsigned int mrk_nr_cpus;
+
+/* config.c */
+int mrk_parse_event(const char *spec, struct perf_event_attr *attr);
+int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len);
+int mrk_apply(const struct mrk_cfg *cfg);
+int mrk_commit(void);
+void mrk_set_error(const char *fmt, ...) __printf(1, 2);
+void mrk_get_error(char *buf, size_t len);
+void mrk_clear_error(void);
+
+/* counter.c */
+int mrk_counters_start(struct mrk_cpu *c);
+void mrk_counters_stop(struct mrk_cpu *c);
+u64 mrk_counter_read(struct perf_event *ev);
+int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len);
+
+/* timer.c */
+void mrk_timer_init(struct mrk_cpu *c);
+void mrk_timer_start(struct mrk_cpu *c);
+void mrk_timer_stop(struct mrk_cpu *c);
+
+/* throttle.c */
+int mrk_throttle_start(struct mrk_cpu *c);
+void mrk_throttle_stop(struct mrk_cpu *c);
+void mrk_throttle_now(struct mrk_cpu *c, int action);
+
+/* master.c */
+int mrk_master_start(void);
+void mrk_master_stop(void);
+void mrk_master_poke(void);
+bool mrk_master_try_share(void);
+
+/* hotplug.c */
+int mrk_cpu_start(struct mrk_cpu *c);
+void mrk_cpu_stop(struct mrk_cpu *c);
+int mrk_start_all(void);
+void mrk_stop_all(void);
+int mrk_hotplug_init(void);
+void mrk_hotplug_exit(void);
+
+/* sysfs.c */
+int mrk_sysfs_init(void);
+void mrk_sysfs_exit(void);
+
+#endif /* MRK_H */

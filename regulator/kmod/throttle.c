@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * throttle.c - idling a CPU that exhausted its budget until its next period.
+ *
+ * The overflow path (NMI or irq-off context) cannot sleep or schedule, so it
+ * sets mrk_cpu.throttled and queues a hard irq_work (IRQ_WORK_INIT_HARD: it
+ * runs in hard-irq context also on PREEMPT_RT), which wakes the CPU's
+ * throttle thread.  That thread is SCHED_FIFO and bound to the CPU: while it
+ * spins, nothing of lower priority (the memory-hungry work) runs there.  The
+ * period timer clears the flag; the thread then reports how long it held
+ * the CPU and sleeps again.  While spinning it also accepts a spare grant
+ * published by the master (memreg_accept_share()), and on the master CPU it
+ * runs the share decision itself so that a throttled master still shares.
+ *
+ * Locking: mrk_cpu.throttled is written on its own CPU only (timer,
+ * overflow handler, and this thread under local_irq_save()); the thread
+ * reads it with READ_ONCE().  kthread_stop() ends the spin.
+ */
+#include <linux/irq_work.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+
+#include "mrk.h"
+
+/* irq_work callback: wake the throttle thread (and the master if asked). */
+static void mrk_throttle_work(struct irq_work *work)
+{
+	struct mrk_cpu *c = container_of(work, struct mrk_cpu, work);
+
+	if (c->thread)
+		wake_up_process(c->thread);
+	if (atomic_read(&mrk_share_req))
+		mrk_master_poke();
+}
+
+/*
+ * Mark @c throttled and get its thread running.  Called on @c's CPU with
+ * interrupts off (overflow path).  @action MEMREG_THROTTLE_ALL also asks the
+ * master for a spare-sharing decision.
+ */
+void mrk_throttle_now(struct mrk_cpu *c, int action)
+{
+	WRITE_ONCE(c->throttled, 1);
+	if (action == MEMREG_THROTTLE_ALL &&
+	    (mrk_active.core.flags & MEMREG_F_SHARE))
+		atomic_set(&mrk_share_req, 1);
+	irq_work_queue(&c->work);
+}
+
+/*
+ * While throttled: take a spare grant if the master published a new one.
+ * Runs in the throttle thread on @c's CPU; interrupts are disabled around
+ * the core call so that it cannot interleave with the timer or overflow.
+ */
+static void mrk_throttle_try_share(struct mrk_cpu *c)
+{
+	unsigned long gen = READ_ONCE(mrk_share_gen);
+	struct memreg_arm arm;
+	unsigned long flags;
+
+	if (gen == c->share_seen)
+		return;
+	c->share_seen = gen;
+	local_irq_save(flags);
+	if (c->throttled &&
+	    memreg_accept_share(mrk_core, c->cpu, &arm) == MEMREG_OK &&
+	    arm.action == MEMREG_RUN)
+		WRITE_ONCE(c->throttled, 0);
+	local_irq_restore(flags);
+}
+
+/*
+ * The throttle thread: sleep until throttled, then hold the CPU at FIFO
+ * priority until the period timer (or a spare grant) lifts the throttle.
+ */
+static int mrk_throttle_fn(void *arg)
+{
+	struct mrk_cpu *c = arg;
+	bool master = c->cpu == mrk_active.core.master_cpu;
+
+	while (!kthread_should_stop()) {
+		u64 t0;
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!READ_ONCE(c->throttled)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		t0 = ktime_get_ns();
+		while (READ_ONCE(c->throttled) && !kthread_should_stop()) {
+			if (master && atomic_read(&mrk_share_req))
+				mrk_master_try_share();
+			mrk_throttle_try_share(c);
+			cpu_relax();
+		}
+		atomic64_add(ktime_get_ns() - t0, &c->throttled_ns);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Create and start the throttle thread of @c, bound to its CPU, at
+ * SCHED_FIFO.  Process context, mrk_mutex held, CPU online.
+ */
+int mrk_throttle_start(struct mrk_cpu *c)
+{
+	struct task_struct *t;
+
+	c->throttled = 0;
+	c->share_seen = READ_ONCE(mrk_share_gen);
+	atomic64_set(&c->throttled_ns, 0);
+	c->work = IRQ_WORK_INIT_HARD(mrk_throttle_work);
+	t = kthread_create_on_cpu(mrk_throttle_fn, c, c->cpu, "memreg/%u");
+	if (IS_ERR(t)) {
+		mrk_set_error("cpu %d: cannot create the throttle thread (%ld)",
+			      c->cpu, PTR_ERR(t));
+		return PTR_ERR(t);
+	}
+	sched_set_fifo(t);
+	c->thread = t;
+	wake_up_process(t);
+	return 0;
+}
+
+/*
+ * Stop the throttle thread of @c.  The timer and counters are already
+ * stopped, so no new irq_work can be queued; wait for a pending one first.
+ */
+void mrk_throttle_stop(struct mrk_cpu *c)
+{
+	irq_work_sync(&c->work);
+	WRITE_ONCE(c->throttled, 0);
+	if (c->thread) {
+		kthread_stop(c->thread);
+		c->thread = NULL;
+	}
+}

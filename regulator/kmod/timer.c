@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timer.c - the period timer of each regulated CPU.
+ *
+ * One hrtimer per CPU, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD: it
+ * expires in hard-irq context also on PREEMPT_RT and stays on its CPU.
+ * Expiries sit on a global grid (multiples of the period), so every CPU
+ * agrees on the number of the current period, which tags the reclaim pool
+ * and the master's budgets.  The handler reads the counters, calls
+ * memreg_replenish() and lifts the throttle.
+ *
+ * Locking: the handler runs on its own CPU with interrupts off; it is the
+ * only writer of mrk_cpu.period/period_start/started besides the start path,
+ * which runs before the timer is armed.  hrtimer_cancel() waits for a
+ * running handler.
+ */
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/smp.h>
+
+#include "mrk.h"
+#include "trace.h"
+
+/*
+ * Period timer handler: account the period that ended, start the one that
+ * begins now (the core picks its budgets), unthrottle, re-arm at the next
+ * grid point.  Missed grid points show up in the core's overrun count.
+ */
+static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
+{
+	struct mrk_cpu *c = container_of(t, struct mrk_cpu, timer);
+	u64 consumed[MEMREG_NR_CLASSES] = { 0, 0 };
+	struct memreg_arm arm;
+	unsigned int cls;
+	u64 now, period;
+	int ret;
+
+	now = ktime_to_ns(hrtimer_cb_get_time(t));
+	period = div64_u64(now, c->period_ns);
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		u64 v;
+
+		if (!c->event[cls])
+			continue;
+		v = mrk_counter_read(c->event[cls]);
+		consumed[cls] = v - c->period_start[cls];
+		c->period_start[cls] = v;
+	}
+	if (!c->started)
+		consumed[0] = consumed[1] = 0;
+	ret = memreg_replenish(mrk_core, c->cpu, period, consumed,
+			       atomic64_xchg(&c->throttled_ns, 0), &arm);
+	if (ret) {
+		c->errors++;
+	} else {
+		trace_period(c->cpu, period, consumed[0], consumed[1],
+			     arm.budget[0], arm.budget[1], c->throttled);
+		WRITE_ONCE(c->period, period);
+		WRITE_ONCE(c->throttled, 0);
+		WRITE_ONCE(c->started, 1);
+	}
+	hrtimer_set_expires(t, ns_to_ktime((period + 1) * c->period_ns));
+	return HRTIMER_RESTART;
+}
+
+/* Initialise the timer of @c once, at module load. */
+void mrk_timer_init(struct mrk_cpu *c)
+{
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	c->timer.function = mrk_timer_fn;
+}
+
+/* IPI callback: arm the timer on the CPU it must stay pinned to. */
+static void mrk_timer_arm_local(void *arg)
+{
+	struct mrk_cpu *c = arg;
+
+	hrtimer_start(&c->timer, ktime_get(), HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+/*
+ * Start the period timer of @c: the first expiry is immediate and performs
+ * the first replenishment.  Process context, mrk_mutex held, CPU online;
+ * pinned timers must be armed on their CPU, hence the IPI when called from
+ * another CPU (never from interrupt context).
+ */
+void mrk_timer_start(struct mrk_cpu *c)
+{
+	c->period_ns = mrk_active.core.period_ns;
+	c->started = 0;
+	smp_call_function_single(c->cpu, mrk_timer_arm_local, c, 1);
+}
+
+/* Stop the period timer of @c and wait for a running handler. */
+void mrk_timer_stop(struct mrk_cpu *c)
+{
+	hrtimer_cancel(&c->timer);
+	WRITE_ONCE(c->started, 0);
+}
