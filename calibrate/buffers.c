@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * buffers.c - NUMA-placed, huge-page-backed, pre-faulted buffers.
+ */
+#include "buffers.h"
+
+#include <errno.h>
+#include <numa.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* read_meminfo_kb - value of "@key:" in /proc/meminfo in kB, or -1. */
+static long long read_meminfo_kb(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	size_t klen = strlen(key);
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			v = atoll(line + klen + 1);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/*
+ * memcal_mem_available - MemAvailable of /proc/meminfo in bytes.
+ * Returns 0, or -1 when it cannot be read.
+ */
+int memcal_mem_available(uint64_t *bytes)
+{
+	long long kb = read_meminfo_kb("MemAvailable");
+
+	if (kb < 0)
+		return -1;
+	*bytes = (uint64_t)kb * 1024;
+	return 0;
+}
+
+/*
+ * memcal_buffer_check_total - refuse @total buffer bytes when they exceed
+ * MEMCAL_BUF_MAX_SHARE of the memory available now.  Returns 0 or
+ * MEMCAL_CAL_ENOMEM with a message saying how much is free.
+ */
+int memcal_buffer_check_total(uint64_t total, char *err, size_t errlen)
+{
+	uint64_t avail;
+
+	if (memcal_mem_available(&avail) < 0)
+		return 0;	/* cannot tell: let mmap decide */
+	if ((double)total > MEMCAL_BUF_MAX_SHARE * (double)avail) {
+		if (err && errlen)
+			snprintf(err, errlen,
+				 "buffers of %.1f MiB in all do not fit: only "
+				 "%.1f MiB of memory is available (at most "
+				 "%.0f%% of it is used); choose a smaller --size",
+				 total / 1048576.0, avail / 1048576.0,
+				 MEMCAL_BUF_MAX_SHARE * 100);
+		return MEMCAL_CAL_ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * memcal_buffer_default_size - bytes per thread for @cpu: the LLC it sees
+ * times the factor, never below MEMCAL_BUF_MIN_BYTES.
+ */
+uint64_t memcal_buffer_default_size(const struct memcal_topology *t,
+				    unsigned cpu, bool quick)
+{
+	const struct memcal_cache *llc = memcal_topology_llc(t, cpu);
+	uint64_t f = quick ? MEMCAL_BUF_LLC_FACTOR_QUICK : MEMCAL_BUF_LLC_FACTOR;
+	uint64_t sz = llc ? llc->size * f : 0;
+
+	return sz < MEMCAL_BUF_MIN_BYTES ? MEMCAL_BUF_MIN_BYTES : sz;
+}
+
+/* hugetlb_free_bytes - bytes of reserved huge pages free now. */
+static uint64_t hugetlb_free_bytes(size_t *page)
+{
+	long long nfree = read_meminfo_kb("HugePages_Free");
+	long long kb = read_meminfo_kb("Hugepagesize");
+
+	if (nfree <= 0 || kb <= 0)
+		return 0;
+	*page = (size_t)kb * 1024;
+	return (uint64_t)nfree * (uint64_t)kb * 1024;
+}
+
+/* thp_offered - transparent huge pages are "always" or "madvise". */
+static bool thp_offered(size_t *page)
+{
+	char path[512], buf[128];
+	FILE *f;
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "%s/kernel/mm/transparent_hugepage/enabled",
+		 memcal_sysfs_root());
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f))
+		ok = strstr(buf, "[always]") || strstr(buf, "[madvise]");
+	fclose(f);
+	snprintf(path, sizeof(path),
+		 "%s/kernel/mm/transparent_hugepage/hpage_pmd_size",
+		 memcal_sysfs_root());
+	f = fopen(path, "r");
+	*page = 2u << 20;
+	if (f) {
+		unsigned long long v;
+
+		if (fscanf(f, "%llu", &v) == 1 && v)
+			*page = (size_t)v;
+		fclose(f);
+	}
+	return ok;
+}
+
+/* round_up - @x rounded up to a multiple of @a (a power of two). */
+static size_t round_up(size_t x, size_t a)
+{
+	return (x + a - 1) & ~(a - 1);
+}
+
+/* bind_to_node - mbind [@p, @p+@len) to @node; false when impossible. */
+static bool bind_to_node(void *p, size_t len, int node)
+{
+	struct bitmask *bm;
+	int rc;
+
+	if (node < 0 || numa_available() < 0 || node > numa_max_node())
+		return false;
+	bm = numa_allocate_nodemask();
+	if (!bm)
+		return false;
+	numa_bitmask_setbit(bm, (unsigned)node);
+	rc = mbind(p, len, MPOL_BIND, bm->maskp, bm->size + 1, 0);
+	numa_free_nodemask(bm);
+	return rc == 0;
+}
+
+/*
+ * memcal_buffer_alloc - map @bytes on NUMA node @node (-1: anywhere) and
+ * touch every page.  Tries reserved huge pages first, then an anonymous
+ * mapping aligned to the THP size with MADV_HUGEPAGE, then plain pages.
+ * Returns 0, MEMCAL_CAL_EINVAL or MEMCAL_CAL_ENOMEM with @err set.
+ */
+int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
+			char *err, size_t errlen)
+{
+	size_t base_page = (size_t)sysconf(_SC_PAGESIZE), hpage = 0;
+	void *p = MAP_FAILED;
+
+	memset(b, 0, sizeof(*b));
+	b->node = -1;
+	if (bytes == 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "buffer size must be positive");
+		return MEMCAL_CAL_EINVAL;
+	}
+	if (hugetlb_free_bytes(&hpage) >= round_up(bytes, hpage ? hpage : 1) &&
+	    hpage) {
+		size_t len = round_up(bytes, hpage);
+
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (p != MAP_FAILED) {
+			b->hugetlb = true;
+			b->page = hpage;
+			b->bytes = len;
+			b->mapped = len;
+		}
+	}
+	if (p == MAP_FAILED) {
+		size_t tpage = 0;
+		bool thp = thp_offered(&tpage);
+		size_t align = thp ? tpage : base_page;
+		size_t len = round_up(bytes, align);
+		size_t map_len = len + align;
+		char *raw = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				 -1, 0);
+		char *start;
+
+		if (raw == MAP_FAILED) {
+			if (err && errlen)
+				snprintf(err, errlen,
+					 "cannot map %.1f MiB: %s",
+					 bytes / 1048576.0, strerror(errno));
+			return MEMCAL_CAL_ENOMEM;
+		}
+		/* Trim to an aligned window so huge pages can back it. */
+		start = (char *)round_up((size_t)raw, align);
+		if (start > raw)
+			munmap(raw, (size_t)(start - raw));
+		if ((size_t)(raw + map_len - (start + len)) > 0)
+			munmap(start + len, (size_t)(raw + map_len - (start + len)));
+		p = start;
+		b->mapped = len;
+		b->bytes = len;
+		b->page = align;
+		if (thp && madvise(p, len, MADV_HUGEPAGE) == 0)
+			b->thp = true;
+	}
+	b->base = p;
+	if (bind_to_node(p, b->mapped, node))
+		b->node = node;
+	/* Pre-fault: one write per base page (huge pages fill at once). */
+	for (size_t off = 0; off < b->mapped; off += base_page)
+		((volatile char *)p)[off] = 1;
+	return MEMCAL_CAL_OK;
+}
+
+/* memcal_buffer_free - unmap the buffer; safe on a zeroed struct. */
+void memcal_buffer_free(struct memcal_buffer *b)
+{
+	if (b->base && b->mapped)
+		munmap(b->base, b->mapped);
+	memset(b, 0, sizeof(*b));
+	b->node = -1;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * buffers.h - measurement buffers: placed on a NUMA node (libnuma), backed
+ * by huge pages where the kernel offers them, pre-faulted so no page fault
+ * lands inside a timed region, and released cleanly.
+ *
+ * Sizing: a bandwidth buffer must be several times the last-level cache
+ * the measuring core sees, or the figure is a cache bandwidth.  The factor
+ * and the floor are the two parameters below; `--size` overrides both.
+ */
+#ifndef MEMCAL_BUFFERS_H
+#define MEMCAL_BUFFERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topology.h"
+
+/* Buffer bytes per thread = factor x LLC the core sees (full run). */
+#define MEMCAL_BUF_LLC_FACTOR		8
+/* The same for --quick: coarser, but still far beyond the LLC. */
+#define MEMCAL_BUF_LLC_FACTOR_QUICK	4
+/* Floor when the topology shows no (or a tiny) cache: 64 MiB. */
+#define MEMCAL_BUF_MIN_BYTES		(64ull << 20)
+/* Share of MemAvailable that buffers may take altogether. */
+#define MEMCAL_BUF_MAX_SHARE		0.8
+
+/**
+ * struct memcal_buffer - one placed, pre-faulted buffer.
+ * @base:    start, aligned to @page (at least 64 bytes).
+ * @bytes:   usable bytes as requested (rounded up to @page).
+ * @mapped:  bytes actually mapped (munmap length).
+ * @node:    NUMA node it was bound to, or -1 (no binding possible).
+ * @page:    page granularity used (huge page size or base page size).
+ * @hugetlb: backed by MAP_HUGETLB pages (reserved huge pages).
+ * @thp:     transparent huge pages were requested with madvise.
+ */
+struct memcal_buffer {
+	void *base;
+	size_t bytes;
+	size_t mapped;
+	int node;
+	size_t page;
+	bool hugetlb;
+	bool thp;
+};
+
+int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
+			char *err, size_t errlen);
+void memcal_buffer_free(struct memcal_buffer *b);
+uint64_t memcal_buffer_default_size(const struct memcal_topology *t,
+				    unsigned cpu, bool quick);
+int memcal_mem_available(uint64_t *bytes);
+int memcal_buffer_check_total(uint64_t total, char *err, size_t errlen);
+
+#endif /* MEMCAL_BUFFERS_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kernels.c - run-time choice among the bandwidth kernel variants.
+ *
+ * memcal_kernel_best() picks the widest variant the CPU supports; the
+ * environment variable MEMCAL_KERNEL_ISA ("c", "sse2", "avx2", "avx512",
+ * "neon") forces a variant when it is supported (benchmarks, tests).
+ */
+#include "kernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[MEMCAL_OP_COUNT] = {
+	"read", "write", "ntwrite", "copy",
+};
+
+static const char *const isa_names[MEMCAL_ISA_COUNT] = {
+	"c", "sse2", "avx2", "avx512", "neon",
+};
+
+/* memcal_op_name - stored name of @op ("read", "ntwrite", ...). */
+const char *memcal_op_name(enum memcal_op op)
+{
+	return (unsigned)op < MEMCAL_OP_COUNT ? op_names[op] : "?";
+}
+
+/* memcal_op_parse - inverse of memcal_op_name(); 0 or -1. */
+int memcal_op_parse(const char *name, enum memcal_op *op)
+{
+	for (unsigned i = 0; i < MEMCAL_OP_COUNT; i++)
+		if (strcmp(name, op_names[i]) == 0) {
+			*op = (enum memcal_op)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* memcal_isa_name - stored name of @isa ("avx2", "c", ...). */
+const char *memcal_isa_name(enum memcal_isa isa)
+{
+	return (unsigned)isa < MEMCAL_ISA_COUNT ? isa_names[isa] : "?";
+}
+
+/* memcal_isa_supported - whether this CPU (and OS) can run @isa code. */
+bool memcal_isa_supported(enum memcal_isa isa)
+{
+	switch (isa) {
+	case MEMCAL_ISA_C:
+		return true;
+#if defined(__x86_64__)
+	case MEMCAL_ISA_SSE2:
+		return __builtin_cpu_supports("sse2");
+	case MEMCAL_ISA_AVX2:
+		return __builtin_cpu_supports("avx2");
+	case MEMCAL_ISA_AVX512:
+		return __builtin_cpu_supports("avx512f");
+#endif
+#if defined(__aarch64__)
+	case MEMCAL_ISA_NEON:
+		return true;	/* mandatory in AArch64 */
+#endif
+	default:
+		return false;
+	}
+}
+
+/* isa_table - the function table of @isa. */
+static const memcal_kernel_fn *isa_table(enum memcal_isa isa)
+{
+	switch (isa) {
+	case MEMCAL_ISA_C:	return memcal_kernels_c;
+	case MEMCAL_ISA_SSE2:	return memcal_kernels_sse2;
+	case MEMCAL_ISA_AVX2:	return memcal_kernels_avx2;
+	case MEMCAL_ISA_AVX512:	return memcal_kernels_avx512;
+	case MEMCAL_ISA_NEON:	return memcal_kernels_neon;
+	default:		return NULL;
+	}
+}
+
+static struct memcal_kernel kernel_slots[MEMCAL_OP_COUNT][MEMCAL_ISA_COUNT];
+
+/*
+ * memcal_kernel_get - the @op kernel of variant @isa, or NULL when the
+ * variant does not exist for @op or the CPU cannot run it.
+ */
+const struct memcal_kernel *memcal_kernel_get(enum memcal_op op,
+					      enum memcal_isa isa)
+{
+	const memcal_kernel_fn *tab;
+	struct memcal_kernel *k;
+
+	if ((unsigned)op >= MEMCAL_OP_COUNT || (unsigned)isa >= MEMCAL_ISA_COUNT)
+		return NULL;
+	tab = isa_table(isa);
+	if (!tab || !tab[op] || !memcal_isa_supported(isa))
+		return NULL;
+	k = &kernel_slots[op][isa];
+	k->op = op;
+	k->isa = isa;
+	k->variant = isa_names[isa];
+	k->fn = tab[op];
+	return k;
+}
+
+/*
+ * memcal_kernel_best - the widest supported variant of @op (or the one
+ * $MEMCAL_KERNEL_ISA names, when supported); NULL when none exists.
+ */
+const struct memcal_kernel *memcal_kernel_best(enum memcal_op op)
+{
+	static const enum memcal_isa order[] = {
+		MEMCAL_ISA_AVX512, MEMCAL_ISA_AVX2, MEMCAL_ISA_NEON,
+		MEMCAL_ISA_SSE2, MEMCAL_ISA_C,
+	};
+	const char *force = getenv("MEMCAL_KERNEL_ISA");
+
+	if (force && *force)
+		for (unsigned i = 0; i < MEMCAL_ISA_COUNT; i++)
+			if (strcmp(force, isa_names[i]) == 0) {
+				const struct memcal_kernel *k =
+					memcal_kernel_get(op, (enum memcal_isa)i);
+				if (k)
+					return k;
+			}
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const struct memcal_kernel *k = memcal_kernel_get(op, order[i]);
+
+		if (k)
+			return k;
+	}
+	return NULL;
+}
+
+/*
+ * memcal_kernel_bytes - program-visible bytes one call over @bytes moves:
+ * @bytes, or twice that for COPY (each byte is read and written).
+ */
+uint64_t memcal_kernel_bytes(enum memcal_op op, size_t bytes)
+{
+	return op == MEMCAL_OP_COPY ? 2 * (uint64_t)bytes : (uint64_t)bytes;
+}
+
+/* memcal_kernel_check - buffers aligned and @bytes a whole granule count. */
+bool memcal_kernel_check(const void *dst, const void *src, size_t bytes)
+{
+	if (bytes == 0 || bytes % MEMCAL_KERNEL_GRANULE)
+		return false;
+	if (dst && (uintptr_t)dst % MEMCAL_KERNEL_ALIGN)
+		return false;
+	if (src && (uintptr_t)src % MEMCAL_KERNEL_ALIGN)
+		return false;
+	return true;
+}

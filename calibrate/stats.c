@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats.c - medians, collapse filtering and /proc/stat foreign load.
+ */
+#include "stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmp_double - qsort comparator, ascending. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * memcal_median - median of @v[0..n) (sorts @v in place); the mean of
+ * the two middle values for even @n; 0 for n == 0.
+ */
+double memcal_median(double *v, unsigned n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * memcal_stats_compute - drop collapsed repetitions of @samples (see
+ * stats.h) and summarise the rest into @out.  @higher_is_better is true
+ * for bandwidths and false for times/latencies.  Returns 0, or -1 when
+ * @n is 0 or memory runs out.
+ */
+int memcal_stats_compute(const double *samples, unsigned n,
+			 bool higher_is_better, struct memcal_stats *out)
+{
+	double *v, med;
+	unsigned k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return -1;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	memcpy(v, samples, n * sizeof(*v));
+	med = memcal_median(v, n);
+	for (unsigned i = 0; i < n; i++) {
+		bool collapsed = higher_is_better
+			? samples[i] < MEMCAL_COLLAPSE_RATIO * med
+			: samples[i] * MEMCAL_COLLAPSE_RATIO > med;
+		if (!collapsed)
+			v[k++] = samples[i];
+	}
+	out->n = n;
+	out->kept = k;
+	out->dropped = n - k;
+	out->median = memcal_median(v, k);
+	out->min = v[0];
+	out->max = v[k - 1];
+	free(v);
+	return 0;
+}
+
+/* memcal_procstat_free - release a snapshot. */
+void memcal_procstat_free(struct memcal_procstat *s)
+{
+	free(s->busy);
+	free(s->total);
+	free(s->steal);
+	free(s->cpu_id);
+	memset(s, 0, sizeof(*s));
+}
+
+/* grow - enlarge the per-CPU arrays of @s to @nc entries; 0 or -1. */
+static int grow(struct memcal_procstat *s, unsigned nc, unsigned *cap)
+{
+	uint64_t *b;
+	unsigned *c;
+
+	b = realloc(s->busy, nc * sizeof(*b));
+	if (!b)
+		return -1;
+	s->busy = b;
+	b = realloc(s->total, nc * sizeof(*b));
+	if (!b)
+		return -1;
+	s->total = b;
+	b = realloc(s->steal, nc * sizeof(*b));
+	if (!b)
+		return -1;
+	s->steal = b;
+	c = realloc(s->cpu_id, nc * sizeof(*c));
+	if (!c)
+		return -1;
+	s->cpu_id = c;
+	*cap = nc;
+	return 0;
+}
+
+/*
+ * memcal_procstat_read - snapshot /proc/stat into @s (free it with
+ * memcal_procstat_free()).  Returns 0 or -1.
+ */
+int memcal_procstat_read(struct memcal_procstat *s)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
+	unsigned cap = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[10] = { 0 };
+		unsigned id;
+
+		if (strncmp(line, "procs_running ", 14) == 0) {
+			s->procs_running = (unsigned)atoi(line + 14);
+			continue;
+		}
+		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%u %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &id, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]) < 9)
+			continue;
+		if (s->n_cpus == cap && grow(s, cap ? 2 * cap : 8, &cap) < 0) {
+			fclose(f);
+			memcal_procstat_free(s);
+			return -1;
+		}
+		/* user nice system idle iowait irq softirq steal */
+		s->cpu_id[s->n_cpus] = id;
+		s->busy[s->n_cpus] = v[0] + v[1] + v[2] + v[5] + v[6];
+		s->steal[s->n_cpus] = v[7];
+		s->total[s->n_cpus] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] +
+				      v[6] + v[7];
+		s->n_cpus++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* is_measured - whether @cpu is one of @measured. */
+static int is_measured(unsigned cpu, const unsigned *measured, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (measured[i] == cpu)
+			return 1;
+	return 0;
+}
+
+/*
+ * memcal_procstat_foreign - share of the machine used by others between
+ * two snapshots: the larger of (a) steal time on the measured CPUs (the
+ * host took them) and (b) busy time on the CPUs not measured (another
+ * process competes for memory).  0..1; 0 when nothing could be compared.
+ */
+double memcal_procstat_foreign(const struct memcal_procstat *a,
+			       const struct memcal_procstat *b,
+			       const unsigned *measured, unsigned n_measured)
+{
+	double worst = 0;
+
+	for (unsigned i = 0; i < a->n_cpus && i < b->n_cpus; i++) {
+		double tot, share;
+
+		if (a->cpu_id[i] != b->cpu_id[i])
+			continue;
+		tot = (double)(b->total[i] - a->total[i]);
+		if (tot <= 0)
+			continue;
+		if (is_measured(a->cpu_id[i], measured, n_measured))
+			share = (double)(b->steal[i] - a->steal[i]) / tot;
+		else
+			share = (double)(b->busy[i] - a->busy[i]) / tot;
+		if (share > worst)
+			worst = share;
+	}
+	return worst;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * stats.h - repetition statistics and foreign-load detection.
+ *
+ * Repetitions on a shared VM occasionally collapse (the host takes the
+ * core and a repetition delivers about half).  memcal_stats_compute()
+ * drops a repetition that is worse than the median of all repetitions by
+ * more than MEMCAL_COLLAPSE_RATIO, then reports median/min/max of the
+ * rest.  /proc/stat snapshots taken around a measurement tell how much of
+ * the machine something else used meanwhile.
+ */
+#ifndef MEMCAL_STATS_H
+#define MEMCAL_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A repetition below this share of the median (or, for times, above
+ * median / ratio) is a collapse and is dropped. */
+#define MEMCAL_COLLAPSE_RATIO	0.6
+
+/**
+ * struct memcal_stats - summary of repetitions.
+ * @median, @min, @max: over the kept repetitions.
+ * @n:       repetitions measured.
+ * @kept:    repetitions kept.
+ * @dropped: repetitions dropped as collapses.
+ */
+struct memcal_stats {
+	double median, min, max;
+	unsigned n, kept, dropped;
+};
+
+int memcal_stats_compute(const double *samples, unsigned n,
+			 bool higher_is_better, struct memcal_stats *out);
+double memcal_median(double *v, unsigned n);
+
+/**
+ * struct memcal_procstat - one snapshot of /proc/stat.
+ * @n_cpus:  cpuN lines read.
+ * @busy:    per CPU: user+nice+system+irq+softirq jiffies.
+ * @total:   per CPU: all jiffies (including idle, iowait, steal).
+ * @steal:   per CPU: steal jiffies (time the hypervisor took).
+ * @cpu_id:  per CPU: its number.
+ * @procs_running: runnable tasks at the time of the snapshot.
+ */
+struct memcal_procstat {
+	unsigned n_cpus;
+	uint64_t *busy, *total, *steal;
+	unsigned *cpu_id;
+	unsigned procs_running;
+};
+
+int memcal_procstat_read(struct memcal_procstat *s);
+void memcal_procstat_free(struct memcal_procstat *s);
+double memcal_procstat_foreign(const struct memcal_procstat *before,
+			       const struct memcal_procstat *after,
+			       const unsigned *measured, unsigned n_measured);
+
+#endif /* MEMCAL_STATS_H */
