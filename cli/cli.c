@@ -22,8 +22,7 @@ enum {
 
 /* The options every command accepts, in the order --help lists them. */
 static const struct cli_option common_options[] = {
-	{ "db", 0, "PATH", OPT_DB, "database file (default: $MEMCAL_DB, "
-	  "/var/lib/memcal/memcal.db for root, else $XDG_DATA_HOME/memcal)" },
+	{ "db", 0, "PATH", OPT_DB, "database file (default: $MEMCAL_DB, else see memcal(1))" },
 	{ "json", 0, NULL, OPT_JSON, "machine output on stdout, errors too" },
 	{ "quiet", 'q', NULL, OPT_QUIET, "print less; no progress bar" },
 	{ "verbose", 'v', NULL, OPT_VERBOSE, "print more (repeatable)" },
@@ -182,6 +181,10 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 	fill_getopt(opts, lo, &nlo, shorts, &nshort);
 	fill_getopt(common_options, lo, &nlo, shorts, &nshort);
 
+	/* --json anywhere applies to errors found before it, too. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			ctx->json = true;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {

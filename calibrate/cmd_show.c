@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_show.c - `memcal show`: what the database holds.  Without --run it
+ * lists the boards and the calibration runs with their headline figures;
+ * with --run ID it prints every figure of that run.  The same data is built
+ * once as JSON and printed either as JSON or as text, so the two outputs
+ * cannot disagree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "memcal_cmds.h"
+#include "memcal_db.h"
+
+enum { OPT_RUN = 256 };
+
+static const struct cli_option show_options[] = {
+	{ "run", 0, "ID", OPT_RUN, "show every figure of run ID" },
+	{ NULL, 0, NULL, 0, NULL },
+};
+
+/**
+ * struct show_args - parsed options of `memcal show`.
+ * @run_id: --run value, 0 when not given.
+ */
+struct show_args {
+	int64_t run_id;
+};
+
+/* show_option - the option callback of cli_parse_options(). */
+static int show_option(struct cli_ctx *ctx, int key, const char *arg,
+		       void *user)
+{
+	struct show_args *a = user;
+	const char *why;
+	uint64_t v;
+
+	if (key != OPT_RUN)
+		return CLI_EXIT_USAGE;
+	if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--run '%s': %s", arg, why);
+	a->run_id = (int64_t)v;
+	return 0;
+}
+
+/* add_platform - one board as a JSON object appended to the array. */
+static int add_platform(const struct memcal_platform *p, void *user)
+{
+	json_t *topo = json_loads(p->topology_json, 0, NULL);
+
+	json_array_append_new(user, json_pack(
+		"{s:I, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:o}",
+		"id", (json_int_t)p->id, "fingerprint", p->fingerprint,
+		"hostname", p->hostname, "arch", p->arch,
+		"cpu_model", p->cpu_model, "kernel", p->kernel,
+		"packages", p->packages, "numa_nodes", p->numa_nodes,
+		"cores", p->cores, "pus", p->pus,
+		"topology", topo ? topo : json_null()));
+	return 0;
+}
+
+/* add_bw - a bandwidth row as JSON. */
+static int add_bw(const struct memcal_bw *bw, void *user)
+{
+	json_array_append_new(user, json_pack(
+		"{s:s, s:s, s:s, s:i, s:s, s:I, s:f, s:i, s:f, s:f, s:f}",
+		"kind", bw->kind, "scope", bw->scope, "cpus", bw->cpus,
+		"n_cpus", bw->n_cpus, "variant", bw->variant,
+		"buffer_bytes", (json_int_t)bw->buffer_bytes,
+		"read_share", bw->read_share, "repetitions", bw->repetitions,
+		"median_bps", bw->median_bps, "min_bps", bw->min_bps,
+		"max_bps", bw->max_bps));
+	return 0;
+}
+
+/* add_latency - a loaded-latency point as JSON. */
+static int add_latency(const struct memcal_latency_point *pt, void *user)
+{
+	json_array_append_new(user, json_pack(
+		"{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f}",
+		"traffic", pt->traffic, "chase_cpu", pt->chase_cpu,
+		"load_cpus", pt->load_cpus, "pace", pt->pace,
+		"bandwidth_bps", pt->bandwidth_bps,
+		"latency_ns", pt->latency_ns,
+		"latency_min_ns", pt->latency_min_ns,
+		"latency_max_ns", pt->latency_max_ns));
+	return 0;
+}
+
+/* add_sustainable - a sustainable-bandwidth figure as JSON. */
+static int add_sustainable(const struct memcal_sustainable *s, void *user)
+{
+	json_array_append_new(user, json_pack(
+		"{s:s, s:f, s:f, s:f, s:s, s:b}",
+		"traffic", s->traffic, "bandwidth_bps", s->bandwidth_bps,
+		"idle_latency_ns", s->idle_latency_ns,
+		"bound_ratio", s->bound_ratio, "criterion", s->criterion,
+		"lower_bound", s->lower_bound));
+	return 0;
+}
+
+/* add_pmu_event - a candidate PMU event as JSON. */
+static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
+{
+	json_array_append_new(user, json_pack(
+		"{s:s, s:s, s:s, s:i, s:I, s:I, s:b, s:f, s:f, s:b, s:s}",
+		"name", e->name, "pmu", e->pmu, "traffic", e->traffic,
+		"perf_type", (int)e->perf_type,
+		"perf_config", (json_int_t)e->perf_config,
+		"perf_config1", (json_int_t)e->perf_config1,
+		"opened", e->opened, "bytes_per_event", e->bytes_per_event,
+		"error_pct", e->error_pct, "chosen", e->chosen,
+		"message", e->message));
+	return 0;
+}
+
+/* add_overhead - an interrupt-overhead point as JSON. */
+static int add_overhead(const struct memcal_overhead_point *pt, void *user)
+{
+	json_array_append_new(user, json_pack(
+		"{s:i, s:i, s:s, s:s, s:i, s:i, s:f, s:f, s:f}",
+		"cpu", pt->cpu, "period_us", pt->period_us,
+		"benchmark", pt->benchmark, "method", pt->method,
+		"master_cpu", pt->master_cpu, "repetitions", pt->repetitions,
+		"ratio_median", pt->ratio_median, "ratio_min", pt->ratio_min,
+		"ratio_max", pt->ratio_max));
+	return 0;
+}
+
+/* add_overhead_model - a fitted overhead model as JSON. */
+static int add_overhead_model(const struct memcal_overhead_model *m,
+			      void *user)
+{
+	json_array_append_new(user, json_pack(
+		"{s:i, s:s, s:s, s:f, s:f, s:f}", "cpu", m->cpu,
+		"benchmark", m->benchmark, "method", m->method,
+		"cost_per_irq_ns", m->cost_per_irq_ns,
+		"base_ratio", m->base_ratio, "r2", m->r2));
+	return 0;
+}
+
+/* run_json - the run's own row as a JSON object (without figures). */
+static json_t *run_json(const struct memcal_run *r)
+{
+	json_t *params = json_loads(r->params_json, 0, NULL);
+
+	return json_pack("{s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:s}",
+			 "id", (json_int_t)r->id,
+			 "platform_id", (json_int_t)r->platform_id,
+			 "kind", r->kind, "tool_version", r->tool_version,
+			 "started_at", r->started_at,
+			 "finished_at", r->finished_at,
+			 "params", params ? params : json_object(),
+			 "notes", r->notes);
+}
+
+/**
+ * run_figures() - every figure stored for @run_id, as JSON arrays in @o.
+ * Return: MEMCAL_DB_OK or the first database error.
+ */
+static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
+{
+	json_t *bw = json_array(), *lat = json_array(), *sus = json_array();
+	json_t *ev = json_array(), *ovh = json_array(), *mod = json_array();
+	struct memcal_pmu_status ps;
+	int rc;
+
+	json_object_set_new(o, "bandwidth", bw);
+	json_object_set_new(o, "latency", lat);
+	json_object_set_new(o, "sustainable", sus);
+	json_object_set_new(o, "pmu_events", ev);
+	json_object_set_new(o, "overhead", ovh);
+	json_object_set_new(o, "overhead_models", mod);
+	rc = memcal_db_bw_list(db, run_id, add_bw, bw);
+	if (!rc)
+		rc = memcal_db_latency_list(db, run_id, add_latency, lat);
+	if (!rc)
+		rc = memcal_db_sustainable_list(db, run_id, add_sustainable, sus);
+	if (!rc)
+		rc = memcal_db_pmu_event_list(db, run_id, add_pmu_event, ev);
+	if (!rc)
+		rc = memcal_db_overhead_list(db, run_id, add_overhead, ovh);
+	if (!rc)
+		rc = memcal_db_overhead_model_list(db, run_id,
+						   add_overhead_model, mod);
+	if (rc)
+		return rc;
+	rc = memcal_db_pmu_status_get(db, run_id, &ps);
+	if (rc == MEMCAL_DB_OK)
+		json_object_set_new(o, "pmu", json_pack("{s:b, s:s, s:s}",
+				    "available", ps.available, "pmu_name",
+				    ps.pmu_name, "message", ps.message));
+	else if (rc == MEMCAL_DB_ENOTFOUND)
+		json_object_set_new(o, "pmu", json_null());
+	else
+		return rc;
+	return MEMCAL_DB_OK;
+}
+
+/* best_of - the largest @field among @arr's entries matching @kind/@scope. */
+static double best_of(json_t *arr, const char *kind, const char *scope)
+{
+	double best = 0;
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e) {
+		const char *k = json_string_value(json_object_get(e, "kind"));
+		const char *s = json_string_value(json_object_get(e, "scope"));
+		double v = json_real_value(json_object_get(e, "median_bps"));
+
+		if (k && s && !strcmp(k, kind) && !strcmp(s, scope) && v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* sustainable_of - the sustainable figure of @traffic, or 0. */
+static double sustainable_of(json_t *arr, const char *traffic, bool *lower)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e) {
+		const char *t = json_string_value(json_object_get(e, "traffic"));
+
+		if (t && !strcmp(t, traffic)) {
+			*lower = json_is_true(json_object_get(e, "lower_bound"));
+			return json_real_value(json_object_get(e, "bandwidth_bps"));
+		}
+	}
+	*lower = false;
+	return 0;
+}
+
+/**
+ * headline() - the few figures a run is known by, from its full figures.
+ * @fig: output of run_figures().
+ */
+static json_t *headline(json_t *fig)
+{
+	json_t *bw = json_object_get(fig, "bandwidth");
+	json_t *sus = json_object_get(fig, "sustainable");
+	json_t *pmu = json_object_get(fig, "pmu");
+	bool rlow, wlow;
+	double sr = sustainable_of(sus, "read", &rlow);
+	double sw = sustainable_of(sus, "write", &wlow);
+
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:o, s:I}",
+		"core_read_bps", best_of(bw, "read", "core"),
+		"core_write_bps", best_of(bw, "write", "core"),
+		"aggregate_read_bps", best_of(bw, "read", "aggregate"),
+		"aggregate_write_bps", best_of(bw, "write", "aggregate"),
+		"sustainable_read_bps", sr, "sustainable_write_bps", sw,
+		"sustainable_read_lower_bound", rlow,
+		"sustainable_write_lower_bound", wlow,
+		"pmu_available", pmu && json_is_object(pmu) ?
+			json_incref(json_object_get(pmu, "available")) :
+			json_null(),
+		"overhead_points",
+		(json_int_t)json_array_size(json_object_get(fig, "overhead")));
+}
+
+/**
+ * struct list_state - accumulates the run listing.
+ * @db:   database (to read each run's figures).
+ * @runs: JSON array being filled.
+ * @rc:   first database error.
+ */
+struct list_state {
+	memcal_db *db;
+	json_t *runs;
+	int rc;
+};
+
+/* add_run - one run of the listing with its headline figures. */
+static int add_run(const struct memcal_run *r, void *user)
+{
+	struct list_state *ls = user;
+	json_t *o = run_json(r), *fig = json_object();
+
+	ls->rc = run_figures(ls->db, r->id, fig);
+	json_object_set_new(o, "headline", headline(fig));
+	json_decref(fig);
+	json_array_append_new(ls->runs, o);
+	return ls->rc;
+}
+
+/* print_gbs - a bandwidth in GB/s, "-" when not measured. */
+static void print_gbs(FILE *f, const char *label, json_t *o, const char *key,
+		      const char *flag_key)
+{
+	double v = json_real_value(json_object_get(o, key));
+
+	if (v > 0)
+		fprintf(f, "  %-28s %8.2f GB/s%s\n", label, v / 1e9,
+			flag_key && json_is_true(json_object_get(o, flag_key)) ?
+			"  (lower bound: too few cores to load memory)" : "");
+	else
+		fprintf(f, "  %-28s %8s\n", label, "-");
+}
+
+/* print_listing - text form of the listing built by show_listing(). */
+static void print_listing(FILE *f, json_t *doc)
+{
+	json_t *plats = json_object_get(doc, "platforms");
+	json_t *runs = json_object_get(doc, "runs");
+	size_t i;
+	json_t *e;
+
+	fprintf(f, "Database: %s\n", json_string_value(
+		json_object_get(doc, "database")));
+	if (!json_array_size(plats)) {
+		fprintf(f, "No board calibrated yet: run 'memcal run'.\n");
+		return;
+	}
+	fprintf(f, "\nPlatforms:\n");
+	json_array_foreach(plats, i, e)
+		fprintf(f, "  #%lld %s  %s, %s, %lld cores / %lld threads, "
+			"%lld NUMA node(s), kernel %s\n",
+			json_integer_value(json_object_get(e, "id")),
+			json_string_value(json_object_get(e, "hostname")),
+			json_string_value(json_object_get(e, "cpu_model")),
+			json_string_value(json_object_get(e, "arch")),
+			json_integer_value(json_object_get(e, "cores")),
+			json_integer_value(json_object_get(e, "pus")),
+			json_integer_value(json_object_get(e, "numa_nodes")),
+			json_string_value(json_object_get(e, "kernel")));
+	fprintf(f, "\nRuns (newest first):\n");
+	json_array_foreach(runs, i, e) {
+		json_t *h = json_object_get(e, "headline");
+		json_t *pmu = json_object_get(h, "pmu_available");
+
+		fprintf(f, "run %lld  %s  platform #%lld  %s .. %s\n",
+			json_integer_value(json_object_get(e, "id")),
+			json_string_value(json_object_get(e, "kind")),
+			json_integer_value(json_object_get(e, "platform_id")),
+			json_string_value(json_object_get(e, "started_at")),
+			json_string_value(json_object_get(e, "finished_at")));
+		print_gbs(f, "read, one core", h, "core_read_bps", NULL);
+		print_gbs(f, "write, one core", h, "core_write_bps", NULL);
+		print_gbs(f, "read, all cores", h, "aggregate_read_bps", NULL);
+		print_gbs(f, "write, all cores", h, "aggregate_write_bps", NULL);
+		print_gbs(f, "sustainable read", h, "sustainable_read_bps",
+			  "sustainable_read_lower_bound");
+		print_gbs(f, "sustainable write", h, "sustainable_write_bps",
+			  "sustainable_write_lower_bound");
+		fprintf(f, "  %-28s %s\n", "PMU", json_is_null(pmu) ? "-" :
+			json_is_true(pmu) ? "available" : "none (no hardware PMU)");
+		fprintf(f, "  %-28s %lld\n", "overhead points",
+			json_integer_value(json_object_get(h, "overhead_points")));
+	}
+}
+
+/* print_run - text form of one run's figures. */
+static void print_run(FILE *f, json_t *doc)
+{
+	json_t *run = json_object_get(doc, "run");
+	json_t *pmu = json_object_get(doc, "pmu");
+	size_t i;
+	json_t *e;
+
+	fprintf(f, "Run %lld (%s) on platform #%lld, %s .. %s, memcal %s\n",
+		json_integer_value(json_object_get(run, "id")),
+		json_string_value(json_object_get(run, "kind")),
+		json_integer_value(json_object_get(run, "platform_id")),
+		json_string_value(json_object_get(run, "started_at")),
+		json_string_value(json_object_get(run, "finished_at")),
+		json_string_value(json_object_get(run, "tool_version")));
+	if (*json_string_value(json_object_get(run, "notes")))
+		fprintf(f, "Notes: %s\n",
+			json_string_value(json_object_get(run, "notes")));
+	fprintf(f, "\nBandwidth (program-visible bytes; median [min..max] "
+		"GB/s):\n");
+	json_array_foreach(json_object_get(doc, "bandwidth"), i, e)
+		fprintf(f, "  %-8s %-9s cpus %-8s %-7s %7.2f [%.2f..%.2f]\n",
+			json_string_value(json_object_get(e, "kind")),
+			json_string_value(json_object_get(e, "scope")),
+			json_string_value(json_object_get(e, "cpus")),
+			json_string_value(json_object_get(e, "variant")),
+			json_real_value(json_object_get(e, "median_bps")) / 1e9,
+			json_real_value(json_object_get(e, "min_bps")) / 1e9,
+			json_real_value(json_object_get(e, "max_bps")) / 1e9);
+	fprintf(f, "\nSustainable bandwidth:\n");
+	json_array_foreach(json_object_get(doc, "sustainable"), i, e)
+		fprintf(f, "  %-6s %7.2f GB/s%s  (%s)\n",
+			json_string_value(json_object_get(e, "traffic")),
+			json_real_value(json_object_get(e, "bandwidth_bps")) / 1e9,
+			json_is_true(json_object_get(e, "lower_bound")) ?
+			" lower bound" : "",
+			json_string_value(json_object_get(e, "criterion")));
+	fprintf(f, "\nPMU: %s\n", json_is_object(pmu) ?
+		json_string_value(json_object_get(pmu, "message")) :
+		"not examined in this run");
+	json_array_foreach(json_object_get(doc, "pmu_events"), i, e)
+		fprintf(f, "  %-40s %-5s %s%s\n",
+			json_string_value(json_object_get(e, "name")),
+			json_string_value(json_object_get(e, "traffic")),
+			json_is_true(json_object_get(e, "chosen")) ? "chosen " : "",
+			json_string_value(json_object_get(e, "message")));
+	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]):\n");
+	json_array_foreach(json_object_get(doc, "overhead"), i, e)
+		fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %.3f [%.3f..%.3f]\n",
+			json_integer_value(json_object_get(e, "cpu")),
+			json_integer_value(json_object_get(e, "period_us")),
+			json_string_value(json_object_get(e, "benchmark")),
+			json_string_value(json_object_get(e, "method")),
+			json_integer_value(json_object_get(e, "cpu")) ==
+			json_integer_value(json_object_get(e, "master_cpu")) ?
+			" master" : "",
+			json_real_value(json_object_get(e, "ratio_median")),
+			json_real_value(json_object_get(e, "ratio_min")),
+			json_real_value(json_object_get(e, "ratio_max")));
+}
+
+/**
+ * memcal_cmd_show() - `memcal show [--run ID]`.
+ *
+ * A missing database is not an error for a listing: it is shown as empty,
+ * with the path where memcal would create it.
+ */
+int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct show_args args = { 0 };
+	char err[1024], path[4096];
+	memcal_db *db = NULL;
+	json_t *doc;
+	int first, rc;
+
+	rc = cli_parse_options(ctx, argc, argv, "[--run ID]", show_options,
+			       show_option, &args, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
+				 argv[first]);
+	rc = memcal_db_open(ctx->db_path, MEMCAL_DB_OPEN_READONLY, &db, err,
+			    sizeof(err));
+	if (rc == MEMCAL_DB_ECANTOPEN && !args.run_id &&
+	    !strncmp(err, "no database at", 14)) {
+		if (!ctx->db_path && memcal_db_default_path(path, sizeof(path)))
+			path[0] = '\0';
+		doc = json_pack("{s:s, s:[], s:[]}", "database",
+				ctx->db_path ? ctx->db_path : path,
+				"platforms", "runs");
+		goto emit;
+	}
+	if (rc)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+
+	if (args.run_id) {
+		struct memcal_run r;
+
+		rc = memcal_db_run_get(db, args.run_id, &r);
+		if (rc)
+			goto db_failed;
+		doc = json_pack("{s:s, s:o}", "database", memcal_db_path(db),
+				"run", run_json(&r));
+		memcal_db_run_free(&r);
+		rc = run_figures(db, args.run_id, doc);
+	} else {
+		struct list_state ls = { .db = db, .runs = json_array() };
+		json_t *plats = json_array();
+
+		doc = json_pack("{s:s, s:o, s:o}", "database",
+				memcal_db_path(db), "platforms", plats,
+				"runs", ls.runs);
+		rc = memcal_db_platform_list(db, add_platform, plats);
+		if (!rc)
+			rc = memcal_db_run_list(db, add_run, &ls);
+	}
+	if (rc) {
+		json_decref(doc);
+		goto db_failed;
+	}
+	memcal_db_close(db);
+emit:
+	if (ctx->json)
+		return cli_emit_json(ctx, doc);
+	if (json_object_get(doc, "run"))
+		print_run(ctx->out, doc);
+	else
+		print_listing(ctx->out, doc);
+	json_decref(doc);
+	return CLI_EXIT_OK;
+
+db_failed:
+	rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", memcal_db_errmsg(db));
+	memcal_db_close(db);
+	return rc;
+}
