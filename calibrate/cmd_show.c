@@ -233,6 +233,25 @@ static double sustainable_of(json_t *arr, const char *traffic, bool *lower)
 	return 0;
 }
 
+/* worst_overhead - the largest median C'/C of @arr and its method. */
+static double worst_overhead(json_t *arr, const char **method)
+{
+	double worst = 0;
+	size_t i;
+	json_t *e;
+
+	*method = NULL;
+	json_array_foreach(arr, i, e) {
+		double v = json_real_value(json_object_get(e, "ratio_median"));
+
+		if (v > worst) {
+			worst = v;
+			*method = json_string_value(json_object_get(e, "method"));
+		}
+	}
+	return worst;
+}
+
 /**
  * headline() - the few figures a run is known by, from its full figures.
  * @fig: output of run_figures().
@@ -242,11 +261,15 @@ static json_t *headline(json_t *fig)
 	json_t *bw = json_object_get(fig, "bandwidth");
 	json_t *sus = json_object_get(fig, "sustainable");
 	json_t *pmu = json_object_get(fig, "pmu");
+	json_t *ovh = json_object_get(fig, "overhead");
+	const char *method;
+	double worst = worst_overhead(ovh, &method);
 	bool rlow, wlow;
 	double sr = sustainable_of(sus, "read", &rlow);
 	double sw = sustainable_of(sus, "write", &wlow);
 
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:o, s:I}",
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:o, s:I,"
+			 " s:f, s:s?}",
 		"core_read_bps", best_of(bw, "read", "core"),
 		"core_write_bps", best_of(bw, "write", "core"),
 		"aggregate_read_bps", best_of(bw, "read", "aggregate"),
@@ -257,8 +280,8 @@ static json_t *headline(json_t *fig)
 		"pmu_available", pmu && json_is_object(pmu) ?
 			json_incref(json_object_get(pmu, "available")) :
 			json_null(),
-		"overhead_points",
-		(json_int_t)json_array_size(json_object_get(fig, "overhead")));
+		"overhead_points", (json_int_t)json_array_size(ovh),
+		"overhead_worst_ratio", worst, "overhead_method", method);
 }
 
 /**
@@ -337,6 +360,19 @@ static void print_listing(FILE *f, json_t *doc)
 			json_integer_value(json_object_get(e, "platform_id")),
 			json_string_value(json_object_get(e, "started_at")),
 			json_string_value(json_object_get(e, "finished_at")));
+		if (!strcmp(json_string_value(json_object_get(e, "kind")),
+			    "overhead")) {
+			const char *m = json_string_value(json_object_get(h,
+							  "overhead_method"));
+
+			fprintf(f, "  %-28s %lld, worst C'/C %.3f%s\n",
+				"overhead points", json_integer_value(
+				json_object_get(h, "overhead_points")),
+				json_real_value(json_object_get(h,
+				"overhead_worst_ratio")), m && !strcmp(m, "proxy") ?
+				" (user-space proxy: an upper bound)" : "");
+			continue;
+		}
 		print_gbs(f, "read, one core", h, "core_read_bps", NULL);
 		print_gbs(f, "write, one core", h, "core_write_bps", NULL);
 		print_gbs(f, "read, all cores", h, "aggregate_read_bps", NULL);
@@ -347,9 +383,14 @@ static void print_listing(FILE *f, json_t *doc)
 			  "sustainable_write_lower_bound");
 		fprintf(f, "  %-28s %s\n", "PMU", json_is_null(pmu) ? "-" :
 			json_is_true(pmu) ? "available" : "none (no hardware PMU)");
-		fprintf(f, "  %-28s %lld\n", "overhead points",
-			json_integer_value(json_object_get(h, "overhead_points")));
 	}
+}
+
+/* print_none - a placeholder line for an empty section. */
+static void print_none(FILE *f, json_t *arr)
+{
+	if (!json_array_size(arr))
+		fprintf(f, "  (none)\n");
 }
 
 /* print_run - text form of one run's figures. */
@@ -381,6 +422,7 @@ static void print_run(FILE *f, json_t *doc)
 			json_real_value(json_object_get(e, "median_bps")) / 1e9,
 			json_real_value(json_object_get(e, "min_bps")) / 1e9,
 			json_real_value(json_object_get(e, "max_bps")) / 1e9);
+	print_none(f, json_object_get(doc, "bandwidth"));
 	fprintf(f, "\nSustainable bandwidth:\n");
 	json_array_foreach(json_object_get(doc, "sustainable"), i, e)
 		fprintf(f, "  %-6s %7.2f GB/s%s  (%s)\n",
@@ -389,6 +431,7 @@ static void print_run(FILE *f, json_t *doc)
 			json_is_true(json_object_get(e, "lower_bound")) ?
 			" lower bound" : "",
 			json_string_value(json_object_get(e, "criterion")));
+	print_none(f, json_object_get(doc, "sustainable"));
 	fprintf(f, "\nPMU: %s\n", json_is_object(pmu) ?
 		json_string_value(json_object_get(pmu, "message")) :
 		"not examined in this run");
@@ -398,7 +441,8 @@ static void print_run(FILE *f, json_t *doc)
 			json_string_value(json_object_get(e, "traffic")),
 			json_is_true(json_object_get(e, "chosen")) ? "chosen " : "",
 			json_string_value(json_object_get(e, "message")));
-	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]):\n");
+	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy = "
+		"user-space timer, an upper bound):\n");
 	json_array_foreach(json_object_get(doc, "overhead"), i, e)
 		fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %.3f [%.3f..%.3f]\n",
 			json_integer_value(json_object_get(e, "cpu")),
@@ -411,6 +455,7 @@ static void print_run(FILE *f, json_t *doc)
 			json_real_value(json_object_get(e, "ratio_median")),
 			json_real_value(json_object_get(e, "ratio_min")),
 			json_real_value(json_object_get(e, "ratio_max")));
+	print_none(f, json_object_get(doc, "overhead"));
 }
 
 /**
