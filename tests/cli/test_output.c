@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_output.c - the JSON writer, errors, and the progress bar (drawn on
+ * a terminal, silent on a pipe or with -q).
+ */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <jansson.h>
+#include <pty.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* drain - everything readable from @fd without blocking forever. */
+static size_t drain(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < cap - 1 && (r = read(fd, buf + n, cap - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+	return n;
+}
+
+Test(output, progress_is_drawn_on_a_terminal)
+{
+	int master, slave;
+	char buf[4096];
+	FILE *err;
+	struct cli_ctx ctx = { .tool = "t" };
+	struct cli_progress p;
+
+	cr_assert_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	err = fdopen(slave, "w");
+	ctx.err = err;
+	cli_progress_begin(&p, &ctx, "measuring", 4);
+	cr_assert(p.enabled);
+	cli_progress_step(&p, "read");
+	cli_progress_step(&p, "write");
+	cli_progress_end(&p);
+	fclose(err);
+	drain(master, buf, sizeof(buf));
+	close(master);
+	cr_assert_not_null(strstr(buf, "measuring ["), "%s", buf);
+	cr_assert_not_null(strstr(buf, "2/4 write"), "%s", buf);
+}
+
+Test(output, progress_is_silent_on_a_pipe_and_with_quiet)
+{
+	int fds[2];
+	char buf[256];
+	struct cli_ctx ctx = { .tool = "t" };
+	struct cli_progress p;
+
+	cr_assert_eq(pipe(fds), 0);
+	ctx.err = fdopen(fds[1], "w");
+	cli_progress_begin(&p, &ctx, "measuring", 2);
+	cli_progress_step(&p, "x");
+	cli_progress_end(&p);
+	cr_assert_not(p.enabled);
+	fclose(ctx.err);
+	cr_assert_eq(drain(fds[0], buf, sizeof(buf)), 0, "nothing on a pipe");
+	close(fds[0]);
+
+	int master, slave;
+	cr_assert_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	ctx.err = fdopen(slave, "w");
+	ctx.verbosity = -1;
+	cli_progress_begin(&p, &ctx, "measuring", 2);
+	cr_assert_not(p.enabled, "-q turns the bar off on a terminal too");
+	fclose(ctx.err);
+	close(master);
+}
+
+Test(output, json_error_document)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct cli_ctx ctx = { .tool = "memcal", .command = "run",
+			       .json = true, .out = out, .err = stderr };
+	json_t *j, *e;
+
+	cr_assert_eq(cli_error(&ctx, CLI_EXIT_UNSUPPORTED, "no %s here",
+			       "PMU"), 77);
+	fclose(out);
+	j = json_loads(buf, 0, NULL);
+	cr_assert_not_null(j, "%s", buf);
+	e = json_object_get(j, "error");
+	cr_assert_str_eq(json_string_value(json_object_get(e, "message")),
+			 "no PMU here");
+	cr_assert_str_eq(json_string_value(json_object_get(e, "kind")),
+			 "unsupported");
+	cr_assert_str_eq(json_string_value(json_object_get(e, "command")),
+			 "run");
+	cr_assert_eq(json_integer_value(json_object_get(e, "code")), 77);
+	json_decref(j);
+	free(buf);
+}
+
+Test(output, text_error_goes_to_stderr_only)
+{
+	char *obuf = NULL, *ebuf = NULL;
+	size_t olen = 0, elen = 0;
+	FILE *out = open_memstream(&obuf, &olen);
+	FILE *err = open_memstream(&ebuf, &elen);
+	struct cli_ctx ctx = { .tool = "memtune", .command = "plan",
+			       .out = out, .err = err };
+
+	cr_assert_eq(cli_error(&ctx, CLI_EXIT_FAILURE, "bad mix"), 1);
+	fclose(out);
+	fclose(err);
+	cr_assert_eq(olen, 0);
+	cr_assert_str_eq(ebuf, "memtune plan: bad mix\n");
+	free(obuf);
+	free(ebuf);
+}
+
+/* fake_cmd - records that it ran and what the context held. */
+static int fake_cmd(struct cli_ctx *ctx, int argc, char **argv)
+{
+	(void)argc;
+	fprintf(ctx->out, "ran %s json=%d db=%s v=%d\n", argv[0], ctx->json,
+		ctx->db_path ? ctx->db_path : "-", ctx->verbosity);
+	return 5;
+}
+
+Test(output, dispatch_applies_common_options_before_the_command,
+     .init = cr_redirect_stdout)
+{
+	static const struct cli_command cmds[] = {
+		{ "go", fake_cmd, "", "fake" }, { NULL, NULL, NULL, NULL } };
+	static const struct cli_tool tool = { "t", "test tool", cmds };
+	char *argv[] = { "t", "--db", "/x.db", "-v", "-v", "go", NULL };
+
+	cr_assert_eq(cli_main(&tool, 6, argv), 5, "command's code returned");
+	fflush(stdout);
+	cr_assert_stdout_eq_str("ran go json=0 db=/x.db v=2\n");
+}
