@@ -253,3 +253,29 @@ int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? MEMCAL_DB_OK : rc;
 }
+
+/* db_fetch_one - see db_internal.h. */
+int db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
+		 db_decode_fn decode, const char *fmt, ...)
+{
+	int rc = db_step(db, st);
+	va_list ap;
+
+	if (rc == SQLITE_ROW) {
+		decode(st, row);
+		rc = MEMCAL_DB_OK;
+	} else if (rc == SQLITE_DONE) {
+		va_start(ap, fmt);
+		vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
+		va_end(ap);
+		rc = MEMCAL_DB_ENOTFOUND;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* db_decode_id - column 0 as the int64_t at @row. */
+void db_decode_id(sqlite3_stmt *st, void *row)
+{
+	*(int64_t *)row = sqlite3_column_int64(st, 0);
+}

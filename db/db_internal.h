@@ -64,4 +64,14 @@ typedef int (*db_emit_fn)(const void *row, void *fn, void *user);
 int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
 	    db_emit_fn emit, void *fn, void *user);
 
+/*
+ * db_fetch_one() - step @st once: a row is decoded into @row and gives
+ * MEMCAL_DB_OK; no row gives MEMCAL_DB_ENOTFOUND with the message @fmt.
+ * @st is finalized.  db_decode_id() decodes column 0 into an int64_t.
+ */
+int db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
+		 db_decode_fn decode, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void db_decode_id(sqlite3_stmt *st, void *row);
+
 #endif /* MEMCAL_DB_INTERNAL_H */

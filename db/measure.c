@@ -166,6 +166,16 @@ int memcal_db_pmu_status_store(memcal_db *db, int64_t run_id,
 		       (int)s->available, s->pmu_name, s->message);
 }
 
+/* decode_pmu_status - a pmu_status row into its struct. */
+static void decode_pmu_status(sqlite3_stmt *st, void *row)
+{
+	struct memcal_pmu_status *s = row;
+
+	s->available = sqlite3_column_int(st, 0);
+	db_col_text(st, 1, s->pmu_name, sizeof(s->pmu_name));
+	db_col_text(st, 2, s->message, sizeof(s->message));
+}
+
 /**
  * memcal_db_pmu_status_get() - the PMU verdict of @run_id.
  * Return: MEMCAL_DB_OK, MEMCAL_DB_ENOTFOUND when the run stored none.
@@ -177,20 +187,9 @@ int memcal_db_pmu_status_get(memcal_db *db, int64_t run_id,
 	int rc = db_query(db, &st, "SELECT available, pmu_name, message FROM"
 			  " pmu_status WHERE run_id = ?", "I", run_id);
 
-	if (rc)
-		return rc;
-	rc = db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		s->available = sqlite3_column_int(st, 0);
-		db_col_text(st, 1, s->pmu_name, sizeof(s->pmu_name));
-		db_col_text(st, 2, s->message, sizeof(s->message));
-		rc = MEMCAL_DB_OK;
-	} else if (rc == SQLITE_DONE) {
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "run %lld has no PMU "
-			     "status", (long long)run_id);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : db_fetch_one(db, st, s, decode_pmu_status,
+				      "run %lld has no PMU status",
+				      (long long)run_id);
 }
 
 /* memcal_db_pmu_event_store() - one candidate event and its validation. */

@@ -80,18 +80,8 @@ int memcal_db_platform_get(memcal_db *db, int64_t id,
 			  " WHERE id = ?", "I", id);
 
 	memset(p, 0, sizeof(*p));
-	if (rc)
-		return rc;
-	rc = db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		decode_platform(st, p);
-		rc = MEMCAL_DB_OK;
-	} else if (rc == SQLITE_DONE) {
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "no platform %lld",
-			     (long long)id);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : db_fetch_one(db, st, p, decode_platform,
+				      "no platform %lld", (long long)id);
 }
 
 /* memcal_db_platform_free() - release what a load allocated. */

@@ -61,19 +61,10 @@ int memcal_db_run_get(memcal_db *db, int64_t id, struct memcal_run *run)
 			  " WHERE id = ?", "I", id);
 
 	memset(run, 0, sizeof(*run));
-	if (rc)
-		return rc;
-	rc = db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		decode_run(st, run);
-		rc = MEMCAL_DB_OK;
-	} else if (rc == SQLITE_DONE) {
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "no calibration run %lld "
-			     "in %s: 'memcal show' lists the runs",
-			     (long long)id, db->path);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : db_fetch_one(db, st, run, decode_run,
+				      "no calibration run %lld in %s: 'memcal "
+				      "show' lists the runs", (long long)id,
+				      db->path);
 }
 
 /**
@@ -95,19 +86,12 @@ int memcal_db_run_latest(memcal_db *db, const char *kind, int64_t *id)
 		rc = db_query(db, &st, "SELECT id FROM calibration_run WHERE"
 			      " ?1 IS NULL OR kind = ?1 ORDER BY id DESC"
 			      " LIMIT 1", "t", kind);
-	if (rc)
-		return rc;
-	rc = db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		rc = MEMCAL_DB_OK;
-	} else if (rc == SQLITE_DONE) {
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "no %s%scalibration run "
-			     "in %s yet: run 'memcal run' first",
-			     kind ? kind : "", kind ? " " : "", db->path);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : db_fetch_one(db, st, id, db_decode_id, "no %s%s"
+				      "calibration run in %s yet: run 'memcal "
+				      "%s' first", kind ? kind : "",
+				      kind ? " " : "", db->path,
+				      kind && !strcmp(kind, "overhead") ?
+				      "overhead" : "run");
 }
 
 /* memcal_db_run_free() - release what a load allocated. */

@@ -122,18 +122,8 @@ int memcal_db_profile_get(memcal_db *db, int64_t id, struct memcal_profile *p)
 			  " FROM workload_profile WHERE id = ?", "I", id);
 
 	memset(p, 0, sizeof(*p));
-	if (rc)
-		return rc;
-	rc = db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		decode_profile(st, p);
-		rc = MEMCAL_DB_OK;
-	} else if (rc == SQLITE_DONE) {
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "no workload profile %lld",
-			     (long long)id);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : db_fetch_one(db, st, p, decode_profile,
+				      "no workload profile %lld", (long long)id);
 }
 
 /* emit_profile - call the typed callback, then free the row. */
@@ -248,32 +238,16 @@ void memcal_db_config_free(struct memcal_config *c)
 	c->n_profiles = 0;
 }
 
-/* newest_id - the largest id of @table, or ENOTFOUND with @hint. */
-static int newest_id(memcal_db *db, const char *sql, int64_t *id,
-		     const char *hint)
-{
-	sqlite3_stmt *st;
-	int rc = db_query(db, &st, sql, "");
-
-	if (rc)
-		return rc;
-	rc = db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		rc = MEMCAL_DB_OK;
-	} else if (rc == SQLITE_DONE) {
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "%s", hint);
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* memcal_db_config_latest() - id of the newest tuned configuration. */
 int memcal_db_config_latest(memcal_db *db, int64_t *id)
 {
-	return newest_id(db, "SELECT id FROM tuned_config ORDER BY id DESC"
-			 " LIMIT 1", id, "no tuned configuration yet: run "
-			 "'memtune plan MIX.yaml' first");
+	sqlite3_stmt *st;
+	int rc = db_query(db, &st, "SELECT id FROM tuned_config ORDER BY id"
+			  " DESC LIMIT 1", "");
+
+	return rc ? rc : db_fetch_one(db, st, id, db_decode_id, "no tuned "
+				      "configuration yet: run 'memtune plan "
+				      "MIX.yaml' first");
 }
 
 /* memcal_db_validation_store() - a validation run; sets @v->id. */
@@ -304,6 +278,18 @@ int memcal_db_validation_result_store(memcal_db *db, int64_t validation_id,
 		       r->throttles, r->throttled_ns);
 }
 
+/* decode_validation - a validation_run row; notes malloc'd. */
+static void decode_validation(sqlite3_stmt *st, void *row)
+{
+	struct memcal_validation *v = row;
+
+	v->id = sqlite3_column_int64(st, 0);
+	db_col_text(st, 1, v->started_at, sizeof(v->started_at));
+	db_col_text(st, 2, v->finished_at, sizeof(v->finished_at));
+	v->regulated = sqlite3_column_int(st, 3);
+	v->notes = db_col_strdup(st, 4);
+}
+
 /**
  * memcal_db_validation_latest() - newest validation of @config_id.
  * Free with memcal_db_validation_free().  Return: OK or ENOTFOUND.
@@ -318,24 +304,11 @@ int memcal_db_validation_latest(memcal_db *db, int64_t config_id,
 			  config_id);
 
 	memset(v, 0, sizeof(*v));
-	if (rc)
-		return rc;
-	rc = db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		v->id = sqlite3_column_int64(st, 0);
-		v->config_id = config_id;
-		db_col_text(st, 1, v->started_at, sizeof(v->started_at));
-		db_col_text(st, 2, v->finished_at, sizeof(v->finished_at));
-		v->regulated = sqlite3_column_int(st, 3);
-		v->notes = db_col_strdup(st, 4);
-		rc = MEMCAL_DB_OK;
-	} else if (rc == SQLITE_DONE) {
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "configuration %lld has "
-			     "not been validated: run 'memtune validate "
-			     "MIX.yaml'", (long long)config_id);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	v->config_id = config_id;
+	return rc ? rc : db_fetch_one(db, st, v, decode_validation,
+				      "configuration %lld has not been "
+				      "validated: run 'memtune validate "
+				      "MIX.yaml'", (long long)config_id);
 }
 
 /* memcal_db_validation_free() - release what a load allocated. */
