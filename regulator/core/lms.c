@@ -9,20 +9,23 @@
  *   w     += mu * e * x / |x|^2               NLMS step
  *   pred   = w.(d[t], ..., d[t-N+1])          prediction of d[t+h]
  *
- * Numbers: weights Q16 signed, clamped to [-4, 4]; demands saturated to
- * E = 2^32 - 1.  NLMS is invariant to scaling x and d together, so the
- * step is computed on values shifted right by s = max(0, fls(max) - 16),
- * which makes every shifted tap and target < 2^16 and keeps a relative
- * precision of 2^-16.  Bounds of every intermediate (all in 64 bits):
+ * Numbers: weights Q24 signed, clamped to [-4, 4]; mu Q16; demands
+ * saturated to E = 2^32 - 1.  NLMS is invariant to scaling x and d
+ * together, so the step is computed on values shifted right by
+ * s = max(0, fls(max) - 12), which makes every shifted tap and target
+ * < 2^12 (relative precision 2^-12 for the step only; the prediction
+ * uses the exact history).  Bounds of every intermediate (64-bit):
  *
- *   |w_i x'_i|              <= 2^18 * 2^16          = 2^34
- *   |w.x'|   (16 taps)      <= 2^38
- *   |e| (Q16)               <= 2^32 + 2^38          < 2^39
- *   |x'|^2   (16 taps)      <  16 * 2^32            = 2^36
- *   |mu * e|                <  2^17 * 2^39          = 2^56
- *   g = mu * e / |x'|^2,  |g * x'_i| <= |mu * e| * x'_i / |x'|^2 <= 2^56
+ *   |w_i x'_i|              <= 2^26 * 2^12          = 2^38
+ *   |w.x'|   (16 taps)      <= 2^42
+ *   |e| (Q24)               <= 2^36 + 2^42          < 2^43
+ *   |x'|^2   (16 taps)      <  16 * 2^24            = 2^28
+ *   |mu * e|                <  2^17 * 2^43          = 2^60
+ *   g = mu * e / |x'|^2,  |g * x'_i| <= |mu * e| * x'_i / |x'|^2 <= 2^60
  *                          (x'_i <= x'_i^2 <= |x'|^2 for x'_i >= 1)
- *   prediction: |w_i d_i| <= 2^18 * 2^32 = 2^50, 16 taps < 2^54
+ *   w step = (g * x'_i) >> 16 (mu's Q16), |step| <= 2^44, added in 64 bits
+ *   and clamped before it is stored
+ *   prediction: |w_i d_i| <= 2^26 * 2^32 = 2^58, 16 taps <= 2^62
  *
  * Signed division and shifts are done on magnitudes (the port gives only
  * unsigned division; right shifts of negative values are avoided).
@@ -44,7 +47,7 @@ void memreg_lms_init(struct memreg_lms_state *s, memreg_u32 taps,
 	s->taps = taps;
 	s->horizon = horizon;
 	for (i = 0; i < MEMREG_MAX_TAPS; i++)
-		s->w[i] = i < taps ? (memreg_s32)(MEMREG_ONE / taps) : 0;
+		s->w[i] = i < taps ? (memreg_s32)(MEMREG_W_ONE / taps) : 0;
 	for (i = 0; i < MEMREG_MAX_TAPS + 1; i++)
 		s->hist[i] = v;
 	s->pending[0] = s->pending[1] = v;
@@ -94,7 +97,7 @@ memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 	/* OR has the same most significant bit as the maximum. */
 	for (i = 0; i < n; i++)
 		m |= x[i];
-	sh = memreg_fls64(m) - 16;
+	sh = memreg_fls64(m) - 12;
 	if (sh < 0)
 		sh = 0;
 	for (i = 0; i < n; i++) {
@@ -102,7 +105,7 @@ memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 		norm += (memreg_u64)xs[i] * xs[i];
 		yhat += (memreg_s64)s->w[i] * xs[i];
 	}
-	e = ((memreg_s64)(d >> sh) << MEMREG_Q_SHIFT) - yhat;
+	e = ((memreg_s64)(d >> sh) << MEMREG_W_SHIFT) - yhat;
 	if (norm && e) {
 		memreg_u64 mag = (memreg_u64)(e < 0 ? -e : e) * mu;
 		memreg_s64 g = (memreg_s64)memreg_div64_u64(mag, norm);
@@ -128,7 +131,7 @@ memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 		pred += (memreg_s64)s->w[i] * s->hist[i];
 	if (pred < 0)
 		pred = 0;
-	pred = (memreg_s64)((memreg_u64)pred >> MEMREG_Q_SHIFT);
+	pred = (memreg_s64)((memreg_u64)pred >> MEMREG_W_SHIFT);
 	if ((memreg_u64)pred > MEMREG_EVENTS_MAX)
 		pred = (memreg_s64)MEMREG_EVENTS_MAX;
 	s->pending[1] = s->pending[0];

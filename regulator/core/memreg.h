@@ -68,13 +68,13 @@
  *     A <= E: the product is < 2^64.
  *   - reclaim pool and spare grants: 32-bit amounts; a donation is added
  *     with saturation at E (excess is forfeited, never created).
- *   - NLMS (lms.c): weights Q16 in [-4, 4] (|w| <= 2^18); the update works
- *     on inputs shifted right so that every tap and the target are < 2^16;
- *     then |w.x| <= 16 * 2^18 * 2^16 = 2^38, the error |e| < 2^39 (Q16),
- *     mu <= 2^17 so |mu * e| < 2^56, the per-tap step
- *     |mu * e / |x|^2| * x_i <= 2^56 (because x_i <= |x|^2 for x_i >= 1);
- *     the prediction uses unshifted taps: |sum w_i x_i| <= 16 * 2^18 * E
- *     < 2^54.  All intermediates are 64-bit; results are saturated back
+ *   - NLMS (lms.c): weights Q24 in [-4, 4] (|w| <= 2^26); the update works
+ *     on inputs shifted right so that every tap and the target are < 2^12;
+ *     then |w.x| <= 16 * 2^26 * 2^12 = 2^42, the error |e| < 2^43 (Q24),
+ *     mu <= 2^17 so |mu * e| < 2^60, the per-tap step
+ *     |mu * e / |x|^2| * x_i <= 2^60 (because x_i <= |x|^2 for x_i >= 1);
+ *     the prediction uses unshifted taps: |sum w_i x_i| <= 16 * 2^26 * E
+ *     < 2^62.  All intermediates are 64-bit; results are saturated back
  *     to [0, E].
  *   - statistics are u64 event/ns counters updated with saturating adds.
  *   - period tags are the low 32 bits of the period number; the master
@@ -111,7 +111,10 @@ enum memreg_class {
 #define MEMREG_ONE		(1U << MEMREG_Q_SHIFT)
 #define MEMREG_MU_MAX		(2U * MEMREG_ONE)	/* NLMS stable for mu < 2 */
 #define MEMREG_HEADROOM_MAX	(4U * MEMREG_ONE)	/* +400 % */
-#define MEMREG_WEIGHT_MAX	(4 * (memreg_s32)MEMREG_ONE)
+/* NLMS weights: Q24 (1.0 == MEMREG_W_ONE), clamped to +-4.0. */
+#define MEMREG_W_SHIFT		24
+#define MEMREG_W_ONE		(1 << MEMREG_W_SHIFT)
+#define MEMREG_WEIGHT_MAX	(4 * (memreg_s32)MEMREG_W_ONE)
 
 /* Accepted regulation periods: 10 us .. 1 s. */
 #define MEMREG_PERIOD_MIN_NS	10000ULL
@@ -246,7 +249,7 @@ struct memreg_stats {
 
 /**
  * struct memreg_lms_state - NLMS predictor of one CPU and class
- * @w: weights, Q16, clamped to +-MEMREG_WEIGHT_MAX
+ * @w: weights, Q24, clamped to +-MEMREG_WEIGHT_MAX
  * @hist: demand history, @hist[0] newest; taps + horizon - 1 entries used
  * @pending: the last two predictions made (pending[0] newest), to score
  *	each prediction when the demand it predicted arrives

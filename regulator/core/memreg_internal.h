@@ -95,7 +95,8 @@ static inline memreg_u64 memreg_base_budget(const struct memreg *r,
 	if (r->cfg.flags & MEMREG_F_LMS) {
 		memreg_s64 w = memreg_atomic64_read(&r->cpu[cpu].next_budget[cls]);
 
-		if (memreg_word_tag(w) == (memreg_u32)period)
+		/* value 0 is "never published" (published budgets are >= 1) */
+		if (memreg_word_tag(w) == (memreg_u32)period && memreg_word_val(w))
 			return memreg_word_val(w);
 		*stale = 1;
 	}

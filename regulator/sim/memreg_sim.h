@@ -21,8 +21,9 @@
  * k exhausts its remaining budget r_k at fraction r_k / w_k of the
  * sub-tick (delayed by slack_events), the core's overflow handler runs
  * with the exact count; if it throttles, the rest of the period is
- * throttled time.  A partial last period is dropped.  Spare grants and
- * the throttle of other cores take effect from the next sub-tick.
+ * throttled time.  A partial last period is dropped.  Cores are stepped
+ * in CPU order within a sub-tick; a core released by a spare grant
+ * resumes the part of the sub-tick it had left unserved.
  *
  * Demand a throttled core could not serve is dropped, or, with
  * carry_backlog, carried into the next sub-tick (the task falls behind).

@@ -25,6 +25,9 @@
  * @budget_start: per class, budget at the period start
  * @predicted: per class, the prediction made for this period
  * @throttled_ns: throttled time in this period
+ * @left_want: per class, demand left unserved in sub-tick @left_k
+ * @left_t: time left unserved in sub-tick @left_k, ns
+ * @left_k: the sub-tick the leftover belongs to (+1; 0: none)
  * @throttled: non-zero while the core is throttled
  */
 struct sim_core {
@@ -36,6 +39,9 @@ struct sim_core {
 	uint64_t budget_start[MEMREG_NR_CLASSES];
 	uint64_t predicted[MEMREG_NR_CLASSES];
 	uint64_t throttled_ns;
+	uint64_t left_want[MEMREG_NR_CLASSES];
+	uint64_t left_t;
+	uint64_t left_k;
 	int throttled;
 };
 
@@ -126,30 +132,56 @@ static void sim_take_arm(struct sim_core *sc, const struct memreg_arm *arm)
 	sc->throttled = arm->action != MEMREG_RUN;
 }
 
-/* Every active CPU is throttled: the master decides, the CPUs accept. */
-static void sim_share(struct sim_state *st, uint64_t period)
+static int sim_serve(struct sim_state *st, uint32_t cpu, uint64_t k,
+		     uint64_t want[MEMREG_NR_CLASSES], uint64_t t);
+
+/*
+ * Every active CPU is throttled in sub-tick @k: the master decides, the
+ * CPUs accept.  A CPU released by a grant resumes what it left unserved
+ * in this sub-tick (CPUs not yet stepped in it simply run when stepped).
+ */
+static void sim_share(struct sim_state *st, uint64_t period, uint64_t k)
 {
 	struct memreg_arm arm;
-	uint32_t cpu;
+	uint32_t cpu, c;
 
 	if (memreg_master_share(&st->reg, period, NULL) != MEMREG_OK)
 		return;
 	for (cpu = 0; cpu < st->trace->nr_cores; cpu++) {
 		struct sim_core *sc = &st->core[cpu];
+		uint64_t want[MEMREG_NR_CLASSES];
 
 		if (!st->cfg->reg.cpu[cpu].active || !sc->throttled)
 			continue;
 		memreg_accept_share(&st->reg, cpu, &arm);
 		sim_take_arm(sc, &arm);
+		if (sc->throttled || sc->left_k != k + 1)
+			continue;
+		/* undo the leftover's accounting, then serve it */
+		sc->left_k = 0;
+		sc->throttled_ns -= sc->left_t;
+		memcpy(want, sc->left_want, sizeof(want));
+		if (st->cfg->carry_backlog)
+			for (c = 0; c < MEMREG_NR_CLASSES; c++)
+				sc->backlog[c] -= sc->backlog[c] < want[c] ?
+						  sc->backlog[c] : want[c];
+		sim_serve(st, cpu, k, want, sc->left_t);
 	}
 }
 
-/* The core cannot run: @want is unserved for the rest of @t_ns. */
+/*
+ * The core cannot run: @want is unserved for the rest (@t_ns) of sub-tick
+ * @k.  Remembered, so that a spare grant in the same sub-tick can resume it.
+ */
 static void sim_unserved(const struct sim_state *st, struct sim_core *sc,
-			 const uint64_t want[MEMREG_NR_CLASSES], uint64_t t_ns)
+			 const uint64_t want[MEMREG_NR_CLASSES], uint64_t t_ns,
+			 uint64_t k)
 {
 	uint32_t c;
 
+	sc->left_k = k + 1;
+	sc->left_t = t_ns;
+	memcpy(sc->left_want, want, sizeof(sc->left_want));
 	sc->throttled_ns += t_ns;
 	if (!st->cfg->carry_backlog)
 		return;
@@ -158,24 +190,18 @@ static void sim_unserved(const struct sim_state *st, struct sim_core *sc,
 }
 
 /*
- * Run core @cpu through one sub-tick.  Returns 1 if the overflow handler
- * reported that every active core is throttled.
+ * Serve @want of core @cpu over the @t ns left of sub-tick @k, calling the
+ * overflow handler whenever a class reaches its budget.  Returns 1 if the
+ * handler reported that every active core is throttled.
  */
-static int sim_step(struct sim_state *st, uint32_t cpu, uint64_t k)
+static int sim_serve(struct sim_state *st, uint32_t cpu, uint64_t k,
+		     uint64_t want[MEMREG_NR_CLASSES], uint64_t t)
 {
 	struct sim_core *sc = &st->core[cpu];
-	uint64_t want[MEMREG_NR_CLASSES], t = st->g;
 	struct memreg_arm arm;
 	uint32_t c;
 	int all = 0;
 
-	for (c = 0; c < MEMREG_NR_CLASSES; c++) {
-		uint64_t d = sim_demand(st, cpu, c, k);
-
-		sc->demand[c] += d;
-		want[c] = memreg_sat_events(d + sc->backlog[c]);
-		sc->backlog[c] = 0;
-	}
 	while (!sc->throttled) {
 		int kc = -1;
 		uint64_t rk, wk;
@@ -228,8 +254,24 @@ static int sim_step(struct sim_state *st, uint32_t cpu, uint64_t k)
 		if (arm.action == MEMREG_THROTTLE_ALL)
 			all = 1;
 	}
-	sim_unserved(st, sc, want, t);
+	sim_unserved(st, sc, want, t, k);
 	return all;
+}
+
+/* This sub-tick's demand of core @cpu, backlog included. */
+static void sim_want(struct sim_state *st, uint32_t cpu, uint64_t k,
+		     uint64_t want[MEMREG_NR_CLASSES])
+{
+	struct sim_core *sc = &st->core[cpu];
+	uint32_t c;
+
+	for (c = 0; c < MEMREG_NR_CLASSES; c++) {
+		uint64_t d = sim_demand(st, cpu, c, k);
+
+		sc->demand[c] += d;
+		want[c] = memreg_sat_events(d + sc->backlog[c]);
+		sc->backlog[c] = 0;
+	}
 }
 
 /* Start period @p on every core, then tick the master. */
@@ -254,6 +296,7 @@ static int sim_period_start(struct sim_state *st, uint64_t p)
 		memset(sc->consumed, 0, sizeof(sc->consumed));
 		memset(sc->demand, 0, sizeof(sc->demand));
 		sc->throttled_ns = 0;
+		sc->left_k = 0;
 		sim_take_arm(sc, &arm);
 		memcpy(sc->budget_start, arm.budget, sizeof(sc->budget_start));
 	}
@@ -454,24 +497,16 @@ int memreg_sim_run(const struct memreg_sim_config *cfg,
 			for (cpu = 0; cpu < trace->nr_cores; cpu++) {
 				struct sim_core *sc = &st->core[cpu];
 
-				if (sc->throttled) {
-					uint64_t want[MEMREG_NR_CLASSES];
-					uint32_t c;
+				uint64_t want[MEMREG_NR_CLASSES];
 
-					for (c = 0; c < MEMREG_NR_CLASSES; c++) {
-						uint64_t d = sim_demand(st, cpu, c, k);
-
-						sc->demand[c] += d;
-						want[c] = memreg_sat_events(d + sc->backlog[c]);
-						sc->backlog[c] = 0;
-					}
-					sim_unserved(st, sc, want, st->g);
-					continue;
-				}
-				all |= sim_step(st, cpu, k);
+				sim_want(st, cpu, k, want);
+				if (sc->throttled)
+					sim_unserved(st, sc, want, st->g, k);
+				else
+					all |= sim_serve(st, cpu, k, want, st->g);
 			}
 			if (all)
-				sim_share(st, p);
+				sim_share(st, p, k);
 		}
 		sim_period_end(st, p, res);
 	}
