@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * overhead_kmod.c - probe, load and unload memreg.ko in monitor-only
+ * mode for `memcal overhead` (see overhead_kmod.h).  libc only.
+ */
+#include "overhead_kmod.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* say - format a reason into @why (may be NULL). */
+static void say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+/* is_file - @p names a readable regular file. */
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, R_OK) == 0;
+}
+
+/*
+ * ovh_kmod_find - where memreg.ko is: @hint if given, else $MEMREG_KO,
+ * else /lib/modules/<release>/{extra,updates,updates/dkms}/memreg.ko.
+ * Returns 0 with @path filled, or OVH_KMOD_EMISSING.
+ */
+int ovh_kmod_find(const char *hint, char *path, size_t len)
+{
+	static const char *const sub[] = { "extra", "updates",
+					   "updates/dkms", "kernel/extra" };
+	const char *env = getenv("MEMREG_KO");
+	struct utsname u;
+
+	if (hint && *hint) {
+		snprintf(path, len, "%s", hint);
+		return is_file(path) ? 0 : OVH_KMOD_EMISSING;
+	}
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return is_file(path) ? 0 : OVH_KMOD_EMISSING;
+	}
+	if (uname(&u) == 0) {
+		for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+			snprintf(path, len, "/lib/modules/%s/%s/memreg.ko",
+				 u.release, sub[i]);
+			if (is_file(path))
+				return 0;
+		}
+	}
+	snprintf(path, len, "memreg.ko");
+	return OVH_KMOD_EMISSING;
+}
+
+/* ovh_kmod_loaded - 1 when memreg is loaded now (/sys/module/memreg). */
+int ovh_kmod_loaded(void)
+{
+	return access("/sys/module/" OVH_MEMREG_NAME, F_OK) == 0;
+}
+
+/*
+ * ovh_kmod_load - load @path with monitor=1 period_us=@period_us
+ * master_cpu=@master_cpu (if >= 0) and @extra (more parameters, may be
+ * NULL).  Returns 0, or OVH_KMOD_ELOAD with the errno in @why.
+ */
+int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
+		  const char *extra, char *why, size_t wlen)
+{
+	char params[512];
+	int fd, rc, e;
+
+	if (master_cpu >= 0)
+		snprintf(params, sizeof(params),
+			 "monitor=1 period_us=%u master_cpu=%d %s", period_us,
+			 master_cpu, extra ? extra : "");
+	else
+		snprintf(params, sizeof(params), "monitor=1 period_us=%u %s",
+			 period_us, extra ? extra : "");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		say(why, wlen, "cannot open %s: %s", path, strerror(e));
+		return OVH_KMOD_EMISSING;
+	}
+	rc = (int)syscall(SYS_finit_module, fd, params, 0);
+	e = errno;
+	close(fd);
+	if (rc) {
+		say(why, wlen, "loading %s (%s) failed: %s (errno %d)", path,
+		    params, strerror(e), e);
+		return OVH_KMOD_ELOAD;
+	}
+	return 0;
+}
+
+/* ovh_kmod_unload - remove memreg; 0, or OVH_KMOD_ELOAD with errno. */
+int ovh_kmod_unload(char *why, size_t wlen)
+{
+	for (int tries = 0; tries < 50; tries++) {
+		if (syscall(SYS_delete_module, OVH_MEMREG_NAME, O_NONBLOCK) == 0)
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			break;
+		usleep(20000);
+	}
+	say(why, wlen, "unloading memreg failed: %s (errno %d)",
+	    strerror(errno), errno);
+	return OVH_KMOD_ELOAD;
+}
+
+/*
+ * ovh_kmod_probe - can the real measurement run here?  Checks, in order:
+ * root, module support (/proc/modules), memreg not already loaded (its
+ * parameters could not be set), the module file, and a trial load at
+ * 1 ms followed by an unload.  Returns 0 with @path filled, or an
+ * OVH_KMOD_E* code with the reason in @why.
+ */
+int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
+		   size_t wlen)
+{
+	int rc;
+
+	say(why, wlen, "memreg loadable");
+	if (geteuid() != 0) {
+		say(why, wlen, "not root: loading memreg.ko needs root");
+		return OVH_KMOD_ENOTROOT;
+	}
+	if (access("/proc/modules", F_OK) != 0) {
+		say(why, wlen, "the running kernel has no module support "
+		    "(/proc/modules absent)");
+		return OVH_KMOD_ENOMODULES;
+	}
+	if (ovh_kmod_loaded()) {
+		say(why, wlen, "memreg is already loaded; unload it first so "
+		    "that memcal can load it in monitor-only mode");
+		return OVH_KMOD_ELOADED;
+	}
+	if (ovh_kmod_find(hint, path, plen)) {
+		say(why, wlen, "module file missing (%s; set MEMREG_KO or "
+		    "install memreg.ko)", path);
+		return OVH_KMOD_EMISSING;
+	}
+	rc = ovh_kmod_load(path, 1000, -1, NULL, why, wlen);
+	if (rc)
+		return rc;
+	return ovh_kmod_unload(why, wlen);
+}

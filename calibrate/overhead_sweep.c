@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * overhead_sweep.c - the interrupt-overhead sweep: choose the method
+ * (memreg in monitor-only mode, or the labelled user-space proxy) and
+ * measure every (benchmark, core, period, master) point with C and C'
+ * interleaved in every repetition and every run bounded, longest period
+ * first so that a livelocked core skips the shorter ones (see overhead.h).
+ */
+#include "overhead.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buffers.h"
+#include "kernels.h"
+#include "measure.h"
+#include "overhead_kmod.h"
+#include "stats.h"
+#include "threads.h"
+
+#if __has_include("memreg.h")
+#include "memreg.h"
+#define OVH_HAVE_CORE 1
+#else
+#define OVH_HAVE_CORE 0
+#endif
+
+/**
+ * struct sweep - state of one overhead_measure() call.
+ * @ctx, @t, @p, @r: caller's context, topology, request and result.
+ * @use_kmod: the memreg method is used.
+ * @ko:       memreg.ko path (memreg method).
+ * @reg:      regulator core state driven by the proxy timers (or NULL).
+ * @nr_slots: CPU slots given to the regulator core.
+ * @w:        the benchmarks.
+ * @buf:      memory benchmark buffer and @buf_node the node it is on.
+ * @cap:      allocated entries of @r->pts.
+ * @prog:     progress display.
+ */
+struct sweep {
+	struct cli_ctx *ctx;
+	const struct memcal_topology *t;
+	const struct overhead_params *p;
+	struct overhead_result *r;
+	bool use_kmod;
+	char ko[256];
+	void *reg;
+	unsigned nr_slots;
+	struct ovh_workload w[OVH_BENCH_COUNT];
+	struct memcal_buffer buf;
+	int buf_node;
+	size_t cap;
+	struct cli_progress prog;
+};
+
+/* pin_hook - pin with calibrate's memcal_pin_self() (hwloc). */
+static int pin_hook(void *user, unsigned cpu)
+{
+	const struct memcal_topology *t = user;
+
+	return memcal_pin_self(t->this_system ? t->hw : NULL, cpu);
+}
+
+#if OVH_HAVE_CORE
+/* tick_hook - proxy expiry: the regulator core's per-period work. */
+static void tick_hook(void *user, unsigned cpu, bool master, uint64_t n)
+{
+	struct memreg *reg = user;
+	memreg_u64 consumed[MEMREG_NR_CLASSES] = { 0 };
+	struct memreg_arm arm;
+
+	if (cpu >= reg->cfg.nr_cpus)
+		return;
+	memreg_replenish(reg, cpu, n + 1, consumed, 0, &arm);
+	if (master)
+		memreg_master_tick(reg, n + 1);
+}
+
+/* core_reset - (re)initialise the core state for @period_us / @master. */
+static bool core_reset(struct sweep *s, uint32_t period_us, int master)
+{
+	struct memreg_cfg cfg;
+	const char *why;
+
+	if (!s->reg || (unsigned)master >= s->nr_slots)
+		return false;
+	memreg_cfg_defaults(&cfg, s->nr_slots);
+	cfg.period_ns = (memreg_u64)period_us * 1000u;
+	cfg.master_cpu = (memreg_u32)master;
+	cfg.flags = MEMREG_F_MONITOR | MEMREG_F_LMS;
+	if (memreg_init(s->reg, &cfg, &why) == MEMREG_OK)
+		return true;
+	cfg.flags = MEMREG_F_MONITOR;
+	return memreg_init(s->reg, &cfg, &why) == MEMREG_OK;
+}
+#endif
+
+/* choose_method - memreg if it loads here, else the proxy, with why. */
+static void choose_method(struct sweep *s)
+{
+	struct overhead_result *r = s->r;
+	char why[256];
+
+	if (s->p->force_proxy) {
+		snprintf(r->method_why, sizeof(r->method_why),
+			 "proxy requested (--proxy)");
+	} else if (ovh_kmod_probe(s->p->module_path, s->ko, sizeof(s->ko),
+				  why, sizeof(why)) == 0) {
+		s->use_kmod = true;
+		snprintf(r->method, sizeof(r->method), "memreg");
+		snprintf(r->method_why, sizeof(r->method_why),
+			 "memreg.ko (%s) loaded in monitor-only mode", s->ko);
+		return;
+	} else {
+		snprintf(r->method_why, sizeof(r->method_why),
+			 "memreg cannot be loaded: %s", why);
+	}
+	snprintf(r->method, sizeof(r->method), "proxy");
+	r->fifo = ovh_fifo_allowed();
+#if OVH_HAVE_CORE
+	s->nr_slots = 0;
+	for (unsigned i = 0; i < s->t->n_pus; i++)
+		if (s->t->pus[i] + 1 > s->nr_slots)
+			s->nr_slots = s->t->pus[i] + 1;
+	if (s->nr_slots <= MEMREG_MAX_CPUS)
+		s->reg = calloc(1, sizeof(struct memreg));
+#endif
+	overhead_note(r, "method proxy: %s; user-space periodic timer (%s) "
+		      "running the regulator core's per-period code: an UPPER "
+		      "BOUND, not memreg's own figure", r->method_why,
+		      r->fifo ? "SCHED_FIFO" : "SCHED_OTHER, no permission "
+		      "for SCHED_FIFO");
+}
+
+/* prepare_memory - the memory benchmark's buffer on @cpu's node. */
+static int prepare_memory(struct sweep *s, unsigned cpu, char *err,
+			  size_t len)
+{
+	int node = memcal_topology_cpu_node(s->t, cpu);
+	uint64_t bytes = s->p->mem_bytes;
+	const struct memcal_kernel *k = memcal_kernel_best(MEMCAL_OP_READ);
+
+	if (!k) {
+		snprintf(err, len, "no streaming read kernel");
+		return -EINVAL;
+	}
+	if (s->buf.base && s->buf_node == node)
+		return 0;
+	memcal_buffer_free(&s->buf);
+	if (!bytes)
+		bytes = memcal_buffer_default_size(s->t, cpu, true);
+	bytes -= bytes % OVH_MEMORY_CHUNK;
+	if (bytes < OVH_MEMORY_CHUNK)
+		bytes = OVH_MEMORY_CHUNK;
+	if (memcal_buffer_alloc(&s->buf, bytes, node, err, len))
+		return -ENOMEM;
+	s->buf_node = node;
+	s->w[OVH_BENCH_MEMORY].buf = s->buf.base;
+	s->w[OVH_BENCH_MEMORY].buf_bytes = bytes;
+	s->w[OVH_BENCH_MEMORY].read = k->fn;
+	s->r->mem_bytes = bytes;
+	return 0;
+}
+
+/* new_point - append a zeroed point to the result; NULL without memory. */
+static struct overhead_point *new_point(struct sweep *s)
+{
+	struct overhead_result *r = s->r;
+
+	if (r->n_pts == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct overhead_point *n = realloc(r->pts, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		r->pts = n;
+		s->cap = cap;
+	}
+	memset(&r->pts[r->n_pts], 0, sizeof(r->pts[0]));
+	return &r->pts[r->n_pts++];
+}
+
+/*
+ * summarise - fill @pt's ratio statistics from the @n per-repetition
+ * baselines @c and bounded runs @cp (ns).  A repetition whose baseline is
+ * far slower than its peers' median (the host took the core, stats.h) is
+ * dropped when there are at least three.  @scratch holds 3 x @n doubles.
+ */
+static void summarise(struct overhead_point *pt, const double *c,
+		      const double *cp, unsigned n, double *scratch)
+{
+	double *cs = scratch, *rs = scratch + n, *cps = scratch + 2 * n;
+	double medc;
+	unsigned k = 0;
+
+	memcpy(cs, c, n * sizeof(*c));
+	medc = n ? memcal_median(cs, n) : 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (n >= 3 && c[i] * MEMCAL_COLLAPSE_RATIO > medc) {
+			pt->dropped++;
+			continue;
+		}
+		rs[k] = cp[i] / c[i];
+		cps[k] = cp[i];
+		cs[k] = c[i];
+		k++;
+	}
+	pt->db.repetitions = (int)k;
+	if (!k) {
+		pt->db.ratio_median = pt->db.ratio_min = pt->db.ratio_max = NAN;
+		return;
+	}
+	pt->db.ratio_min = pt->db.ratio_max = rs[0];
+	for (unsigned i = 1; i < k; i++) {
+		if (rs[i] < pt->db.ratio_min)
+			pt->db.ratio_min = rs[i];
+		if (rs[i] > pt->db.ratio_max)
+			pt->db.ratio_max = rs[i];
+	}
+	pt->db.ratio_median = memcal_median(rs, k);
+	pt->c_ns = memcal_median(cs, k);
+	pt->cp_ns = memcal_median(cps, k);
+}
+
+/* base_spec - a run spec of benchmark @b on @cpu with no timer. */
+static struct ovh_run_spec base_spec(struct sweep *s, enum ovh_bench b,
+				     unsigned cpu)
+{
+	struct ovh_run_spec sp = {
+		.w = &s->w[b], .bench_cpu = cpu, .master_cpu = -1,
+		.limit_ns = 20ull * s->p->bench_ms * 1000000ull + 1000000000ull,
+		.pin = pin_hook, .pin_user = (void *)s->t,
+	};
+
+	return sp;
+}
+
+/* run_c - one baseline run C (no regulator, no timer). */
+static int run_c(struct sweep *s, enum ovh_bench b, unsigned cpu,
+		 struct ovh_sample *out, char *err, size_t len)
+{
+	struct ovh_run_spec sp = base_spec(s, b, cpu);
+	int rc = ovh_run_once(&sp, out);
+
+	if (rc)
+		snprintf(err, len, "benchmark on cpu %u failed: %s", cpu,
+			 strerror(-rc));
+	return rc;
+}
+
+/*
+ * run_cp - one run C' at @period_us with the master on @master, bounded
+ * by @limit_ns: memreg loaded for the run (memreg method) or the proxy's
+ * timer threads on the benchmark's core and the master core.
+ */
+static int run_cp(struct sweep *s, enum ovh_bench b, unsigned cpu,
+		  uint32_t period_us, int master, uint64_t limit_ns,
+		  struct ovh_sample *out, char *err, size_t len)
+{
+	struct ovh_run_spec sp = base_spec(s, b, cpu);
+	int rc;
+
+	sp.limit_ns = limit_ns;
+	sp.master_cpu = master;
+	if (s->use_kmod) {
+		rc = ovh_kmod_load(s->ko, period_us, master, NULL, err, len);
+		if (rc)
+			return rc;
+		rc = ovh_run_once(&sp, out);
+		if (ovh_kmod_unload(rc ? NULL : err, len) && !rc)
+			return OVH_KMOD_ELOAD;
+	} else {
+		sp.period_ns = (uint64_t)period_us * 1000u;
+		sp.timer_cpus[sp.n_timers++] = cpu;
+		if (master >= 0 && (unsigned)master != cpu)
+			sp.timer_cpus[sp.n_timers++] = (unsigned)master;
+		sp.fifo = s->r->fifo;
+#if OVH_HAVE_CORE
+		if (core_reset(s, period_us, master)) {
+			sp.tick = tick_hook;
+			sp.tick_user = s->reg;
+		}
+#endif
+		rc = ovh_run_once(&sp, out);
+	}
+	if (rc && !*err)
+		snprintf(err, len, "run at %u us on cpu %u failed: %s",
+			 period_us, cpu, strerror(rc < 0 ? -rc : rc));
+	if (!rc && !isfinite(out->est_ns))
+		out->est_ns = (double)out->elapsed_ns; /* a lower bound */
+	return rc;
+}
+
+/**
+ * struct mcfg - one master configuration of a (benchmark, core) series.
+ * @master: master core.
+ * @ruined: a run hit the bound at @ruined_at us: shorter periods skipped.
+ * @ruined_at: that period.
+ */
+struct mcfg {
+	int master;
+	bool ruined;
+	uint32_t ruined_at;
+};
+
+/* note_ruin - the notes for a configuration that livelocked at @pi. */
+static void note_ruin(struct sweep *s, enum ovh_bench b, unsigned cpu,
+		      const struct mcfg *m, const uint32_t *per, size_t pi,
+		      size_t n)
+{
+	char skipped[256] = "";
+	size_t o = 0;
+
+	for (size_t j = pi + 1; j < n && o < sizeof(skipped) - 16; j++)
+		o += (size_t)snprintf(skipped + o, sizeof(skipped) - o, "%s%u",
+				      o ? "," : "", per[j]);
+	overhead_note(s->r, "livelock: cpu %u %s master %d at %u us: a run "
+		      "did not finish within %.0fx C; stored as measured "
+		      "(ratio extrapolated from the work done: a lower bound)%s%s%s",
+		      cpu, ovh_bench_name(b), m->master, per[pi], OVH_MAX_RATIO,
+		      o ? "; skipped shorter periods " : "", skipped,
+		      o ? " us" : "");
+	cli_warn(s->ctx, "cpu %u %s, master %d: livelocked at %u us%s", cpu,
+		 ovh_bench_name(b), m->master, per[pi],
+		 o ? ", shorter periods skipped" : "");
+}
+
+/*
+ * measure_group - the repetitions of (@b, @cpu, @period_us) for every
+ * master configuration not yet ruined: in each repetition one C, then
+ * one C' per configuration, so drift affects C and C' alike.  Appends
+ * one point per configuration measured.  Returns 0 or an error code.
+ */
+static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
+			 const uint32_t *per, size_t pi, size_t n_per,
+			 struct mcfg *cfg, unsigned ncfg, char *err,
+			 size_t len)
+{
+	unsigned R = s->p->repeat, nrep[2] = { 0, 0 };
+	uint32_t P = per[pi];
+	double *c = calloc(R, sizeof(double));
+	double *cp = calloc(2 * (size_t)R, sizeof(double));
+	double *scratch = calloc(3 * (size_t)R, sizeof(double));
+	bool was_ruined[2] = { cfg[0].ruined, ncfg > 1 && cfg[1].ruined };
+	uint64_t ticks[2] = { 0, 0 }, over[2] = { 0, 0 };
+	struct memcal_procstat before = { 0 }, after = { 0 };
+	unsigned meas[3] = { cpu, (unsigned)cfg[0].master,
+			     (unsigned)cfg[ncfg - 1].master };
+	double foreign = 0;
+	int rc = 0, have_ps;
+
+	if (!c || !cp || !scratch) {
+		rc = -ENOMEM;
+		snprintf(err, len, "out of memory");
+		goto out;
+	}
+	have_ps = memcal_procstat_read(&before) == 0;
+	for (unsigned rep = 0; rep < R; rep++) {
+		struct ovh_sample smp;
+		bool any = false;
+
+		rc = run_c(s, b, cpu, &smp, err, len);
+		if (rc)
+			goto out;
+		c[rep] = smp.est_ns;
+		for (unsigned k = 0; k < ncfg; k++) {
+			double lim = OVH_MAX_RATIO * c[rep];
+
+			if (cfg[k].ruined)
+				continue;
+			if (lim < c[rep] + 4e3 * P)
+				lim = c[rep] + 4e3 * P;
+			rc = run_cp(s, b, cpu, P, cfg[k].master, (uint64_t)lim,
+				    &smp, err, len);
+			if (rc)
+				goto out;
+			cp[k * R + rep] = smp.est_ns;
+			nrep[k] = rep + 1;
+			ticks[k] += smp.ticks;
+			over[k] += smp.overruns;
+			any = true;
+			if (!smp.complete) {
+				cfg[k].ruined = true;
+				cfg[k].ruined_at = P;
+			}
+		}
+		if (!any)
+			break;
+	}
+	if (have_ps && memcal_procstat_read(&after) == 0)
+		foreign = memcal_procstat_foreign(&before, &after, meas, 3);
+	for (unsigned k = 0; k < ncfg; k++) {
+		struct overhead_point *pt;
+
+		if (was_ruined[k] || !nrep[k])
+			continue;
+		pt = new_point(s);
+		if (!pt) {
+			rc = -ENOMEM;
+			snprintf(err, len, "out of memory");
+			goto out;
+		}
+		pt->db.cpu = (int)cpu;
+		pt->db.period_us = (int)P;
+		snprintf(pt->db.benchmark, sizeof(pt->db.benchmark), "%s",
+			 ovh_bench_name(b));
+		snprintf(pt->db.method, sizeof(pt->db.method), "%s",
+			 s->r->method);
+		pt->db.master_cpu = cfg[k].master;
+		pt->ruined = cfg[k].ruined;
+		pt->ticks = ticks[k];
+		pt->overruns = over[k];
+		pt->foreign = foreign;
+		summarise(pt, c, cp + k * R, nrep[k], scratch);
+		if (pt->ruined)
+			note_ruin(s, b, cpu, &cfg[k], per, pi, n_per);
+	}
+	if (foreign > MEMCAL_FOREIGN_WARN)
+		overhead_note(s->r, "cpu %u %s at %u us: %.0f%% of the machine "
+			      "was used by others meanwhile", cpu,
+			      ovh_bench_name(b), P, 100 * foreign);
+out:
+	memcal_procstat_free(&before);
+	memcal_procstat_free(&after);
+	free(c);
+	free(cp);
+	free(scratch);
+	return rc;
+}
+
+/* cmp_desc - qsort: periods longest first. */
+static int cmp_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* other_core - a core of @t other than @cpu (the first), or -1. */
+static int other_core(const struct memcal_topology *t, unsigned cpu)
+{
+	for (unsigned i = 0; i < t->n_cores; i++)
+		if (t->cpus[i] != cpu)
+			return (int)t->cpus[i];
+	return -1;
+}
+
+/* params_json - the request as JSON text for the run row (malloc'd). */
+static char *params_json(const struct overhead_params *p)
+{
+	json_t *o = json_object(), *per = json_array(), *cpus = json_array();
+	json_t *b = json_array();
+	char *txt;
+
+	for (size_t i = 0; i < p->n_periods; i++)
+		json_array_append_new(per, json_integer(p->periods_us[i]));
+	for (size_t i = 0; i < p->n_cpus; i++)
+		json_array_append_new(cpus, json_integer(p->cpus[i]));
+	for (int i = 0; i < OVH_BENCH_COUNT; i++)
+		if (p->bench[i])
+			json_array_append_new(b, json_string(ovh_bench_name(i)));
+	json_object_set_new(o, "periods_us", per);
+	json_object_set_new(o, "cores", cpus);
+	json_object_set_new(o, "benchmarks", b);
+	json_object_set_new(o, "repeat", json_integer(p->repeat));
+	json_object_set_new(o, "bench_ms", json_integer(p->bench_ms));
+	json_object_set_new(o, "master_effect", json_boolean(p->master_effect));
+	json_object_set_new(o, "force_proxy", json_boolean(p->force_proxy));
+	txt = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return txt;
+}
+
+/*
+ * sweep_series - all periods of benchmark @b on @cpu, longest first,
+ * with the master elsewhere and (master effect) on @cpu itself.
+ */
+static int sweep_series(struct sweep *s, enum ovh_bench b, unsigned cpu,
+			const uint32_t *per, size_t n_per, char *err,
+			size_t len)
+{
+	struct mcfg cfg[2];
+	unsigned ncfg = 0;
+	int other = other_core(s->t, cpu);
+
+	memset(cfg, 0, sizeof(cfg));
+	if (other >= 0)
+		cfg[ncfg++].master = other;
+	if (s->p->master_effect || other < 0)
+		cfg[ncfg++].master = (int)cpu;
+	for (size_t i = 0; i < n_per; i++) {
+		char what[64];
+		int rc;
+
+		snprintf(what, sizeof(what), "%s cpu %u %u us",
+			 ovh_bench_name(b), cpu, per[i]);
+		cli_progress_step(&s->prog, what);
+		if (cfg[0].ruined && (ncfg < 2 || cfg[1].ruined))
+			continue;
+		rc = measure_group(s, b, cpu, per, i, n_per, cfg, ncfg, err,
+				   len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * overhead_measure - measure the request @p on the machine @t into @r
+ * (zeroed here): method, points and models, notes.  Nothing is stored.
+ * Returns 0, MEMCAL_CAL_EINVAL (bad request; @err says why),
+ * MEMCAL_CAL_ENOMEM or MEMCAL_CAL_ERROR (a failed run, load or unload).
+ */
+int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
+		     const struct overhead_params *p, struct overhead_result *r,
+		     char *err, size_t len)
+{
+	struct sweep s;
+	uint32_t per[OVH_MAX_PERIODS];
+	size_t nb = 0;
+	uint64_t t0 = ovh_now_ns();
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	err[0] = '\0';
+	gmtime_r(&now, &tm);
+	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+	if (overhead_validate(p, t, err, len))
+		return MEMCAL_CAL_EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.ctx = ctx;
+	s.t = t;
+	s.p = p;
+	s.r = r;
+	s.buf_node = -2;
+	r->timer_res_ns = (double)overhead_timer_res_ns();
+	r->bench_ms = p->bench_ms;
+	r->repeat = p->repeat;
+	r->params_json = params_json(p);
+	choose_method(&s);
+	cli_info(ctx, "overhead: method %s (%s)", r->method, r->method_why);
+	memcpy(per, p->periods_us, p->n_periods * sizeof(per[0]));
+	qsort(per, p->n_periods, sizeof(per[0]), cmp_desc);
+	for (int b = 0; b < OVH_BENCH_COUNT; b++)
+		nb += p->bench[b];
+	for (size_t i = 0; i < p->n_periods; i++)
+		if ((uint64_t)per[i] * 4 > (uint64_t)p->bench_ms * 1000)
+			overhead_note(r, "period %u us: fewer than 4 periods per "
+				      "%u ms run, the ratio is coarse", per[i],
+				      p->bench_ms);
+	cli_progress_begin(&s.prog, ctx, "overhead",
+			   (unsigned)(nb * p->n_cpus * p->n_periods));
+	for (int b = 0; b < OVH_BENCH_COUNT && !rc; b++) {
+		if (!p->bench[b])
+			continue;
+		s.w[b].kind = (enum ovh_bench)b;
+		for (size_t i = 0; i < p->n_cpus && !rc; i++) {
+			if (b == OVH_BENCH_MEMORY &&
+			    prepare_memory(&s, p->cpus[i], err, len)) {
+				rc = MEMCAL_CAL_ENOMEM;
+				break;
+			}
+			if (!r->units[b]) {
+				rc = ovh_calibrate_units(&s.w[b], p->cpus[i],
+					(uint64_t)p->bench_ms * 1000000ull,
+					pin_hook, (void *)t);
+				if (rc) {
+					snprintf(err, len, "calibrating the %s "
+						 "benchmark on cpu %u failed: %s",
+						 ovh_bench_name(b), p->cpus[i],
+						 strerror(-rc));
+					rc = MEMCAL_CAL_ERROR;
+					break;
+				}
+				r->units[b] = s.w[b].units;
+			}
+			if (sweep_series(&s, (enum ovh_bench)b, p->cpus[i], per,
+					 p->n_periods, err, len))
+				rc = MEMCAL_CAL_ERROR;
+		}
+	}
+	cli_progress_end(&s.prog);
+	memcal_buffer_free(&s.buf);
+	free(s.reg);
+	if (!rc && overhead_fit_models(r))
+		rc = MEMCAL_CAL_ENOMEM;
+	r->elapsed_s = (double)(ovh_now_ns() - t0) / 1e9;
+	return rc;
+}
