@@ -1,24 +1,287 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd_report.c - placeholder until the reports land; it fails loudly. */
+/*
+ * cmd_report.c - `memcal report` and `memtune report`.
+ *
+ *   memcal report  [--run ID]    [--out FILE] [--format html|csv|json]
+ *   memtune report [--config ID] [--out FILE] [--format html|csv|json]
+ *
+ * Without --run/--config the newest one is reported.  The report goes to
+ * --out FILE (written to a temporary file beside it, then renamed, so a
+ * failed write leaves no half file), or to stdout when --out is absent or
+ * "-".  With --json, stdout carries the machine output instead: for
+ * --format json the report document itself; otherwise the report is
+ * written to FILE, by default "memcal-report-run<ID>.<ext>" (or
+ * "memtune-report-config<ID>.<ext>") in the current directory, and stdout
+ * gets {"report": {"path", "format", "charts", "warnings", "missing", ...}}.
+ *
+ * Missing data never fails the command: the report says what is missing.
+ * The database is opened read-only and never modified.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "report.h"
 
 int memcal_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 
-/* memcal_cmd_report - not implemented yet: say so and fail. */
-int memcal_cmd_report(struct cli_ctx *ctx, int argc, char **argv)
+enum { OPT_ID = 256, OPT_OUT, OPT_FORMAT };
+
+/**
+ * struct report_opts - the options of a report command.
+ * @id:     --run or --config value, 0 for the newest.
+ * @out:    --out value, or NULL.
+ * @format: --format value.
+ */
+struct report_opts {
+	int64_t id;
+	const char *out;
+	enum report_format format;
+};
+
+static const char *const format_names[] = { "html", "csv", "json" };
+
+/* on_option - cli_parse_options() callback for the report options. */
+static int on_option(struct cli_ctx *ctx, int key, const char *arg,
+		     void *user)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error(ctx, CLI_EXIT_FAILURE,
-			 "'memcal report' is not implemented in this build yet");
+	struct report_opts *o = user;
+	const char *why = NULL;
+	uint64_t v;
+
+	switch (key) {
+	case OPT_ID:
+		if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+			return cli_error(ctx, CLI_EXIT_USAGE, "bad id '%s': %s",
+					 arg, why);
+		o->id = (int64_t)v;
+		return 0;
+	case OPT_OUT:
+		o->out = arg;
+		return 0;
+	case OPT_FORMAT:
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(arg, format_names[i])) {
+				o->format = (enum report_format)i;
+				return 0;
+			}
+		return cli_error(ctx, CLI_EXIT_USAGE, "unknown format '%s': use "
+				 "html, csv or json", arg);
+	default:
+		return CLI_EXIT_USAGE;
+	}
 }
 
-/* memtune_cmd_report - not implemented yet: say so and fail. */
+/* render - write @r to @f in @format.  Return: 0 or -errno. */
+static int render(FILE *f, const struct report *r, enum report_format format)
+{
+	switch (format) {
+	case REPORT_CSV:
+		return report_write_csv(f, r);
+	case REPORT_JSON:
+		return report_write_json(f, r);
+	default:
+		return report_write_html(f, r);
+	}
+}
+
+/*
+ * write_file - render @r into @path atomically: a temporary file in the
+ * same directory, flushed, then renamed over @path.  Return: 0 or -errno.
+ */
+static int write_file(const char *path, const struct report *r,
+		      enum report_format format)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	rc = render(f, r, format);
+	if (fflush(f) && !rc)
+		rc = -errno;
+	if (!rc && fsync(fileno(f)))
+		rc = -errno;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (!rc && chmod(tmp, 0644))
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+/* result_json - the machine output describing a report written to a file. */
+static json_t *result_json(const struct report *r, const char *path,
+			   enum report_format format)
+{
+	json_t *w = json_array(), *m = json_array();
+
+	for (size_t i = 0; i < r->n_warnings; i++)
+		json_array_append_new(w, json_string(r->warnings[i]));
+	for (size_t i = 0; i < r->n_missing; i++)
+		json_array_append_new(m, json_string(r->missing[i]));
+	return json_pack("{s:{s:s, s:s, s:s, s:o, s:o, s:o, s:i, s:o, s:o}}",
+			 "report", "tool", r->tool, "path", path, "format",
+			 format_names[format], "run_id", r->have_run ?
+			 json_integer(r->run.id) : json_null(),
+			 "overhead_run_id", r->have_overhead_run ?
+			 json_integer(r->overhead_run.id) : json_null(),
+			 "config_id", r->have_config ?
+			 json_integer(r->config.id) : json_null(),
+			 "charts", format == REPORT_HTML ?
+			 report_chart_count(r) : 0, "warnings", w,
+			 "missing", m);
+}
+
+/* default_name - "memcal-report-run3.html" and the like. */
+static void default_name(const struct report *r, enum report_format format,
+			 char *buf, size_t len)
+{
+	const char *ext = format_names[format];
+
+	if (r->have_config)
+		snprintf(buf, len, "memtune-report-config%lld.%s",
+			 (long long)r->config.id, ext);
+	else if (r->have_run || r->have_overhead_run)
+		snprintf(buf, len, "%s-report-run%lld.%s", r->tool,
+			 (long long)(r->have_run ? r->run.id :
+				     r->overhead_run.id), ext);
+	else
+		snprintf(buf, len, "%s-report.%s", r->tool, ext);
+}
+
+/* emit - send the loaded report where the options say. */
+static int emit(struct cli_ctx *ctx, const struct report *r,
+		const struct report_opts *o)
+{
+	char name[PATH_MAX];
+	const char *path = o->out;
+	int rc;
+
+	if (path && !strcmp(path, "-"))
+		path = NULL;
+	if (!path && (!ctx->json || o->format == REPORT_JSON)) {
+		rc = render(ctx->out, r, o->format);
+		if (!rc && fflush(ctx->out))
+			rc = -errno;
+		if (rc)
+			return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write the "
+					 "report to stdout: %s", strerror(-rc));
+		return CLI_EXIT_OK;
+	}
+	if (!path) {
+		default_name(r, o->format, name, sizeof(name));
+		path = name;
+	}
+	rc = write_file(path, r, o->format);
+	if (rc)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write %s: %s",
+				 path, strerror(-rc));
+	if (ctx->json)
+		return cli_emit_json(ctx, result_json(r, path, o->format));
+	if (ctx->verbosity >= 0)
+		fprintf(ctx->out, "wrote %s (%s; %d chart%s, %zu warning%s, %zu "
+			"missing item%s)\n", path, format_names[o->format],
+			o->format == REPORT_HTML ? report_chart_count(r) : 0,
+			report_chart_count(r) == 1 ? "" : "s", r->n_warnings,
+			r->n_warnings == 1 ? "" : "s", r->n_missing,
+			r->n_missing == 1 ? "" : "s");
+	return CLI_EXIT_OK;
+}
+
+/*
+ * report_command - the body both commands share: parse options, open the
+ * database read-only, load, write.  @tool is "memcal" or "memtune".
+ */
+static int report_command(struct cli_ctx *ctx, int argc, char **argv,
+			  const char *tool)
+{
+	bool tune = !strcmp(tool, "memtune");
+	const struct cli_option opts[] = {
+		{ tune ? "config" : "run", 0, "ID", OPT_ID, tune ?
+		  "tuned configuration to report (default: the newest)" :
+		  "calibration run to report (default: the newest)" },
+		{ "out", 'o', "FILE", OPT_OUT, "write the report to FILE "
+		  "(default: stdout; with --json, a file named after the run "
+		  "or config in the current directory)" },
+		{ "format", 0, "FMT", OPT_FORMAT,
+		  "html (default; charts inline), csv or json" },
+		{ NULL, 0, NULL, 0, NULL },
+	};
+	struct report_opts o = { 0 };
+	struct report *r;
+	char path[PATH_MAX], err[512];
+	memcal_db *db;
+	int first, rc;
+
+	rc = cli_parse_options(ctx, argc, argv, tune ?
+			       "[--config ID] [--out FILE] [--format FMT]" :
+			       "[--run ID] [--out FILE] [--format FMT]", opts,
+			       on_option, &o, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'; "
+				 "see '%s report --help'", argv[first], tool);
+	if (ctx->db_path) {
+		snprintf(path, sizeof(path), "%s", ctx->db_path);
+	} else if (memcal_db_default_path(path, sizeof(path))) {
+		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot work out the "
+				 "database path: set $MEMCAL_DB or use --db");
+	}
+	if (memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
+			   sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		memcal_db_close(db);
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+	}
+	r->tool = tune ? "memtune" : "memcal";
+	rc = tune ? report_load_tuning(r, db, o.id) :
+		    report_load_calibration(r, db, o.id);
+	if (rc) {
+		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", rc < 0 ?
+			       "out of memory" : memcal_db_errmsg(db));
+	} else {
+		for (size_t i = 0; i < r->n_missing; i++)
+			cli_debug(ctx, "missing: %s", r->missing[i]);
+		rc = emit(ctx, r, &o);
+	}
+	report_free(r);
+	free(r);
+	memcal_db_close(db);
+	return rc;
+}
+
+/* memcal_cmd_report() - `memcal report`: a board's calibration. */
+int memcal_cmd_report(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return report_command(ctx, argc, argv, "memcal");
+}
+
+/* memtune_cmd_report() - `memtune report`: a tuned mix and its board. */
 int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error(ctx, CLI_EXIT_FAILURE,
-			 "'memtune report' is not implemented in this build yet");
+	return report_command(ctx, argc, argv, "memtune");
 }

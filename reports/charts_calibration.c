@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * charts_calibration.c - the charts of a board's calibration: bandwidth
+ * against the number of cores, loaded latency against aggregate bandwidth
+ * with the sustainable-bandwidth knee, and the interrupt overhead C'/C
+ * against the period per core with the master core highlighted (the shape
+ * of Figure 1 of the MemGuard overhead reproduction report).
+ *
+ * Each chart function writes one <svg> and returns 1, or writes a
+ * placeholder saying what is missing and returns 0.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "svg.h"
+
+#define MAX_PTS 256
+#define W REPORT_CHART_WIDTH
+#define H REPORT_CHART_HEIGHT
+#define MASTER_COLOR "#D55E00"
+
+/**
+ * struct xy - one point of a series being assembled, with its spread.
+ * @x, @y:   position in display units.
+ * @lo, @hi: whisker ends (NAN: none).
+ */
+struct xy {
+	double x, y, lo, hi;
+};
+
+/* cmp_x - qsort order of struct xy by x. */
+static int cmp_x(const void *a, const void *b)
+{
+	const struct xy *p = a, *q = b;
+
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+/*
+ * draw_series - line, whiskers and points of @n points of @pts in @color;
+ * @width and @dash style the line.
+ */
+static void draw_series(struct svg_chart *c, const struct xy *pts, size_t n,
+			const char *color, double width, const char *dash,
+			const char *name)
+{
+	double x[MAX_PTS], y[MAX_PTS];
+
+	if (n > MAX_PTS)
+		n = MAX_PTS;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = pts[i].x;
+		y[i] = pts[i].y;
+		if (!isnan(pts[i].lo) && !isnan(pts[i].hi))
+			svg_error_bar(c, x[i], pts[i].lo, pts[i].hi, color);
+	}
+	svg_series_line(c, x, y, n, color, width, dash);
+	svg_series_points(c, x, y, n, color, width > 2 ? 4 : 3, name);
+}
+
+/* ticks_y - nice y range from @lo to @hi and its ticks. */
+static void ticks_y(struct svg_chart *c, double lo, double hi,
+		    struct svg_ticks *t)
+{
+	svg_nice_range(&lo, &hi, 6, false);
+	svg_chart_set_y(c, lo, hi, false);
+	svg_linear_ticks(lo, hi, 6, t);
+}
+
+/**
+ * chart_bandwidth() - aggregate bandwidth against the number of cores
+ * running at once: read, write and non-temporal write, median with min-max
+ * whiskers, the sustainable read bandwidth as a dashed line.
+ */
+int chart_bandwidth(FILE *f, const struct report *r)
+{
+	static const char *const kinds[] = { "read", "write", "ntwrite" };
+	static const char *const names[] = {
+		"read", "write (stores)", "non-temporal write",
+	};
+	const char *title = "Bandwidth against number of cores";
+	const struct memcal_sustainable *s = report_sustainable(r, "read");
+	int maxn = report_max_cpus(r);
+	struct svg_chart c;
+	struct svg_ticks xt = { .step = 1 }, yt;
+	struct xy pts[3][MAX_PTS];
+	size_t np[3] = { 0 };
+	double ymax = 0;
+
+	if (!maxn) {
+		svg_placeholder(f, "chart-bandwidth", title, W, H,
+				"No bandwidth measurements: run 'memcal run'.");
+		return 0;
+	}
+	for (int k = 0; k < 3; k++)
+		for (int n = 1; n <= maxn && np[k] < MAX_PTS; n++) {
+			double lo, hi, v = report_bw_at(r, kinds[k], n, &lo, &hi);
+
+			if (isnan(v))
+				continue;
+			pts[k][np[k]++] = (struct xy){ n, v / 1e9, lo / 1e9,
+						       hi / 1e9 };
+			ymax = fmax(ymax, fmax(v, hi) / 1e9);
+		}
+	if (s)
+		ymax = fmax(ymax, s->bandwidth_bps / 1e9);
+	svg_chart_begin(&c, f, "chart-bandwidth", title, "Median over the "
+			"repetitions, whiskers min to max; program-visible "
+			"bytes (a store counts once, not its RFO traffic).", W,
+			H);
+	svg_chart_set_x(&c, 0.5, maxn + 0.5, false);
+	if (maxn <= 16) {
+		for (int n = 1; n <= maxn; n++)
+			xt.v[xt.n++] = n;
+	} else {
+		svg_linear_ticks(1, maxn, 8, &xt);
+	}
+	ticks_y(&c, 0, ymax * 1.05, &yt);
+	svg_chart_axes(&c, "cores running at once", "bandwidth (GB/s)", &xt,
+		       &yt);
+	for (int k = 0; k < 3; k++) {
+		if (!np[k])
+			continue;
+		draw_series(&c, pts[k], np[k], svg_palette((size_t)k), 2, NULL,
+			    names[k]);
+		svg_legend_add(&c, names[k], svg_palette((size_t)k), NULL, 2,
+			       false);
+	}
+	if (s) {
+		char label[96];
+
+		snprintf(label, sizeof(label), "sustainable read %s%.1f GB/s",
+			 s->lower_bound ? ">= " : "", s->bandwidth_bps / 1e9);
+		svg_hline(&c, s->bandwidth_bps / 1e9, NAN, NAN, "#444444",
+			  "6 4", label);
+		svg_legend_add(&c, "sustainable read", "#444444", "6 4", 1.5,
+			       false);
+	}
+	svg_chart_end(&c);
+	return 1;
+}
+
+/* latency_series - the points of one traffic class, sorted by bandwidth. */
+static size_t latency_series(const struct report *r, const char *traffic,
+			     struct xy *pts, double *xmax, double *ymax)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_lat && n < MAX_PTS; i++) {
+		const struct memcal_latency_point *p = &r->lat[i];
+
+		if (strcmp(p->traffic, traffic))
+			continue;
+		pts[n++] = (struct xy){ p->bandwidth_bps / 1e9, p->latency_ns,
+					p->latency_min_ns, p->latency_max_ns };
+		*xmax = fmax(*xmax, p->bandwidth_bps / 1e9);
+		*ymax = fmax(*ymax, fmax(p->latency_ns, p->latency_max_ns));
+	}
+	qsort(pts, n, sizeof(*pts), cmp_x);
+	return n;
+}
+
+/*
+ * chart_latency() - pointer-chase latency against the aggregate bandwidth
+ * of the load generators, per traffic class, with the sustainable
+ * bandwidth (the knee) and the latency bound marked.
+ */
+int chart_latency(FILE *f, const struct report *r)
+{
+	static const char *const traffic[] = { "read", "write" };
+	const char *title = "Loaded latency against aggregate bandwidth";
+	struct xy pts[2][MAX_PTS];
+	size_t np[2];
+	double xmax = 0, ymax = 0;
+	struct svg_chart c;
+	struct svg_ticks xt, yt;
+
+	for (int k = 0; k < 2; k++)
+		np[k] = latency_series(r, traffic[k], pts[k], &xmax, &ymax);
+	if (!np[0] && !np[1]) {
+		svg_placeholder(f, "chart-latency", title, W, H,
+				"No loaded-latency points: run 'memcal run' "
+				"(not --quick).");
+		return 0;
+	}
+	for (size_t i = 0; i < r->n_sus; i++) {
+		xmax = fmax(xmax, r->sus[i].bandwidth_bps / 1e9);
+		ymax = fmax(ymax, r->sus[i].idle_latency_ns *
+			    r->sus[i].bound_ratio);
+	}
+	svg_chart_begin(&c, f, "chart-latency", title, "Pointer-chase latency "
+			"while the other cores generate traffic; whiskers min "
+			"to max. The knee is the sustainable bandwidth.", W, H);
+	{
+		double lo = 0, hi = xmax * 1.05;
+
+		svg_nice_range(&lo, &hi, 7, false);
+		svg_chart_set_x(&c, lo, hi, false);
+		svg_linear_ticks(lo, hi, 7, &xt);
+	}
+	ticks_y(&c, 0, ymax * 1.08, &yt);
+	svg_chart_axes(&c, "aggregate bandwidth of the load (GB/s)",
+		       "latency (ns)", &xt, &yt);
+	for (int k = 0; k < 2; k++) {
+		const struct memcal_sustainable *s =
+			report_sustainable(r, traffic[k]);
+		const char *color = svg_palette((size_t)k);
+		char label[128];
+
+		if (np[k]) {
+			draw_series(&c, pts[k], np[k], color, 2, NULL,
+				    traffic[k]);
+			snprintf(label, sizeof(label), "%s traffic", traffic[k]);
+			svg_legend_add(&c, label, color, NULL, 2, false);
+		}
+		if (!s)
+			continue;
+		snprintf(label, sizeof(label), "knee %s: %s%.1f GB/s",
+			 traffic[k], s->lower_bound ? ">= " : "",
+			 s->bandwidth_bps / 1e9);
+		svg_vline(&c, s->bandwidth_bps / 1e9, color, "6 4", NULL);
+		svg_note(&c, s->bandwidth_bps / 1e9, c.y.d1 -
+			 (c.y.d1 - c.y.d0) * (0.06 + 0.07 * k), "end", color,
+			 label);
+		snprintf(label, sizeof(label), "bound %s %.2fx idle = %.0f ns",
+			 traffic[k], s->bound_ratio,
+			 s->idle_latency_ns * s->bound_ratio);
+		svg_hline(&c, s->idle_latency_ns * s->bound_ratio, NAN, NAN,
+			  color, "2 3", NULL);
+		svg_legend_add(&c, label, color, "2 3", 1.5, false);
+		snprintf(label, sizeof(label), "knee %s%s", traffic[k],
+			 s->lower_bound ? " (lower bound)" : "");
+		svg_legend_add(&c, label, color, "6 4", 1.5, false);
+	}
+	svg_chart_end(&c);
+	return 1;
+}
+
+/**
+ * struct ov_series - the overhead points of one core, benchmark, method.
+ * @cpu, @benchmark, @method: identity.
+ * @pts, @n: points, sorted by period.
+ */
+struct ov_series {
+	int cpu;
+	const char *benchmark;
+	const char *method;
+	struct xy pts[64];
+	size_t n;
+};
+
+/* ov_group - find or add the series of @p in @s (at most @cap). */
+static struct ov_series *ov_group(struct ov_series *s, size_t *n, size_t cap,
+				  const struct memcal_overhead_point *p)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (s[i].cpu == p->cpu && !strcmp(s[i].benchmark, p->benchmark)
+		    && !strcmp(s[i].method, p->method))
+			return &s[i];
+	if (*n >= cap)
+		return NULL;
+	s[*n] = (struct ov_series){ .cpu = p->cpu, .benchmark = p->benchmark,
+				    .method = p->method };
+	return &s[(*n)++];
+}
+
+/*
+ * chart_overhead() - C'/C against the regulation period (log scale), one
+ * line per core (and benchmark), the master core drawn thick in red.
+ */
+int chart_overhead(FILE *f, const struct report *r)
+{
+	const char *title = "Interrupt overhead C'/C against period, per core";
+	int master = report_master_cpu(r);
+	struct ov_series *s;
+	size_t ns = 0, other = 0;
+	double xlo = INFINITY, xhi = 0, ylo = 1, yhi = 1;
+	struct svg_chart c;
+	struct svg_ticks xt, yt;
+	char sub[200];
+
+	if (!r->n_ov) {
+		svg_placeholder(f, "chart-overhead", title, W, H,
+				"No interrupt-overhead measurements: run "
+				"'memcal overhead'.");
+		return 0;
+	}
+	s = calloc(SVG_MAX_LEGEND, sizeof(*s));
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < r->n_ov; i++) {
+		const struct memcal_overhead_point *p = &r->ov[i];
+		struct ov_series *g = ov_group(s, &ns, SVG_MAX_LEGEND - 1, p);
+
+		if (!g || g->n >= 64 || p->period_us <= 0)
+			continue;
+		g->pts[g->n++] = (struct xy){ p->period_us, p->ratio_median,
+					      p->ratio_min, p->ratio_max };
+		xlo = fmin(xlo, p->period_us);
+		xhi = fmax(xhi, p->period_us);
+		ylo = fmin(ylo, fmin(p->ratio_median, p->ratio_min));
+		yhi = fmax(yhi, fmax(p->ratio_median, p->ratio_max));
+	}
+	snprintf(sub, sizeof(sub), "Run time with the periodic interrupt over "
+		 "run time without; median, whiskers min to max; method: %s.",
+		 report_overhead_proxy(r) ? "proxy (user-space timer, an upper "
+		 "bound)" : "memreg in monitor-only mode");
+	svg_chart_begin(&c, f, "chart-overhead", title, sub, W, H);
+	svg_nice_range(&xlo, &xhi, 0, true);
+	svg_chart_set_x(&c, xlo, xhi, true);
+	svg_log_ticks(xlo, xhi, &xt);
+	ylo = ylo > 0.95 ? 1 : ylo;
+	ticks_y(&c, ylo, yhi + (yhi - ylo) * 0.05, &yt);
+	svg_chart_axes(&c, "regulation period (us, log scale)",
+		       "slowdown C'/C", &xt, &yt);
+	svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", "no overhead");
+	for (int pass = 0; pass < 2; pass++)	/* master drawn last, on top */
+		for (size_t i = 0; i < ns; i++) {
+			bool is_master = s[i].cpu == master;
+			const char *color;
+			const char *dash = strcmp(s[i].benchmark, "memory") ?
+					   NULL : "5 3";
+			char label[96];
+
+			if (is_master != (pass == 1))
+				continue;
+			if (is_master) {
+				color = MASTER_COLOR;
+			} else {
+				if (other % 8 == 5)
+					other++;	/* the master's colour */
+				color = svg_palette(other++);
+			}
+			qsort(s[i].pts, s[i].n, sizeof(s[i].pts[0]), cmp_x);
+			snprintf(label, sizeof(label), "CPU %d%s%s%s", s[i].cpu,
+				 is_master ? " (master)" : "",
+				 dash ? ", " : "", dash ? s[i].benchmark : "");
+			draw_series(&c, s[i].pts, s[i].n, color,
+				    is_master ? 3.5 : 1.8, dash, label);
+			svg_legend_add(&c, label, color, dash,
+				       is_master ? 3.5 : 1.8, false);
+		}
+	svg_chart_end(&c);
+	free(s);
+	return 1;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * charts_tuning.c - the charts of a tuned mix: per-core budgets stacked
+ * against the sustainable bandwidth, validation slowdowns per workload
+ * (regulated against unregulated), and LMS predicted against actual demand
+ * over time.  Same contract as charts_calibration.c: 1 when drawn, 0 for a
+ * placeholder that names what is missing, -1 when memory ran out.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "svg.h"
+
+#define W REPORT_CHART_WIDTH
+#define H REPORT_CHART_HEIGHT
+#define LMS_MAX_PLOT 2000
+
+/* ceiling_of - the sustainable bandwidth of @cls, else the document's
+ * platform ceiling; *@what says which.  NAN when neither exists. */
+static double ceiling_of(const struct report *r, const char *cls,
+			 const char **what)
+{
+	const struct memcal_sustainable *s = report_sustainable(r, cls);
+	char path[64];
+
+	if (s) {
+		*what = s->lower_bound ? "sustainable (lower bound)" :
+					 "sustainable";
+		return s->bandwidth_bps;
+	}
+	snprintf(path, sizeof(path), "platform_ceiling.%s_bps", cls);
+	*what = "platform ceiling";
+	return report_doc_number(r->doc, (const char *const[]){ path, NULL });
+}
+
+/*
+ * chart_budgets() - for read and write, the guaranteed budgets of the
+ * regulated cores stacked in one bar, next to the sustainable bandwidth.
+ */
+int chart_budgets(FILE *f, const struct report *r)
+{
+	static const char *const cls[] = { "read", "write" };
+	const char *title = "Per-core budgets against the sustainable bandwidth";
+	double total[2] = { 0, 0 }, ymax = 0;
+	bool any = false;
+	struct svg_chart c;
+	struct svg_ticks yt;
+
+	for (size_t i = 0; i < r->n_cores; i++) {
+		double v[2] = { r->cores[i].read_bps, r->cores[i].write_bps };
+
+		for (int k = 0; k < 2; k++)
+			if (v[k] > 0) {
+				total[k] += v[k];
+				any = true;
+			}
+	}
+	if (!any) {
+		svg_placeholder(f, "chart-budgets", title, W, H, !r->have_config ?
+				"No tuned configuration: run 'memtune plan'." :
+				"The configuration gives no budgets in bytes "
+				"per second.");
+		return 0;
+	}
+	for (int k = 0; k < 2; k++) {
+		const char *what;
+		double ceil = ceiling_of(r, cls[k], &what);
+
+		ymax = fmax(ymax, fmax(total[k], isnan(ceil) ? 0 : ceil) / 1e9);
+	}
+	svg_chart_begin(&c, f, "chart-budgets", title, "Guaranteed budget of "
+			"each regulated core, stacked; their sum must stay "
+			"under the sustainable bandwidth.", W, H);
+	{
+		double lo = 0, hi = ymax * 1.12;
+
+		svg_nice_range(&lo, &hi, 6, false);
+		svg_chart_set_y(&c, lo, hi, false);
+		svg_linear_ticks(lo, hi, 6, &yt);
+	}
+	svg_chart_axes(&c, NULL, "guaranteed bandwidth (GB/s)", NULL, &yt);
+	svg_chart_categories(&c, cls, 2, "traffic class");
+	for (int k = 0; k < 2; k++) {
+		double base = 0;
+		const char *what;
+		double ceil = ceiling_of(r, cls[k], &what);
+		char label[160];
+
+		for (size_t i = 0; i < r->n_cores; i++) {
+			const struct report_core_budget *b = &r->cores[i];
+			double v = (k ? b->write_bps : b->read_bps) / 1e9;
+
+			if (!(v > 0))
+				continue;
+			snprintf(label, sizeof(label), "CPU %d %s: %.3f GB/s",
+				 b->cpu, cls[k], v);
+			svg_bar(&c, k + 0.25, k + 0.75, base, base + v,
+				svg_palette(i), label);
+			base += v;
+		}
+		snprintf(label, sizeof(label), "sum %.2f GB/s", total[k] / 1e9);
+		svg_note(&c, k + 0.5, base, "middle", "#222222", label);
+		if (!isnan(ceil)) {
+			snprintf(label, sizeof(label), "%s %.2f GB/s", what,
+				 ceil / 1e9);
+			svg_hline(&c, ceil / 1e9, k + 0.1, k + 0.9, "#D55E00",
+				  "6 4", label);
+		}
+	}
+	for (size_t i = 0; i < r->n_cores; i++) {
+		const struct report_core_budget *b = &r->cores[i];
+		char label[160];
+
+		snprintf(label, sizeof(label), "CPU %d%s%s%s%s", b->cpu,
+			 b->rt ? " rt" : " be", b->workload[0] ? " " : "",
+			 b->workload, b->cpu == r->config.master_cpu ?
+			 " (master)" : "");
+		svg_legend_add(&c, label, svg_palette(i), NULL, 0, true);
+	}
+	svg_legend_add(&c, "sustainable bandwidth", "#D55E00", "6 4", 1.5,
+		       false);
+	svg_chart_end(&c);
+	return 1;
+}
+
+/*
+ * chart_validation() - slowdown against the solo run of each workload,
+ * co-scheduled without the regulator and with it.
+ */
+int chart_validation(FILE *f, const struct report *r)
+{
+	const char *title = "Validation: slowdown per workload";
+	const char *names[64];
+	size_t n = r->n_res < 64 ? r->n_res : 64;
+	double ymax = 1;
+	struct svg_chart c;
+	struct svg_ticks yt;
+
+	if (!n) {
+		svg_placeholder(f, "chart-validation", title, W, H,
+				!r->have_config ? "No tuned configuration: run "
+				"'memtune plan'." : "No validation results: run "
+				"'memtune validate MIX.yaml'.");
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct memcal_validation_result *v = &r->res[i];
+
+		names[i] = v->workload;
+		if (v->solo_ns > 0) {
+			ymax = fmax(ymax, v->unregulated_ns / v->solo_ns);
+			ymax = fmax(ymax, v->regulated_ns / v->solo_ns);
+		}
+	}
+	svg_chart_begin(&c, f, "chart-validation", title, "Co-scheduled run "
+			"time over solo run time (1 = no interference); "
+			"regulated runs under memreg with the tuned config.",
+			W, H);
+	{
+		double lo = 0, hi = ymax * 1.12;
+
+		svg_nice_range(&lo, &hi, 6, false);
+		svg_chart_set_y(&c, lo, hi, false);
+		svg_linear_ticks(lo, hi, 6, &yt);
+	}
+	svg_chart_axes(&c, NULL, "slowdown (x solo run time)", NULL, &yt);
+	svg_chart_categories(&c, names, n, "workload");
+	for (size_t i = 0; i < n; i++) {
+		const struct memcal_validation_result *v = &r->res[i];
+		double u = v->solo_ns > 0 ? v->unregulated_ns / v->solo_ns : NAN;
+		double g = v->solo_ns > 0 && v->regulated_ns > 0 ?
+			   v->regulated_ns / v->solo_ns : NAN;
+		char label[192];
+
+		snprintf(label, sizeof(label), "%s unregulated: %.3fx",
+			 v->workload, u);
+		if (!isnan(u))
+			svg_bar(&c, i + 0.12, i + 0.48, 0, u, svg_palette(1),
+				label);
+		snprintf(label, sizeof(label), "%s regulated: %.3fx, %lld of "
+			 "%lld jobs missed", v->workload, g,
+			 (long long)v->deadline_misses, (long long)v->jobs);
+		if (!isnan(g))
+			svg_bar(&c, i + 0.52, i + 0.88, 0, g, svg_palette(0),
+				label);
+		else
+			svg_note(&c, i + 0.7, c.y.d0 + (c.y.d1 - c.y.d0) * 0.04,
+				 "middle", "#9a3b00", "not run");
+		if (v->deadline_ns > 0 && v->deadline_misses > 0) {
+			snprintf(label, sizeof(label), "%lld misses",
+				 (long long)v->deadline_misses);
+			svg_note(&c, i + 0.7, isnan(g) ? 1 : g, "middle",
+				 "#9a3b00", label);
+		}
+	}
+	svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", "solo");
+	svg_legend_add(&c, "unregulated", svg_palette(1), NULL, 0, true);
+	svg_legend_add(&c, "regulated (memreg)", svg_palette(0), NULL, 0, true);
+	svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);
+	svg_chart_end(&c);
+	return 1;
+}
+
+/*
+ * chart_lms() - actual demand and the LMS prediction made for it, per
+ * period, over time (the first LMS_MAX_PLOT periods).
+ */
+int chart_lms(FILE *f, const struct report *r)
+{
+	const char *title = "LMS: predicted against actual demand";
+	size_t n = r->lms.n < LMS_MAX_PLOT ? r->lms.n : LMS_MAX_PLOT;
+	double *t, ymax = 0, div = 1e9, xlo = 0, xhi;
+	const char *unit = "GB/s";
+	struct svg_chart c;
+	struct svg_ticks xt, yt;
+	char sub[400], ylabel[64];
+
+	if (!n) {
+		svg_placeholder(f, "chart-lms", title, W, H, !r->have_config ?
+				"No tuned configuration: run 'memtune plan'." :
+				"No LMS trace: LMS is off or no profile "
+				"recorded a trace.");
+		return 0;
+	}
+	t = calloc(n * 3, sizeof(double));
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		ymax = fmax(ymax, fmax(r->lms.actual[i], r->lms.predicted[i]));
+	if (ymax < 1e9) {
+		div = 1e6;
+		unit = "MB/s";
+	}
+	for (size_t i = 0; i < n; i++) {
+		t[i] = (double)i * r->lms.period_us / 1000.0;
+		t[n + i] = r->lms.actual[i] / div;
+		t[2 * n + i] = r->lms.predicted[i] / div;
+	}
+	xhi = t[n - 1] > 0 ? t[n - 1] : 1;
+	snprintf(sub, sizeof(sub), "CPU %d, %s%s.", r->lms.cpu, r->lms.source,
+		 r->lms.n > n ? " (first periods only)" : "");
+	svg_chart_begin(&c, f, "chart-lms", title, sub, W, H);
+	svg_chart_set_x(&c, xlo, xhi, false);
+	svg_linear_ticks(xlo, xhi, 8, &xt);
+	{
+		double lo = 0, hi = ymax / div * 1.08;
+
+		svg_nice_range(&lo, &hi, 6, false);
+		svg_chart_set_y(&c, lo, hi, false);
+		svg_linear_ticks(lo, hi, 6, &yt);
+	}
+	snprintf(ylabel, sizeof(ylabel), "read demand (%s)", unit);
+	svg_chart_axes(&c, "time (ms)", ylabel, &xt, &yt);
+	svg_series_line(&c, t, t + n, n, svg_palette(0), 1.8, NULL);
+	svg_series_line(&c, t, t + 2 * n, n, svg_palette(1), 1.8, "5 3");
+	svg_legend_add(&c, "actual demand", svg_palette(0), NULL, 1.8, false);
+	svg_legend_add(&c, "LMS prediction", svg_palette(1), "5 3", 1.8, false);
+	svg_chart_end(&c);
+	free(t);
+	return 1;
+}

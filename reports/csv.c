@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * csv.c - the report's data as one CSV table (RFC 4180: comma-separated,
+ * fields with a comma, quote or line break quoted, quotes doubled), in
+ * long form so that every dataset shares one header:
+ *
+ *   dataset,series,cpu,x,x_unit,y,y_unit,y_min,y_max,note
+ *
+ * datasets: summary, bandwidth, latency, sustainable, overhead, budget,
+ * validation_unregulated, validation_regulated, lms_actual, lms_predicted,
+ * warning, missing.  Values are in base units (B/s, ns, us) with 10
+ * significant digits; an empty field means "not applicable".
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+#define CSV_HEADER "dataset,series,cpu,x,x_unit,y,y_unit,y_min,y_max,note\n"
+
+/* field - one CSV field, quoted when it must be. */
+static void field(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* number - a numeric field: empty for NAN, else 10 significant digits. */
+static void number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+}
+
+/**
+ * struct csv_row - one line of the long table (NAN / -1 / NULL: empty).
+ * @dataset, @series: what the row belongs to.
+ * @cpu:    CPU number, or -1.
+ * @x, @y, @y_min, @y_max: values.
+ * @x_unit, @y_unit, @note: text.
+ */
+struct csv_row {
+	const char *dataset, *series;
+	int cpu;
+	double x;
+	const char *x_unit;
+	double y;
+	const char *y_unit;
+	double y_min, y_max;
+	const char *note;
+};
+
+/* line - write @w as one CSV line. */
+static void line(FILE *f, const struct csv_row *w)
+{
+	field(f, w->dataset);
+	fputc(',', f);
+	field(f, w->series);
+	fputc(',', f);
+	if (w->cpu >= 0)
+		fprintf(f, "%d", w->cpu);
+	fputc(',', f);
+	number(f, w->x);
+	fputc(',', f);
+	field(f, w->x_unit);
+	fputc(',', f);
+	number(f, w->y);
+	fputc(',', f);
+	field(f, w->y_unit);
+	fputc(',', f);
+	number(f, w->y_min);
+	fputc(',', f);
+	number(f, w->y_max);
+	fputc(',', f);
+	field(f, w->note);
+	fputc('\n', f);
+}
+
+/* summary - the headline figures (same rule as the page). */
+static void summary(FILE *f, const struct report *r)
+{
+	static const char *const kinds[] = { "read", "write", "ntwrite" };
+
+	for (int k = 0; k < 3; k++) {
+		int n = 0;
+		double v = report_peak_bw(r, kinds[k], &n);
+		char series[32];
+
+		if (isnan(v))
+			continue;
+		snprintf(series, sizeof(series), "peak_%s", kinds[k]);
+		line(f, &(struct csv_row){ "summary", series, -1, n, "cores", v,
+					   "B/s", NAN, NAN, NULL });
+	}
+	if (r->have_config) {
+		line(f, &(struct csv_row){ "summary", "period", -1, NAN, NULL,
+					   r->config.period_us, "us", NAN, NAN,
+					   report_doc_reason(r, "period") });
+		line(f, &(struct csv_row){ "summary", "master_cpu",
+					   r->config.master_cpu, NAN, NULL, NAN,
+					   NULL, NAN, NAN,
+					   report_doc_reason(r, "master") });
+	}
+}
+
+/* calibration - the rows of the calibration. */
+static void calibration(FILE *f, const struct report *r)
+{
+	char series[160], note[128];
+
+	for (size_t i = 0; i < r->n_bw; i++) {
+		const struct memcal_bw *b = &r->bw[i];
+
+		snprintf(series, sizeof(series), "%s/%s", b->kind, b->scope);
+		snprintf(note, sizeof(note), "cpus %s, %s", b->cpus, b->variant);
+		line(f, &(struct csv_row){ "bandwidth", series, -1, b->n_cpus,
+					   "cores", b->median_bps, "B/s",
+					   b->min_bps, b->max_bps, note });
+	}
+	for (size_t i = 0; i < r->n_lat; i++) {
+		const struct memcal_latency_point *p = &r->lat[i];
+
+		snprintf(note, sizeof(note), "%d load cpus, pace %.3g",
+			 p->load_cpus, p->pace);
+		line(f, &(struct csv_row){ "latency", p->traffic, p->chase_cpu,
+					   p->bandwidth_bps, "B/s",
+					   p->latency_ns, "ns", p->latency_min_ns,
+					   p->latency_max_ns, note });
+	}
+	for (size_t i = 0; i < r->n_sus; i++) {
+		const struct memcal_sustainable *s = &r->sus[i];
+
+		snprintf(series, sizeof(series), "%s%s", s->traffic,
+			 s->lower_bound ? " (lower bound)" : "");
+		line(f, &(struct csv_row){ "sustainable", series, -1,
+					   s->idle_latency_ns, "ns idle",
+					   s->bandwidth_bps, "B/s", NAN, NAN,
+					   s->criterion });
+	}
+	for (size_t i = 0; i < r->n_ov; i++) {
+		const struct memcal_overhead_point *p = &r->ov[i];
+
+		snprintf(series, sizeof(series), "%s/%s", p->benchmark,
+			 p->method);
+		snprintf(note, sizeof(note), "master %d", p->master_cpu);
+		line(f, &(struct csv_row){ "overhead", series, p->cpu,
+					   p->period_us, "us", p->ratio_median,
+					   "ratio", p->ratio_min, p->ratio_max,
+					   note });
+	}
+}
+
+/* tuning - budgets, validation and the LMS trace. */
+static void tuning(FILE *f, const struct report *r)
+{
+	for (size_t i = 0; i < r->n_cores; i++) {
+		const struct report_core_budget *b = &r->cores[i];
+
+		line(f, &(struct csv_row){ "budget", "read", b->cpu,
+					   b->read_events, "events/period",
+					   b->read_bps, "B/s", NAN, NAN,
+					   b->workload });
+		line(f, &(struct csv_row){ "budget", "write", b->cpu,
+					   b->write_events, "events/period",
+					   b->write_bps, "B/s", NAN, NAN,
+					   b->workload });
+	}
+	for (size_t i = 0; i < r->n_res; i++) {
+		const struct memcal_validation_result *v = &r->res[i];
+		double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
+
+		line(f, &(struct csv_row){ "validation_unregulated", v->workload,
+					   v->cpu, v->unregulated_ns, "ns",
+					   v->unregulated_ns / solo, "x solo",
+					   NAN, NAN, NULL });
+		line(f, &(struct csv_row){ "validation_regulated", v->workload,
+					   v->cpu, v->regulated_ns, "ns",
+					   v->regulated_ns > 0 ?
+					   v->regulated_ns / solo : NAN,
+					   "x solo", NAN, NAN, NULL });
+	}
+	for (size_t i = 0; i < r->lms.n; i++) {
+		double t = (double)i * r->lms.period_us;
+
+		line(f, &(struct csv_row){ "lms_actual", "read", r->lms.cpu, t,
+					   "us", r->lms.actual[i], "B/s", NAN,
+					   NAN, NULL });
+		line(f, &(struct csv_row){ "lms_predicted", "read", r->lms.cpu,
+					   t, "us", r->lms.predicted[i], "B/s",
+					   NAN, NAN, NULL });
+	}
+}
+
+/**
+ * report_write_csv() - the data of @r as CSV on @f.
+ * Return: 0, or -EIO when writing failed.
+ */
+int report_write_csv(FILE *f, const struct report *r)
+{
+	fputs(CSV_HEADER, f);
+	summary(f, r);
+	calibration(f, r);
+	if (r->tool && !strcmp(r->tool, "memtune"))
+		tuning(f, r);
+	for (size_t i = 0; i < r->n_warnings; i++)
+		line(f, &(struct csv_row){ "warning", NULL, -1, NAN, NULL, NAN,
+					   NULL, NAN, NAN, r->warnings[i] });
+	for (size_t i = 0; i < r->n_missing; i++)
+		line(f, &(struct csv_row){ "missing", NULL, -1, NAN, NULL, NAN,
+					   NULL, NAN, NAN, r->missing[i] });
+	return ferror(f) ? -EIO : 0;
+}

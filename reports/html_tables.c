@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * html_tables.c - the data tables at the end of the HTML report: every row
+ * the charts were drawn from, so that a reader can check a point, and the
+ * planner's explanations.  Numbers are written with the same formats as
+ * the CSV export.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "report.h"
+
+/* head - a table title and its header row from @cols ('|'-separated). */
+static void head(FILE *f, const char *title, const char *cols)
+{
+	fputs("<h3>", f);
+	html_escape(f, title);
+	fputs("</h3>\n<table>\n<tr>", f);
+	while (*cols) {
+		const char *bar = strchr(cols, '|');
+		size_t n = bar ? (size_t)(bar - cols) : strlen(cols);
+
+		fprintf(f, "<th>%.*s</th>", (int)n, cols);
+		cols += n + (bar ? 1 : 0);
+	}
+	fputs("</tr>\n", f);
+}
+
+/*
+ * cells - one table row from a format: each '|'-separated field of the
+ * formatted text becomes a cell; fields that start with a digit, a sign or
+ * '-' alone are right-aligned numbers.
+ */
+static void cells(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void cells(FILE *f, const char *fmt, ...)
+{
+	char buf[1024], *p = buf;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fputs("<tr>", f);
+	for (;;) {
+		char *bar = strchr(p, '|');
+		bool num;
+
+		if (bar)
+			*bar = '\0';
+		num = (*p >= '0' && *p <= '9') || (*p == '-' && p[1] != ' ');
+		fputs(num ? "<td class=\"num\">" : "<td>", f);
+		html_escape(f, p);
+		fputs("</td>", f);
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	fputs("</tr>\n", f);
+}
+
+/* tail - close a table. */
+static void tail(FILE *f)
+{
+	fputs("</table>\n", f);
+}
+
+/* tables_tuning - explanations, per-core budgets and validation results. */
+static void tables_tuning(FILE *f, const struct report *r)
+{
+	json_t *ex = r->doc ? json_object_get(r->doc, "explain") : NULL;
+	size_t i;
+	json_t *s;
+
+	if (json_is_array(ex) && json_array_size(ex)) {
+		fputs("<h3>Why these choices (planner)</h3>\n<ul>\n", f);
+		json_array_foreach(ex, i, s)
+			if (json_is_string(s)) {
+				fputs("<li>", f);
+				html_escape(f, json_string_value(s));
+				fputs("</li>\n", f);
+			}
+		fputs("</ul>\n", f);
+	}
+	if (r->n_cores) {
+		head(f, "Per-core guaranteed budgets", "CPU|role|workload|"
+		     "read (GB/s)|write (GB/s)|read (events/period)|"
+		     "write (events/period)");
+		for (i = 0; i < r->n_cores; i++) {
+			const struct report_core_budget *b = &r->cores[i];
+
+			cells(f, "%d|%s%s|%s|%.3f|%.3f|%.0f|%.0f", b->cpu,
+			      b->rt ? "rt" : "be", b->cpu == r->config.master_cpu
+			      ? ", master" : "", b->workload, b->read_bps / 1e9,
+			      b->write_bps / 1e9, b->read_events,
+			      b->write_events);
+		}
+		tail(f);
+	}
+	if (r->n_res) {
+		head(f, "Validation results", "workload|CPU|solo (ms)|"
+		     "unregulated (ms)|regulated (ms)|unregulated slowdown|"
+		     "regulated slowdown|deadline (ms)|jobs|misses|throttles");
+		for (i = 0; i < r->n_res; i++) {
+			const struct memcal_validation_result *v = &r->res[i];
+			double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
+
+			cells(f, "%s|%d|%.3f|%.3f|%.3f|%.3f|%.3f|%.3f|%lld|%lld|"
+			      "%lld", v->workload, v->cpu, v->solo_ns / 1e6,
+			      v->unregulated_ns / 1e6, v->regulated_ns / 1e6,
+			      v->unregulated_ns / solo, v->regulated_ns > 0 ?
+			      v->regulated_ns / solo : NAN, v->deadline_ns / 1e6,
+			      (long long)v->jobs, (long long)v->deadline_misses,
+			      (long long)v->throttles);
+		}
+		tail(f);
+	}
+}
+
+/* tables_calibration - bandwidth, knee, PMU and overhead rows. */
+static void tables_calibration(FILE *f, const struct report *r)
+{
+	size_t i;
+
+	if (r->n_bw) {
+		head(f, "Bandwidth", "kind|scope|CPUs|cores|variant|buffer (MiB)|"
+		     "repetitions|median (GB/s)|min (GB/s)|max (GB/s)");
+		for (i = 0; i < r->n_bw; i++) {
+			const struct memcal_bw *b = &r->bw[i];
+
+			cells(f, "%s|%s|%s|%d|%s|%.0f|%d|%.2f|%.2f|%.2f", b->kind,
+			      b->scope, b->cpus, b->n_cpus, b->variant,
+			      (double)b->buffer_bytes / (1 << 20), b->repetitions,
+			      b->median_bps / 1e9, b->min_bps / 1e9,
+			      b->max_bps / 1e9);
+		}
+		tail(f);
+	}
+	if (r->n_sus) {
+		head(f, "Sustainable bandwidth", "traffic|bandwidth (GB/s)|"
+		     "idle latency (ns)|bound (x idle)|criterion|lower bound");
+		for (i = 0; i < r->n_sus; i++)
+			cells(f, "%s|%.2f|%.1f|%.2f|%s|%s", r->sus[i].traffic,
+			      r->sus[i].bandwidth_bps / 1e9,
+			      r->sus[i].idle_latency_ns, r->sus[i].bound_ratio,
+			      r->sus[i].criterion,
+			      r->sus[i].lower_bound ? "yes" : "no");
+		tail(f);
+	}
+	if (r->n_lat) {
+		head(f, "Loaded latency", "traffic|chase CPU|load CPUs|pace|"
+		     "bandwidth (GB/s)|latency (ns)|min (ns)|max (ns)");
+		for (i = 0; i < r->n_lat; i++) {
+			const struct memcal_latency_point *p = &r->lat[i];
+
+			cells(f, "%s|%d|%d|%.2f|%.2f|%.1f|%.1f|%.1f", p->traffic,
+			      p->chase_cpu, p->load_cpus, p->pace,
+			      p->bandwidth_bps / 1e9, p->latency_ns,
+			      p->latency_min_ns, p->latency_max_ns);
+		}
+		tail(f);
+	}
+	if (r->n_ev) {
+		head(f, "PMU events", "event|PMU|traffic|opened|bytes/event|"
+		     "error (%)|chosen|note");
+		for (i = 0; i < r->n_ev; i++) {
+			const struct memcal_pmu_event *e = &r->ev[i];
+
+			cells(f, "%s|%s|%s|%s|%.1f|%.1f|%s|%s", e->name, e->pmu,
+			      e->traffic, e->opened ? "yes" : "no",
+			      e->bytes_per_event, e->error_pct,
+			      e->chosen ? "yes" : "no", e->message);
+		}
+		tail(f);
+	}
+	if (r->n_ov) {
+		head(f, "Interrupt overhead", "CPU|period (us)|benchmark|method|"
+		     "master CPU|repetitions|C'/C median|min|max");
+		for (i = 0; i < r->n_ov; i++) {
+			const struct memcal_overhead_point *p = &r->ov[i];
+
+			cells(f, "%d|%d|%s|%s|%d|%d|%.3f|%.3f|%.3f", p->cpu,
+			      p->period_us, p->benchmark, p->method,
+			      p->master_cpu, p->repetitions, p->ratio_median,
+			      p->ratio_min, p->ratio_max);
+		}
+		tail(f);
+	}
+	if (r->n_om) {
+		head(f, "Overhead model (ratio = base + cost / period)", "CPU|"
+		     "benchmark|method|cost per interrupt (ns)|base ratio|R2");
+		for (i = 0; i < r->n_om; i++)
+			cells(f, "%d|%s|%s|%.0f|%.3f|%.3f", r->om[i].cpu,
+			      r->om[i].benchmark, r->om[i].method,
+			      r->om[i].cost_per_irq_ns, r->om[i].base_ratio,
+			      r->om[i].r2);
+		tail(f);
+	}
+}
+
+/**
+ * report_write_html_tables() - the "Data" section of the page.
+ * Return: 0 (write errors are caught by the caller's ferror()).
+ */
+int report_write_html_tables(FILE *f, const struct report *r)
+{
+	fputs("<h2 id=\"data\">Data</h2>\n", f);
+	if (r->tool && !strcmp(r->tool, "memtune"))
+		tables_tuning(f, r);
+	tables_calibration(f, r);
+	if (!r->n_bw && !r->n_ov && !r->n_res && !r->n_cores)
+		fputs("<p>The database holds no data for this report yet.</p>\n",
+		      f);
+	return 0;
+}

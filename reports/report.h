@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * report.h - the data of a report, loaded from the database once
+ * (report_load.c, report_tune.c) and rendered by html.c, csv.c and
+ * report_json.c; the charts are drawn by charts_calibration.c and
+ * charts_tuning.c.  Nothing here writes to the database.
+ *
+ * A report never fails because data is missing: whatever the database
+ * lacks is recorded in @missing (one sentence each, saying what to run to
+ * get it), and the charts that need it say so in their place.
+ */
+#ifndef MEMCAL_REPORT_H
+#define MEMCAL_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "memcal_db.h"
+#include "memcal_db_tune.h"
+
+#define REPORT_MAX_NOTES 32
+#define REPORT_NOTE_LEN 320
+
+/* Output formats. */
+enum report_format {
+	REPORT_HTML = 0,
+	REPORT_CSV = 1,
+	REPORT_JSON = 2,
+};
+
+/**
+ * struct report_core_budget - one core's share of a tuned configuration.
+ * @cpu:      OS CPU number.
+ * @workload: workload placed on it ("" if the document names none).
+ * @read_bps, @write_bps: guaranteed budget in bytes per second (NAN when
+ *            the document gives none and no conversion was possible).
+ * @read_events, @write_events: the same in events per period (NAN when
+ *            absent).
+ * @rt:       the core runs a real-time workload.
+ */
+struct report_core_budget {
+	int cpu;
+	char workload[128];
+	double read_bps, write_bps;
+	double read_events, write_events;
+	bool rt;
+};
+
+/**
+ * struct report_lms_trace - predicted and actual demand over time.
+ * @source:    where it came from, in words ("" when there is none).
+ * @cpu:       core the trace belongs to.
+ * @period_us: time between samples.
+ * @n:         number of samples.
+ * @actual, @predicted: demand per sample, bytes per second (malloc'd).
+ */
+struct report_lms_trace {
+	char source[320];
+	int cpu;
+	int period_us;
+	size_t n;
+	double *actual;
+	double *predicted;
+};
+
+/**
+ * struct report - everything one report shows.
+ * @tool:        "memcal" or "memtune": which report this is.
+ * @db_path:     database it was read from.
+ * @generated_at: ISO-8601 UTC time the report was made.
+ * @have_run:    @run (the calibration run reported) was found.
+ * @run:         that run.
+ * @have_overhead_run: @overhead_run was found.
+ * @overhead_run: the run the overhead points come from (may be @run).
+ * @have_platform: @platform was found.
+ * @platform:    the board.
+ * @bw, @n_bw:   bandwidth rows of @run.
+ * @lat, @n_lat: loaded-latency points of @run.
+ * @sus, @n_sus: sustainable bandwidth per traffic class.
+ * @have_pmu:    @pmu was stored.
+ * @pmu:         the PMU verdict.
+ * @ev, @n_ev:   PMU events considered.
+ * @ov, @n_ov:   overhead points.
+ * @om, @n_om:   overhead models.
+ * @have_config: @config (memtune report) was found.
+ * @config:      the tuned configuration.
+ * @doc:         its JSON document, parsed (NULL if unparsable).
+ * @cores, @n_cores: per-core budgets read from @doc.
+ * @have_validation: @validation was found.
+ * @validation:  the newest validation of @config.
+ * @res, @n_res: its per-workload results.
+ * @lms:         the LMS trace, if any.
+ * @warnings, @n_warnings: what the reader must keep in mind.
+ * @missing, @n_missing: what the database lacks for this report.
+ */
+struct report {
+	const char *tool;
+	char db_path[512];
+	char generated_at[32];
+
+	bool have_run;
+	struct memcal_run run;
+	bool have_overhead_run;
+	struct memcal_run overhead_run;
+	bool have_platform;
+	struct memcal_platform platform;
+	struct memcal_bw *bw;
+	size_t n_bw;
+	struct memcal_latency_point *lat;
+	size_t n_lat;
+	struct memcal_sustainable sus[4];
+	size_t n_sus;
+	bool have_pmu;
+	struct memcal_pmu_status pmu;
+	struct memcal_pmu_event *ev;
+	size_t n_ev;
+	struct memcal_overhead_point *ov;
+	size_t n_ov;
+	struct memcal_overhead_model *om;
+	size_t n_om;
+
+	bool have_config;
+	struct memcal_config config;
+	json_t *doc;
+	struct report_core_budget *cores;
+	size_t n_cores;
+	bool have_validation;
+	struct memcal_validation validation;
+	struct memcal_validation_result *res;
+	size_t n_res;
+	struct report_lms_trace lms;
+
+	char warnings[REPORT_MAX_NOTES][REPORT_NOTE_LEN];
+	size_t n_warnings;
+	char missing[REPORT_MAX_NOTES][REPORT_NOTE_LEN];
+	size_t n_missing;
+};
+
+/* report_load.c */
+int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id);
+int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id);
+void report_free(struct report *r);
+void report_warn(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void report_missing(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int report_push(void **arr, size_t *n, size_t elem, const void *item);
+
+/* report_tune.c: the tuned-config document, read defensively. */
+int report_read_config_doc(struct report *r, memcal_db *db);
+const char *report_doc_reason(const struct report *r, const char *what);
+double report_doc_number(const json_t *obj, const char *const *keys);
+const struct memcal_sustainable *report_sustainable(const struct report *r,
+						    const char *traffic);
+double report_bytes_per_event(const struct report *r, const char *traffic);
+
+/* report_summary.c: headline figures shared by every format. */
+double report_bw_at(const struct report *r, const char *kind, int n_cpus,
+		    double *lo, double *hi);
+int report_max_cpus(const struct report *r);
+double report_peak_bw(const struct report *r, const char *kind, int *n_cpus);
+int report_overhead_master(const struct report *r);
+int report_master_cpu(const struct report *r);
+double report_overhead_at(const struct report *r, int cpu, int period_us);
+bool report_overhead_proxy(const struct report *r);
+
+/* Charts: each writes one <svg> (a placeholder when data is missing). */
+#define REPORT_CHART_WIDTH 780.0
+#define REPORT_CHART_HEIGHT 400.0
+int chart_bandwidth(FILE *f, const struct report *r);
+int chart_latency(FILE *f, const struct report *r);
+int chart_overhead(FILE *f, const struct report *r);
+int chart_budgets(FILE *f, const struct report *r);
+int chart_validation(FILE *f, const struct report *r);
+int chart_lms(FILE *f, const struct report *r);
+int report_chart_count(const struct report *r);
+
+/* Renderers.  Each returns 0 or -errno. */
+int report_write_html(FILE *f, const struct report *r);
+int report_write_html_tables(FILE *f, const struct report *r);
+int report_write_csv(FILE *f, const struct report *r);
+json_t *report_to_json(const struct report *r);
+int report_write_json(FILE *f, const struct report *r);
+void html_escape(FILE *f, const char *s);
+
+#endif /* MEMCAL_REPORT_H */

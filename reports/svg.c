@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * svg.c - the SVG writer the reports draw with (see svg.h).  No plotting
+ * library: scales, ticks, axes, legends, series and bars, all clipped to the
+ * plot rectangle, all text XML-escaped.
+ *
+ * Layout of a chart: title and subtitle on top, the plot rectangle with the
+ * y axis on its left and the x axis below it, the legend in a column to the
+ * right of the plot, so that no legend ever covers data.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "svg.h"
+
+#define MARGIN_LEFT	72.0
+#define MARGIN_TOP	52.0
+#define MARGIN_BOTTOM	52.0
+#define LEGEND_COLUMN	200.0
+#define FONT		"font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
+
+/*
+ * svg_palette() - colour @i of a colour-blind-safe palette (Okabe-Ito,
+ * without its yellow, which is unreadable on white), cycling.
+ */
+const char *svg_palette(size_t i)
+{
+	static const char *const colors[] = {
+		"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
+		"#D55E00", "#666666", "#000000",
+	};
+
+	return colors[i % (sizeof(colors) / sizeof(colors[0]))];
+}
+
+/*
+ * svg_scale_map() - the pixel position of data value @v.  A log scale maps
+ * values <= 0 to NaN; callers drop non-finite positions.
+ */
+double svg_scale_map(const struct svg_scale *s, double v)
+{
+	double a = s->d0, b = s->d1;
+
+	if (s->log) {
+		if (v <= 0 || a <= 0 || b <= 0)
+			return NAN;
+		v = log10(v);
+		a = log10(a);
+		b = log10(b);
+	}
+	if (!(b > a))
+		return (s->r0 + s->r1) / 2;
+	return s->r0 + (v - a) / (b - a) * (s->r1 - s->r0);
+}
+
+/*
+ * svg_nice_num() - a "nice" number (1, 2 or 5 times a power of ten) close
+ * to @x > 0: the nearest one when @round, else the smallest one >= @x
+ * (Heckbert, "Nice numbers for graph labels", Graphics Gems 1990).
+ */
+double svg_nice_num(double x, bool round)
+{
+	double e, f, nf;
+
+	if (!(x > 0) || !isfinite(x))
+		return 1;
+	e = floor(log10(x));
+	f = x / pow(10, e);
+	if (round)
+		nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+	else
+		nf = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+	return nf * pow(10, e);
+}
+
+/*
+ * svg_linear_ticks() - about @target nicely spaced ticks covering the data
+ * interval [@lo, @hi]: every tick lies inside it.  A degenerate interval
+ * gets one tick.  Return: 0, -EINVAL for non-finite bounds.
+ */
+int svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t)
+{
+	double step, first;
+
+	memset(t, 0, sizeof(*t));
+	if (!isfinite(lo) || !isfinite(hi))
+		return -EINVAL;
+	if (hi < lo) {
+		double tmp = lo;
+
+		lo = hi;
+		hi = tmp;
+	}
+	if (target < 2)
+		target = 2;
+	if (hi - lo <= fabs(hi) * 1e-12) {
+		t->v[0] = lo;
+		t->n = 1;
+		return 0;
+	}
+	step = svg_nice_num(svg_nice_num(hi - lo, false) / (target - 1), true);
+	while ((hi - lo) / step > SVG_MAX_TICKS - 1)
+		step = svg_nice_num(step * 1.5, false);
+	first = ceil(lo / step - 1e-9) * step;
+	for (double v = first; v <= hi + step * 1e-9 && t->n < SVG_MAX_TICKS;
+	     v = first + (double)t->n * step)
+		t->v[t->n++] = fabs(v) < step * 1e-9 ? 0 : v;
+	t->step = step;
+	return 0;
+}
+
+/*
+ * svg_log_ticks() - ticks of a log axis over [@lo, @hi] (both > 0): the
+ * powers of ten, plus 2x and 5x when the interval spans at most two
+ * decades.  Return: 0, -EINVAL for bounds that are not positive.
+ */
+int svg_log_ticks(double lo, double hi, struct svg_ticks *t)
+{
+	static const double mult[] = { 1, 2, 5 };
+	int e0, e1;
+	bool fine;
+
+	memset(t, 0, sizeof(*t));
+	if (!(lo > 0) || !(hi > 0) || !isfinite(lo) || !isfinite(hi))
+		return -EINVAL;
+	if (hi < lo) {
+		double tmp = lo;
+
+		lo = hi;
+		hi = tmp;
+	}
+	e0 = (int)floor(log10(lo) + 1e-9);
+	e1 = (int)ceil(log10(hi) - 1e-9);
+	fine = e1 - e0 <= 2;
+	for (int e = e0; e <= e1 && t->n < SVG_MAX_TICKS; e++)
+		for (size_t m = 0; m < (fine ? 3u : 1u); m++) {
+			double v = mult[m] * pow(10, e);
+
+			if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9) &&
+			    t->n < SVG_MAX_TICKS)
+				t->v[t->n++] = v;
+		}
+	return 0;
+}
+
+/*
+ * svg_nice_range() - widen [@lo, @hi] to nice bounds: multiples of the
+ * tick step for a linear axis, powers of ten for a log one.  An empty
+ * interval is widened around its value.
+ */
+void svg_nice_range(double *lo, double *hi, int target, bool log)
+{
+	double step;
+
+	if (!isfinite(*lo) || !isfinite(*hi)) {
+		*lo = log ? 1 : 0;
+		*hi = log ? 10 : 1;
+		return;
+	}
+	if (log) {
+		if (!(*lo > 0))
+			*lo = *hi > 0 ? *hi / 10 : 1;
+		if (!(*hi > *lo))
+			*hi = *lo * 10;
+		*lo = pow(10, floor(log10(*lo) + 1e-9));
+		*hi = pow(10, ceil(log10(*hi) - 1e-9));
+		if (*hi <= *lo)
+			*hi = *lo * 10;
+		return;
+	}
+	if (*hi - *lo <= fabs(*hi) * 1e-12) {
+		double d = *hi != 0 ? fabs(*hi) * 0.1 : 1;
+
+		*lo -= d;
+		*hi += d;
+	}
+	if (target < 2)
+		target = 2;
+	step = svg_nice_num(svg_nice_num(*hi - *lo, false) / (target - 1),
+			    true);
+	*lo = floor(*lo / step + 1e-9) * step;
+	*hi = ceil(*hi / step - 1e-9) * step;
+}
+
+/*
+ * svg_format_tick() - the label of tick @v: as many decimals as the step
+ * needs (none for a step >= 1); a log axis (@step 0) uses %g.
+ */
+void svg_format_tick(double v, double step, char *buf, size_t len)
+{
+	int dec = 0;
+
+	if (step > 0) {
+		dec = (int)-floor(log10(step) + 1e-9);
+		if (dec < 0)
+			dec = 0;
+		if (dec > 6)
+			dec = 6;
+		snprintf(buf, len, "%.*f", dec, v);
+	} else {
+		snprintf(buf, len, "%g", v);
+	}
+}
+
+/*
+ * svg_clip_segment() - cut the segment (x0,y0)-(x1,y1) to the rectangle
+ * [xmin,xmax] x [ymin,ymax] (Liang-Barsky).  Return: false when nothing of
+ * it is inside (or a coordinate is not finite); the ends are updated.
+ */
+bool svg_clip_segment(double xmin, double ymin, double xmax, double ymax,
+		      double *x0, double *y0, double *x1, double *y1)
+{
+	double dx = *x1 - *x0, dy = *y1 - *y0, t0 = 0, t1 = 1;
+	double p[4] = { -dx, dx, -dy, dy };
+	double q[4] = { *x0 - xmin, xmax - *x0, *y0 - ymin, ymax - *y0 };
+
+	if (!isfinite(*x0) || !isfinite(*y0) || !isfinite(*x1) ||
+	    !isfinite(*y1))
+		return false;
+	for (int i = 0; i < 4; i++) {
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return false;
+			continue;
+		}
+		double r = q[i] / p[i];
+
+		if (p[i] < 0) {
+			if (r > t1)
+				return false;
+			if (r > t0)
+				t0 = r;
+		} else {
+			if (r < t0)
+				return false;
+			if (r < t1)
+				t1 = r;
+		}
+	}
+	*x1 = *x0 + t1 * dx;
+	*y1 = *y0 + t1 * dy;
+	*x0 = *x0 + t0 * dx;
+	*y0 = *y0 + t0 * dy;
+	return true;
+}
+
+/*
+ * svg_escape() - write @s as XML character data: & < > " ' become
+ * entities; control characters other than tab and newline are dropped
+ * (XML 1.0 cannot carry them).
+ */
+void svg_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if (ch >= 0x20 || ch == '\t' || ch == '\n')
+				fputc(ch, f);
+		}
+	}
+}
+
+/*
+ * svg_text_width() - estimated width in pixels of @s in a sans-serif font
+ * of @font_px (0.56 em per character; UTF-8 continuation bytes not counted).
+ */
+double svg_text_width(const char *s, double font_px)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return (double)n * font_px * 0.56;
+}
+
+/* text - one <text> element at (@x, @y), escaped. */
+static void text(FILE *f, double x, double y, const char *anchor,
+		 double size, const char *fill, const char *extra,
+		 const char *s)
+{
+	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" "
+		"font-size=\"%.0f\" fill=\"%s\"%s%s>", x, y, anchor, size, fill,
+		extra ? " " : "", extra ? extra : "");
+	svg_escape(f, s);
+	fputs("</text>\n", f);
+}
+
+/*
+ * svg_chart_begin() - open a chart of @width x @height pixels: the <svg>
+ * element with id @id, a white background, the title and subtitle, and
+ * the clipPath of the plot rectangle.  Return: 0, -EINVAL.
+ */
+int svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
+		    const char *title, const char *subtitle, double width,
+		    double height)
+{
+	memset(c, 0, sizeof(*c));
+	if (!f || !id || width < LEGEND_COLUMN + MARGIN_LEFT + 100 ||
+	    height < MARGIN_TOP + MARGIN_BOTTOM + 60)
+		return -EINVAL;
+	c->f = f;
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	c->width = width;
+	c->height = height;
+	c->px0 = MARGIN_LEFT;
+	c->px1 = width - LEGEND_COLUMN;
+	c->py0 = MARGIN_TOP;
+	c->py1 = height - MARGIN_BOTTOM;
+	svg_chart_set_x(c, 0, 1, false);
+	svg_chart_set_y(c, 0, 1, false);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"");
+	svg_escape(f, c->id);
+	fprintf(f, "\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" %s>\n", width, height,
+		width, height, FONT);
+	fputs("<title>", f);
+	svg_escape(f, title);
+	fputs("</title>\n", f);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" "
+		"fill=\"#ffffff\"/>\n", width, height);
+	fprintf(f, "<defs><clipPath id=\"%s-clip\"><rect x=\"%.2f\" "
+		"y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/></clipPath></defs>\n",
+		c->id, c->px0, c->py0, c->px1 - c->px0, c->py1 - c->py0);
+	text(f, 12, 20, "start", 15, "#111111", "font-weight=\"bold\"", title);
+	if (subtitle && *subtitle)
+		text(f, 12, 38, "start", 11, "#555555", NULL, subtitle);
+	return 0;
+}
+
+/* svg_chart_set_x() - the x data interval, mapped onto the plot width. */
+void svg_chart_set_x(struct svg_chart *c, double lo, double hi, bool log)
+{
+	c->x = (struct svg_scale){ lo, hi, c->px0, c->px1, log };
+}
+
+/* svg_chart_set_y() - the y data interval, mapped bottom to top. */
+void svg_chart_set_y(struct svg_chart *c, double lo, double hi, bool log)
+{
+	c->y = (struct svg_scale){ lo, hi, c->py1, c->py0, log };
+}
+
+/*
+ * svg_chart_axes() - frame, grid lines, ticks with their labels, and the
+ * axis titles (@xlabel below, @ylabel rotated on the left; both should
+ * name their unit).  NULL tick sets draw no ticks on that axis.
+ */
+void svg_chart_axes(struct svg_chart *c, const char *xlabel,
+		    const char *ylabel, const struct svg_ticks *xt,
+		    const struct svg_ticks *yt)
+{
+	FILE *f = c->f;
+	char buf[48];
+
+	fprintf(f, "<g class=\"axes\" stroke-width=\"1\">\n");
+	for (size_t i = 0; yt && i < yt->n; i++) {
+		double y = svg_scale_map(&c->y, yt->v[i]);
+
+		if (!isfinite(y) || y < c->py0 - 0.5 || y > c->py1 + 0.5)
+			continue;
+		fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+			"y2=\"%.2f\" stroke=\"#e4e4e4\"/>\n", c->px0, y, c->px1,
+			y);
+		fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+			"y2=\"%.2f\" stroke=\"#333333\"/>\n", c->px0 - 5, y,
+			c->px0, y);
+		svg_format_tick(yt->v[i], yt->step, buf, sizeof(buf));
+		text(f, c->px0 - 8, y + 4, "end", 11, "#333333", NULL, buf);
+	}
+	for (size_t i = 0; xt && i < xt->n; i++) {
+		double x = svg_scale_map(&c->x, xt->v[i]);
+
+		if (!isfinite(x) || x < c->px0 - 0.5 || x > c->px1 + 0.5)
+			continue;
+		fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+			"y2=\"%.2f\" stroke=\"#e4e4e4\"/>\n", x, c->py0, x,
+			c->py1);
+		fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+			"y2=\"%.2f\" stroke=\"#333333\"/>\n", x, c->py1, x,
+			c->py1 + 5);
+		svg_format_tick(xt->v[i], xt->step, buf, sizeof(buf));
+		text(f, x, c->py1 + 18, "middle", 11, "#333333", NULL, buf);
+	}
+	fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		"height=\"%.2f\" fill=\"none\" stroke=\"#333333\"/>\n", c->px0,
+		c->py0, c->px1 - c->px0, c->py1 - c->py0);
+	fputs("</g>\n", f);
+	if (xlabel)
+		text(f, (c->px0 + c->px1) / 2, c->py1 + 38, "middle", 12,
+		     "#111111", "class=\"xlabel\"", xlabel);
+	if (ylabel) {
+		char rot[80];
+		double cy = (c->py0 + c->py1) / 2;
+
+		snprintf(rot, sizeof(rot), "class=\"ylabel\" transform=\"rotate("
+			 "-90 18 %.2f)\"", cy);
+		text(f, 18, cy, "middle", 12, "#111111", rot, ylabel);
+	}
+}
+
+/*
+ * svg_chart_categories() - a categorical x axis: @n slots of width 1 over
+ * the data interval [0, @n], each labelled under its centre, and a linear
+ * x scale set to match.  Draws the frame's x side and the axis title.
+ */
+void svg_chart_categories(struct svg_chart *c, const char *const *names,
+			  size_t n, const char *xlabel)
+{
+	double slot;
+
+	svg_chart_set_x(c, 0, n ? (double)n : 1, false);
+	slot = (c->px1 - c->px0) / (double)(n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		double x = svg_scale_map(&c->x, (double)i + 0.5);
+		double size = 11;
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%s", names[i] ? names[i] : "");
+		while (size > 7 && svg_text_width(buf, size) > slot - 4)
+			size -= 1;
+		text(c->f, x, c->py1 + 18, "middle", size, "#333333", NULL, buf);
+	}
+	if (xlabel)
+		text(c->f, (c->px0 + c->px1) / 2, c->py1 + 38, "middle", 12,
+		     "#111111", "class=\"xlabel\"", xlabel);
+}
+
+/* clip_open - start a group clipped to the plot rectangle. */
+static void clip_open(struct svg_chart *c, const char *cls)
+{
+	fprintf(c->f, "<g class=\"%s\" clip-path=\"url(#%s-clip)\">\n", cls,
+		c->id);
+}
+
+/*
+ * svg_series_line() - a polyline through the points (@x[i], @y[i]) in data
+ * units; a non-finite value breaks the line; every segment is cut at the
+ * plot rectangle.
+ */
+void svg_series_line(struct svg_chart *c, const double *x, const double *y,
+		     size_t n, const char *color, double width,
+		     const char *dash)
+{
+	double lx = 0, ly = 0;
+	bool pen = false, have_prev = false, any = false;
+
+	clip_open(c, "series");
+	for (size_t i = 0; i < n; i++) {
+		double px = svg_scale_map(&c->x, x[i]);
+		double py = svg_scale_map(&c->y, y[i]);
+		double a = lx, b = ly, d = px, e = py;
+
+		if (!isfinite(px) || !isfinite(py)) {
+			have_prev = pen = false;
+			continue;
+		}
+		if (have_prev && svg_clip_segment(c->px0, c->py0, c->px1,
+						  c->py1, &a, &b, &d, &e)) {
+			if (!any)
+				fprintf(c->f, "<path fill=\"none\" stroke=\"%s\" "
+					"stroke-width=\"%.1f\" stroke-linejoin="
+					"\"round\"%s%s%s d=\"", color, width,
+					dash ? " stroke-dasharray=\"" : "",
+					dash ? dash : "", dash ? "\"" : "");
+			any = true;
+			if (!pen || a != lx || b != ly)
+				fprintf(c->f, "M%.2f %.2f", a, b);
+			fprintf(c->f, "L%.2f %.2f", d, e);
+			/* pen stays down only if the end was not cut */
+			pen = d == px && e == py;
+		} else {
+			pen = false;
+		}
+		lx = px;
+		ly = py;
+		have_prev = true;
+	}
+	if (any)
+		fputs("\"/>\n", c->f);
+	fputs("</g>\n", c->f);
+}
+
+/*
+ * svg_series_points() - a circle of @radius at each point inside the plot
+ * rectangle; points outside (or not finite) are dropped.  @title, when
+ * given, becomes each point's tooltip prefix.
+ */
+void svg_series_points(struct svg_chart *c, const double *x, const double *y,
+		       size_t n, const char *color, double radius,
+		       const char *title)
+{
+	clip_open(c, "points");
+	for (size_t i = 0; i < n; i++) {
+		double px = svg_scale_map(&c->x, x[i]);
+		double py = svg_scale_map(&c->y, y[i]);
+
+		if (!isfinite(px) || !isfinite(py) || px < c->px0 ||
+		    px > c->px1 || py < c->py0 || py > c->py1)
+			continue;
+		fprintf(c->f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\" "
+			"fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.8\">",
+			px, py, radius, color);
+		if (title) {
+			fputs("<title>", c->f);
+			svg_escape(c->f, title);
+			fprintf(c->f, ": %g, %g</title>", x[i], y[i]);
+		}
+		fputs("</circle>\n", c->f);
+	}
+	fputs("</g>\n", c->f);
+}
+
+/* segment - one clipped line in pixel coordinates (dropped if outside). */
+static void segment(struct svg_chart *c, double x0, double y0, double x1,
+		    double y1, const char *color, double width,
+		    const char *dash)
+{
+	if (!svg_clip_segment(c->px0, c->py0, c->px1, c->py1, &x0, &y0, &x1,
+			      &y1))
+		return;
+	fprintf(c->f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		"stroke=\"%s\" stroke-width=\"%.1f\"%s%s%s/>\n", x0, y0, x1, y1,
+		color, width, dash ? " stroke-dasharray=\"" : "",
+		dash ? dash : "", dash ? "\"" : "");
+}
+
+/* svg_error_bar() - a vertical min-max whisker at @x with end caps. */
+void svg_error_bar(struct svg_chart *c, double x, double ylo, double yhi,
+		   const char *color)
+{
+	double px = svg_scale_map(&c->x, x);
+	double a = svg_scale_map(&c->y, ylo), b = svg_scale_map(&c->y, yhi);
+
+	segment(c, px, a, px, b, color, 1, NULL);
+	segment(c, px - 3, a, px + 3, a, color, 1, NULL);
+	segment(c, px - 3, b, px + 3, b, color, 1, NULL);
+}
+
+/*
+ * svg_bar() - a filled rectangle between data x @x0..@x1 and y @y0..@y1,
+ * clipped to the plot rectangle; @title becomes its tooltip.
+ */
+void svg_bar(struct svg_chart *c, double x0, double x1, double y0, double y1,
+	     const char *color, const char *title)
+{
+	double a = svg_scale_map(&c->x, x0), b = svg_scale_map(&c->x, x1);
+	double d = svg_scale_map(&c->y, y0), e = svg_scale_map(&c->y, y1);
+	double l = fmax(fmin(a, b), c->px0), r = fmin(fmax(a, b), c->px1);
+	double t = fmax(fmin(d, e), c->py0), u = fmin(fmax(d, e), c->py1);
+
+	if (!isfinite(l) || !isfinite(r) || !isfinite(t) || !isfinite(u) ||
+	    r <= l || u <= t)
+		return;
+	fprintf(c->f, "<rect class=\"bar\" x=\"%.2f\" y=\"%.2f\" "
+		"width=\"%.2f\" height=\"%.2f\" fill=\"%s\" stroke=\"#ffffff\" "
+		"stroke-width=\"0.8\">", l, t, r - l, u - t, color);
+	if (title) {
+		fputs("<title>", c->f);
+		svg_escape(c->f, title);
+		fputs("</title>", c->f);
+	}
+	fputs("</rect>\n", c->f);
+}
+
+/*
+ * svg_hline() - a horizontal marker at data @y from data x @x0 to @x1
+ * (NAN, NAN: the whole plot width), labelled just above its right end.
+ */
+void svg_hline(struct svg_chart *c, double y, double x0, double x1,
+	       const char *color, const char *dash, const char *label)
+{
+	double py = svg_scale_map(&c->y, y);
+	double a = isfinite(x0) ? svg_scale_map(&c->x, x0) : c->px0;
+	double b = isfinite(x1) ? svg_scale_map(&c->x, x1) : c->px1;
+
+	if (!isfinite(py) || py < c->py0 || py > c->py1)
+		return;
+	segment(c, a, py, b, py, color, 1.5, dash);
+	if (label) {
+		double lx = fmin(fmax(a, b), c->px1) - 4;
+		double ly = py - 5 < c->py0 + 12 ? py + 14 : py - 5;
+
+		text(c->f, lx, ly, "end", 11, color, "class=\"marker\"", label);
+	}
+}
+
+/*
+ * svg_vline() - a vertical marker at data @x over the plot height,
+ * labelled near its top (to its right, or left when close to the edge).
+ */
+void svg_vline(struct svg_chart *c, double x, const char *color,
+	       const char *dash, const char *label)
+{
+	double px = svg_scale_map(&c->x, x);
+
+	if (!isfinite(px) || px < c->px0 || px > c->px1)
+		return;
+	segment(c, px, c->py0, px, c->py1, color, 1.5, dash);
+	if (label) {
+		bool left = px + 4 + svg_text_width(label, 11) > c->px1;
+
+		text(c->f, left ? px - 4 : px + 4, c->py0 + 14,
+		     left ? "end" : "start", 11, color, "class=\"marker\"",
+		     label);
+	}
+}
+
+/*
+ * svg_note() - free text at data position (@x, @y) inside the plot; a
+ * NAN position means the centre of the plot (used for "no data" notes).
+ */
+void svg_note(struct svg_chart *c, double x, double y, const char *anchor,
+	      const char *color, const char *s)
+{
+	double px = isfinite(x) ? svg_scale_map(&c->x, x) : (c->px0 + c->px1) / 2;
+	double py = isfinite(y) ? svg_scale_map(&c->y, y) : (c->py0 + c->py1) / 2;
+
+	if (!isfinite(px) || !isfinite(py))
+		return;
+	text(c->f, px, py, anchor ? anchor : "middle", 11,
+	     color ? color : "#333333", "class=\"note\"", s);
+}
+
+/*
+ * svg_legend_add() - add an entry to the chart's legend (drawn by
+ * svg_chart_end()).  Return: 0, -ENOSPC when the legend is full.
+ */
+int svg_legend_add(struct svg_chart *c, const char *label, const char *color,
+		   const char *dash, double width, bool bar)
+{
+	struct svg_legend_entry *e;
+
+	if (c->n_legend >= SVG_MAX_LEGEND)
+		return -ENOSPC;
+	e = &c->legend[c->n_legend++];
+	snprintf(e->label, sizeof(e->label), "%s", label ? label : "");
+	snprintf(e->color, sizeof(e->color), "%s", color ? color : "#000");
+	e->dash = dash;
+	e->width = width > 0 ? width : 2;
+	e->bar = bar;
+	return 0;
+}
+
+/*
+ * svg_chart_end() - draw the legend in the column right of the plot (long
+ * labels are shrunk to fit) and close the <svg> element.
+ */
+void svg_chart_end(struct svg_chart *c)
+{
+	FILE *f = c->f;
+	double x = c->px1 + 14, y = c->py0 + 6, room = LEGEND_COLUMN - 44;
+
+	if (c->n_legend)
+		fputs("<g class=\"legend\">\n", f);
+	for (size_t i = 0; i < c->n_legend && y < c->height - 8; i++) {
+		const struct svg_legend_entry *e = &c->legend[i];
+		double size = 11;
+
+		if (e->bar)
+			fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"18\" "
+				"height=\"10\" fill=\"%s\"/>\n", x, y, e->color);
+		else
+			fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+				"y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%.1f\""
+				"%s%s%s/>\n", x, y + 5, x + 18, y + 5, e->color,
+				e->width, e->dash ? " stroke-dasharray=\"" : "",
+				e->dash ? e->dash : "", e->dash ? "\"" : "");
+		while (size > 7 && svg_text_width(e->label, size) > room)
+			size -= 0.5;
+		text(f, x + 24, y + 9, "start", size, "#222222", NULL, e->label);
+		y += 18;
+	}
+	if (c->n_legend)
+		fputs("</g>\n", f);
+	fputs("</svg>\n", f);
+}
+
+/*
+ * svg_placeholder() - a chart-sized <svg> that says, in place of the
+ * chart, which data is missing and how to get it.
+ */
+void svg_placeholder(FILE *f, const char *id, const char *title,
+		     double width, double height, const char *message)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"");
+	svg_escape(f, id);
+	fprintf(f, "\" class=\"chart missing\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" %s>\n", width, height,
+		width, height, FONT);
+	fputs("<title>", f);
+	svg_escape(f, title);
+	fputs("</title>\n", f);
+	fprintf(f, "<rect x=\"0.5\" y=\"0.5\" width=\"%.0f\" height=\"%.0f\" "
+		"fill=\"#fafafa\" stroke=\"#bbbbbb\" stroke-dasharray=\"6 4\"/>\n",
+		width - 1, height - 1);
+	text(f, 12, 20, "start", 15, "#111111", "font-weight=\"bold\"", title);
+	text(f, width / 2, height / 2, "middle", 13, "#9a3b00",
+	     "class=\"note\"", message);
+	fputs("</svg>\n", f);
+}
