@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_common.c - what memtune's subcommands share: opening the database,
+ * loading and checking a mix file, loading a tuned configuration by id,
+ * newest, or from a JSON file.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "memtune_cmds.h"
+
+/**
+ * tune_open_db() - open the database (--db or the default path).
+ * @write: open for writing, creating the file if needed.
+ * Return: 0 or a CLI exit code (error reported).
+ */
+int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db)
+{
+	char path[4096], err[512];
+	const char *p = ctx->db_path;
+
+	if (!p) {
+		if (memcal_db_default_path(path, sizeof(path)))
+			return cli_error(ctx, CLI_EXIT_FAILURE, "cannot work "
+					 "out the database path: set $MEMCAL_DB "
+					 "or give --db");
+		p = path;
+	}
+	if (memcal_db_open(p, write ? MEMCAL_DB_OPEN_CREATE :
+			   MEMCAL_DB_OPEN_READONLY, db, err, sizeof(err))) {
+		if (!write && access(p, F_OK))
+			return cli_error(ctx, CLI_EXIT_FAILURE, "no database at "
+					 "%s: run 'memcal run' first", p);
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	}
+	memcal_db_set_busy_timeout(*db, 5000);
+	return 0;
+}
+
+/**
+ * tune_load_mix() - load and check the mix file @path.
+ * Return: 0 or a CLI exit code (1 for a bad file, with its line).
+ */
+int tune_load_mix(struct cli_ctx *ctx, const char *path, struct mix *m)
+{
+	char err[MIX_ERR_LEN];
+	int rc = mix_load(path, m, err, sizeof(err));
+
+	if (rc)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	return 0;
+}
+
+/**
+ * tune_check_local_cpus() - refuse a mix naming a CPU this machine does
+ * not have (the CPUs memtune itself may run on).
+ */
+int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m)
+{
+	bool exists[1024];
+	char err[MIX_ERR_LEN];
+	int n = (int)sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t set;
+
+	if (n < 1 || n > 1024)
+		n = 1024;
+	CPU_ZERO(&set);
+	sched_getaffinity(0, sizeof(set), &set);
+	for (int i = 0; i < n; i++)
+		exists[i] = CPU_ISSET(i, &set);
+	if (mix_check_cpus(m, exists, n, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	return 0;
+}
+
+/** tune_parse_id() - parse a positive row id for --config. */
+int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id)
+{
+	const char *why;
+	uint64_t v;
+
+	if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--config %s: %s", arg,
+				 why);
+	*id = (int64_t)v;
+	return 0;
+}
+
+/* read_file - the whole of @path, malloc'd; NULL with errno set. */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+
+		n += got;
+		if (n + 1 < cap)
+			break;
+		cap *= 2;
+		buf = realloc(buf, cap);
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/**
+ * tune_load_config() - a tuned configuration: from JSON @file if given,
+ * else row @id, else the newest.
+ * @id_out: set to the row id (0 for a file).
+ * Return: 0 or a CLI exit code (error reported; says to run 'memtune
+ * plan' when there is none).
+ */
+int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
+		     const char *file, struct tune_config *c,
+		     int64_t *id_out)
+{
+	struct memcal_config row;
+	char err[512];
+	int rc;
+
+	*id_out = 0;
+	if (file) {
+		char *text = read_file(file);
+
+		if (!text)
+			return cli_error(ctx, CLI_EXIT_FAILURE, "cannot read "
+					 "%s: %s", file, strerror(errno));
+		rc = config_from_text(text, c, err, sizeof(err));
+		free(text);
+		if (rc)
+			return cli_error(ctx, CLI_EXIT_FAILURE, "%s: %s", file,
+					 err);
+		return 0;
+	}
+	if (!id && memcal_db_config_latest(db, &id))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "no tuned configuration "
+				 "in %s: run 'memtune plan MIX.yaml' first",
+				 memcal_db_path(db));
+	if (memcal_db_config_get(db, id, &row))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
+				 memcal_db_errmsg(db));
+	rc = config_from_text(row.document, c, err, sizeof(err));
+	memcal_db_config_free(&row);
+	if (rc)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "configuration %lld: %s",
+				 (long long)id, err);
+	*id_out = id;
+	return 0;
+}

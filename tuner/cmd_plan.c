@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_plan.c - memtune plan MIX.yaml: load the platform profile, the
+ * overhead measurement and the mix's workload profiles, run the planner,
+ * store the tuned configuration with its provenance and explain it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "inputs.h"
+#include "memtune_cmds.h"
+
+/**
+ * struct plan_opts - options of 'memtune plan'.
+ * @assume_ns: --assume-overhead-ns (0: refuse without a measurement).
+ * @periods:   --periods, 0-terminated.
+ */
+struct plan_opts {
+	double assume_ns;
+	uint32_t periods[PLAN_MAX_PERIODS];
+};
+
+/* plan_option - option callback. */
+static int plan_option(struct cli_ctx *ctx, int key, const char *arg,
+		       void *user)
+{
+	struct plan_opts *o = user;
+	const char *why;
+	uint64_t v;
+	size_t n;
+
+	if (key == 'a') {
+		if (cli_parse_u64(arg, 1, 100000000, &v, &why))
+			return cli_error(ctx, CLI_EXIT_USAGE,
+					 "--assume-overhead-ns %s: %s", arg, why);
+		o->assume_ns = (double)v;
+		return 0;
+	}
+	memset(o->periods, 0, sizeof(o->periods));
+	if (cli_parse_u32_list(arg, 10, 1000000, o->periods,
+			       PLAN_MAX_PERIODS - 1, &n, &why))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--periods %s: %s", arg,
+				 why);
+	return 0;
+}
+
+/* print_human - the configuration and its reasons as text. */
+static void print_human(struct cli_ctx *ctx, const struct tune_config *c,
+			int64_t id)
+{
+	FILE *f = ctx->out;
+
+	fprintf(f, "tuned configuration %lld for mix '%s' (platform %lld, "
+		"calibration run %lld)\n", (long long)id, c->mix,
+		(long long)c->platform_id, (long long)c->calibration_run_id);
+	fprintf(f, "  period %d us, master cpu %d, LMS %s (%u taps, step %.2f, "
+		"headroom %.0f%%), reclaim %s, share %s\n", c->period_us,
+		c->master_cpu, c->lms ? "on" : "off", c->taps,
+		c->mu_q16 / 65536.0, c->headroom_q16 * 100.0 / 65536.0,
+		c->reclaim ? "on" : "off", c->share ? "on" : "off");
+	fprintf(f, "  %-4s %-5s %-24s %21s %21s\n", "cpu", "role", "workloads",
+		"read MB/s g/ceil", "write MB/s g/ceil");
+	for (int i = 0; i < c->n_cpus; i++) {
+		const struct tune_cpu *p = &c->cpus[i];
+		char r[32], w[32];
+
+		snprintf(r, sizeof(r), "%.1f/%.1f", p->b[0].guaranteed_bps / 1e6,
+			 p->b[0].ceiling_bps / 1e6);
+		snprintf(w, sizeof(w), "%.1f/%.1f", p->b[1].guaranteed_bps / 1e6,
+			 p->b[1].ceiling_bps / 1e6);
+		fprintf(f, "  %-4d %-5s %-24s %21s %21s%s\n", p->cpu, p->role,
+			p->workloads[0] ? p->workloads : "-",
+			p->regulated ? r : "-", p->regulated ? w : "-",
+			p->cpu == c->master_cpu ? "  (master)" : "");
+	}
+	fprintf(f, "why:\n");
+	for (int i = 0; i < c->n_explain; i++)
+		fprintf(f, "  - %s\n", c->explain[i]);
+	if (c->n_warn)
+		fprintf(f, "warnings:\n");
+	for (int i = 0; i < c->n_warn; i++)
+		fprintf(f, "  - %s\n", c->warn[i]);
+}
+
+/* store - the configuration row, in one transaction; sets *@id. */
+static int store(struct cli_ctx *ctx, memcal_db *db,
+		 const struct tune_config *c, const char *doc, int64_t *id)
+{
+	struct memcal_config row;
+
+	memset(&row, 0, sizeof(row));
+	row.platform_id = c->platform_id;
+	row.calibration_run_id = c->calibration_run_id;
+	snprintf(row.mix, sizeof(row.mix), "%s", c->mix);
+	row.document = (char *)doc;
+	row.period_us = c->period_us;
+	row.master_cpu = c->master_cpu;
+	snprintf(row.created_at, sizeof(row.created_at), "%s", c->created_at);
+	row.profile_ids = (int64_t *)c->profile_ids;
+	row.n_profiles = (size_t)c->n_profiles;
+	if (memcal_db_begin(db) || memcal_db_config_store(db, &row) ||
+	    memcal_db_commit(db)) {
+		memcal_db_rollback(db);
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
+				 memcal_db_errmsg(db));
+	}
+	*id = row.id;
+	return 0;
+}
+
+/* now_iso - the current UTC time as ISO-8601. */
+static void now_iso(char buf[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* plan_with - plan @m against the database and store the result. */
+static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+		     const struct plan_opts *o, struct tune_inputs *ti,
+		     struct tune_config *c)
+{
+	bool exists[TUNE_MAX_CPUS];
+	char err[768], *doc;
+	int64_t id = 0;
+	json_t *j;
+	int rc;
+
+	if (inputs_platform(db, ti, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	for (int i = 0; i < TUNE_MAX_CPUS; i++)
+		exists[i] = i < ti->in.nr_cpus;
+	if (mix_check_cpus(m, exists, ti->in.nr_cpus, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	if (inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)) ||
+	    inputs_profiles(db, m, ti, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	memcpy(ti->in.periods_us, o->periods, sizeof(o->periods));
+	rc = plan_run(&ti->in, c, err, sizeof(err));
+	if (rc)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot plan mix '%s': "
+				 "%s", m->name, err);
+	for (int i = 0; i < ti->n_notes; i++)
+		config_warn(c, "%s", ti->notes[i]);
+	now_iso(c->created_at);
+	j = config_to_json(c);
+	doc = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
+	if (!doc) {
+		json_decref(j);
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+	}
+	rc = store(ctx, db, c, doc, &id);
+	free(doc);
+	if (rc) {
+		json_decref(j);
+		return rc;
+	}
+	if (ctx->json)
+		return cli_emit_json(ctx, json_pack("{s:I,s:o}", "config_id",
+						    (json_int_t)id, "document",
+						    j));
+	json_decref(j);
+	print_human(ctx, c, id);
+	return 0;
+}
+
+/**
+ * memtune_cmd_plan() - 'memtune plan MIX.yaml [--periods LIST_US]
+ * [--assume-overhead-ns NS]'.
+ */
+int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "periods", 0, "LIST_US", 'p', "candidate periods in us "
+		  "(default 100,200,500,1000,2000,5000,10000,20000)" },
+		{ "assume-overhead-ns", 0, "NS", 'a', "regulation cost per "
+		  "period to assume when 'memcal overhead' has not run" },
+		{ NULL, 0, NULL, 0, NULL },
+	};
+	struct plan_opts o;
+	struct tune_inputs *ti = calloc(1, sizeof(*ti));
+	struct tune_config *c = calloc(1, sizeof(*c));
+	struct mix *m = calloc(1, sizeof(*m));
+	memcal_db *db = NULL;
+	int first, rc;
+
+	memset(&o, 0, sizeof(o));
+	if (!ti || !c || !m) {
+		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+		goto out;
+	}
+	rc = cli_parse_options(ctx, argc, argv, "MIX.yaml", opts, plan_option,
+			       &o, &first);
+	if (rc)
+		goto out;
+	if (first != argc - 1) {
+		rc = cli_error(ctx, CLI_EXIT_USAGE, "plan takes one mix file; "
+			       "see 'memtune plan --help'");
+		goto out;
+	}
+	rc = tune_load_mix(ctx, argv[first], m);
+	if (!rc)
+		rc = tune_open_db(ctx, true, &db);
+	if (!rc)
+		rc = plan_with(ctx, db, m, &o, ti, c);
+out:
+	if (ti)
+		inputs_free(ti);
+	free(ti);
+	free(c);
+	if (m)
+		mix_free(m);
+	free(m);
+	memcal_db_close(db);
+	return rc;
+}

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * config.c - the tuned configuration document (see config.h): rendering
+ * it to JSON, reading it back with every field checked, and the small
+ * helpers the planner uses to fill it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+/* budget_json - one class's limits as an object. */
+static json_t *budget_json(const struct tune_budget *b)
+{
+	return json_pack("{s:f,s:f,s:I,s:I}", "guaranteed_bps",
+			 b->guaranteed_bps, "ceiling_bps", b->ceiling_bps,
+			 "guaranteed_events", (json_int_t)b->guaranteed_events,
+			 "ceiling_events", (json_int_t)b->ceiling_events);
+}
+
+/* counter_json - one class's counter event as an object. */
+static json_t *counter_json(const struct tune_counter *k)
+{
+	return json_pack("{s:s,s:s,s:I,s:I,s:f,s:s}", "event", k->event,
+			 "name", k->name, "perf_type", (json_int_t)k->perf_type,
+			 "perf_config", (json_int_t)k->perf_config,
+			 "bytes_per_event", k->bytes_per_event, "source",
+			 k->validated ? "validated" : "assumed");
+}
+
+/* strings_json - @n sentences as an array. */
+static json_t *strings_json(char (*s)[TUNE_NOTE_LEN], int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(s[i]));
+	return a;
+}
+
+/* cpus_json - the per-CPU array. */
+static json_t *cpus_json(const struct tune_config *c)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < c->n_cpus; i++) {
+		const struct tune_cpu *p = &c->cpus[i];
+		json_t *names = json_array();
+		char buf[256], *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", p->workloads);
+		for (char *t = strtok_r(buf, ",", &save); t;
+		     t = strtok_r(NULL, ",", &save))
+			json_array_append_new(names, json_string(t));
+		json_array_append_new(a, json_pack(
+			"{s:i,s:s,s:b,s:b,s:o,s:o,s:o}", "cpu", p->cpu,
+			"role", p->role, "regulated", p->regulated, "master",
+			p->cpu == c->master_cpu, "workloads", names, "read",
+			budget_json(&p->b[TUNE_READ]), "write",
+			budget_json(&p->b[TUNE_WRITE])));
+	}
+	return a;
+}
+
+/* workloads_json - the placed workloads. */
+static json_t *workloads_json(const struct tune_config *c)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < c->n_wl; i++) {
+		const struct tune_wl *w = &c->wl[i];
+		json_t *argv = json_loads(w->argv_json, 0, NULL);
+
+		json_array_append_new(a, json_pack(
+			"{s:s,s:i,s:s,s:I,s:I,s:o}", "name", w->name, "cpu",
+			w->cpu, "criticality", w->rt ? "rt" : "be",
+			"deadline_us", (json_int_t)w->deadline_us, "period_us",
+			(json_int_t)w->period_us, "argv",
+			argv ? argv : json_array()));
+	}
+	return a;
+}
+
+/**
+ * config_to_json() - render @c as the versioned document.
+ * Return: a new reference, or NULL when out of memory.
+ */
+json_t *config_to_json(const struct tune_config *c)
+{
+	json_t *ids = json_array();
+
+	for (int i = 0; ids && i < c->n_profiles; i++)
+		json_array_append_new(ids, json_integer(c->profile_ids[i]));
+	return json_pack(
+		"{s:s,s:i,s:s,s:s,s:s,"
+		"s:{s:I,s:s,s:s,s:s,s:i},"
+		"s:i,s:i,"
+		"s:{s:b,s:b,s:b,s:b},"
+		"s:{s:i,s:f,s:i,s:f,s:i},"
+		"s:i,"
+		"s:{s:o,s:o},"
+		"s:{s:f,s:f,s:I,s:I},"
+		"s:o,s:o,"
+		"s:{s:I,s:I,s:I,s:s,s:o,s:s,s:f,s:f,s:s},"
+		"s:o,s:o}",
+		"format", TUNE_CONFIG_FORMAT, "version", TUNE_CONFIG_VERSION,
+		"mix", c->mix, "created_at", c->created_at, "tool_version",
+		c->tool_version,
+		"platform", "id", (json_int_t)c->platform_id, "fingerprint",
+		c->fingerprint, "arch", c->arch, "cpu_model", c->cpu_model,
+		"nr_cpus", c->nr_cpus,
+		"period_us", c->period_us, "master_cpu", c->master_cpu,
+		"modes", "lms", c->lms, "reclaim", c->reclaim, "share",
+		c->share, "monitor", c->monitor,
+		"lms", "taps", (int)c->taps, "mu", c->mu_q16 / 65536.0,
+		"mu_q16", (int)c->mu_q16, "headroom_pct",
+		c->headroom_q16 * 100.0 / 65536.0, "headroom_q16",
+		(int)c->headroom_q16,
+		"reclaim_quantum_events", (int)c->reclaim_quantum,
+		"counters", "read", counter_json(&c->counter[TUNE_READ]),
+		"write", counter_json(&c->counter[TUNE_WRITE]),
+		"platform_ceiling", "read_bps", c->ceiling_bps[TUNE_READ],
+		"write_bps", c->ceiling_bps[TUNE_WRITE], "read_events",
+		(json_int_t)c->ceiling_events[TUNE_READ], "write_events",
+		(json_int_t)c->ceiling_events[TUNE_WRITE],
+		"cpus", cpus_json(c), "workloads", workloads_json(c),
+		"provenance", "platform_id", (json_int_t)c->platform_id,
+		"calibration_run_id", (json_int_t)c->calibration_run_id,
+		"overhead_run_id", (json_int_t)c->overhead_run_id,
+		"overhead_method", c->overhead_method, "profile_ids",
+		ids ? ids : json_array(), "mix_file", c->mix_file,
+		"percentile", c->percentile, "margin_pct", c->margin_pct,
+		"trace_sources", c->trace_sources,
+		"explain", strings_json((char (*)[TUNE_NOTE_LEN])c->explain,
+					c->n_explain),
+		"warnings", strings_json((char (*)[TUNE_NOTE_LEN])c->warn,
+					 c->n_warn));
+}
+
+/* copy_str - copy JSON string @v into @dst (empty when not a string). */
+static void copy_str(char *dst, size_t len, json_t *v)
+{
+	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+/* read_budget - one class's limits; -1 if malformed. */
+static int read_budget(json_t *o, struct tune_budget *b)
+{
+	json_int_t g = -1, ce = -1;
+
+	if (json_unpack(o, "{s:F,s:F,s:I,s:I}", "guaranteed_bps",
+			&b->guaranteed_bps, "ceiling_bps", &b->ceiling_bps,
+			"guaranteed_events", &g, "ceiling_events", &ce) ||
+	    g < 0 || ce < 0)
+		return -1;
+	b->guaranteed_events = (uint64_t)g;
+	b->ceiling_events = (uint64_t)ce;
+	return 0;
+}
+
+/* read_counter - one class's counter; -1 if malformed. */
+static int read_counter(json_t *o, struct tune_counter *k)
+{
+	json_int_t type = 0, conf = 0;
+	const char *ev = NULL, *name = NULL, *src = NULL;
+
+	if (json_unpack(o, "{s:s,s:s,s:I,s:I,s:F,s:s}", "event", &ev, "name",
+			&name, "perf_type", &type, "perf_config", &conf,
+			"bytes_per_event", &k->bytes_per_event, "source", &src))
+		return -1;
+	snprintf(k->event, sizeof(k->event), "%s", ev);
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->perf_type = (uint32_t)type;
+	k->perf_config = (uint64_t)conf;
+	k->validated = !strcmp(src, "validated");
+	return k->bytes_per_event > 0 ? 0 : -1;
+}
+
+/* read_cpus - the per-CPU array; -1 if malformed. */
+static int read_cpus(json_t *a, struct tune_config *c)
+{
+	size_t i;
+	json_t *o;
+
+	if (!json_is_array(a) || json_array_size(a) > TUNE_MAX_CPUS)
+		return -1;
+	json_array_foreach(a, i, o) {
+		struct tune_cpu *p = &c->cpus[i];
+		json_t *names = json_object_get(o, "workloads"), *n;
+		int reg = 0;
+		size_t k;
+
+		if (json_unpack(o, "{s:i,s:b}", "cpu", &p->cpu, "regulated",
+				&reg) ||
+		    read_budget(json_object_get(o, "read"), &p->b[TUNE_READ]) ||
+		    read_budget(json_object_get(o, "write"), &p->b[TUNE_WRITE]))
+			return -1;
+		p->regulated = reg;
+		copy_str(p->role, sizeof(p->role), json_object_get(o, "role"));
+		p->workloads[0] = '\0';
+		json_array_foreach(names, k, n) {
+			size_t l = strlen(p->workloads);
+
+			snprintf(p->workloads + l, sizeof(p->workloads) - l,
+				 "%s%s", l ? "," : "",
+				 json_string_value(n) ? json_string_value(n) : "");
+		}
+	}
+	c->n_cpus = (int)json_array_size(a);
+	return 0;
+}
+
+/* read_workloads - the placed workloads; -1 if malformed. */
+static int read_workloads(json_t *a, struct tune_config *c)
+{
+	size_t i;
+	json_t *o;
+
+	if (!json_is_array(a) || json_array_size(a) > TUNE_MAX_WL)
+		return -1;
+	json_array_foreach(a, i, o) {
+		struct tune_wl *w = &c->wl[i];
+		json_int_t d = 0, p = 0;
+		const char *crit = "be";
+		char *argv;
+
+		if (json_unpack(o, "{s:i,s:s,s:I,s:I}", "cpu", &w->cpu,
+				"criticality", &crit, "deadline_us", &d,
+				"period_us", &p))
+			return -1;
+		copy_str(w->name, sizeof(w->name), json_object_get(o, "name"));
+		w->rt = !strcmp(crit, "rt");
+		w->deadline_us = (uint64_t)d;
+		w->period_us = (uint64_t)p;
+		argv = json_dumps(json_object_get(o, "argv"), JSON_COMPACT);
+		snprintf(w->argv_json, sizeof(w->argv_json), "%s",
+			 argv ? argv : "[]");
+		free(argv);
+	}
+	c->n_wl = (int)json_array_size(a);
+	return 0;
+}
+
+/* read_notes - an array of sentences into @dst. */
+static int read_notes(json_t *a, char (*dst)[TUNE_NOTE_LEN])
+{
+	size_t i;
+	json_t *s;
+	int n = 0;
+
+	json_array_foreach(a, i, s)
+		if (n < TUNE_MAX_NOTES)
+			copy_str(dst[n++], TUNE_NOTE_LEN, s);
+	return n;
+}
+
+/**
+ * config_from_json() - read a document back into @c, checking its format,
+ * version and every field apply and the exporters need.
+ * Return: 0, or -1 with a sentence in @err.
+ */
+int config_from_json(json_t *doc, struct tune_config *c, char *err,
+		     size_t errlen)
+{
+	json_t *plat, *modes, *lms, *ctr, *ceil, *prov, *ids, *v;
+	json_int_t pid = 0, ce_r = 0, ce_w = 0, cal = 0, ovh = 0;
+	int version = 0, taps = 0, mu = 0, head = 0, quantum = 0;
+	int b_lms = 0, b_rec = 0, b_share = 0, b_mon = 0;
+	const char *format = "";
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	if (json_unpack(doc, "{s:s,s:i}", "format", &format, "version",
+			&version) || strcmp(format, TUNE_CONFIG_FORMAT)) {
+		snprintf(err, errlen, "not a memcal tuned configuration "
+			 "(\"format\" must be \"%s\")", TUNE_CONFIG_FORMAT);
+		return -1;
+	}
+	if (version != TUNE_CONFIG_VERSION) {
+		snprintf(err, errlen, "tuned configuration version %d is not "
+			 "supported by this memtune (it reads version %d)",
+			 version, TUNE_CONFIG_VERSION);
+		return -1;
+	}
+	plat = json_object_get(doc, "platform");
+	modes = json_object_get(doc, "modes");
+	lms = json_object_get(doc, "lms");
+	ctr = json_object_get(doc, "counters");
+	ceil = json_object_get(doc, "platform_ceiling");
+	prov = json_object_get(doc, "provenance");
+	if (json_unpack(doc, "{s:i,s:i,s:i}", "period_us", &c->period_us,
+			"master_cpu", &c->master_cpu, "reclaim_quantum_events",
+			&quantum) ||
+	    json_unpack(plat, "{s:I,s:i}", "id", &pid, "nr_cpus", &c->nr_cpus) ||
+	    json_unpack(modes, "{s:b,s:b,s:b,s:b}", "lms", &b_lms, "reclaim",
+			&b_rec, "share", &b_share, "monitor", &b_mon) ||
+	    json_unpack(lms, "{s:i,s:i,s:i}", "taps", &taps, "mu_q16", &mu,
+			"headroom_q16", &head) ||
+	    read_counter(json_object_get(ctr, "read"),
+			 &c->counter[TUNE_READ]) ||
+	    read_counter(json_object_get(ctr, "write"),
+			 &c->counter[TUNE_WRITE]) ||
+	    json_unpack(ceil, "{s:F,s:F,s:I,s:I}", "read_bps",
+			&c->ceiling_bps[0], "write_bps", &c->ceiling_bps[1],
+			"read_events", &ce_r, "write_events", &ce_w) ||
+	    read_cpus(json_object_get(doc, "cpus"), c) ||
+	    read_workloads(json_object_get(doc, "workloads"), c) ||
+	    json_unpack(prov, "{s:I,s:I,s:F,s:F}", "calibration_run_id", &cal,
+			"overhead_run_id", &ovh, "percentile", &c->percentile,
+			"margin_pct", &c->margin_pct) ||
+	    c->period_us <= 0 || c->master_cpu < 0 || taps < 1 || mu < 1 ||
+	    head < 0 || quantum < 0 || ce_r < 0 || ce_w < 0) {
+		snprintf(err, errlen, "the tuned configuration is malformed: "
+			 "a required field is missing or out of range");
+		return -1;
+	}
+	c->platform_id = pid;
+	c->lms = b_lms;
+	c->reclaim = b_rec;
+	c->share = b_share;
+	c->monitor = b_mon;
+	c->taps = (uint32_t)taps;
+	c->mu_q16 = (uint32_t)mu;
+	c->headroom_q16 = (uint32_t)head;
+	c->reclaim_quantum = (uint32_t)quantum;
+	c->ceiling_events[0] = (uint64_t)ce_r;
+	c->ceiling_events[1] = (uint64_t)ce_w;
+	c->calibration_run_id = cal;
+	c->overhead_run_id = ovh;
+	copy_str(c->mix, sizeof(c->mix), json_object_get(doc, "mix"));
+	copy_str(c->created_at, sizeof(c->created_at),
+		 json_object_get(doc, "created_at"));
+	copy_str(c->tool_version, sizeof(c->tool_version),
+		 json_object_get(doc, "tool_version"));
+	copy_str(c->fingerprint, sizeof(c->fingerprint),
+		 json_object_get(plat, "fingerprint"));
+	copy_str(c->arch, sizeof(c->arch), json_object_get(plat, "arch"));
+	copy_str(c->cpu_model, sizeof(c->cpu_model),
+		 json_object_get(plat, "cpu_model"));
+	copy_str(c->overhead_method, sizeof(c->overhead_method),
+		 json_object_get(prov, "overhead_method"));
+	copy_str(c->mix_file, sizeof(c->mix_file),
+		 json_object_get(prov, "mix_file"));
+	copy_str(c->trace_sources, sizeof(c->trace_sources),
+		 json_object_get(prov, "trace_sources"));
+	ids = json_object_get(prov, "profile_ids");
+	json_array_foreach(ids, i, v)
+		if (c->n_profiles < TUNE_MAX_WL)
+			c->profile_ids[c->n_profiles++] = json_integer_value(v);
+	c->n_explain = read_notes(json_object_get(doc, "explain"), c->explain);
+	c->n_warn = read_notes(json_object_get(doc, "warnings"), c->warn);
+	return 0;
+}
+
+/** config_from_text() - parse @text and read it with config_from_json(). */
+int config_from_text(const char *text, struct tune_config *c, char *err,
+		     size_t errlen)
+{
+	json_error_t je;
+	json_t *doc = json_loads(text, 0, &je);
+	int rc;
+
+	if (!doc) {
+		snprintf(err, errlen, "the tuned configuration is not JSON "
+			 "(line %d: %s)", je.line, je.text);
+		return -1;
+	}
+	rc = config_from_json(doc, c, err, errlen);
+	json_decref(doc);
+	return rc;
+}
+
+/* add_note - append a formatted sentence to @arr (dropped when full). */
+static void add_note(char (*arr)[TUNE_NOTE_LEN], int *n, const char *fmt,
+		     va_list ap)
+{
+	if (*n >= TUNE_MAX_NOTES)
+		return;
+	vsnprintf(arr[*n], TUNE_NOTE_LEN, fmt, ap);
+	(*n)++;
+}
+
+/** config_explain() - record why a choice was made. */
+void config_explain(struct tune_config *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note(c->explain, &c->n_explain, fmt, ap);
+	va_end(ap);
+}
+
+/** config_warn() - record something the user must know. */
+void config_warn(struct tune_config *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note(c->warn, &c->n_warn, fmt, ap);
+	va_end(ap);
+}
+
+/** config_cpu() - the entry for OS CPU @cpu, or NULL. */
+struct tune_cpu *config_cpu(struct tune_config *c, int cpu)
+{
+	for (int i = 0; i < c->n_cpus; i++)
+		if (c->cpus[i].cpu == cpu)
+			return &c->cpus[i];
+	return NULL;
+}
+
+/** config_cpu_const() - config_cpu() for a read-only configuration. */
+const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu)
+{
+	for (int i = 0; i < c->n_cpus; i++)
+		if (c->cpus[i].cpu == cpu)
+			return &c->cpus[i];
+	return NULL;
+}
+
+/**
+ * config_cpulist() - the regulated CPUs as a cpulist ("1-3,5"), the
+ * format memreg's cpus= parameter takes.
+ */
+void config_cpulist(const struct tune_config *c, char *buf, size_t len)
+{
+	bool on[TUNE_MAX_CPUS] = { false };
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->n_cpus; i++)
+		if (c->cpus[i].regulated && c->cpus[i].cpu >= 0 &&
+		    c->cpus[i].cpu < TUNE_MAX_CPUS)
+			on[c->cpus[i].cpu] = true;
+	for (int i = 0; i < TUNE_MAX_CPUS; i++) {
+		int j = i;
+
+		if (!on[i])
+			continue;
+		while (j + 1 < TUNE_MAX_CPUS && on[j + 1])
+			j++;
+		if (j > i)
+			used += (size_t)snprintf(buf + used, used < len ?
+						 len - used : 0, "%s%d-%d",
+						 used ? "," : "", i, j);
+		else
+			used += (size_t)snprintf(buf + used, used < len ?
+						 len - used : 0, "%s%d",
+						 used ? "," : "", i);
+		i = j;
+	}
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * config.h - the tuned configuration: one versioned JSON document
+ * (DESIGN.md "Tuned config") and its C form.  The planner fills a struct
+ * tune_config, config_to_json() renders the document stored in the
+ * database, config_from_json() reads it back for apply and the exporters.
+ *
+ * Document (format "memcal.tuned-config", version 1):
+ *   format, version, mix, created_at, tool_version
+ *   platform   {id, fingerprint, arch, cpu_model, nr_cpus}
+ *   period_us, master_cpu
+ *   modes      {lms, reclaim, share, monitor}
+ *   lms        {taps, mu, mu_q16, headroom_pct, headroom_q16}
+ *   reclaim_quantum_events
+ *   counters   {read|write: {event, perf_type, perf_config, bytes_per_event,
+ *               source: "validated"|"assumed"}}
+ *   platform_ceiling {read_bps, write_bps, read_events, write_events}
+ *   cpus       [{cpu, role: "rt"|"be"|"idle", regulated, master,
+ *                workloads: [names], read: {guaranteed_bps, ceiling_bps,
+ *                guaranteed_events, ceiling_events}, write: {...}}]
+ *   workloads  [{name, cpu, criticality, deadline_us, period_us, argv}]
+ *   provenance {platform_id, calibration_run_id, overhead_run_id,
+ *               overhead_method, profile_ids, mix_file, percentile,
+ *               margin_pct, trace_sources}
+ *   explain    [sentences: why each choice]
+ *   warnings   [sentences]
+ */
+#ifndef MEMTUNE_CONFIG_H
+#define MEMTUNE_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define TUNE_CONFIG_FORMAT "memcal.tuned-config"
+#define TUNE_CONFIG_VERSION 1
+#define TUNE_MAX_CPUS 64
+#define TUNE_MAX_WL 64
+#define TUNE_MAX_NOTES 48
+#define TUNE_NOTE_LEN 320
+
+enum { TUNE_READ = 0, TUNE_WRITE = 1, TUNE_NR_CLASSES = 2 };
+
+/**
+ * struct tune_budget - one CPU's limits for one traffic class.
+ * @guaranteed_bps, @ceiling_bps: bytes per second.
+ * @guaranteed_events, @ceiling_events: the same per period, in counter
+ *	events (what memreg takes).
+ */
+struct tune_budget {
+	double guaranteed_bps, ceiling_bps;
+	uint64_t guaranteed_events, ceiling_events;
+};
+
+/**
+ * struct tune_cpu - one CPU of the board in the configuration.
+ * @cpu:       OS CPU number.
+ * @role:      "rt", "be" or "idle".
+ * @regulated: memreg regulates it.
+ * @workloads: names of the workloads placed on it, comma-separated.
+ * @b:         per class budgets.
+ */
+struct tune_cpu {
+	int cpu;
+	char role[8];
+	bool regulated;
+	char workloads[256];
+	struct tune_budget b[TUNE_NR_CLASSES];
+};
+
+/**
+ * struct tune_counter - the counter event of one traffic class.
+ * @event:           memreg event spec ("raw:0x17", "page-faults", "none").
+ * @name:            libpfm4 name, or "".
+ * @perf_type, @perf_config: encoding.
+ * @bytes_per_event: bytes one count stands for.
+ * @validated:       @bytes_per_event was measured by memcal (else assumed).
+ */
+struct tune_counter {
+	char event[64];
+	char name[128];
+	uint32_t perf_type;
+	uint64_t perf_config;
+	double bytes_per_event;
+	bool validated;
+};
+
+/**
+ * struct tune_wl - a workload as placed.
+ * @name, @cpu, @rt, @deadline_us, @period_us: from the mix and the plan.
+ * @argv_json: the command as a JSON array text.
+ */
+struct tune_wl {
+	char name[64];
+	int cpu;
+	bool rt;
+	uint64_t deadline_us, period_us;
+	char argv_json[1024];
+};
+
+/**
+ * struct tune_config - the whole tuned configuration.
+ * @mix, @created_at, @tool_version: identity.
+ * @platform_id, @fingerprint, @arch, @cpu_model, @nr_cpus: the board.
+ * @period_us, @master_cpu: headline choices.
+ * @lms, @reclaim, @share, @monitor: modes.
+ * @taps, @mu_q16, @headroom_q16: NLMS parameters.
+ * @reclaim_quantum: events per take from the pool.
+ * @counter: per class.
+ * @ceiling_bps, @ceiling_events: platform ceiling per class.
+ * @n_cpus, @cpus: per CPU (index = position, not CPU number).
+ * @n_wl, @wl: the workloads.
+ * @calibration_run_id, @overhead_run_id, @overhead_method: provenance.
+ * @profile_ids, @n_profiles: workload profiles used.
+ * @mix_file, @percentile, @margin_pct, @trace_sources: provenance.
+ * @n_explain, @explain, @n_warn, @warn: prose.
+ */
+struct tune_config {
+	char mix[128];
+	char created_at[32];
+	char tool_version[32];
+	int64_t platform_id;
+	char fingerprint[65];
+	char arch[32];
+	char cpu_model[128];
+	int nr_cpus;
+	int period_us;
+	int master_cpu;
+	bool lms, reclaim, share, monitor;
+	uint32_t taps, mu_q16, headroom_q16;
+	uint32_t reclaim_quantum;
+	struct tune_counter counter[TUNE_NR_CLASSES];
+	double ceiling_bps[TUNE_NR_CLASSES];
+	uint64_t ceiling_events[TUNE_NR_CLASSES];
+	int n_cpus;
+	struct tune_cpu cpus[TUNE_MAX_CPUS];
+	int n_wl;
+	struct tune_wl wl[TUNE_MAX_WL];
+	int64_t calibration_run_id, overhead_run_id;
+	char overhead_method[16];
+	int64_t profile_ids[TUNE_MAX_WL];
+	int n_profiles;
+	char mix_file[512];
+	double percentile, margin_pct;
+	char trace_sources[128];
+	int n_explain;
+	char explain[TUNE_MAX_NOTES][TUNE_NOTE_LEN];
+	int n_warn;
+	char warn[TUNE_MAX_NOTES][TUNE_NOTE_LEN];
+};
+
+json_t *config_to_json(const struct tune_config *c);
+int config_from_json(json_t *doc, struct tune_config *c, char *err,
+		     size_t errlen);
+int config_from_text(const char *text, struct tune_config *c, char *err,
+		     size_t errlen);
+void config_explain(struct tune_config *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void config_warn(struct tune_config *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+struct tune_cpu *config_cpu(struct tune_config *c, int cpu);
+const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu);
+void config_cpulist(const struct tune_config *c, char *buf, size_t len);
+
+#endif /* MEMTUNE_CONFIG_H */

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * export.c - pick the exporter for a format name; collect warnings.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "export.h"
+
+/** export_warn() - record what a format cannot express. */
+void export_warn(struct export_warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->n >= EXPORT_MAX_WARN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->text[w->n++], sizeof(w->text[0]), fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * export_render() - render @c in @format to @out.
+ * Return: 0, -1 for an unknown format, or an exporter's error (-2 write
+ * failure).
+ */
+int export_render(const struct tune_config *c, const char *format,
+		  const struct export_opts *o, FILE *out,
+		  struct export_warnings *w)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(const struct tune_config *,
+			  const struct export_opts *, FILE *,
+			  struct export_warnings *);
+	} fmts[] = {
+		{ "json", export_json },
+		{ "modprobe", export_modprobe },
+		{ "systemd", export_systemd },
+		{ "resctrl", export_resctrl },
+		{ "pqos", export_pqos },
+	};
+
+	w->n = 0;
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		if (!strcmp(format, fmts[i].name)) {
+			int rc = fmts[i].fn(c, o, out, w);
+
+			if (!rc && (fflush(out) || ferror(out)))
+				rc = -2;
+			return rc;
+		}
+	return -1;
+}

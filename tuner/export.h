@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * export.h - render a tuned configuration for deployment.  Every format
+ * comes from the one JSON document (struct tune_config):
+ *   json      the document itself
+ *   modprobe  /etc/modprobe.d/memreg.conf + /etc/modules-load.d/memreg.conf
+ *   systemd   a oneshot unit that runs 'memtune apply --file' at boot
+ *   resctrl   a sh script creating one resctrl group per best-effort core
+ *             (Intel RDT MBA / Arm MPAM): percent rounded up to the
+ *             platform's granularity, or MiB/s with mba_MBps
+ *   pqos      the equivalent pqos command line
+ * What a format cannot express is returned as warnings (and written into
+ * the output as comments where the format has them).
+ */
+#ifndef MEMTUNE_EXPORT_H
+#define MEMTUNE_EXPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "config.h"
+
+#define EXPORT_MAX_WARN 16
+
+/**
+ * struct export_opts - knobs of the exporters.
+ * @config_id:     database id of the configuration (for comments).
+ * @resctrl_root:  where resctrl's info/ lives ("/sys/fs/resctrl").
+ * @mba_mbps:      1 force MiB/s, 0 force percent, -1 detect.
+ * @memtune_path:  memtune binary for the systemd unit.
+ * @config_path:   where the unit expects the JSON export.
+ */
+struct export_opts {
+	long long config_id;
+	const char *resctrl_root;
+	int mba_mbps;
+	const char *memtune_path;
+	const char *config_path;
+};
+
+/**
+ * struct export_warnings - what the chosen format could not express.
+ * @n:    count.
+ * @text: sentences.
+ */
+struct export_warnings {
+	int n;
+	char text[EXPORT_MAX_WARN][256];
+};
+
+int export_render(const struct tune_config *c, const char *format,
+		  const struct export_opts *o, FILE *out,
+		  struct export_warnings *w);
+void export_warn(struct export_warnings *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int export_json(const struct tune_config *c, const struct export_opts *o,
+		FILE *out, struct export_warnings *w);
+int export_modprobe(const struct tune_config *c, const struct export_opts *o,
+		    FILE *out, struct export_warnings *w);
+int export_systemd(const struct tune_config *c, const struct export_opts *o,
+		   FILE *out, struct export_warnings *w);
+int export_resctrl(const struct tune_config *c, const struct export_opts *o,
+		   FILE *out, struct export_warnings *w);
+int export_pqos(const struct tune_config *c, const struct export_opts *o,
+		FILE *out, struct export_warnings *w);
+
+/* Shared by the RDT exporters (export_rdt.c). */
+/**
+ * struct rdt_info - what resctrl says about MBA on this board.
+ * @gran:     bandwidth granularity, percent.
+ * @min:      minimum bandwidth, percent.
+ * @mbps:     values are MiB/s (mba_MBps mount).
+ * @domains:  MBA domain ids, comma-separated ("0" or "0,1").
+ * @found:    read from a live resctrl (else defaults were assumed).
+ */
+struct rdt_info {
+	int gran;
+	int min;
+	bool mbps;
+	char domains[64];
+	bool found;
+};
+void rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
+		   struct export_warnings *w);
+long rdt_value(const struct rdt_info *ri, double bps, double ref_bps);
+
+#endif /* MEMTUNE_EXPORT_H */

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * inputs.c - load what the planner needs from the database (see
+ * inputs.h).  Each missing piece is refused with the command that
+ * produces it ("run 'memcal run' first").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+
+/* note - record a loading warning. */
+static void note(struct tune_inputs *ti, const char *msg)
+{
+	if (ti->n_notes < INPUT_MAX_NOTES)
+		snprintf(ti->notes[ti->n_notes++], sizeof(ti->notes[0]), "%s",
+			 msg);
+}
+
+/* on_sustainable - keep the sustainable bandwidth of each class. */
+static int on_sustainable(const struct memcal_sustainable *s, void *user)
+{
+	struct tune_inputs *ti = user;
+	int k = !strcmp(s->traffic, "write");
+
+	ti->in.sustain_bps[k] = s->bandwidth_bps;
+	if (s->lower_bound)
+		note(ti, k ? "the sustainable write bandwidth is only a lower "
+		     "bound (this board could not load its memory)" :
+		     "the sustainable read bandwidth is only a lower bound "
+		     "(this board could not load its memory)");
+	return 0;
+}
+
+/* on_event - keep the chosen, validated event of each class. */
+static int on_event(const struct memcal_pmu_event *e, void *user)
+{
+	struct tune_inputs *ti = user;
+	struct tune_counter *k = &ti->in.counter[!strcmp(e->traffic, "write")];
+
+	if (!e->chosen || !(e->bytes_per_event > 0))
+		return 0;
+	snprintf(k->name, sizeof(k->name), "%s", e->name);
+	if (e->perf_type == 4 /* PERF_TYPE_RAW */)
+		snprintf(k->event, sizeof(k->event), "raw:0x%llx",
+			 (unsigned long long)e->perf_config);
+	else
+		snprintf(k->event, sizeof(k->event), "%u:%llu", e->perf_type,
+			 (unsigned long long)e->perf_config);
+	k->perf_type = e->perf_type;
+	k->perf_config = e->perf_config;
+	k->bytes_per_event = e->bytes_per_event;
+	k->validated = true;
+	return 0;
+}
+
+/**
+ * struct ovh_acc - overhead figures per CPU while walking the rows.
+ * @ns:     chosen cost per period, per CPU.
+ * @rank:   quality of the figure kept (memreg model 4, memreg points 3,
+ *          proxy model 2, proxy points 1).
+ * @method: method of the figure kept, per CPU.
+ */
+struct ovh_acc {
+	double ns[TUNE_MAX_CPUS];
+	int rank[TUNE_MAX_CPUS];
+	bool memreg[TUNE_MAX_CPUS];
+};
+
+/* on_model - a fitted model: cost per interrupt. */
+static int on_model(const struct memcal_overhead_model *m, void *user)
+{
+	struct ovh_acc *a = user;
+	int r = !strcmp(m->method, "memreg") ? 4 : 2;
+
+	if (m->cpu < 0 || m->cpu >= TUNE_MAX_CPUS || r < a->rank[m->cpu] ||
+	    (r == a->rank[m->cpu] && strcmp(m->benchmark, "compute")))
+		return 0;
+	a->ns[m->cpu] = m->cost_per_irq_ns > 0 ? m->cost_per_irq_ns : 0;
+	a->rank[m->cpu] = r;
+	a->memreg[m->cpu] = r == 4;
+	return 0;
+}
+
+/* on_point - a raw point: (ratio - 1) * period, the largest kept. */
+static int on_point(const struct memcal_overhead_point *p, void *user)
+{
+	struct ovh_acc *a = user;
+	int r = !strcmp(p->method, "memreg") ? 3 : 1;
+	double ns = (p->ratio_median - 1.0) * p->period_us * 1000.0;
+
+	if (p->cpu < 0 || p->cpu >= TUNE_MAX_CPUS || r < a->rank[p->cpu])
+		return 0;
+	if (r > a->rank[p->cpu] || ns > a->ns[p->cpu])
+		a->ns[p->cpu] = ns > 0 ? ns : 0;
+	a->rank[p->cpu] = r;
+	a->memreg[p->cpu] = r == 3;
+	return 0;
+}
+
+/**
+ * inputs_overhead() - per-CPU regulation cost from the newest overhead run
+ * (or the platform run itself); call after inputs_platform().
+ * @assume_ns: > 0 stands in when nothing was measured; otherwise that is
+ *             an error naming 'memcal overhead'.
+ *
+ * Return: 0 or -1 with @err.
+ */
+int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
+		    char *err, size_t errlen)
+{
+	struct ovh_acc a;
+	int64_t runs[2] = { 0, ti->in.calibration_run_id };
+	int n = ti->in.nr_cpus, have = 0, memreg = 0;
+
+	memset(&a, 0, sizeof(a));
+	if (memcal_db_run_latest(db, "overhead", &runs[0]))
+		runs[0] = 0;
+	for (int r = 0; r < 2 && !have; r++) {
+		if (!runs[r])
+			continue;
+		memcal_db_overhead_model_list(db, runs[r], on_model, &a);
+		memcal_db_overhead_list(db, runs[r], on_point, &a);
+		for (int c = 0; c < n; c++)
+			have += a.rank[c] > 0;
+		if (have)
+			ti->in.overhead_run_id = runs[r];
+	}
+	if (!have && !(assume_ns > 0)) {
+		snprintf(err, errlen, "no regulation-overhead measurement in "
+			 "the database: run 'memcal overhead' first (or give "
+			 "--assume-overhead-ns to plan with a stated figure)");
+		return -1;
+	}
+	for (int c = 0; c < n; c++) {
+		if (!a.rank[c]) {
+			double sum = 0;
+			int k = 0;
+
+			for (int d = 0; d < n; d++)
+				if (a.rank[d]) {
+					sum += a.ns[d];
+					k++;
+				}
+			a.ns[c] = k ? sum / k : assume_ns;
+		}
+		ti->in.overhead_ns[c] = a.ns[c];
+		memreg += a.memreg[c];
+	}
+	snprintf(ti->in.overhead_method, sizeof(ti->in.overhead_method), "%s",
+		 !have ? "assumed" : memreg ? "memreg" : "proxy");
+	if (!have)
+		note(ti, "no overhead was measured: the planner assumed the "
+		     "--assume-overhead-ns figure for every core");
+	else if (have < n)
+		note(ti, "overhead was not measured on every core: the others "
+		     "were given the mean of the measured ones");
+	return 0;
+}
+
+/**
+ * inputs_platform() - load the newest platform profile into @ti: the
+ * board, its sustainable bandwidth and its counter events.
+ *
+ * Return: 0, or -1 with @err naming what to run first.
+ */
+int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
+		    size_t errlen)
+{
+	struct plan_input *in = &ti->in;
+	struct memcal_run run;
+	struct memcal_pmu_status pmu;
+
+	if (memcal_db_run_latest(db, "bandwidth", &in->calibration_run_id)) {
+		snprintf(err, errlen, "no platform profile in %s yet: run "
+			 "'memcal run' first", memcal_db_path(db));
+		return -1;
+	}
+	if (memcal_db_run_get(db, in->calibration_run_id, &run) ||
+	    memcal_db_platform_get(db, run.platform_id, &ti->platform)) {
+		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
+		return -1;
+	}
+	memcal_db_run_free(&run);
+	in->platform_id = ti->platform.id;
+	in->nr_cpus = ti->platform.pus > 0 ? ti->platform.pus :
+		      ti->platform.cores;
+	if (in->nr_cpus > TUNE_MAX_CPUS)
+		in->nr_cpus = TUNE_MAX_CPUS;
+	snprintf(in->fingerprint, sizeof(in->fingerprint), "%s",
+		 ti->platform.fingerprint);
+	snprintf(in->arch, sizeof(in->arch), "%s", ti->platform.arch);
+	snprintf(in->cpu_model, sizeof(in->cpu_model), "%s",
+		 ti->platform.cpu_model);
+	memcal_db_sustainable_list(db, in->calibration_run_id, on_sustainable,
+				   ti);
+	if (!(in->sustain_bps[0] > 0)) {
+		snprintf(err, errlen, "calibration run %lld has no sustainable "
+			 "read bandwidth: run 'memcal run' (not --quick) first",
+			 (long long)in->calibration_run_id);
+		return -1;
+	}
+	if (!(in->sustain_bps[1] > 0)) {
+		in->sustain_bps[1] = in->sustain_bps[0];
+		note(ti, "no sustainable write bandwidth was measured: the "
+		     "read figure stands in for it");
+	}
+	memcal_db_pmu_event_list(db, in->calibration_run_id, on_event, ti);
+	for (int k = 0; k < TUNE_NR_CLASSES; k++)
+		if (!in->counter[k].validated) {
+			struct tune_counter *c = &in->counter[k];
+
+			/* memreg's software stand-in; a cache line per count */
+			snprintf(c->event, sizeof(c->event), "%s",
+				 k ? "none" : "page-faults");
+			c->bytes_per_event = 64;
+		}
+	if (!memcal_db_pmu_status_get(db, in->calibration_run_id, &pmu) &&
+	    !pmu.available)
+		note(ti, "this board has no usable PMU: memreg can count only a "
+		     "software stand-in event here, so budgets are not enforced "
+		     "against real memory traffic");
+	return 0;
+}
+
+/*
+ * on_profile - keep the profile of a workload of the mix (the newest
+ * comes first; a later row of the same workload is ignored).
+ */
+static int on_profile(const struct memcal_profile *p, void *user)
+{
+	void **ctx = user;
+	struct tune_inputs *ti = ctx[0];
+	const struct mix *m = ctx[1];
+	int i = mix_find(m, p->workload);
+	struct memcal_profile *d;
+
+	if (i < 0 || ti->have[i])
+		return 0;
+	d = &ti->profiles[i];
+	*d = *p;
+	d->argv_json = p->argv_json ? strdup(p->argv_json) : NULL;
+	d->trace_read = malloc((p->trace_len ? p->trace_len : 1) * 8);
+	d->trace_write = malloc((p->trace_len ? p->trace_len : 1) * 8);
+	if (!d->trace_read || !d->trace_write)
+		return -1;
+	memcpy(d->trace_read, p->trace_read, p->trace_len * 8);
+	memcpy(d->trace_write, p->trace_write, p->trace_len * 8);
+	ti->have[i] = true;
+	return 0;
+}
+
+/**
+ * inputs_profiles() - load the newest profile of every workload of @m on
+ * the platform of @ti, refusing when one is missing.
+ * Return: 0, or -1 with @err naming 'memtune profile'.
+ */
+int inputs_profiles(memcal_db *db, const struct mix *m,
+		    struct tune_inputs *ti, char *err, size_t errlen)
+{
+	void *ctx[2] = { ti, (void *)m };
+
+	ti->in.mix = m;
+	if (memcal_db_profile_latest(db, ti->in.platform_id, m->name,
+				     on_profile, ctx) < 0) {
+		snprintf(err, errlen, "out of memory loading profiles");
+		return -1;
+	}
+	for (int i = 0; i < m->n; i++) {
+		const struct memcal_profile *p = &ti->profiles[i];
+		struct plan_profile *q = &ti->in.prof[i];
+
+		if (!ti->have[i]) {
+			snprintf(err, errlen, "workload '%s' of mix '%s' has no "
+				 "profile on this board: run 'memtune profile "
+				 "%s' first", m->wl[i].name, m->name, m->path);
+			return -1;
+		}
+		q->id = p->id;
+		snprintf(q->source, sizeof(q->source), "%s", p->trace_source);
+		q->exec_ns = p->exec_median_ns;
+		q->tick_us = (uint32_t)p->trace_period_us;
+		q->len = p->trace_len;
+		q->read = p->trace_read;
+		q->write = p->trace_write;
+	}
+	return 0;
+}
+
+/** inputs_free() - release the loaded rows. */
+void inputs_free(struct tune_inputs *ti)
+{
+	memcal_db_platform_free(&ti->platform);
+	for (int i = 0; i < MIX_MAX_WORKLOADS; i++)
+		if (ti->have[i])
+			memcal_db_profile_free(&ti->profiles[i]);
+	memset(ti->have, 0, sizeof(ti->have));
+}

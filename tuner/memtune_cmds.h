@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * memtune_cmds.h - the subcommands of memtune(1) and the helpers they
+ * share (cmd_common.c).  memtune_main.c holds the table.
+ */
+#ifndef MEMTUNE_CMDS_H
+#define MEMTUNE_CMDS_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "config.h"
+#include "memcal_db_tune.h"
+#include "mix.h"
+
+int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
+/* Implemented in reports/. */
+int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
+
+int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db);
+int tune_load_mix(struct cli_ctx *ctx, const char *path, struct mix *m);
+int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m);
+int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
+		     const char *file, struct tune_config *c,
+		     int64_t *id_out);
+int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id);
+
+#endif /* MEMTUNE_CMDS_H */

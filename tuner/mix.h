@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mix.h - the workload mix file (YAML, read with libcyaml).
+ *
+ *   name: example                 # mix name (profiles are stored under it)
+ *   runs: 3                       # solo repetitions per workload (1..50)
+ *   percentile: 99                # trace percentile sizing RT budgets
+ *   margin_pct: 20                # added on top of that percentile
+ *   workloads:
+ *     - name: control             # unique within the mix
+ *       argv: [memcal-load, compute, --ms, "200"]   # or
+ *       command: "memcal-load compute --ms 200"     # split on whitespace
+ *       criticality: rt           # rt | be
+ *       period_us: 10000          # rt: job period (deadline defaults to it)
+ *       deadline_us: 8000         # rt: relative deadline
+ *       cpu: 1                    # optional OS CPU number
+ *       read_mbps: 200            # optional declared need (MB/s, 10^6 B)
+ *       write_mbps: 50
+ *
+ * Every error names the file, line and column.  Commands are argv lists
+ * run with execvp(); a string command is split on blanks, never handed to
+ * a shell.
+ */
+#ifndef MEMTUNE_MIX_H
+#define MEMTUNE_MIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MIX_MAX_WORKLOADS 64
+#define MIX_MAX_ARGS 64
+#define MIX_ERR_LEN 512
+
+/* Result codes of the mix functions. */
+enum mix_rc {
+	MIX_OK = 0,
+	MIX_ESYNTAX = 1,	/* YAML or schema error (line/column given) */
+	MIX_EINVAL = 2,		/* well-formed but inconsistent */
+	MIX_EIO = 3,		/* cannot read the file */
+	MIX_ENOMEM = 4,
+};
+
+/**
+ * struct mix_workload - one workload of a mix, normalised.
+ * @name:        unique name.
+ * @argv:        NULL-terminated argument vector (malloc'd).
+ * @argc:        number of arguments.
+ * @rt:          real-time (true) or best-effort.
+ * @cpu:         OS CPU number, or -1 when the planner chooses.
+ * @period_ns:   real-time job period (0 if none given).
+ * @deadline_ns: real-time relative deadline (0 for best-effort).
+ * @read_bps, @write_bps: declared need in bytes/s, or -1 when not declared.
+ * @line:        line of the workload's entry in the file (for messages).
+ */
+struct mix_workload {
+	char name[64];
+	char **argv;
+	int argc;
+	bool rt;
+	int cpu;
+	uint64_t period_ns;
+	uint64_t deadline_ns;
+	double read_bps, write_bps;
+	int line;
+};
+
+/**
+ * struct mix - a parsed, checked mix file.
+ * @name:       mix name.
+ * @path:       file it came from.
+ * @runs:       solo repetitions per workload.
+ * @percentile: trace percentile that sizes real-time budgets (50..100).
+ * @margin_pct: margin added on top of it, percent.
+ * @n:          number of workloads.
+ * @wl:         the workloads.
+ */
+struct mix {
+	char name[128];
+	char path[512];
+	unsigned runs;
+	double percentile;
+	double margin_pct;
+	int n;
+	struct mix_workload wl[MIX_MAX_WORKLOADS];
+};
+
+int mix_load(const char *path, struct mix *m, char *err, size_t errlen);
+int mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
+		   char *err, size_t errlen);
+void mix_free(struct mix *m);
+int mix_split_command(const char *cmd, char ***argv, int *argc);
+int mix_find(const struct mix *m, const char *name);
+char *mix_argv_json(const struct mix_workload *w);
+
+#endif /* MEMTUNE_MIX_H */

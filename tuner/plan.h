@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * plan.h - the planner: from a platform profile, a mix and its workload
+ * profiles to a tuned configuration.  The inputs are plain data (the
+ * command layer loads them from the database; tests build them by hand),
+ * so every choice can be tested against synthetic boards and traces.
+ *
+ * Steps, each in its own file:
+ *   plan_assign.c  cores for workloads the mix leaves unpinned
+ *   plan_master.c  the master core: never a real-time core; cheapest by
+ *                  measured overhead and load
+ *   plan_budget.c  per-core read/write budgets from the traces
+ *   plan_replay.c  core traces and replay through regulator/sim, with
+ *                  the regulation-error measure
+ *   plan_period.c  the period: overhead against regulation error
+ *   plan_lms.c     NLMS taps/step/headroom and reclaim/share modes
+ *   plan.c         the whole sequence
+ */
+#ifndef MEMTUNE_PLAN_H
+#define MEMTUNE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "mix.h"
+
+#define PLAN_MAX_PERIODS 16
+
+/* Result codes of the planner. */
+enum plan_rc {
+	PLAN_OK = 0,
+	PLAN_EINVAL = 1,	/* the mix or the inputs cannot be planned */
+	PLAN_ENOFIT = 2,	/* budgets cannot fit the sustainable bandwidth */
+	PLAN_ENOMEM = 3,
+	PLAN_ESIM = 4,		/* the simulator refused a configuration */
+};
+
+/**
+ * struct plan_profile - one workload's solo profile.
+ * @id:        database id (0 in tests).
+ * @source:    "pmu", "declared" or "calibrated".
+ * @exec_ns:   median solo execution time.
+ * @tick_us:   trace granularity.
+ * @len:       samples.
+ * @read, @write: bytes per sample (not owned).
+ */
+struct plan_profile {
+	int64_t id;
+	char source[16];
+	double exec_ns;
+	uint32_t tick_us;
+	size_t len;
+	const uint64_t *read, *write;
+};
+
+/**
+ * struct plan_input - everything the planner reads.
+ * @mix:            the mix (checked against the board already).
+ * @prof:           per workload of @mix, its profile (same index).
+ * @nr_cpus:        CPU numbers 0..nr_cpus-1 exist on the board.
+ * @sustain_bps:    sustainable bandwidth per class.
+ * @overhead_ns:    per CPU, measured regulation cost per period (ns).
+ * @overhead_method: "memreg", "proxy" or "assumed".
+ * @counter:        counter event per class (bytes per event > 0).
+ * @periods_us:     candidate periods (0-terminated; empty: defaults).
+ * @platform_id, @calibration_run_id, @overhead_run_id: provenance.
+ * @fingerprint, @arch, @cpu_model: the board.
+ */
+struct plan_input {
+	const struct mix *mix;
+	struct plan_profile prof[MIX_MAX_WORKLOADS];
+	int nr_cpus;
+	double sustain_bps[TUNE_NR_CLASSES];
+	double overhead_ns[TUNE_MAX_CPUS];
+	char overhead_method[16];
+	struct tune_counter counter[TUNE_NR_CLASSES];
+	uint32_t periods_us[PLAN_MAX_PERIODS];
+	int64_t platform_id, calibration_run_id, overhead_run_id;
+	char fingerprint[65];
+	char arch[32];
+	char cpu_model[128];
+};
+
+/**
+ * struct plan_traces - per-core demand at the common tick, in bytes.
+ * @tick_us: common granularity.
+ * @len:     samples per core.
+ * @bytes:   [(tick * nr_cpus + cpu) * 2 + class].
+ * @nr_cpus: cores.
+ * @has_work: per CPU, some workload is placed there.
+ * @rt:      per CPU, a real-time workload is placed there.
+ */
+struct plan_traces {
+	uint32_t tick_us;
+	size_t len;
+	uint64_t *bytes;
+	int nr_cpus;
+	bool has_work[TUNE_MAX_CPUS];
+	bool rt[TUNE_MAX_CPUS];
+};
+
+/**
+ * struct plan_score - what one replay says about one configuration.
+ * @overhead:   mean fraction of a regulated core lost to the period timer.
+ * @overuse:    fraction of served traffic that ran above the core's
+ *              budget rate inside a period (bursts a long period lets
+ *              through).
+ * @rt_throttle: mean fraction of time real-time cores were throttled.
+ * @be_unserved: fraction of best-effort demand not served.
+ * @pred_err:   mean relative LMS prediction error.
+ * @cost:       the weighted sum the planner minimises.
+ */
+struct plan_score {
+	double overhead;
+	double overuse;
+	double rt_throttle;
+	double be_unserved;
+	double pred_err;
+	double cost;
+};
+
+int plan_run(const struct plan_input *in, struct tune_config *out,
+	     char *err, size_t errlen);
+
+/* plan_assign.c */
+int plan_assign(const struct plan_input *in, int *cpu_of,
+		struct tune_config *out, char *err, size_t errlen);
+/* plan_master.c */
+int plan_master(const struct plan_input *in, const int *cpu_of,
+		struct tune_config *out, char *err, size_t errlen);
+/* plan_budget.c */
+int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
+		 uint32_t period_us, struct tune_config *out, bool explain,
+		 char *err, size_t errlen);
+double plan_percentile(uint64_t *v, size_t n, double pct);
+/* plan_replay.c */
+int plan_traces_build(const struct plan_input *in, const int *cpu_of,
+		      struct plan_traces *t, char *err, size_t errlen);
+void plan_traces_free(struct plan_traces *t);
+int plan_replay(const struct plan_input *in, const struct plan_traces *t,
+		const struct tune_config *c, struct plan_score *s,
+		char *err, size_t errlen);
+/* plan_period.c */
+int plan_period(const struct plan_input *in, const struct plan_traces *t,
+		struct tune_config *out, char *err, size_t errlen);
+/* plan_lms.c */
+int plan_lms(const struct plan_input *in, const struct plan_traces *t,
+	     struct tune_config *out, char *err, size_t errlen);
+
+#endif /* MEMTUNE_PLAN_H */

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plan_budget.c - per-core read and write budgets for one period.
+ *
+ * Real-time cores get a guaranteed share sized from their own trace: the
+ * mix's percentile of the per-period demand plus its margin (ceiling: the
+ * largest period's demand plus the margin).  Best-effort cores share what
+ * the real-time guarantees leave of the sustainable bandwidth, in
+ * proportion to their own percentile demand, and may grow (LMS, reclaim,
+ * spare sharing) up to that remainder.  The sum of guarantees never
+ * exceeds the sustainable bandwidth; when the real-time guarantees alone
+ * exceed it, the mix cannot be regulated and the planner says so.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* cmp_u64 - qsort comparator. */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * plan_percentile() - the @pct percentile (nearest rank) of @v[0..n-1];
+ * sorts @v in place.  0 for an empty array.
+ */
+double plan_percentile(uint64_t *v, size_t n, double pct)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	rank = (size_t)ceil(pct / 100.0 * (double)n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return (double)v[rank - 1];
+}
+
+/*
+ * period_stats - percentile and maximum of CPU @cpu's class-@k demand per
+ * period of @tpp ticks, in bytes.
+ */
+static void period_stats(const struct plan_traces *t, int cpu, int k,
+			 size_t tpp, double pct, double *p, double *max)
+{
+	size_t np = t->len / tpp;
+	uint64_t *v = calloc(np ? np : 1, sizeof(*v));
+
+	*p = *max = 0;
+	if (!v)
+		return;
+	for (size_t i = 0; i < np; i++) {
+		for (size_t j = 0; j < tpp; j++)
+			v[i] += t->bytes[((i * tpp + j) * (size_t)t->nr_cpus +
+					  (size_t)cpu) * 2 + (size_t)k];
+		if ((double)v[i] > *max)
+			*max = (double)v[i];
+	}
+	*p = plan_percentile(v, np, pct);
+	free(v);
+}
+
+/* events_up - @bytes in events, rounded up, at least 1. */
+static uint64_t events_up(double bytes, double bpe)
+{
+	double e = ceil(bytes / bpe);
+
+	return e < 1 ? 1 : (uint64_t)e;
+}
+
+/* events_down - @bytes in events, rounded down, at least 1. */
+static uint64_t events_down(double bytes, double bpe)
+{
+	double e = floor(bytes / bpe);
+
+	return e < 1 ? 1 : (uint64_t)e;
+}
+
+/*
+ * fit_class - budgets of class @k at period @sec seconds; PLAN_ENOFIT with
+ * a message when the real-time guarantees exceed the platform ceiling.
+ */
+static int fit_class(const struct plan_input *in, const struct plan_traces *t,
+		     size_t tpp, double sec, int k, struct tune_config *out,
+		     bool explain, char *err, size_t errlen)
+{
+	static const char *const cls[] = { "read", "write" };
+	double plat = in->sustain_bps[k] * sec, rt_sum = 0, be_w = 0;
+	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], bpe;
+	double margin = 1.0 + in->mix->margin_pct / 100.0;
+	uint64_t ev_sum = 0;
+	int n_be = 0;
+
+	bpe = out->counter[k].bytes_per_event;
+	out->ceiling_bps[k] = in->sustain_bps[k];
+	out->ceiling_events[k] = events_down(plat, bpe);
+	for (int c = 0; c < t->nr_cpus; c++) {
+		period_stats(t, c, k, tpp, in->mix->percentile, &pct[c],
+			     &mx[c]);
+		if (!t->has_work[c])
+			continue;
+		if (t->rt[c])
+			rt_sum += pct[c] * margin;
+		else {
+			n_be++;
+			be_w += pct[c] > 0 ? pct[c] : 1;
+		}
+	}
+	if (rt_sum > plat || (n_be && plat - rt_sum < (double)n_be * bpe)) {
+		snprintf(err, errlen, "budgets cannot fit: the real-time cores "
+			 "need %.1f MB/s of %s traffic (p%g of their traces + "
+			 "%g%%)%s, but the board sustains %.1f MB/s; lower the "
+			 "percentile or margin, make a workload best-effort, "
+			 "or run 'memcal run' again if the calibration is "
+			 "wrong", rt_sum / sec / 1e6, cls[k],
+			 in->mix->percentile, in->mix->margin_pct,
+			 n_be ? " and the best-effort cores need at least one "
+			 "event each" : "", plat / sec / 1e6);
+		return PLAN_ENOFIT;
+	}
+	for (int c = 0; c < t->nr_cpus; c++) {
+		struct tune_budget *b = &config_cpu(out, c)->b[k];
+		double g, ce;
+
+		memset(b, 0, sizeof(*b));
+		if (!t->has_work[c])
+			continue;
+		if (t->rt[c]) {
+			g = pct[c] * margin;
+			ce = fmax(g, mx[c] * margin);
+			if (ce > plat)
+				ce = plat;
+			b->guaranteed_events = events_up(g, bpe);
+		} else {
+			g = (plat - rt_sum) * (pct[c] > 0 ? pct[c] : 1) / be_w;
+			ce = plat - rt_sum;
+			b->guaranteed_events = events_down(g, bpe);
+		}
+		b->ceiling_events = events_down(ce, bpe);
+		if (b->ceiling_events < b->guaranteed_events)
+			b->ceiling_events = b->guaranteed_events;
+		ev_sum += b->guaranteed_events;
+	}
+	/* rounding up the real-time guarantees may overshoot by a few events:
+	 * take them back from the best-effort cores */
+	for (int c = 0; ev_sum > out->ceiling_events[k] && c < t->nr_cpus; c++) {
+		struct tune_budget *b = &config_cpu(out, c)->b[k];
+		uint64_t over = ev_sum - out->ceiling_events[k];
+		uint64_t give;
+
+		if (!t->has_work[c] || t->rt[c] || b->guaranteed_events <= 1)
+			continue;
+		give = b->guaranteed_events - 1 < over ?
+		       b->guaranteed_events - 1 : over;
+		b->guaranteed_events -= give;
+		ev_sum -= give;
+	}
+	if (ev_sum > out->ceiling_events[k]) {
+		snprintf(err, errlen, "budgets cannot fit: %s guarantees of "
+			 "%llu events per period exceed the platform's %llu",
+			 cls[k], (unsigned long long)ev_sum,
+			 (unsigned long long)out->ceiling_events[k]);
+		return PLAN_ENOFIT;
+	}
+	for (int c = 0; c < t->nr_cpus; c++) {
+		struct tune_budget *b = &config_cpu(out, c)->b[k];
+
+		b->guaranteed_bps = (double)b->guaranteed_events * bpe / sec;
+		b->ceiling_bps = (double)b->ceiling_events * bpe / sec;
+		if (explain && t->has_work[c])
+			config_explain(out, "cpu %d %s budget %.1f MB/s "
+				       "guaranteed, %.1f MB/s ceiling: %s", c,
+				       cls[k], b->guaranteed_bps / 1e6,
+				       b->ceiling_bps / 1e6, t->rt[c] ?
+				       "real-time, p-percentile of its trace "
+				       "plus the margin" : "best-effort, a "
+				       "share of what real-time cores leave");
+	}
+	if (explain)
+		config_explain(out, "%s guarantees total %.1f MB/s of the "
+			       "%.1f MB/s the board sustains", cls[k],
+			       (double)ev_sum * bpe / sec / 1e6,
+			       in->sustain_bps[k] / 1e6);
+	return PLAN_OK;
+}
+
+/**
+ * plan_budgets() - set every CPU's budgets in @out for @period_us.
+ * @t:       per-core traces.
+ * @explain: record the reasoning in @out (only for the final choice).
+ *
+ * Return: PLAN_OK, PLAN_EINVAL (period not a multiple of the trace tick)
+ * or PLAN_ENOFIT with @err saying what does not fit and what to do.
+ */
+int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
+		 uint32_t period_us, struct tune_config *out, bool explain,
+		 char *err, size_t errlen)
+{
+	size_t tpp;
+	int rc;
+
+	if (!t->tick_us || period_us % t->tick_us ||
+	    period_us / t->tick_us > t->len) {
+		snprintf(err, errlen, "period %u us does not fit the %u us "
+			 "trace granularity and %zu samples", period_us,
+			 t->tick_us, t->len);
+		return PLAN_EINVAL;
+	}
+	tpp = period_us / t->tick_us;
+	out->period_us = (int)period_us;
+	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+		rc = fit_class(in, t, tpp, period_us / 1e6, k, out, explain,
+			       err, errlen);
+		if (rc)
+			return rc;
+	}
+	/* a reclaim take of 1/8 of the smallest guarantee, as memreg does */
+	out->reclaim_quantum = UINT32_MAX;
+	for (int c = 0; c < t->nr_cpus; c++)
+		for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+			uint64_t g = config_cpu(out, c)->b[k].guaranteed_events;
+
+			if (t->has_work[c] && g / 8 < out->reclaim_quantum)
+				out->reclaim_quantum = (uint32_t)(g / 8);
+		}
+	if (out->reclaim_quantum < 1 || out->reclaim_quantum == UINT32_MAX)
+		out->reclaim_quantum = 1;
+	return PLAN_OK;
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plan_lms.c - choose the NLMS parameters (taps, step, headroom) and the
+ * reclaim/share modes by the same replay the period came from: every
+ * combination of a small grid is simulated at the chosen period and the
+ * cheapest wins (regulation error, plus the prediction error for LMS);
+ * on a tie the simpler setting (fewer taps, smaller step) is kept, and a
+ * mode stays on unless switching it off is strictly better.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+static const uint32_t taps_grid[] = { 1, 2, 4, 8 };
+static const uint32_t mu_grid[] = { 16384, 32768, 65536 };	/* Q16 */
+static const uint32_t head_grid[] = { 6554, 16384, 32768 };	/* Q16 */
+
+/*
+ * try_cfg - replay @c; on success and if cheaper than *@best, keep it in
+ * @keep.  Returns the replay's code.
+ */
+static int try_cfg(const struct plan_input *in, const struct plan_traces *t,
+		   struct tune_config *c, struct tune_config *keep,
+		   double *best, bool *have, char *err, size_t errlen)
+{
+	struct plan_score s;
+	int rc = plan_replay(in, t, c, &s, err, errlen);
+
+	if (rc)
+		return rc;
+	if (!*have || s.cost < *best - 1e-9) {
+		*best = s.cost;
+		*have = true;
+		memcpy(keep, c, sizeof(*keep));
+	}
+	return PLAN_OK;
+}
+
+/**
+ * plan_lms() - set @out's LMS parameters and modes (LMS adaptation on).
+ * Return: PLAN_OK or the replay's error.
+ */
+int plan_lms(const struct plan_input *in, const struct plan_traces *t,
+	     struct tune_config *out, char *err, size_t errlen)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct tune_config *keep = malloc(sizeof(*keep));
+	double best = 0, lms_best;
+	bool have = false;
+	int rc = PLAN_OK;
+
+	if (!c || !keep) {
+		free(c);
+		free(keep);
+		return PLAN_ENOMEM;
+	}
+	out->lms = out->reclaim = out->share = true;
+	out->monitor = false;
+	for (size_t a = 0; !rc && a < sizeof(taps_grid) / 4; a++)
+		for (size_t b = 0; !rc && b < sizeof(mu_grid) / 4; b++)
+			for (size_t h = 0; !rc && h < sizeof(head_grid) / 4;
+			     h++) {
+				memcpy(c, out, sizeof(*c));
+				c->taps = taps_grid[a];
+				c->mu_q16 = mu_grid[b];
+				c->headroom_q16 = head_grid[h];
+				rc = try_cfg(in, t, c, keep, &best, &have, err,
+					     errlen);
+			}
+	if (rc)
+		goto out;
+	lms_best = best;
+	/* modes: switch reclaim and share off one at a time and together */
+	for (int m = 1; !rc && m < 4; m++) {
+		memcpy(c, keep, sizeof(*c));
+		c->reclaim = !(m & 1);
+		c->share = !(m & 2);
+		rc = try_cfg(in, t, c, keep, &best, &have, err, errlen);
+	}
+	if (rc)
+		goto out;
+	out->taps = keep->taps;
+	out->mu_q16 = keep->mu_q16;
+	out->headroom_q16 = keep->headroom_q16;
+	out->reclaim = keep->reclaim;
+	out->share = keep->share;
+	config_explain(out, "LMS on: %u taps, step %.2f, headroom %.0f%%: the "
+		       "cheapest of %zu replayed combinations (cost %.3f)",
+		       out->taps, out->mu_q16 / 65536.0,
+		       out->headroom_q16 * 100.0 / 65536.0,
+		       sizeof(taps_grid) / 4 * sizeof(mu_grid) / 4 *
+		       sizeof(head_grid) / 4, lms_best);
+	config_explain(out, "reclaim %s, spare sharing %s: %s",
+		       out->reclaim ? "on" : "off", out->share ? "on" : "off",
+		       best < lms_best - 1e-9 ? "switching a mode off replayed "
+		       "cheaper" : "no mode switched off replayed cheaper");
+out:
+	free(c);
+	free(keep);
+	return rc;
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plan_period.c - choose the regulation period.  Each candidate period is
+ * tried for real: budgets are sized for it and the traces replayed through
+ * regulator/sim with the default modes; its cost is the measured
+ * per-period overhead of the regulated cores (cost per interrupt / period)
+ * plus the regulation error (over-use inside a period, throttled time of
+ * real-time cores, unserved best-effort demand).  Short periods cost
+ * interrupts, long ones let bursts through: the cheapest total wins, the
+ * longer period on a tie.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memreg.h"
+#include "plan.h"
+
+static const uint32_t default_periods[] = {
+	100, 200, 500, 1000, 2000, 5000, 10000, 20000, 0
+};
+
+/* Replays need a few periods to mean anything. */
+#define MIN_PERIODS_IN_TRACE 4
+
+/**
+ * plan_period() - set @out->period_us (and budgets for it), explaining the
+ * trade-off.  @out already holds placement, master and default modes.
+ *
+ * Return: PLAN_OK, PLAN_ENOFIT when no period lets the budgets fit,
+ * PLAN_EINVAL when no candidate suits the traces, PLAN_ENOMEM/ESIM.
+ */
+int plan_period(const struct plan_input *in, const struct plan_traces *t,
+		struct tune_config *out, char *err, size_t errlen)
+{
+	const uint32_t *cand = in->periods_us[0] ? in->periods_us :
+			       default_periods;
+	struct tune_config *tmp = malloc(sizeof(*tmp));
+	char line[TUNE_NOTE_LEN] = "";
+	size_t used = 0;
+	uint32_t best = 0;
+	double best_cost = 0;
+	int rc = PLAN_EINVAL, last_rc = PLAN_EINVAL;
+	char last_err[512] = "";
+
+	if (!tmp)
+		return PLAN_ENOMEM;
+	for (int i = 0; i < PLAN_MAX_PERIODS && cand[i]; i++) {
+		struct plan_score s;
+		uint32_t p = cand[i];
+
+		if (p % t->tick_us || p / t->tick_us * MIN_PERIODS_IN_TRACE >
+		    t->len || (uint64_t)p * 1000 < MEMREG_PERIOD_MIN_NS)
+			continue;
+		memcpy(tmp, out, sizeof(*tmp));
+		last_rc = plan_budgets(in, t, p, tmp, false, last_err,
+				       sizeof(last_err));
+		if (last_rc == PLAN_ENOFIT)
+			continue;
+		if (last_rc)
+			break;
+		last_rc = plan_replay(in, t, tmp, &s, last_err,
+				      sizeof(last_err));
+		if (last_rc)
+			break;
+		if (used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) -
+					used, "%s%u us %.3f (ovh %.3f, err %.3f)",
+					used ? "; " : "", p, s.cost, s.overhead,
+					s.cost - s.overhead);
+		if (!best || s.cost < best_cost - 1e-9 ||
+		    (s.cost <= best_cost + 1e-9 && p > best)) {
+			best = p;
+			best_cost = s.cost;
+		}
+	}
+	if (!best) {
+		snprintf(err, errlen, "%s", last_err[0] ? last_err :
+			 "no candidate period suits the traces: they are too "
+			 "short or their granularity divides no candidate; "
+			 "profile longer workloads");
+		free(tmp);
+		return last_rc ? last_rc : PLAN_EINVAL;
+	}
+	config_explain(out, "period candidates (cost = overhead + regulation "
+		       "error, replayed through regulator/sim): %s", line);
+	rc = plan_budgets(in, t, best, out, false, err, errlen);
+	if (!rc)
+		config_explain(out, "period %u us: the lowest cost %.3f; "
+			       "overhead per period from the %s measurement",
+			       best, best_cost, in->overhead_method);
+	free(tmp);
+	return rc;
+}
