@@ -1,12 +1,279 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd_run.c - placeholder until `memcal run` lands; it fails loudly. */
+/*
+ * cmd_run.c - `memcal run`: calibrate this board and store the run.
+ *
+ * Order matters for "nothing half-written": every input is checked first
+ * (topology, CPUs, size, repetitions), the database is opened and its
+ * write lock probed before anything is measured, everything is measured
+ * into memory (runner.c), and only then is the whole run stored in one
+ * transaction (results.c).  A run killed at any point stores nothing.
+ */
 #include "memcal_cmds.h"
 
-/* memcal_cmd_run - not implemented yet: say so and fail. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "memcal_db.h"
+#include "results.h"
+#include "runner.h"
+#include "topology.h"
+
+/* Highest CPU number --cores accepts before looking at the topology. */
+#define RUN_MAX_CPU	65535u
+/* How long `memcal run` waits for another writer to finish (ms). */
+#define RUN_DB_BUSY_MS	2000
+/* Most repetitions --repeat accepts. */
+#define RUN_MAX_REPEAT	1000
+
+enum { OPT_QUICK = 256, OPT_CORES, OPT_SIZE, OPT_REPEAT };
+
+static const struct cli_option run_options[] = {
+	{ "quick", 0, NULL, OPT_QUICK,
+	  "coarse pass: fewer repetitions, smaller buffers, 3 load levels" },
+	{ "cores", 0, "LIST", OPT_CORES,
+	  "CPUs to measure, OS numbers (\"0-3,6\"); default: every core" },
+	{ "size", 0, "BYTES", OPT_SIZE,
+	  "buffer bytes per thread (default: 8x the LLC, 4x with --quick)" },
+	{ "repeat", 0, "N", OPT_REPEAT,
+	  "repetitions kept per measurement (default 10, 3 with --quick)" },
+	{ NULL, 0, NULL, 0, NULL },
+};
+
+/**
+ * struct run_args - the options as given.
+ * @quick:  --quick.
+ * @cores:  --cores text, or NULL.
+ * @size:   --size value (0: default).
+ * @repeat: --repeat value (0: default).
+ */
+struct run_args {
+	bool quick;
+	const char *cores;
+	uint64_t size;
+	unsigned repeat;
+};
+
+/* on_option - store one option of `memcal run`; usage errors exit 2. */
+static int on_option(struct cli_ctx *ctx, int key, const char *arg,
+		     void *user)
+{
+	struct run_args *a = user;
+	const char *why = NULL;
+	uint64_t v;
+
+	switch (key) {
+	case OPT_QUICK:
+		a->quick = true;
+		return 0;
+	case OPT_CORES:
+		a->cores = arg;
+		return 0;
+	case OPT_SIZE:
+		if (cli_parse_size(arg, &a->size, &why))
+			return cli_error(ctx, CLI_EXIT_USAGE, "--size '%s': %s",
+					 arg, why);
+		if (a->size < MEMCAL_MIN_SIZE)
+			return cli_error(ctx, CLI_EXIT_USAGE,
+					 "--size '%s' is too small: at least "
+					 "%u KiB per thread", arg,
+					 MEMCAL_MIN_SIZE >> 10);
+		return 0;
+	case OPT_REPEAT:
+		if (cli_parse_u64(arg, 1, RUN_MAX_REPEAT, &v, &why))
+			return cli_error(ctx, CLI_EXIT_USAGE,
+					 "--repeat '%s': %s (1..%d)", arg, why,
+					 RUN_MAX_REPEAT);
+		a->repeat = (unsigned)v;
+		return 0;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+}
+
+/*
+ * pick_cpus - resolve --cores against the topology into @cpus (caller
+ * frees).  Every CPU must exist; without --cores every core is measured.
+ */
+static int pick_cpus(struct cli_ctx *ctx, const struct memcal_topology *t,
+		     const char *list, unsigned **cpus, unsigned *n)
+{
+	uint32_t *v;
+	size_t cnt = 0;
+	const char *why = NULL;
+	char have[128];
+
+	*cpus = NULL;
+	*n = 0;
+	memcal_cpulist_format(t->pus, t->n_pus, have, sizeof(have));
+	if (!list) {
+		*cpus = calloc(t->n_cores, sizeof(**cpus));
+		if (!*cpus)
+			return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+		memcpy(*cpus, t->cpus, t->n_cores * sizeof(**cpus));
+		*n = t->n_cores;
+		return 0;
+	}
+	v = calloc(t->n_pus, sizeof(*v));
+	if (!v)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+	if (cli_parse_u32_list(list, 0, RUN_MAX_CPU, v, t->n_pus, &cnt, &why)) {
+		free(v);
+		return cli_error(ctx, CLI_EXIT_USAGE, "--cores '%s': %s (this "
+				 "board has CPUs %s)", list, why, have);
+	}
+	for (size_t i = 0; i < cnt; i++)
+		if (!memcal_topology_has_pu(t, v[i])) {
+			unsigned bad = v[i];
+
+			free(v);
+			return cli_error(ctx, CLI_EXIT_USAGE, "--cores: CPU %u "
+					 "does not exist (this board has CPUs "
+					 "%s)", bad, have);
+		}
+	*cpus = (unsigned *)v;	/* uint32_t and unsigned are the same here */
+	*n = (unsigned)cnt;
+	return 0;
+}
+
+/* open_db - open (creating) the database and make sure we can write. */
+static int open_db(struct cli_ctx *ctx, memcal_db **db)
+{
+	char err[512];
+	int rc = memcal_db_open(ctx->db_path, MEMCAL_DB_OPEN_CREATE, db, err,
+				sizeof(err));
+
+	if (rc)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	memcal_db_set_busy_timeout(*db, RUN_DB_BUSY_MS);
+	rc = memcal_db_begin(*db);	/* probe the write lock now ... */
+	if (rc) {
+		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s%s",
+			       memcal_db_errmsg(*db),
+			       rc == MEMCAL_DB_EBUSY ? " (another process is "
+			       "writing it; try again when it is done)" : "");
+		memcal_db_close(*db);
+		*db = NULL;
+		return rc;
+	}
+	memcal_db_rollback(*db);	/* ... but hold nothing while measuring */
+	return 0;
+}
+
+/* on_step - runner progress callback: advance the bar. */
+static void on_step(void *user, const char *what)
+{
+	cli_progress_step(user, what);
+}
+
+/* check_size - the buffers must fit; warn when they hardly exceed the LLC. */
+static int check_size(struct cli_ctx *ctx, const struct memcal_topology *t,
+		      const struct run_args *a, const unsigned *cpus,
+		      unsigned n)
+{
+	char err[256];
+	uint64_t per = a->size;
+
+	for (unsigned i = 0; !per && i < n; i++) {
+		uint64_t d = memcal_buffer_default_size(t, cpus[i], a->quick);
+
+		if (d > per)
+			per = d;
+	}
+	if (per > UINT64_MAX / n ||
+	    memcal_buffer_check_total(per * n, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
+				 per > UINT64_MAX / n ? "--size is absurdly "
+				 "large" : err);
+	for (unsigned i = 0; a->size && i < n; i++) {
+		const struct memcal_cache *llc = memcal_topology_llc(t, cpus[i]);
+
+		if (llc && a->size < 2 * llc->size) {
+			cli_warn(ctx, "--size is below twice the %llu KiB "
+				 "last-level cache of CPU %u: figures will "
+				 "include cache bandwidth",
+				 (unsigned long long)(llc->size >> 10), cpus[i]);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* emit - the summary (or JSON) of a stored run. */
+static int emit(struct cli_ctx *ctx, memcal_db *db,
+		const struct memcal_run_result *r)
+{
+	if (ctx->json) {
+		json_t *doc = memcal_result_to_json(r);
+
+		if (doc)
+			json_object_set_new(doc, "db",
+					    json_string(memcal_db_path(db)));
+		return cli_emit_json(ctx, doc);
+	}
+	memcal_result_print(r, ctx->out);
+	fprintf(ctx->out, "stored as run %lld in %s\n", (long long)r->run.id,
+		memcal_db_path(db));
+	return CLI_EXIT_OK;
+}
+
+/* memcal_cmd_run - `memcal run [--quick] [--cores LIST] [--size BYTES] [--repeat N]`. */
 int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error(ctx, CLI_EXIT_FAILURE,
-			 "'memcal run' is not implemented in this build yet");
+	struct run_args a = { 0 };
+	struct memcal_topology t;
+	struct memcal_run_opts o;
+	struct memcal_run_result r;
+	struct cli_progress bar;
+	memcal_db *db = NULL;
+	unsigned *cpus = NULL, n = 0;
+	char err[512];
+	int first = 0, rc;
+
+	rc = cli_parse_options(ctx, argc, argv, run_options[0].name ?
+			       "[--quick] [--cores LIST] [--size BYTES] "
+			       "[--repeat N]" : "", run_options, on_option, &a,
+			       &first);
+	if (rc == CLI_HELP_SHOWN)
+		return CLI_EXIT_OK;
+	if (rc)
+		return rc;
+	if (first < argc)
+		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
+				 argv[first]);
+	if (memcal_topology_load(&t, NULL, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	rc = pick_cpus(ctx, &t, a.cores, &cpus, &n);
+	if (!rc)
+		rc = check_size(ctx, &t, &a, cpus, n);
+	if (!rc && !t.this_system)
+		cli_warn(ctx, "the topology (%s) does not describe this machine; "
+			 "CPUs are pinned by number", t.source);
+	if (!rc)
+		rc = open_db(ctx, &db);
+	if (rc)
+		goto out;
+	o = (struct memcal_run_opts){ .quick = a.quick, .cpus = cpus,
+				      .n_cpus = n, .size = a.size,
+				      .repeat = a.repeat };
+	memset(&r, 0, sizeof(r));
+	cli_progress_begin(&bar, ctx, a.quick ? "memcal run --quick"
+			   : "memcal run", memcal_run_steps(&o) + 1);
+	rc = memcal_run_measure(&t, &o, &r, on_step, &bar, err, sizeof(err));
+	cli_progress_end(&bar);
+	if (rc) {
+		rc = cli_error(ctx, rc == MEMCAL_CAL_EUNSUPPORTED
+			       ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE,
+			       "%s; nothing was stored", err);
+	} else if (memcal_result_store(db, &r, err, sizeof(err))) {
+		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	} else {
+		rc = emit(ctx, db, &r);
+	}
+	memcal_result_free(&r);
+out:
+	memcal_db_close(db);
+	free(cpus);
+	memcal_topology_free(&t);
+	return rc;
 }

@@ -158,7 +158,8 @@ static void lat_worker(unsigned idx, void *arg)
 
 /*
  * memcal_latency_sweep - measure every pace of @s into @out[0..n_paces).
- * Worker 0's buffer is rebuilt as the chase chain.  Returns 0 or a
+ * Worker 0's buffer must hold a chain from memcal_chase_build() (build it
+ * once; every sweep reuses it).  Returns 0 or a
  * MEMCAL_CAL_* code with @err set.
  */
 int memcal_latency_sweep(struct memcal_bench *b,
@@ -189,12 +190,6 @@ int memcal_latency_sweep(struct memcal_bench *b,
 	if (!j.k) {
 		snprintf(err, errlen, "no %s kernel", memcal_op_name(s->traffic));
 		rc = MEMCAL_CAL_EUNSUPPORTED;
-		goto out;
-	}
-	if (memcal_chase_build(b->bufs[0].base, b->bytes, s->line ? s->line : 64,
-			       0x5eed + s->traffic) < 0) {
-		snprintf(err, errlen, "cannot build the pointer chase");
-		rc = MEMCAL_CAL_ENOMEM;
 		goto out;
 	}
 	j.b = b;

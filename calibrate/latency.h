@@ -43,7 +43,6 @@ struct memcal_lat_point {
  * @n_load:    generators (workers 1..n_load); 0 gives idle latency only.
  * @reps:      repetitions per point.
  * @chase_ns:  how long each repetition chases.
- * @line:      cache line size (chase stride).
  */
 struct memcal_lat_spec {
 	enum memcal_op traffic;
@@ -52,7 +51,6 @@ struct memcal_lat_spec {
 	unsigned n_load;
 	unsigned reps;
 	uint64_t chase_ns;
-	unsigned line;
 };
 
 int memcal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed);

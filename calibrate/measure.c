@@ -169,6 +169,8 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 	unsigned reps = s->reps ? s->reps : 1, total, last, kept = 0;
 	double *samples = calloc(reps, sizeof(*samples));
 	struct bw_job job;
+	struct memcal_procstat ps0, ps1;
+	bool have_ps = false;
 	uint64_t bytes_all;
 	int rc;
 
@@ -189,20 +191,13 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 	job = (struct bw_job){ b, k, s->passes ? s->passes : 1, t0, t1 };
 	total = s->warmup + reps;
 	for (unsigned rep = 0; rep < total; rep++) {
-		struct memcal_procstat ps0, ps1;
 		uint64_t first = UINT64_MAX, end = 0;
-		bool have_ps = memcal_procstat_read(&ps0) == 0;
 
+		/* Foreign load is judged over all kept repetitions together:
+		 * /proc/stat ticks are too coarse for one repetition. */
+		if (rep == s->warmup)
+			have_ps = memcal_procstat_read(&ps0) == 0;
 		memcal_team_run_subset(b->team, last, bw_worker, &job);
-		if (have_ps && memcal_procstat_read(&ps1) == 0) {
-			double f = memcal_procstat_foreign(&ps0, &ps1, b->cpus,
-							   b->n);
-			if (rep >= s->warmup && f > r->foreign)
-				r->foreign = f;
-			memcal_procstat_free(&ps1);
-		}
-		if (have_ps)
-			memcal_procstat_free(&ps0);
 		if (rep < s->warmup)
 			continue;
 		for (unsigned i = 0; i < b->n; i++) {
@@ -217,6 +212,20 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 			samples[kept++] = (double)bytes_all * job.passes * 1e9 /
 					  (double)(end - first);
 	}
+	if (have_ps && memcal_procstat_read(&ps1) == 0) {
+		unsigned *used = calloc(b->n, sizeof(*used)), nu = 0;
+
+		for (unsigned i = 0; used && i < b->n; i++)
+			if (k[i])
+				used[nu++] = b->cpus[i];
+		if (used)
+			r->foreign = memcal_procstat_foreign(&ps0, &ps1, used,
+							     nu);
+		free(used);
+		memcal_procstat_free(&ps1);
+	}
+	if (have_ps)
+		memcal_procstat_free(&ps0);
 	if (memcal_stats_compute(samples, kept, true, &r->agg) < 0) {
 		snprintf(err, errlen, "no repetition could be timed");
 		rc = MEMCAL_CAL_ERROR;

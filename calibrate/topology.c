@@ -236,8 +236,13 @@ int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
 	if (rc)
 		goto fail;
 	if (hwloc_topology_load(t->hw) < 0) {
-		set_err(err, errlen, "hwloc could not load the topology (%s)",
-			t->source);
+		if (strncmp(t->source, "xml:", 4) == 0)
+			set_err(err, errlen, "topology file '%s' (HWLOC_XMLFILE)"
+				" is not a valid hwloc XML topology",
+				t->source + 4);
+		else
+			set_err(err, errlen, "hwloc could not load the "
+				"topology (%s)", t->source);
 		rc = MEMCAL_CAL_ETOPO;
 		goto fail;
 	}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * results.c - the in-memory run, its platform identity, and storing and
+ * loading it (one transaction per run).
+ */
+#include "results.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* grow - make room for one more element of @size in *@v (cap doubles). */
+static int grow(void **v, size_t n, size_t *cap, size_t size)
+{
+	void *p;
+	size_t nc;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? 2 * *cap : 16;
+	p = realloc(*v, nc * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = nc;
+	return 0;
+}
+
+/* memcal_result_add_bw - append a bandwidth row; 0 or -1 (no memory). */
+int memcal_result_add_bw(struct memcal_run_result *r,
+			 const struct memcal_bw *bw)
+{
+	if (grow((void **)&r->bw, r->n_bw, &r->cap_bw, sizeof(*bw)))
+		return -1;
+	r->bw[r->n_bw++] = *bw;
+	return 0;
+}
+
+/* memcal_result_add_latency - append a latency row; 0 or -1. */
+int memcal_result_add_latency(struct memcal_run_result *r,
+			      const struct memcal_latency_point *pt)
+{
+	if (grow((void **)&r->lat, r->n_lat, &r->cap_lat, sizeof(*pt)))
+		return -1;
+	r->lat[r->n_lat++] = *pt;
+	return 0;
+}
+
+/* memcal_result_add_pmu_event - append a PMU candidate row; 0 or -1. */
+int memcal_result_add_pmu_event(struct memcal_run_result *r,
+				const struct memcal_pmu_event *e)
+{
+	if (grow((void **)&r->pmu_events, r->n_pmu_events, &r->cap_pmu,
+		 sizeof(*e)))
+		return -1;
+	r->pmu_events[r->n_pmu_events++] = *e;
+	return 0;
+}
+
+/*
+ * memcal_result_note - append a sentence to the run's notes ("; "
+ * separated).  Returns 0 or -1.
+ */
+int memcal_result_note(struct memcal_run_result *r, const char *note)
+{
+	size_t old = r->run.notes ? strlen(r->run.notes) : 0;
+	char *p = realloc(r->run.notes, old + strlen(note) + 3);
+
+	if (!p)
+		return -1;
+	if (old)
+		strcpy(p + old, "; ");
+	strcpy(p + old + (old ? 2 : 0), note);
+	r->run.notes = p;
+	return 0;
+}
+
+/* memcal_result_free - release everything the result owns. */
+void memcal_result_free(struct memcal_run_result *r)
+{
+	free(r->platform.topology_json);
+	free(r->run.params_json);
+	free(r->run.notes);
+	free(r->bw);
+	free(r->lat);
+	free(r->pmu_events);
+	memset(r, 0, sizeof(*r));
+}
+
+/* cpu_model - "model name" (x86) or "CPU implementer/part" (Arm). */
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256], impl[32] = "", part[32] = "";
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (!c)
+			continue;
+		c++;
+		c += strspn(c, " \t");
+		c[strcspn(c, "\n")] = '\0';
+		if (strncmp(line, "model name", 10) == 0) {
+			snprintf(buf, len, "%s", c);
+			fclose(f);
+			return;
+		}
+		if (strncmp(line, "CPU implementer", 15) == 0 && !impl[0])
+			snprintf(impl, sizeof(impl), "%s", c);
+		if (strncmp(line, "CPU part", 8) == 0 && !part[0])
+			snprintf(part, sizeof(part), "%s", c);
+	}
+	fclose(f);
+	if (impl[0] || part[0])
+		snprintf(buf, len, "implementer %s part %s", impl, part);
+}
+
+/* fnv1a - 64-bit FNV-1a of @s continuing from @h. */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * memcal_platform_describe - fill @p from this machine's identity and
+ * the topology @t.  The fingerprint hashes the CPU model, architecture
+ * and the topology's shape (counts and caches), so the same board gets
+ * the same row across runs.  Returns 0 or -1.
+ */
+int memcal_platform_describe(const struct memcal_topology *t,
+			     struct memcal_platform *p)
+{
+	struct utsname u;
+	json_t *topo = memcal_topology_to_json(t), *shape;
+	char *shape_txt;
+	uint64_t h[4];
+
+	memset(p, 0, sizeof(*p));
+	if (!topo)
+		return -1;
+	if (uname(&u) == 0) {
+		snprintf(p->hostname, sizeof(p->hostname), "%s", u.nodename);
+		snprintf(p->arch, sizeof(p->arch), "%.31s", u.machine);
+		snprintf(p->kernel, sizeof(p->kernel), "%s", u.release);
+	}
+	cpu_model(p->cpu_model, sizeof(p->cpu_model));
+	p->packages = (int)t->n_packages;
+	p->numa_nodes = (int)t->n_nodes;
+	p->cores = (int)t->n_cores;
+	p->pus = (int)t->n_pus;
+	p->topology_json = json_dumps(topo, JSON_COMPACT | JSON_SORT_KEYS);
+	shape = json_deep_copy(topo);
+	json_object_del(shape, "source");
+	shape_txt = json_dumps(shape, JSON_COMPACT | JSON_SORT_KEYS);
+	for (unsigned i = 0; i < 4; i++) {
+		h[i] = 0xcbf29ce484222325ull ^ (0x9e3779b97f4a7c15ull * (i + 1));
+		h[i] = fnv1a(h[i], p->cpu_model);
+		h[i] = fnv1a(h[i], p->arch);
+		h[i] = fnv1a(h[i], shape_txt ? shape_txt : "");
+	}
+	snprintf(p->fingerprint, sizeof(p->fingerprint),
+		 "%016llx%016llx%016llx%016llx", (unsigned long long)h[0],
+		 (unsigned long long)h[1], (unsigned long long)h[2],
+		 (unsigned long long)h[3]);
+	free(shape_txt);
+	json_decref(shape);
+	json_decref(topo);
+	return p->topology_json ? 0 : -1;
+}
+
+/* store_rows - every row of @r, inside the caller's transaction. */
+static int store_rows(memcal_db *db, struct memcal_run_result *r)
+{
+	int rc = memcal_db_platform_store(db, &r->platform);
+
+	if (rc)
+		return rc;
+	r->run.platform_id = r->platform.id;
+	rc = memcal_db_run_store(db, &r->run);
+	for (size_t i = 0; !rc && i < r->n_bw; i++)
+		rc = memcal_db_bw_store(db, r->run.id, &r->bw[i]);
+	for (size_t i = 0; !rc && i < r->n_lat; i++)
+		rc = memcal_db_latency_store(db, r->run.id, &r->lat[i]);
+	for (size_t i = 0; !rc && i < r->n_sus; i++)
+		rc = memcal_db_sustainable_store(db, r->run.id, &r->sus[i]);
+	if (!rc)
+		rc = memcal_db_pmu_status_store(db, r->run.id, &r->pmu);
+	for (size_t i = 0; !rc && i < r->n_pmu_events; i++)
+		rc = memcal_db_pmu_event_store(db, r->run.id, &r->pmu_events[i]);
+	return rc;
+}
+
+/*
+ * memcal_result_store - store the whole run in ONE transaction: either
+ * every row is stored (and r->run.id set) or none is.  Returns a
+ * MEMCAL_DB_* code with @err set on failure.
+ */
+int memcal_result_store(memcal_db *db, struct memcal_run_result *r,
+			char *err, size_t errlen)
+{
+	int rc = memcal_db_begin(db);
+
+	if (rc) {
+		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
+		return rc;
+	}
+	rc = store_rows(db, r);
+	if (!rc)
+		rc = memcal_db_commit(db);
+	if (rc) {
+		snprintf(err, errlen, "%s; nothing of this run was stored",
+			 memcal_db_errmsg(db));
+		memcal_db_rollback(db);
+		r->run.id = 0;
+	}
+	return rc;
+}
+
+/* load_bw - list callback: append a bandwidth row. */
+static int load_bw(const struct memcal_bw *bw, void *user)
+{
+	return memcal_result_add_bw(user, bw) ? MEMCAL_DB_ERROR : 0;
+}
+
+/* load_lat - list callback: append a latency row. */
+static int load_lat(const struct memcal_latency_point *pt, void *user)
+{
+	return memcal_result_add_latency(user, pt) ? MEMCAL_DB_ERROR : 0;
+}
+
+/* load_sus - list callback: keep up to two sustainable rows. */
+static int load_sus(const struct memcal_sustainable *s, void *user)
+{
+	struct memcal_run_result *r = user;
+
+	if (r->n_sus < 2)
+		r->sus[r->n_sus++] = *s;
+	return 0;
+}
+
+/* load_pmu - list callback: append a PMU candidate row. */
+static int load_pmu(const struct memcal_pmu_event *e, void *user)
+{
+	return memcal_result_add_pmu_event(user, e) ? MEMCAL_DB_ERROR : 0;
+}
+
+/*
+ * memcal_result_load - read run @run_id and all its rows back into @r
+ * (free it with memcal_result_free()).  Returns a MEMCAL_DB_* code.
+ */
+int memcal_result_load(memcal_db *db, int64_t run_id,
+		       struct memcal_run_result *r, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = memcal_db_run_get(db, run_id, &r->run);
+	if (!rc)
+		rc = memcal_db_platform_get(db, r->run.platform_id, &r->platform);
+	if (!rc)
+		rc = memcal_db_bw_list(db, run_id, load_bw, r);
+	if (!rc)
+		rc = memcal_db_latency_list(db, run_id, load_lat, r);
+	if (!rc)
+		rc = memcal_db_sustainable_list(db, run_id, load_sus, r);
+	if (!rc)
+		rc = memcal_db_pmu_status_get(db, run_id, &r->pmu);
+	if (rc == MEMCAL_DB_ENOTFOUND && r->run.id)
+		rc = 0;	/* a run without PMU status (overhead runs) */
+	if (!rc)
+		rc = memcal_db_pmu_event_list(db, run_id, load_pmu, r);
+	if (rc) {
+		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
+		memcal_result_free(r);
+	}
+	return rc;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * results.h - everything one `memcal run` measured, held in memory until
+ * it is stored in the database in one transaction (so an interrupted run
+ * leaves nothing), and loaded back from it for display.
+ *
+ * The rows are the database's own structs (db/memcal_db.h): what is
+ * printed, emitted as JSON and stored is the same data.
+ */
+#ifndef MEMCAL_RESULTS_H
+#define MEMCAL_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "memcal_db.h"
+#include "topology.h"
+
+/**
+ * struct memcal_run_result - one calibration run.
+ * @platform:   the board (fingerprint, names, topology JSON).
+ * @run:        the run row (kind, version, parameters, times, notes).
+ * @bw:         bandwidth rows, @n_bw of them.
+ * @lat:        loaded-latency rows, @n_lat of them.
+ * @sus:        sustainable bandwidth rows (read, write), @n_sus of them.
+ * @pmu:        PMU status.
+ * @pmu_events: candidate events, @n_pmu_events of them.
+ * @cap_bw, @cap_lat, @cap_pmu: allocated capacities.
+ */
+struct memcal_run_result {
+	struct memcal_platform platform;
+	struct memcal_run run;
+	struct memcal_bw *bw;
+	size_t n_bw, cap_bw;
+	struct memcal_latency_point *lat;
+	size_t n_lat, cap_lat;
+	struct memcal_sustainable sus[2];
+	size_t n_sus;
+	struct memcal_pmu_status pmu;
+	struct memcal_pmu_event *pmu_events;
+	size_t n_pmu_events, cap_pmu;
+};
+
+int memcal_result_add_bw(struct memcal_run_result *r,
+			 const struct memcal_bw *bw);
+int memcal_result_add_latency(struct memcal_run_result *r,
+			      const struct memcal_latency_point *pt);
+int memcal_result_add_pmu_event(struct memcal_run_result *r,
+				const struct memcal_pmu_event *e);
+int memcal_result_note(struct memcal_run_result *r, const char *note);
+void memcal_result_free(struct memcal_run_result *r);
+
+int memcal_platform_describe(const struct memcal_topology *t,
+			     struct memcal_platform *p);
+int memcal_result_store(memcal_db *db, struct memcal_run_result *r,
+			char *err, size_t errlen);
+int memcal_result_load(memcal_db *db, int64_t run_id,
+		       struct memcal_run_result *r, char *err, size_t errlen);
+
+void memcal_result_print(const struct memcal_run_result *r, FILE *out);
+json_t *memcal_result_to_json(const struct memcal_run_result *r);
+
+#endif /* MEMCAL_RESULTS_H */

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * summary.c - a run as a human summary table and as JSON.  `memcal run`
+ * prints it at the end; `memcal show` can print a stored run the same way
+ * (memcal_result_load() then memcal_result_print()).
+ *
+ * Bandwidths are program-visible bytes per second in GB/s (10^9): a
+ * store counts once although ordinary stores cause about twice that DRAM
+ * traffic (read for ownership, then write-back); a copy counts the bytes
+ * read plus the bytes written.
+ */
+#include "results.h"
+
+#include <string.h>
+
+/* print_bw - the bandwidth table. */
+static void print_bw(const struct memcal_run_result *r, FILE *out)
+{
+	fprintf(out, "bandwidth, GB/s of program-visible bytes (stores count "
+		"once, copy counts read + write):\n");
+	fprintf(out, "  %-9s %-8s %-8s %5s %-7s %8s %8s %8s %4s\n", "scope",
+		"cpus", "kind", "read%", "kernel", "median", "min", "max",
+		"reps");
+	for (size_t i = 0; i < r->n_bw; i++) {
+		const struct memcal_bw *b = &r->bw[i];
+		char share[8] = "-";
+
+		if (!strcmp(b->kind, "mixed"))
+			snprintf(share, sizeof(share), "%.0f",
+				 b->read_share * 100);
+		fprintf(out, "  %-9s %-8s %-8s %5s %-7s %8.2f %8.2f %8.2f %4d\n",
+			b->scope, b->cpus, b->kind, share, b->variant,
+			b->median_bps / 1e9, b->min_bps / 1e9, b->max_bps / 1e9,
+			b->repetitions);
+	}
+}
+
+/* print_latency - loaded-latency curves, one line per point. */
+static void print_latency(const struct memcal_run_result *r, FILE *out)
+{
+	if (!r->n_lat)
+		return;
+	fprintf(out, "loaded latency (pointer chase on CPU %d):\n",
+		r->lat[0].chase_cpu);
+	fprintf(out, "  %-7s %5s %5s %10s %9s %9s %9s\n", "traffic", "load",
+		"pace", "GB/s", "ns", "min", "max");
+	for (size_t i = 0; i < r->n_lat; i++) {
+		const struct memcal_latency_point *p = &r->lat[i];
+
+		fprintf(out, "  %-7s %5d %5.2f %10.2f %9.1f %9.1f %9.1f\n",
+			p->traffic, p->load_cpus, p->pace, p->bandwidth_bps / 1e9,
+			p->latency_ns, p->latency_min_ns, p->latency_max_ns);
+	}
+}
+
+/* print_sustainable - sustainable bandwidth and its criterion. */
+static void print_sustainable(const struct memcal_run_result *r, FILE *out)
+{
+	for (size_t i = 0; i < r->n_sus; i++) {
+		const struct memcal_sustainable *s = &r->sus[i];
+
+		fprintf(out, "sustainable %-5s %s %.2f GB/s (idle latency %.1f ns,"
+			" bound %.2f x idle)%s\n", s->traffic,
+			s->lower_bound ? ">=" : "= ", s->bandwidth_bps / 1e9,
+			s->idle_latency_ns, s->bound_ratio,
+			s->lower_bound ? " [lower bound]" : "");
+		fprintf(out, "  criterion: %s\n", s->criterion);
+	}
+}
+
+/* print_pmu - PMU status and the candidates. */
+static void print_pmu(const struct memcal_run_result *r, FILE *out)
+{
+	fprintf(out, "PMU: %s\n", r->pmu.message[0] ? r->pmu.message
+		: "not examined");
+	for (size_t i = 0; i < r->n_pmu_events; i++) {
+		const struct memcal_pmu_event *e = &r->pmu_events[i];
+
+		if (e->opened && e->bytes_per_event > 0)
+			fprintf(out, "  %-5s %-50s %7.1f B/event (error %.1f%%)%s\n",
+				e->traffic, e->name, e->bytes_per_event,
+				e->error_pct, e->chosen ? " [chosen]" : "");
+		else
+			fprintf(out, "  %-5s %-50s %s\n", e->traffic, e->name,
+				e->message[0] ? e->message : "not validated");
+	}
+}
+
+/*
+ * memcal_result_print - the summary: board, bandwidth table, latency
+ * curves, sustainable bandwidth, PMU, notes.
+ */
+void memcal_result_print(const struct memcal_run_result *r, FILE *out)
+{
+	const struct memcal_platform *p = &r->platform;
+
+	fprintf(out, "memcal run %lld (%s) on %s: %s, %s, %d package(s), "
+		"%d NUMA node(s), %d core(s), %d PU(s)\n",
+		(long long)r->run.id, r->run.kind, p->hostname, p->cpu_model,
+		p->arch, p->packages, p->numa_nodes, p->cores, p->pus);
+	fprintf(out, "started %s, finished %s\n", r->run.started_at,
+		r->run.finished_at);
+	print_bw(r, out);
+	print_latency(r, out);
+	print_sustainable(r, out);
+	print_pmu(r, out);
+	if (r->run.notes && r->run.notes[0])
+		fprintf(out, "notes: %s\n", r->run.notes);
+}
+
+/* bw_json - one bandwidth row as JSON. */
+static json_t *bw_json(const struct memcal_bw *b)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:I, s:f, s:i, s:f, s:f, "
+			 "s:f}", "kind", b->kind, "scope", b->scope,
+			 "cpus", b->cpus, "n_cpus", b->n_cpus,
+			 "variant", b->variant,
+			 "buffer_bytes", (json_int_t)b->buffer_bytes,
+			 "read_share", b->read_share,
+			 "repetitions", b->repetitions,
+			 "median_bps", b->median_bps, "min_bps", b->min_bps,
+			 "max_bps", b->max_bps);
+}
+
+/* lat_json - one latency point as JSON. */
+static json_t *lat_json(const struct memcal_latency_point *p)
+{
+	return json_pack("{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f}",
+			 "traffic", p->traffic, "chase_cpu", p->chase_cpu,
+			 "load_cpus", p->load_cpus, "pace", p->pace,
+			 "bandwidth_bps", p->bandwidth_bps,
+			 "latency_ns", p->latency_ns,
+			 "latency_min_ns", p->latency_min_ns,
+			 "latency_max_ns", p->latency_max_ns);
+}
+
+/* pmu_event_json - one PMU candidate as JSON. */
+static json_t *pmu_event_json(const struct memcal_pmu_event *e)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:b, s:f, s:f, s:b, "
+			 "s:s}", "name", e->name, "pmu", e->pmu,
+			 "traffic", e->traffic, "perf_type", (int)e->perf_type,
+			 "perf_config", (json_int_t)e->perf_config,
+			 "perf_config1", (json_int_t)e->perf_config1,
+			 "opened", e->opened,
+			 "bytes_per_event", e->bytes_per_event,
+			 "error_pct", e->error_pct, "chosen", e->chosen,
+			 "message", e->message);
+}
+
+/*
+ * memcal_result_to_json - the whole run as one JSON object (new
+ * reference, or NULL when memory runs out).
+ */
+json_t *memcal_result_to_json(const struct memcal_run_result *r)
+{
+	json_t *bw = json_array(), *lat = json_array(), *sus = json_array(),
+	       *ev = json_array(), *topo = NULL, *params = NULL;
+	const struct memcal_platform *p = &r->platform;
+
+	for (size_t i = 0; i < r->n_bw; i++)
+		json_array_append_new(bw, bw_json(&r->bw[i]));
+	for (size_t i = 0; i < r->n_lat; i++)
+		json_array_append_new(lat, lat_json(&r->lat[i]));
+	for (size_t i = 0; i < r->n_sus; i++)
+		json_array_append_new(sus, json_pack(
+			"{s:s, s:f, s:f, s:f, s:s, s:b}",
+			"traffic", r->sus[i].traffic,
+			"bandwidth_bps", r->sus[i].bandwidth_bps,
+			"idle_latency_ns", r->sus[i].idle_latency_ns,
+			"bound_ratio", r->sus[i].bound_ratio,
+			"criterion", r->sus[i].criterion,
+			"lower_bound", r->sus[i].lower_bound));
+	for (size_t i = 0; i < r->n_pmu_events; i++)
+		json_array_append_new(ev, pmu_event_json(&r->pmu_events[i]));
+	if (p->topology_json)
+		topo = json_loads(p->topology_json, 0, NULL);
+	if (r->run.params_json)
+		params = json_loads(r->run.params_json, 0, NULL);
+	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:o?, s:s?, "
+			 "s:{s:s, s:s, s:s, s:s, s:s, s:o?}, "
+			 "s:o, s:o, s:o, s:{s:b, s:s, s:s, s:o}}",
+			 "run_id", (json_int_t)r->run.id, "kind", r->run.kind,
+			 "tool_version", r->run.tool_version,
+			 "started_at", r->run.started_at,
+			 "finished_at", r->run.finished_at, "params", params,
+			 "notes", r->run.notes,
+			 "platform", "fingerprint", p->fingerprint,
+			 "hostname", p->hostname, "arch", p->arch,
+			 "cpu_model", p->cpu_model, "kernel", p->kernel,
+			 "topology", topo,
+			 "bandwidth", bw, "latency", lat, "sustainable", sus,
+			 "pmu", "available", r->pmu.available,
+			 "pmu_name", r->pmu.pmu_name, "message", r->pmu.message,
+			 "events", ev);
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_measure.c - small real measurements (tiny buffers; plausibility,
+ * not timing targets), the pinned team, the pointer chase, statistics.
+ * Registered SERIAL: it runs threads that measure.
+ */
+#include <criterion/criterion.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "latency.h"
+#include "measure.h"
+
+#define SMALL (1u << 20)
+
+/* setup - this machine's topology and up to two of its cores. */
+static unsigned pick(struct memcal_topology *t, unsigned *cpus)
+{
+	char err[256];
+
+	cr_assert_eq(memcal_topology_load(t, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	cpus[0] = t->cpus[0];
+	if (t->n_cores > 1) {
+		cpus[1] = t->cpus[1];
+		return 2;
+	}
+	return 1;
+}
+
+static atomic_uint calls[8];
+static unsigned on_cpu[8];
+
+/* count_call - team function: count the call, note the CPU it ran on. */
+static void count_call(unsigned idx, void *arg)
+{
+	(void)arg;
+	atomic_fetch_add(&calls[idx], 1);
+	on_cpu[idx] = (unsigned)sched_getcpu();
+}
+
+Test(measure, team_runs_pinned_workers_together)
+{
+	struct memcal_topology t;
+	struct memcal_team *team;
+	unsigned cpus[2], n = pick(&t, cpus);
+
+	cr_assert_eq(memcal_team_create(&team, t.hw, cpus, n), 0);
+	cr_expect_eq(memcal_team_size(team), n);
+	for (int r = 0; r < 3; r++)
+		cr_assert_eq(memcal_team_run(team, count_call, NULL), 0);
+	cr_assert_eq(memcal_team_run_subset(team, 1, count_call, NULL), 0);
+	cr_expect_eq(atomic_load(&calls[0]), 4);
+	if (n > 1)
+		cr_expect_eq(atomic_load(&calls[1]), 3);
+	for (unsigned i = 0; i < n; i++) {
+		cr_expect_eq(on_cpu[i], cpus[i], "worker %u pinned", i);
+		cr_expect_eq(memcal_team_cpu(team, i), cpus[i]);
+	}
+	cr_expect_neq(memcal_team_run_subset(team, n + 1, count_call, NULL), 0);
+	memcal_team_destroy(team);
+	memcal_topology_free(&t);
+}
+
+Test(measure, pinning_to_a_missing_cpu_fails)
+{
+	struct memcal_team *team = NULL;
+	unsigned bad = CPU_SETSIZE - 1;
+
+	cr_expect_neq(memcal_team_create(&team, NULL, &bad, 1), 0);
+	cr_expect_null(team);
+}
+
+/* plausible - a bandwidth result that makes sense for a tiny buffer. */
+static void plausible(const struct memcal_bw_result *r, const char *what)
+{
+	cr_expect_geq(r->agg.kept, 1, "%s", what);
+	cr_expect_gt(r->agg.median, 1e8, "%s: %.3g B/s", what, r->agg.median);
+	cr_expect_lt(r->agg.median, 1e13, "%s: %.3g B/s", what, r->agg.median);
+	cr_expect_leq(r->agg.min, r->agg.median, "%s", what);
+	cr_expect_geq(r->agg.max, r->agg.median, "%s", what);
+	cr_expect_neq(r->variant[0], '\0', "%s", what);
+}
+
+Test(measure, tiny_bandwidth_measurements_are_plausible)
+{
+	struct memcal_topology t;
+	struct memcal_bench b;
+	unsigned cpus[2], n = pick(&t, cpus);
+	char err[256];
+
+	cr_assert_eq(memcal_bench_init(&b, &t, cpus, n, SMALL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_expect_eq(b.bytes, SMALL);
+	for (int op = 0; op < MEMCAL_OP_COUNT; op++) {
+		struct memcal_bw_spec s = { .op = op, .n_use = n, .reps = 3,
+					    .warmup = 1, .passes = 4 };
+		struct memcal_bw_result r;
+		int rc = memcal_measure_bw(&b, &s, &r, err, sizeof(err));
+
+		if (rc == MEMCAL_CAL_EUNSUPPORTED)
+			continue;
+		cr_assert_eq(rc, 0, "%s", err);
+		cr_expect_eq(r.n_workers, n);
+		cr_expect_eq(r.bytes, op == MEMCAL_OP_COPY ? SMALL : SMALL);
+		plausible(&r, memcal_op_name(op));
+	}
+	if (n > 1) {
+		enum memcal_op ops[2] = { MEMCAL_OP_READ, MEMCAL_OP_WRITE };
+		bool use[2] = { false, true };
+		struct memcal_bw_spec s = { .ops = ops, .n_use = 2, .reps = 2,
+					    .passes = 2 };
+		struct memcal_bw_result r;
+
+		cr_assert_eq(memcal_measure_bw(&b, &s, &r, err, sizeof(err)), 0);
+		plausible(&r, "mixed");
+		s.use = use;	/* only worker 1 */
+		cr_assert_eq(memcal_measure_bw(&b, &s, &r, err, sizeof(err)), 0);
+		cr_expect_eq(r.n_workers, 1);
+	}
+	memcal_bench_fini(&b);
+	memcal_topology_free(&t);
+}
+
+Test(measure, too_small_or_too_large_buffers_are_refused)
+{
+	struct memcal_topology t;
+	struct memcal_bench b;
+	unsigned cpus[2], n = pick(&t, cpus);
+	char err[256] = "";
+
+	cr_expect_eq(memcal_bench_init(&b, &t, cpus, n, 100, err, sizeof(err)),
+		     MEMCAL_CAL_EINVAL);
+	cr_expect_eq(memcal_bench_init(&b, &t, cpus, n, (size_t)1 << 52, err,
+				       sizeof(err)), MEMCAL_CAL_ENOMEM);
+	cr_expect(strstr(err, "available") != NULL, "message: %s", err);
+	memcal_topology_free(&t);
+}
+
+Test(measure, chase_is_one_cycle_through_every_line)
+{
+	size_t bytes = 1 << 16, n = bytes / 64;
+	void **buf = aligned_alloc(64, bytes);
+	void **p = buf;
+	size_t steps = 0;
+
+	cr_assert_eq(memcal_chase_build(buf, bytes, 64, 42), 0);
+	do {
+		p = *p;
+		steps++;
+	} while (p != (void *)buf && steps <= n);
+	cr_expect_eq(steps, n, "cycle length %zu of %zu lines", steps, n);
+	cr_expect_neq(memcal_chase_build(buf, 64, 64, 1), 0);
+	free(buf);
+}
+
+Test(measure, loaded_latency_sweep_gives_positive_latency)
+{
+	struct memcal_topology t;
+	struct memcal_bench b;
+	unsigned cpus[2], n = pick(&t, cpus);
+	double paces[] = { 0, 1 };
+	struct memcal_lat_point pts[2];
+	struct memcal_lat_spec s = { .traffic = MEMCAL_OP_READ, .paces = paces,
+				     .n_paces = 2, .n_load = n - 1, .reps = 2,
+				     .chase_ns = 5000000 };
+	char err[256];
+
+	cr_assert_eq(memcal_bench_init(&b, &t, cpus, n, 4 * SMALL, err,
+				       sizeof(err)), 0, "%s", err);
+	cr_assert_eq(memcal_chase_build(b.bufs[0].base, b.bytes, 64, 7), 0);
+	cr_assert_eq(memcal_latency_sweep(&b, &s, pts, err, sizeof(err)), 0,
+		     "%s", err);
+	for (int i = 0; i < 2; i++) {
+		cr_expect_gt(pts[i].lat.median, 0.1);
+		cr_expect_lt(pts[i].lat.median, 1e6);
+	}
+	cr_expect_eq(pts[0].bw, 0, "pace 0 generates nothing");
+	if (n > 1)
+		cr_expect_gt(pts[1].bw, 1e8, "full pace generates traffic");
+	memcal_bench_fini(&b);
+	memcal_topology_free(&t);
+}
+
+Test(measure, collapsed_repetitions_are_dropped)
+{
+	double bw[] = { 10, 11, 9.5, 5, 10.5 };	/* 5 collapsed (< 0.6 x 10) */
+	double ns[] = { 100, 104, 230, 98 };	/* 230 collapsed (> 101 / 0.6) */
+	struct memcal_stats s;
+
+	cr_assert_eq(memcal_stats_compute(bw, 5, true, &s), 0);
+	cr_expect_eq(s.kept, 4);
+	cr_expect_eq(s.dropped, 1);
+	cr_expect_float_eq(s.median, 10.25, 1e-12);
+	cr_expect_float_eq(s.min, 9.5, 1e-12);
+	cr_expect_float_eq(s.max, 11, 1e-12);
+	cr_assert_eq(memcal_stats_compute(ns, 4, false, &s), 0);
+	cr_expect_eq(s.kept, 3);
+	cr_expect_float_eq(s.max, 104, 1e-12);
+	cr_expect_neq(memcal_stats_compute(ns, 0, false, &s), 0);
+}
+
+Test(measure, procstat_snapshots_compare)
+{
+	struct memcal_procstat a, b;
+	unsigned cpu0 = 0;
+	double f;
+
+	cr_assert_eq(memcal_procstat_read(&a), 0);
+	cr_expect_geq(a.n_cpus, 1);
+	memcal_spin_until_ns(memcal_now_ns() + 20000000);
+	cr_assert_eq(memcal_procstat_read(&b), 0);
+	f = memcal_procstat_foreign(&a, &b, &cpu0, 1);
+	cr_expect_geq(f, 0);
+	cr_expect_leq(f, 1);
+	memcal_procstat_free(&a);
+	memcal_procstat_free(&b);
+}

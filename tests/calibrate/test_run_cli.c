@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_run_cli.c - `memcal run` end to end: bad input (missing cores,
+ * absurd sizes, a topology file that does not parse, a newer or locked
+ * database) exits non-zero with a clear message and writes nothing; a
+ * tiny --quick run succeeds and stores one run.  SERIAL: it measures.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "memcal_db.h"
+
+#define MEMCAL MEMCAL_BINARY_DIR "/calibrate/memcal"
+#define FIXTURES MEMCAL_SOURCE_DIR "/tests/fixtures/topology/"
+#define TINY "--quick --size 1M --repeat 1"
+
+static char dir[64];
+static char db[128];
+
+/* setup - a private directory; the database path inside it. */
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/memcal-run-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+}
+
+TestSuite(run_cli, .init = setup);
+
+/* run - "ENV memcal run ARGS --db <db>"; output (stdout+stderr) in @out. */
+static int run(const char *env, const char *args, char *out, size_t len,
+	       bool only_stdout)
+{
+	char cmd[1024];
+	FILE *p;
+	size_t n;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s run %s --db %s %s", env ? env : "",
+		 MEMCAL, args, db, only_stdout ? "2>/dev/null" : "2>&1");
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* runs_stored - run rows in the database, -1 when it does not exist. */
+static int runs_stored(void)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (access(db, F_OK))
+		return -1;
+	cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
+		     SQLITE_OK);
+	if (sqlite3_prepare_v2(h, "SELECT count(*) FROM calibration_run", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return n;
+}
+
+Test(run_cli, nonexistent_core_is_a_usage_error)
+{
+	char out[4096];
+
+	cr_expect_eq(run(NULL, TINY " --cores 0,4095", out, sizeof(out), false),
+		     2, "%s", out);
+	cr_expect(strstr(out, "CPU 4095 does not exist") != NULL, "%s", out);
+	cr_expect_eq(runs_stored(), -1, "no database was created");
+}
+
+Test(run_cli, malformed_core_list_is_a_usage_error)
+{
+	char out[4096];
+
+	cr_expect_eq(run(NULL, TINY " --cores 3-1", out, sizeof(out), false), 2);
+	cr_expect(strstr(out, "--cores") != NULL, "%s", out);
+}
+
+Test(run_cli, absurd_sizes_are_refused)
+{
+	char out[4096];
+
+	cr_expect_eq(run(NULL, "--quick --size 1T", out, sizeof(out), false), 1,
+		     "%s", out);
+	cr_expect(strstr(out, "do not fit") != NULL, "%s", out);
+	cr_expect_eq(run(NULL, "--quick --size 1K", out, sizeof(out), false), 2);
+	cr_expect(strstr(out, "too small") != NULL, "%s", out);
+	cr_expect_eq(run(NULL, "--quick --size lots", out, sizeof(out), false), 2);
+	cr_expect_eq(run(NULL, "--quick --repeat 0", out, sizeof(out), false), 2);
+	cr_expect_eq(runs_stored(), -1);
+}
+
+Test(run_cli, malformed_topology_file_is_refused)
+{
+	char out[4096];
+
+	cr_expect_eq(run("HWLOC_XMLFILE=" FIXTURES "malformed.xml", TINY, out,
+			 sizeof(out), false), 1, "%s", out);
+	cr_expect(strstr(out, "not a valid hwloc XML topology") != NULL, "%s",
+		  out);
+	cr_expect_eq(run("HWLOC_XMLFILE=/nonexistent.xml", TINY, out,
+			 sizeof(out), false), 1);
+	cr_expect(strstr(out, "/nonexistent.xml") != NULL, "%s", out);
+	cr_expect_eq(runs_stored(), -1);
+}
+
+Test(run_cli, cores_are_checked_against_the_described_board)
+{
+	char out[4096];
+
+	cr_expect_eq(run("HWLOC_XMLFILE=" FIXTURES "cortex-a53-4core.xml",
+			 TINY " --cores 5", out, sizeof(out), false), 2);
+	cr_expect(strstr(out, "this board has CPUs 0-3") != NULL, "%s", out);
+}
+
+Test(run_cli, newer_database_is_refused_untouched)
+{
+	memcal_db *h;
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	char out[4096], err[256];
+	int version = 0;
+
+	cr_assert_eq(memcal_db_open(db, MEMCAL_DB_OPEN_CREATE, &h, err,
+				    sizeof(err)), 0);
+	memcal_db_close(h);
+	cr_assert_eq(sqlite3_open(db, &s), SQLITE_OK);
+	sqlite3_exec(s, "PRAGMA user_version = 999", NULL, NULL, NULL);
+	sqlite3_close(s);
+	cr_expect_eq(run(NULL, TINY, out, sizeof(out), false), 1, "%s", out);
+	cr_expect(strstr(out, "newer") != NULL, "%s", out);
+	cr_assert_eq(sqlite3_open(db, &s), SQLITE_OK);
+	sqlite3_prepare_v2(s, "PRAGMA user_version", -1, &st, NULL);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	cr_expect_eq(version, 999);
+}
+
+Test(run_cli, locked_database_is_refused_before_measuring)
+{
+	memcal_db *h;
+	sqlite3 *s;
+	char out[4096], err[256];
+
+	cr_assert_eq(memcal_db_open(db, MEMCAL_DB_OPEN_CREATE, &h, err,
+				    sizeof(err)), 0);
+	memcal_db_close(h);
+	cr_assert_eq(sqlite3_open(db, &s), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(s, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+		     SQLITE_OK);
+	cr_expect_eq(run(NULL, TINY, out, sizeof(out), false), 1, "%s", out);
+	cr_expect(strstr(out, "another process") != NULL, "%s", out);
+	sqlite3_exec(s, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(s);
+	cr_expect_eq(runs_stored(), 0);
+}
+
+Test(run_cli, errors_are_json_with_json)
+{
+	char out[4096];
+	json_t *doc;
+
+	cr_expect_eq(run(NULL, TINY " --json --cores 4095", out, sizeof(out),
+			 true), 2);
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc, "not JSON: %s", out);
+	cr_expect_not_null(json_object_get(doc, "error"));
+	json_decref(doc);
+}
+
+Test(run_cli, tiny_quick_run_stores_one_run, .timeout = 120)
+{
+	static char out[1 << 20];
+	json_t *doc, *bw;
+
+	cr_assert_eq(run(NULL, TINY " --json --cores 0", out, sizeof(out),
+			 true), 0, "%s", out);
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc, "not JSON: %.200s", out);
+	cr_expect_gt(json_integer_value(json_object_get(doc, "run_id")), 0);
+	bw = json_object_get(doc, "bandwidth");
+	cr_expect_geq(json_array_size(bw), 6, "per core and aggregate rows");
+	cr_expect_gt(json_real_value(json_object_get(json_array_get(bw, 0),
+						     "median_bps")), 0);
+	cr_expect_eq(json_array_size(json_object_get(doc, "sustainable")), 2);
+	cr_expect_not_null(json_object_get(doc, "pmu"));
+	json_decref(doc);
+	cr_expect_eq(runs_stored(), 1);
+	cr_expect_eq(run(NULL, TINY " --cores 0", out, sizeof(out), false), 0,
+		     "%s", out);
+	cr_expect(strstr(out, "stored as run 2") != NULL, "%s", out);
+	cr_expect(strstr(out, "sustainable read") != NULL, "%s", out);
+}
+
+Test(run_cli, unexpected_argument_is_a_usage_error)
+{
+	char out[4096];
+
+	cr_expect_eq(run(NULL, "--quick extra", out, sizeof(out), false), 2);
+	cr_expect(strstr(out, "unexpected argument") != NULL, "%s", out);
+}
