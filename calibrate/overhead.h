@@ -33,8 +33,9 @@
  *
  * Model: per core and benchmark, ratio(P) = base + cost / P fitted by
  * least squares over the measured (not ruined) periods with the master
- * elsewhere (on a one-core machine: the master points); cost is the time
- * one period costs the core (ns per interrupt).
+ * elsewhere (on a one-core machine: the master points) and a ratio of at
+ * most OVH_FIT_MAX_RATIO (the linear regime); cost is the time one period
+ * costs the core (ns per interrupt).
  */
 #ifndef MEMCAL_OVERHEAD_H
 #define MEMCAL_OVERHEAD_H
@@ -58,6 +59,8 @@
 #define OVH_DEFAULT_REPEAT	10
 #define OVH_DEFAULT_BENCH_MS	40
 #define OVH_MAX_RATIO		8.0
+/* Points above this ratio are left out of the model fit (overhead_model.c). */
+#define OVH_FIT_MAX_RATIO	2.0
 /* Periods: regulator minimum (memreg: 10 us) and an absurdity bound. */
 #define OVH_PERIOD_MIN_US	10u
 #define OVH_PERIOD_MAX_US	1000000u
@@ -131,6 +134,8 @@ struct overhead_point {
  * @params_json: the parameters as a JSON text (malloc'd), for the run row.
  * @elapsed_s:   wall time of the measurement.
  * @started_at:  ISO-8601 UTC time the measurement started.
+ * @starved_retries: proxy runs rerun because the timer on the
+ *               benchmark's core barely fired (kept off the figures).
  */
 struct overhead_result {
 	char method[16];
@@ -149,6 +154,7 @@ struct overhead_result {
 	char *params_json;
 	double elapsed_s;
 	char started_at[32];
+	unsigned starved_retries;
 };
 
 /* overhead.c */

@@ -5,6 +5,9 @@
  * bounded, timed run of a benchmark beside them (see overhead_bench.h).
  * libc and POSIX threads only: the QEMU guest programs build this file.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sched_setaffinity, CPU_SET: also in guest builds */
+#endif
 #include "overhead_bench.h"
 
 #include <errno.h>
@@ -119,21 +122,25 @@ static int default_pin(void *user, unsigned cpu)
  * @stop:     set by the control thread: everyone finishes now.
  * @ready:    timer threads armed (or failed) so far.
  * @done:     the benchmark thread has finished.
+ * @running:  the benchmark is between its start and end time stamps
+ *            (timer expiries are counted only then).
  * @err:      first pinning error (-errno) of any thread.
  * @lock, @cond: protect @ready/@done for the control thread's waits.
  * @out:      the benchmark's result.
  * @ticks, @overruns: summed over the timers.
+ * @bench_ticks: expiries of the timer on the benchmark's core.
  */
 struct run_state {
 	const struct ovh_run_spec *s;
 	atomic_int stop;
 	unsigned ready;
 	bool done;
+	atomic_int running;
 	atomic_int err;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct ovh_sample out;
-	atomic_ullong ticks, overruns;
+	atomic_ullong ticks, overruns, bench_ticks;
 };
 
 /**
@@ -189,7 +196,7 @@ static void *timer_main(void *p)
 		return NULL;
 	}
 	if (s->fifo) {
-		struct sched_param sp = { .sched_priority = 1 };
+		struct sched_param sp = { .sched_priority = OVH_PRIO_TIMER };
 
 		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	}
@@ -202,10 +209,15 @@ static void *timer_main(void *p)
 
 		ts.tv_sec = (time_t)(next / 1000000000ull);
 		ts.tv_nsec = (long)(next % 1000000000ull);
-		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-				    NULL) == EINTR)
+		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (rc == EINTR)
 			continue;
-		ticks++;
+		if (rc) {
+			atomic_store(&st->err, -rc);
+			break;
+		}
+		if (atomic_load_explicit(&st->running, memory_order_relaxed))
+			ticks++;
 		if (s->tick)
 			s->tick(s->tick_user, a->cpu, master, n);
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -216,12 +228,16 @@ static void *timer_main(void *p)
 		if (next <= now) {
 			uint64_t miss = (now - next) / period + 1;
 
-			over += miss;
+			if (atomic_load_explicit(&st->running,
+						 memory_order_relaxed))
+				over += miss;
 			n += miss;
 			next += miss * period;
 		}
 	}
 	atomic_fetch_add(&st->ticks, ticks);
+	if (a->cpu == s->bench_cpu)
+		atomic_fetch_add(&st->bench_ticks, ticks);
 	atomic_fetch_add(&st->overruns, over);
 	return NULL;
 }
@@ -243,6 +259,12 @@ static void *bench_main(void *p)
 		signal_ready(st, true);
 		return NULL;
 	}
+	if (s->bench_fifo) {
+		struct sched_param sp = { .sched_priority = OVH_PRIO_BENCH };
+
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	}
+	atomic_store(&st->running, 1);
 	t0 = ovh_now_ns();
 	deadline = t0 + s->limit_ns;
 	for (i = 0; i < w->units; i++) {
@@ -254,6 +276,7 @@ static void *bench_main(void *p)
 			break;
 		}
 	}
+	atomic_store(&st->running, 0);
 	ovh_sink += sum;
 	st->out.elapsed_ns = t1 - t0;
 	st->out.units_done = i;
@@ -349,6 +372,7 @@ int ovh_run_once(const struct ovh_run_spec *s, struct ovh_sample *out)
 	*out = st.out;
 	out->ticks = atomic_load(&st.ticks);
 	out->overruns = atomic_load(&st.overruns);
+	out->bench_ticks = atomic_load(&st.bench_ticks);
 	if (out->complete)
 		out->est_ns = (double)out->elapsed_ns;
 	else if (out->units_done)
@@ -359,38 +383,66 @@ int ovh_run_once(const struct ovh_run_spec *s, struct ovh_sample *out)
 	return 0;
 }
 
+/* median3 - the median of three values. */
+static uint64_t median3(uint64_t a, uint64_t b, uint64_t c)
+{
+	if (a > b) {
+		uint64_t t = a;
+
+		a = b;
+		b = t;
+	}
+	return c < a ? a : c > b ? b : c;
+}
+
 /*
  * ovh_calibrate_units - choose @w->units so that one run without a timer
  * on @cpu takes about @target_ns: double from a few units until a run
- * takes a quarter of the target, then scale.  Returns 0 or -errno.
+ * takes a quarter of the target, scale, then check with the median of
+ * three runs and rescale once (one run disturbed by the host must not
+ * set the length).  @fifo: run as the measurement will (SCHED_FIFO).
+ * Returns 0 or -errno.
  */
 int ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
-			uint64_t target_ns, ovh_pin_fn pinfn, void *pin_user)
+			uint64_t target_ns, bool fifo, ovh_pin_fn pinfn,
+			void *pin_user)
 {
 	struct ovh_run_spec s = {
 		.w = w, .bench_cpu = cpu, .master_cpu = -1,
-		.limit_ns = 60ull * 1000000000ull,
+		.limit_ns = 60ull * 1000000000ull, .bench_fifo = fifo,
 		.pin = pinfn, .pin_user = pin_user,
 	};
-	struct ovh_sample smp;
+	struct ovh_sample smp[3];
 	int rc;
 
 	if (!target_ns)
 		return -EINVAL;
 	w->units = 2;
 	for (;;) {
-		rc = ovh_run_once(&s, &smp);
+		rc = ovh_run_once(&s, &smp[0]);
 		if (rc)
 			return rc;
-		if (smp.elapsed_ns >= target_ns / 4 || w->units >= (1ull << 40))
+		if (smp[0].elapsed_ns >= target_ns / 4 ||
+		    w->units >= (1ull << 40))
 			break;
 		w->units *= 2;
 	}
-	if (smp.elapsed_ns) {
-		double u = (double)w->units * (double)target_ns /
-			   (double)smp.elapsed_ns;
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t el = pass ? median3(smp[0].elapsed_ns,
+					     smp[1].elapsed_ns,
+					     smp[2].elapsed_ns) :
+				     smp[0].elapsed_ns;
+		double u;
 
+		if (!el)
+			break;
+		u = (double)w->units * (double)target_ns / (double)el;
 		w->units = u < 1 ? 1 : (uint64_t)u;
+		for (int i = 0; i < 3 && !pass; i++) {
+			rc = ovh_run_once(&s, &smp[i]);
+			if (rc)
+				return rc;
+		}
 	}
 	return 0;
 }

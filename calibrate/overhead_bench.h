@@ -68,6 +68,10 @@ typedef void (*ovh_tick_fn)(void *user, unsigned cpu, bool master,
  * built-in sched_setaffinity() is used. */
 typedef int (*ovh_pin_fn)(void *user, unsigned cpu);
 
+/* SCHED_FIFO priorities: the timers preempt the benchmark. */
+#define OVH_PRIO_BENCH	1
+#define OVH_PRIO_TIMER	2
+
 /* Most timer threads one run may have. */
 #define OVH_MAX_TIMERS	4
 
@@ -80,7 +84,12 @@ typedef int (*ovh_pin_fn)(void *user, unsigned cpu);
  * @n_timers:   entries in @timer_cpus (0..OVH_MAX_TIMERS).
  * @master_cpu: the timer on this core also runs the master hook (-1: none).
  * @limit_ns:   wall-clock bound of the run; past it the run is stopped.
- * @fifo:       timer threads run SCHED_FIFO (else SCHED_OTHER).
+ * @fifo:       timer threads run SCHED_FIFO OVH_PRIO_TIMER (else
+ *              SCHED_OTHER): they preempt the benchmark at once, as an
+ *              interrupt would.
+ * @bench_fifo: the benchmark runs SCHED_FIFO OVH_PRIO_BENCH, so that
+ *              other processes of a shared machine cannot take its core
+ *              (only the timers, at a higher priority, can).
  * @pin, @pin_user:  pinning hook (NULL: sched_setaffinity).
  * @tick, @tick_user: per-expiry work of the timer threads (NULL: none).
  */
@@ -93,6 +102,7 @@ struct ovh_run_spec {
 	int master_cpu;
 	uint64_t limit_ns;
 	bool fifo;
+	bool bench_fifo;
 	ovh_pin_fn pin;
 	void *pin_user;
 	ovh_tick_fn tick;
@@ -106,8 +116,13 @@ struct ovh_run_spec {
  * @complete:   the run finished within its bound.
  * @est_ns:     estimated full duration: @elapsed_ns if complete, else
  *              elapsed * units / units_done (infinite if none was done).
- * @ticks:      timer expiries handled, all timers together.
- * @overruns:   periods the timers missed (expiry later than one period).
+ * @ticks:      timer expiries handled while the benchmark ran, all
+ *              timers together.
+ * @overruns:   periods the timers missed meanwhile (expiry later than
+ *              one period).
+ * @bench_ticks: the part of @ticks from the timer on the benchmark's
+ *              core (a run where it stayed far below elapsed / period
+ *              did not really run beside its timer).
  */
 struct ovh_sample {
 	uint64_t elapsed_ns;
@@ -116,6 +131,7 @@ struct ovh_sample {
 	double est_ns;
 	uint64_t ticks;
 	uint64_t overruns;
+	uint64_t bench_ticks;
 };
 
 /* Return codes (0 is success; negative errno-style otherwise). */
@@ -127,7 +143,8 @@ uint64_t ovh_workload_do(const struct ovh_workload *w, uint64_t first,
 			 uint64_t n);
 int ovh_run_once(const struct ovh_run_spec *s, struct ovh_sample *out);
 int ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
-			uint64_t target_ns, ovh_pin_fn pin, void *pin_user);
+			uint64_t target_ns, bool fifo, ovh_pin_fn pin,
+			void *pin_user);
 bool ovh_fifo_allowed(void);
 uint64_t ovh_now_ns(void);
 

@@ -3,6 +3,9 @@
  * overhead_kmod.c - probe, load and unload memreg.ko in monitor-only
  * mode for `memcal overhead` (see overhead_kmod.h).  libc only.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sched_setaffinity, CPU_SET: also in guest builds */
+#endif
 #include "overhead_kmod.h"
 
 #include <errno.h>

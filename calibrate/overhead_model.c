@@ -74,13 +74,15 @@ double overhead_model_eval(const struct memcal_overhead_model *m,
 
 /*
  * use_point - whether point @p belongs to the fit of (@cpu, @bench):
- * measured, not ruined, and with the master elsewhere unless @master_only.
+ * measured, not ruined, at most @max_ratio, and with the master
+ * elsewhere unless @master_only.
  */
 static bool use_point(const struct overhead_point *p, int cpu,
-		      const char *bench, bool master_only)
+		      const char *bench, bool master_only, double max_ratio)
 {
 	if (p->db.cpu != cpu || strcmp(p->db.benchmark, bench) || p->ruined ||
-	    !isfinite(p->db.ratio_median) || p->db.repetitions < 1)
+	    !isfinite(p->db.ratio_median) || p->db.repetitions < 1 ||
+	    p->db.ratio_median > max_ratio)
 		return false;
 	return master_only ? p->db.master_cpu == cpu : p->db.master_cpu != cpu;
 }
@@ -88,7 +90,11 @@ static bool use_point(const struct overhead_point *p, int cpu,
 /*
  * fit_one - fit the model of (@cpu, @bench) into @m from the points with
  * the master elsewhere (else, as on a one-core machine, the master
- * points).  Returns 0, or -EINVAL when fewer than two periods qualify.
+ * points).  A fixed cost c per period really gives ratio = P / (P - c),
+ * which is base + c/P only while c << P; so points above
+ * OVH_FIT_MAX_RATIO (periods the planner would never choose) are left
+ * out when at least two others remain.  Returns 0, or -EINVAL when fewer
+ * than two periods qualify.
  */
 static int fit_one(const struct overhead_result *r, int cpu,
 		   const char *bench, struct memcal_overhead_model *m)
@@ -100,12 +106,13 @@ static int fit_one(const struct overhead_result *r, int cpu,
 
 	if (!x || !y)
 		goto out;
-	for (int pass = 0; pass < 2 && k < 2; pass++) {
+	for (int pass = 0; pass < 4 && k < 2; pass++) {
 		k = 0;
 		for (size_t i = 0; i < r->n_pts; i++) {
 			const struct overhead_point *p = &r->pts[i];
 
-			if (!use_point(p, cpu, bench, pass == 1))
+			if (!use_point(p, cpu, bench, pass & 1, pass < 2 ?
+				       OVH_FIT_MAX_RATIO : INFINITY))
 				continue;
 			x[k] = (double)p->db.period_us * 1000.0;
 			y[k] = p->db.ratio_median;
