@@ -248,7 +248,12 @@ static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
 					}
 		free(ml);
 	}
-	if (line > 0)
+	if (line > 0 && strstr(text, "mapping field 'criticality'") &&
+	    strstr(text, "Invalid"))
+		snprintf(err, len, "%s: line %d, column %d: criticality must be "
+			 "'rt' (real-time) or 'be' (best-effort)", path, line,
+			 col);
+	else if (line > 0)
 		snprintf(err, len, "%s: line %d%s%.0d: %.*s (%s)", path, line,
 			 col ? ", column " : "", col,
 			 semi ? (int)(semi - text) : (int)strlen(text), text,

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_mix.c - the mix parser on good and broken files.  Each broken
+ * fixture states, in its first lines, the line its error must name
+ * ("# expect-line: N") and a phrase the message must contain
+ * ("# expect: ...").
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mix.h"
+
+#define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/mix/"
+
+/* expect_of - read the expectations of a broken fixture. */
+static void expect_of(const char *path, int *line, char *phrase, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char buf[256];
+
+	cr_assert(f, "cannot open %s", path);
+	*line = 0;
+	phrase[0] = '\0';
+	while (fgets(buf, sizeof(buf), f)) {
+		if (sscanf(buf, "# expect-line: %d", line) == 1)
+			continue;
+		if (!strncmp(buf, "# expect: ", 10)) {
+			if (snprintf(phrase, len, "%s", buf + 10) < 0)
+				phrase[0] = '\0';
+			phrase[strcspn(phrase, "\n")] = '\0';
+		}
+	}
+	fclose(f);
+	cr_assert(*line > 0 && phrase[0], "%s lacks its expectations", path);
+}
+
+/* check_broken - @name must fail naming its line and phrase. */
+static void check_broken(const char *name)
+{
+	char path[512], err[MIX_ERR_LEN], phrase[128], want[64], want2[64];
+	struct mix *m = calloc(1, sizeof(*m));
+	int line, rc;
+
+	snprintf(path, sizeof(path), FIX "%s", name);
+	expect_of(path, &line, phrase, sizeof(phrase));
+	rc = mix_load(path, m, err, sizeof(err));
+	cr_assert_neq(rc, MIX_OK, "%s was accepted", name);
+	snprintf(want, sizeof(want), ": line %d:", line);
+	snprintf(want2, sizeof(want2), ": line %d,", line);
+	cr_assert(strstr(err, want) || strstr(err, want2),
+		  "%s: error does not name line %d: %s", name, line, err);
+	cr_assert(strstr(err, phrase), "%s: error lacks '%s': %s", name,
+		  phrase, err);
+	cr_assert(strstr(err, path), "%s: error does not name the file: %s",
+		  name, err);
+	cr_assert_eq(m->n, 0, "a failed load must leave no workloads");
+	free(m);
+}
+
+Test(mix, good_full_values)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN];
+
+	cr_assert_eq(mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
+		     MIX_OK, "%s", err);
+	cr_assert_str_eq(m->name, "full");
+	cr_assert_eq(m->runs, 5);
+	cr_assert_float_eq(m->percentile, 95, 1e-9);
+	cr_assert_float_eq(m->margin_pct, 10, 1e-9);
+	cr_assert_eq(m->n, 3);
+	cr_assert_str_eq(m->wl[0].name, "control");
+	cr_assert(m->wl[0].rt);
+	cr_assert_eq(m->wl[0].cpu, 1);
+	cr_assert_eq(m->wl[0].period_ns, 10000000ull);
+	cr_assert_eq(m->wl[0].deadline_ns, 8000000ull);
+	cr_assert_float_eq(m->wl[0].read_bps, 200e6, 1);
+	cr_assert_float_eq(m->wl[0].write_bps, 50e6, 1);
+	cr_assert_eq(m->wl[0].argc, 4);
+	cr_assert_str_eq(m->wl[0].argv[3], "1000000");
+	cr_assert_null(m->wl[0].argv[4]);
+	cr_assert_eq(m->wl[0].line, 7);
+	/* a string command is split on blanks, never interpreted */
+	cr_assert_eq(m->wl[1].argc, 4);
+	cr_assert_str_eq(m->wl[1].argv[0], "memcal-load");
+	cr_assert_str_eq(m->wl[1].argv[1], "read");
+	cr_assert_str_eq(m->wl[1].argv[3], "64");
+	cr_assert_not(m->wl[1].rt);
+	cr_assert_eq(m->wl[1].cpu, -1);
+	cr_assert_lt(m->wl[1].read_bps, 0, "undeclared need must be < 0");
+	cr_assert_not(m->wl[2].rt, "'best-effort' is a synonym of 'be'");
+	cr_assert_float_eq(m->wl[2].write_bps, 1000e6, 1);
+	mix_free(m);
+	free(m);
+}
+
+Test(mix, good_minimal_defaults)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN];
+
+	cr_assert_eq(mix_load(FIX "good_minimal.yaml", m, err, sizeof(err)),
+		     MIX_OK, "%s", err);
+	cr_assert_eq(m->runs, 3);
+	cr_assert_float_eq(m->percentile, 99, 1e-9);
+	cr_assert_float_eq(m->margin_pct, 20, 1e-9);
+	cr_assert_eq(m->n, 1);
+	cr_assert_eq(m->wl[0].argc, 1);
+	mix_free(m);
+	free(m);
+}
+
+Test(mix, shell_characters_are_not_interpreted)
+{
+	char **argv;
+	int argc;
+
+	cr_assert_eq(mix_split_command("echo $HOME 'a b' ; rm -rf /x",
+				       &argv, &argc), MIX_OK);
+	cr_assert_eq(argc, 8);
+	cr_assert_str_eq(argv[1], "$HOME");
+	cr_assert_str_eq(argv[2], "'a");
+	cr_assert_str_eq(argv[4], ";");
+	cr_assert_null(argv[8]);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	cr_assert_eq(mix_split_command("  \t ", &argv, &argc), MIX_EINVAL);
+}
+
+Test(mix, missing_file)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN];
+
+	cr_assert_eq(mix_load(FIX "no-such.yaml", m, err, sizeof(err)),
+		     MIX_EIO);
+	cr_assert(strstr(err, "No such file"), "%s", err);
+	free(m);
+}
+
+Test(mix, core_that_does_not_exist)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	bool exists[2] = { true, true };
+	char err[MIX_ERR_LEN];
+
+	cr_assert_eq(mix_load(FIX "cpu_missing.yaml", m, err, sizeof(err)),
+		     MIX_OK, "%s", err);
+	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)),
+		     MIX_EINVAL);
+	cr_assert(strstr(err, "line 4:"), "%s", err);
+	cr_assert(strstr(err, "cpu 99"), "%s", err);
+	cr_assert(strstr(err, "does not exist"), "%s", err);
+	m->wl[0].cpu = 1;
+	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)), MIX_OK);
+	exists[1] = false;	/* offline */
+	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)),
+		     MIX_EINVAL);
+	mix_free(m);
+	free(m);
+}
+
+Test(mix, argv_json)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN], *s;
+
+	cr_assert_eq(mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
+		     MIX_OK, "%s", err);
+	s = mix_argv_json(&m->wl[1]);
+	cr_assert_str_eq(s, "[\"memcal-load\",\"read\",\"--mb\",\"64\"]");
+	free(s);
+	mix_free(m);
+	free(m);
+}
+
+Test(mix, bad_syntax) { check_broken("bad_syntax.yaml"); }
+Test(mix, bad_type) { check_broken("bad_type.yaml"); }
+Test(mix, bad_criticality) { check_broken("bad_criticality.yaml"); }
+Test(mix, bad_unknown_key) { check_broken("bad_unknown_key.yaml"); }
+Test(mix, bad_missing_name) { check_broken("bad_missing_name.yaml"); }
+Test(mix, bad_rt_no_deadline) { check_broken("bad_rt_no_deadline.yaml"); }
+Test(mix, bad_both_commands) { check_broken("bad_both_commands.yaml"); }
+Test(mix, bad_duplicate) { check_broken("bad_duplicate.yaml"); }
+Test(mix, bad_rt_shared_cpu) { check_broken("bad_rt_shared_cpu.yaml"); }
+Test(mix, bad_deadline) { check_broken("bad_deadline.yaml"); }
+Test(mix, bad_empty_command) { check_broken("bad_empty_command.yaml"); }
+Test(mix, bad_no_workloads) { check_broken("bad_no_workloads.yaml"); }
