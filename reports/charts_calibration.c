@@ -224,13 +224,13 @@ int chart_latency(FILE *f, const struct report *r)
 		svg_note(&c, s->bandwidth_bps / 1e9, c.y.d1 -
 			 (c.y.d1 - c.y.d0) * (0.06 + 0.07 * k), "end", color,
 			 label);
-		snprintf(label, sizeof(label), "bound %s %.2fx idle = %.0f ns",
-			 traffic[k], s->bound_ratio,
-			 s->idle_latency_ns * s->bound_ratio);
+		snprintf(label, sizeof(label), "%s bound %.0f ns (%.2gx)",
+			 traffic[k], s->idle_latency_ns * s->bound_ratio,
+			 s->bound_ratio);
 		svg_hline(&c, s->idle_latency_ns * s->bound_ratio, NAN, NAN,
 			  color, "2 3", NULL);
 		svg_legend_add(&c, label, color, "2 3", 1.5, false);
-		snprintf(label, sizeof(label), "knee %s%s", traffic[k],
+		snprintf(label, sizeof(label), "%s knee%s", traffic[k],
 			 s->lower_bound ? " (lower bound)" : "");
 		svg_legend_add(&c, label, color, "6 4", 1.5, false);
 	}
@@ -315,7 +315,7 @@ int chart_overhead(FILE *f, const struct report *r)
 	ticks_y(&c, ylo, yhi + (yhi - ylo) * 0.05, &yt);
 	svg_chart_axes(&c, "regulation period (us, log scale)",
 		       "slowdown C'/C", &xt, &yt);
-	svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", "no overhead");
+	svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", NULL);
 	for (int pass = 0; pass < 2; pass++)	/* master drawn last, on top */
 		for (size_t i = 0; i < ns; i++) {
 			bool is_master = s[i].cpu == master;
@@ -342,6 +342,7 @@ int chart_overhead(FILE *f, const struct report *r)
 			svg_legend_add(&c, label, color, dash,
 				       is_master ? 3.5 : 1.8, false);
 		}
+	svg_legend_add(&c, "no overhead (1.0)", "#888888", "3 3", 1.5, false);
 	svg_chart_end(&c);
 	free(s);
 	return 1;

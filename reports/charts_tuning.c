@@ -81,7 +81,14 @@ int chart_budgets(FILE *f, const struct report *r)
 		svg_linear_ticks(lo, hi, 6, &yt);
 	}
 	svg_chart_axes(&c, NULL, "guaranteed bandwidth (GB/s)", NULL, &yt);
-	svg_chart_categories(&c, cls, 2, "traffic class");
+	{
+		char n0[64], n1[64];
+		const char *names[2] = { n0, n1 };
+
+		snprintf(n0, sizeof(n0), "read: sum %.2f GB/s", total[0] / 1e9);
+		snprintf(n1, sizeof(n1), "write: sum %.2f GB/s", total[1] / 1e9);
+		svg_chart_categories(&c, names, 2, "traffic class");
+	}
 	for (int k = 0; k < 2; k++) {
 		double base = 0;
 		const char *what;
@@ -100,8 +107,6 @@ int chart_budgets(FILE *f, const struct report *r)
 				svg_palette(i), label);
 			base += v;
 		}
-		snprintf(label, sizeof(label), "sum %.2f GB/s", total[k] / 1e9);
-		svg_note(&c, k + 0.5, base, "middle", "#222222", label);
 		if (!isnan(ceil)) {
 			snprintf(label, sizeof(label), "%s %.2f GB/s", what,
 				 ceil / 1e9);
@@ -195,7 +200,7 @@ int chart_validation(FILE *f, const struct report *r)
 				 "#9a3b00", label);
 		}
 	}
-	svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", "solo");
+	svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", NULL);
 	svg_legend_add(&c, "unregulated", svg_palette(1), NULL, 0, true);
 	svg_legend_add(&c, "regulated (memreg)", svg_palette(0), NULL, 0, true);
 	svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);

@@ -15,7 +15,7 @@
 #include "svg.h"
 
 #define MARGIN_LEFT	72.0
-#define MARGIN_TOP	52.0
+#define MARGIN_TOP	64.0
 #define MARGIN_BOTTOM	52.0
 #define LEGEND_COLUMN	200.0
 #define FONT		"font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
@@ -99,7 +99,7 @@ int svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t)
 		t->n = 1;
 		return 0;
 	}
-	step = svg_nice_num(svg_nice_num(hi - lo, false) / (target - 1), true);
+	step = svg_nice_num((hi - lo) / (target - 1), true);
 	while ((hi - lo) / step > SVG_MAX_TICKS - 1)
 		step = svg_nice_num(step * 1.5, false);
 	first = ceil(lo / step - 1e-9) * step;
@@ -177,8 +177,7 @@ void svg_nice_range(double *lo, double *hi, int target, bool log)
 	}
 	if (target < 2)
 		target = 2;
-	step = svg_nice_num(svg_nice_num(*hi - *lo, false) / (target - 1),
-			    true);
+	step = svg_nice_num((*hi - *lo) / (target - 1), true);
 	*lo = floor(*lo / step + 1e-9) * step;
 	*hi = ceil(*hi / step - 1e-9) * step;
 }
@@ -295,6 +294,44 @@ static void text(FILE *f, double x, double y, const char *anchor,
 }
 
 /*
+ * wrapped - @s as up to @max_lines lines of @size px text starting at
+ * (@x, @y), broken at spaces to fit @room pixels; the last line takes the
+ * rest (shrunk to fit if it must be).
+ */
+static void wrapped(FILE *f, double x, double y, double room, double size,
+		    const char *s, int max_lines)
+{
+	char line[512];
+
+	for (int l = 0; l < max_lines && *s; l++, y += size + 3) {
+		size_t n = strlen(s), cut = n;
+
+		if (n >= sizeof(line))
+			n = cut = sizeof(line) - 1;
+		memcpy(line, s, n);
+		line[n] = '\0';
+		while (l < max_lines - 1 && svg_text_width(line, size) > room) {
+			char *sp = strrchr(line, ' ');
+
+			if (!sp)
+				break;
+			*sp = '\0';
+			cut = (size_t)(sp - line) + 1;
+		}
+		if (cut >= n)
+			cut = n;
+		{
+			double sz = size;
+
+			while (sz > 7 && svg_text_width(line, sz) > room)
+				sz -= 0.5;
+			text(f, x, y, "start", sz, "#555555", NULL, line);
+		}
+		s += cut;
+	}
+}
+
+/*
  * svg_chart_begin() - open a chart of @width x @height pixels: the <svg>
  * element with id @id, a white background, the title and subtitle, and
  * the clipPath of the plot rectangle.  Return: 0, -EINVAL.
@@ -332,7 +369,7 @@ int svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 		c->id, c->px0, c->py0, c->px1 - c->px0, c->py1 - c->py0);
 	text(f, 12, 20, "start", 15, "#111111", "font-weight=\"bold\"", title);
 	if (subtitle && *subtitle)
-		text(f, 12, 38, "start", 11, "#555555", NULL, subtitle);
+		wrapped(f, 12, 37, width - 24, 11, subtitle, 2);
 	return 0;
 }
 

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * report_run.h - run `memcal report` / `memtune report` in-process for the
+ * tests, with stdout and stderr captured in memory.
+ */
+#ifndef MEMCAL_REPORT_RUN_H
+#define MEMCAL_REPORT_RUN_H
+
+#include <stddef.h>
+
+/**
+ * struct run_out - what one command printed.
+ * @rc:  exit code.
+ * @out: stdout text (malloc'd, NUL-terminated).
+ * @err: stderr text (malloc'd).
+ */
+struct run_out {
+	int rc;
+	char *out;
+	char *err;
+};
+
+int run_report(struct run_out *o, const char *tool, const char *db,
+	       const char *const *args);
+void run_out_free(struct run_out *o);
+size_t count_str(const char *hay, const char *needle);
+char *slurp(const char *path);
+
+#endif /* MEMCAL_REPORT_RUN_H */
