@@ -28,86 +28,104 @@ static inline void memreg_fill_arm(const struct memreg_cpu *c,
 }
 
 /*
- * Account the span that ended: statistics and the demand record the
+ * Account class @cls of the span that ended: statistics, "last period's
+ * use" (kept in @used for the reclaim decision) and the demand record the
  * master reads at its next tick.  @consumed is saturated to E.
  */
-static inline void memreg_account(struct memreg_cpu *c,
-				  const memreg_u64 consumed[MEMREG_NR_CLASSES],
-				  memreg_u64 throttled_ns, memreg_u64 period)
+static MEMREG_ALWAYS_INLINE void memreg_account(struct memreg_cpu *restrict c,
+						memreg_u32 cls,
+						memreg_u64 consumed)
 {
 	struct memreg_stats *st = &c->stats;
-	memreg_u32 cls;
+	memreg_u64 u = memreg_sat_events(consumed);
+	memreg_u64 b = c->budget[cls];
 
-	if (memreg_unlikely(period - c->period > 1))
-		st->overruns = memreg_sat_add(st->overruns, period - c->period - 1);
-	st->periods++;
-	st->throttled_ns = memreg_sat_add(st->throttled_ns, throttled_ns);
-	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		memreg_u64 u = memreg_sat_events(consumed[cls]);
-		memreg_u64 b = c->budget[cls];
-
-		st->consumed[cls] = memreg_sat_add(st->consumed[cls], u);
-		if (u > b)
-			st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
-		c->used[cls] = u;	/* kept as "last period's use" */
-		memreg_atomic64_set(&c->demand[cls], memreg_pack(c->period, u));
-	}
+	st->consumed[cls] = memreg_sat_add(st->consumed[cls], u);
+	if (u > b)
+		st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
+	c->used[cls] = u;
+	memreg_atomic64_set(&c->demand[cls], memreg_pack(c->period, u));
 }
 
-int memreg_replenish(struct memreg *r, memreg_u32 cpu, memreg_u64 period,
-		     const memreg_u64 consumed[MEMREG_NR_CLASSES],
-		     memreg_u64 throttled_ns, struct memreg_arm *arm)
+/*
+ * Pick class @cls's budget for @period: the published or guaranteed base,
+ * minus what is donated to the pool when reclaim is on (we keep what the
+ * last period used plus one quantum; a refused donation leaves the budget
+ * whole).  Resets the use count and fills @arm for the class.
+ */
+static MEMREG_ALWAYS_INLINE void memreg_pick(struct memreg *restrict r,
+					     struct memreg_cpu *restrict c,
+					     memreg_u32 cls,
+					     memreg_u64 period, int donate,
+					     int *restrict stale,
+					     struct memreg_arm *restrict arm)
+{
+	memreg_u64 b = memreg_base_budget(r, c, cls, period, stale);
+
+	if (donate) {
+		memreg_u64 keep = c->used[cls] + r->cfg.reclaim_quantum;
+
+		if (keep < b) {		/* 1 <= b - keep <= E */
+			memreg_u64 d = memreg_pool_donate_inline(&r->pool, cls,
+								 period, b - keep);
+
+			b -= d;
+			c->stats.donated[cls] += d;
+		}
+	}
+	c->used[cls] = 0;
+	c->budget[cls] = b;
+	arm->budget[cls] = b;
+	arm->remaining[cls] = b;
+}
+
+int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
+		     memreg_u64 period,
+		     const memreg_u64 consumed[restrict MEMREG_NR_CLASSES],
+		     memreg_u64 throttled_ns, struct memreg_arm *restrict arm)
 {
 	struct memreg_cpu *c;
-	memreg_u32 cls, flags = r->cfg.flags;
-	int stale = 0, had_history;
+	memreg_u32 flags = r->cfg.flags;
+	int stale = 0, donate;
 
 	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
 		return MEMREG_ENODEV;
 	c = &r->cpu[cpu];
-	had_history = c->started;
-	if (memreg_likely(had_history)) {
-		if (memreg_unlikely(period <= c->period))
-			return MEMREG_ESTALE;
-		memreg_account(c, consumed, throttled_ns, period);
+	MEMREG_HIDE_VAR(c);
+	if (memreg_likely(c->started)) {
+		struct memreg_stats *st = &c->stats;
+		memreg_u64 skipped = period - c->period - 1;
+
+		/* skipped is huge when period <= c->period (unsigned wrap) */
+		if (memreg_unlikely(skipped)) {
+			if (period <= c->period)
+				return MEMREG_ESTALE;
+			st->overruns = memreg_sat_add(st->overruns, skipped);
+		}
+		st->periods++;
+		st->throttled_ns = memreg_sat_add(st->throttled_ns, throttled_ns);
+		memreg_account(c, MEMREG_READ, consumed[MEMREG_READ]);
+		memreg_account(c, MEMREG_WRITE, consumed[MEMREG_WRITE]);
+		donate = flags & MEMREG_F_RECLAIM;
+	} else {
+		MEMREG_WRITE_ONCE(c->started, 1);
+		donate = 0;	/* no history to judge what is unused */
 	}
 	c->period = period;
-	MEMREG_WRITE_ONCE(c->started, 1);
-
-	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		memreg_u64 b, last = c->used[cls];
-
-		c->used[cls] = 0;
-		if (flags & MEMREG_F_MONITOR) {
-			c->budget[cls] = MEMREG_BUDGET_INF;
-			continue;
-		}
-		b = memreg_base_budget(r, cpu, cls, period, &stale);
-		/*
-		 * Reclaim: keep what last period used plus one quantum and
-		 * donate the rest of this period's budget.  The pool refuses
-		 * a donation if it already belongs to a later period, and
-		 * then we simply keep the budget.
-		 */
-		if ((flags & MEMREG_F_RECLAIM) && had_history) {
-			memreg_u64 keep = last + r->cfg.reclaim_quantum;
-
-			if (keep < b) {
-				memreg_u64 d = memreg_pool_donate(&r->pool, cls,
-								  period, b - keep);
-
-				b -= d;
-				c->stats.donated[cls] += d;
-			}
-		}
-		c->budget[cls] = b;
+	arm->action = MEMREG_RUN;
+	if (memreg_unlikely(flags & MEMREG_F_MONITOR)) {
+		c->used[MEMREG_READ] = c->used[MEMREG_WRITE] = 0;
+		c->budget[MEMREG_READ] = c->budget[MEMREG_WRITE] = MEMREG_BUDGET_INF;
+		memreg_fill_arm(c, arm, MEMREG_RUN);
+	} else {
+		memreg_pick(r, c, MEMREG_READ, period, donate, &stale, arm);
+		memreg_pick(r, c, MEMREG_WRITE, period, donate, &stale, arm);
+		c->stats.stale_budgets += (memreg_u64)stale;
 	}
-	c->stats.stale_budgets += (memreg_u64)stale;
 	if (c->throttled) {
 		c->throttled = 0;
 		memreg_mask_clear(&r->throttled_mask, (memreg_u64)1 << cpu);
 	}
-	memreg_fill_arm(c, arm, MEMREG_RUN);
 	return MEMREG_OK;
 }
 
@@ -147,14 +165,15 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 		return MEMREG_OK;
 	}
 	if (r->cfg.flags & MEMREG_F_RECLAIM) {
-		memreg_u64 room = r->cfg.cpu[cpu].ceiling[cls];
+		memreg_u64 room = c->ceiling[cls];
 		memreg_u64 want = (u - b) + r->cfg.reclaim_quantum;
 
 		room = room > b ? room - b : 0;
 		if (want > room)
 			want = room;
 		if (want) {
-			memreg_u64 got = memreg_pool_take(&r->pool, cls, c->period, want);
+			memreg_u64 got = memreg_pool_take_inline(&r->pool, cls,
+								 c->period, want);
 
 			b += got;
 			c->budget[cls] = b;
@@ -184,7 +203,7 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 			memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
 			memreg_u64 g = memreg_word_val(w);
-			memreg_u64 ceil = r->cfg.cpu[cpu].ceiling[cls];
+			memreg_u64 ceil = c->ceiling[cls];
 			memreg_u64 b = c->budget[cls];
 
 			if (memreg_word_tag(w) != (memreg_u32)c->period || !g ||

@@ -252,6 +252,8 @@ int memreg_init(struct memreg *r, const struct memreg_cfg *cfg,
 		r->active_mask |= (memreg_u64)1 << cpu;
 		r->nr_active++;
 		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+			r->cpu[cpu].guaranteed[cls] = cfg->cpu[cpu].guaranteed[cls];
+			r->cpu[cpu].ceiling[cls] = cfg->cpu[cpu].ceiling[cls];
 			/* value 0 marks "nothing published" (budgets are >= 1) */
 			memreg_atomic64_set(&r->cpu[cpu].next_budget[cls], 0);
 			memreg_atomic64_set(&r->cpu[cpu].demand[cls], 0);

@@ -281,6 +281,8 @@ struct memreg_lms_state {
  * @started: (owner) non-zero once the first replenishment ran
  * @share_period: (owner) tag+1 of the period whose spare grant was taken
  * @stats: (owner) statistics
+ * @guaranteed: (init) copy of the CPU's configured guarantee per class
+ * @ceiling: (init) copy of the CPU's configured ceiling per class
  * @next_budget: (master writes, owner reads) per class, packed
  *	{period tag, budget} published for the period named by the tag
  * @demand: (owner writes, master reads) per class, packed {period tag,
@@ -295,6 +297,8 @@ struct memreg_cpu {
 	memreg_u32 started;
 	memreg_u64 share_period;
 	struct memreg_stats stats;
+	memreg_u64 guaranteed[MEMREG_NR_CLASSES];
+	memreg_u64 ceiling[MEMREG_NR_CLASSES];
 	memreg_atomic64_t next_budget[MEMREG_NR_CLASSES];
 	memreg_atomic64_t demand[MEMREG_NR_CLASSES];
 	struct memreg_lms_state lms[MEMREG_NR_CLASSES];

@@ -14,6 +14,14 @@
 
 #define memreg_likely(x)	__builtin_expect(!!(x), 1)
 #define memreg_unlikely(x)	__builtin_expect(!!(x), 0)
+/* Per-class helpers of the hot paths: always inlined, so no loop remains. */
+#define MEMREG_ALWAYS_INLINE	inline __attribute__((__always_inline__))
+/*
+ * Make the compiler treat @var as opaque (the kernel's OPTIMIZER_HIDE_VAR),
+ * so that it keeps a computed per-CPU pointer in a register instead of
+ * recomputing it from the base and the index at every use.
+ */
+#define MEMREG_HIDE_VAR(var)	__asm__("" : "+r"(var))
 
 /* Pack {tag, value}; @value must be <= MEMREG_EVENTS_MAX. */
 static inline memreg_s64 memreg_pack(memreg_u64 period, memreg_u64 value)
@@ -81,26 +89,90 @@ static inline int memreg_cpu_ok(const struct memreg *r, memreg_u32 cpu)
 }
 
 /*
- * The budget of class @cls that @cpu runs with in @period, as far as the
- * master can tell: the published budget if one was published for
+ * The budget of class @cls that CPU @c runs with in @period, as far as
+ * the master can tell: the published budget if one was published for
  * @period (LMS), else the guarantee.  memreg_replenish() uses the same
  * rule, so sums computed with it match what the CPUs actually got.
  */
-static inline memreg_u64 memreg_base_budget(const struct memreg *r,
-					    memreg_u32 cpu, memreg_u32 cls,
-					    memreg_u64 period, int *stale)
+static MEMREG_ALWAYS_INLINE memreg_u64 memreg_base_budget(const struct memreg *r,
+							  const struct memreg_cpu *c,
+							  memreg_u32 cls,
+							  memreg_u64 period,
+							  int *stale)
 {
-	const struct memreg_cpu_cfg *cc = &r->cfg.cpu[cpu];
-
 	if (r->cfg.flags & MEMREG_F_LMS) {
-		memreg_s64 w = memreg_atomic64_read(&r->cpu[cpu].next_budget[cls]);
+		memreg_u64 w = (memreg_u64)memreg_atomic64_read(&c->next_budget[cls]);
+		memreg_u64 lo = (memreg_u64)memreg_pack(period, 1);
 
-		/* value 0 is "never published" (published budgets are >= 1) */
-		if (memreg_word_tag(w) == (memreg_u32)period && memreg_word_val(w))
-			return memreg_word_val(w);
+		/*
+		 * Tag == @period and value >= 1 (0 is "never published";
+		 * published budgets are >= 1), in one unsigned comparison:
+		 * w lies in [pack(period, 1), pack(period, E)].
+		 */
+		if (w - lo < MEMREG_EVENTS_MAX)
+			return memreg_word_val((memreg_s64)w);
 		*stale = 1;
 	}
-	return cc->guaranteed[cls];
+	return c->guaranteed[cls];
+}
+
+/*
+ * The reclaim pool's donate and take (rules and proof in reclaim.c).
+ * Lock-free; any CPU.
+ */
+/* Donate; the caller guarantees 1 <= @amount <= MEMREG_EVENTS_MAX. */
+static MEMREG_ALWAYS_INLINE memreg_u64
+memreg_pool_donate_inline(struct memreg_pool *pool, memreg_u32 cls,
+			  memreg_u64 period, memreg_u64 amount)
+{
+	memreg_atomic64_t *slot = &pool->slot[cls];
+	memreg_s64 old = memreg_atomic64_read(slot), seen, repl;
+	memreg_u64 have;
+	memreg_u32 tag = (memreg_u32)period;
+
+	for (;;) {
+		memreg_u32 t = memreg_word_tag(old);
+
+		if (t == tag) {
+			have = memreg_word_val(old) + amount;	/* < 2^33 */
+			repl = memreg_pack(period, memreg_sat_events(have));
+		} else if (memreg_tag_before(t, period)) {
+			repl = memreg_pack(period, amount);
+		} else {
+			return 0;	/* the pool is in a later period */
+		}
+		seen = memreg_atomic64_cmpxchg(slot, old, repl);
+		if (seen == old)
+			return amount;
+		old = seen;
+	}
+}
+
+
+/* Take up to @want. */
+static MEMREG_ALWAYS_INLINE memreg_u64
+memreg_pool_take_inline(struct memreg_pool *pool, memreg_u32 cls,
+			memreg_u64 period, memreg_u64 want)
+{
+	memreg_atomic64_t *slot = &pool->slot[cls];
+	memreg_s64 old = memreg_atomic64_read(slot), seen;
+	memreg_u32 tag = (memreg_u32)period;
+
+	for (;;) {
+		memreg_u64 have, t;
+
+		if (memreg_word_tag(old) != tag)
+			return 0;
+		have = memreg_word_val(old);
+		t = want < have ? want : have;
+		if (!t)
+			return 0;
+		seen = memreg_atomic64_cmpxchg(slot, old,
+					       memreg_pack(period, have - t));
+		if (seen == old)
+			return t;
+		old = seen;
+	}
 }
 
 #endif /* MEMREG_INTERNAL_H */

@@ -26,6 +26,9 @@
  * master refreshes the word each period, so a tag is never 2^31 periods
  * old and the serial-number comparison is unambiguous.
  *
+ * The donate/take loops themselves are memreg_pool_*_inline() in
+ * memreg_internal.h, so the per-core path inlines them.
+ *
  * Spare sharing
  * -------------
  * When a per-core overflow sees every active CPU throttled it returns
@@ -42,54 +45,16 @@
 memreg_u64 memreg_pool_donate(struct memreg_pool *pool, memreg_u32 cls,
 			      memreg_u64 period, memreg_u64 amount)
 {
-	memreg_atomic64_t *slot = &pool->slot[cls];
-	memreg_s64 old = memreg_atomic64_read(slot), seen, repl;
-	memreg_u64 have;
-	memreg_u32 tag = (memreg_u32)period;
-
 	amount = memreg_sat_events(amount);
 	if (!amount)
 		return 0;
-	for (;;) {
-		memreg_u32 t = memreg_word_tag(old);
-
-		if (t == tag) {
-			have = memreg_word_val(old) + amount;	/* < 2^33 */
-			repl = memreg_pack(period, memreg_sat_events(have));
-		} else if (memreg_tag_before(t, period)) {
-			repl = memreg_pack(period, amount);
-		} else {
-			return 0;	/* the pool is in a later period */
-		}
-		seen = memreg_atomic64_cmpxchg(slot, old, repl);
-		if (seen == old)
-			return amount;
-		old = seen;
-	}
+	return memreg_pool_donate_inline(pool, cls, period, amount);
 }
 
 memreg_u64 memreg_pool_take(struct memreg_pool *pool, memreg_u32 cls,
 			    memreg_u64 period, memreg_u64 want)
 {
-	memreg_atomic64_t *slot = &pool->slot[cls];
-	memreg_s64 old = memreg_atomic64_read(slot), seen;
-	memreg_u32 tag = (memreg_u32)period;
-
-	for (;;) {
-		memreg_u64 have, t;
-
-		if (memreg_word_tag(old) != tag)
-			return 0;
-		have = memreg_word_val(old);
-		t = want < have ? want : have;
-		if (!t)
-			return 0;
-		seen = memreg_atomic64_cmpxchg(slot, old,
-					       memreg_pack(period, have - t));
-		if (seen == old)
-			return t;
-		old = seen;
-	}
+	return memreg_pool_take_inline(pool, cls, period, want);
 }
 
 memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
@@ -127,7 +92,8 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 		}
 		for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++)
 			if ((r->active_mask >> cpu) & 1)
-				sum += memreg_base_budget(r, cpu, cls, period, &stale);
+				sum += memreg_base_budget(r, &r->cpu[cpu], cls,
+							  period, &stale);
 		g = sum < ceil ? memreg_div64_u64(ceil - sum, r->nr_active) : 0;
 		if (!g)
 			continue;

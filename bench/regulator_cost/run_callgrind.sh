@@ -1,0 +1,67 @@
+#!/bin/sh
+# run_callgrind.sh - instructions per call of the regulator core's hot
+# paths, counted by callgrind (inclusive Ir of each function / its calls).
+#
+# usage: run_callgrind.sh [PATH/TO/memreg_cost_bench] [PERIODS]
+# Needs valgrind (apt-get install -y valgrind).  Exit 0 when every target
+# is met, 1 when one is missed, 2 when it cannot measure.
+set -eu
+bench=${1:-build/bench/regulator_cost/memreg_cost_bench}
+periods=${2:-20000}
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "run_callgrind.sh: valgrind not installed (apt-get install -y valgrind)" >&2
+	exit 2
+fi
+if [ ! -x "$bench" ]; then
+	echo "run_callgrind.sh: $bench not built (cmake --build BUILD --target memreg_cost_bench)" >&2
+	exit 2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+# inclusive Ir of function $2 in callgrind output $1
+ir_of() {
+	callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null |
+		awk -v fn="$2" '$0 ~ ("[:* ]" fn "( |$|\\[|\\()") { gsub(",", "", $1); print $1; exit }'
+}
+
+# calls=VALUE from the bench's output line
+calls_of() {
+	sed -n "s/.* $2=\([0-9]*\).*/\1/p" "$1"
+}
+
+printf '%-6s %-22s %12s %10s %8s %7s\n' mode function instructions per_call target result
+for mode in plain lms reclaim full; do
+	out="$tmp/cg.$mode"
+	valgrind --tool=callgrind --callgrind-out-file="$out" \
+		"$bench" "$mode" "$periods" >"$tmp/stdout.$mode" 2>"$tmp/stderr.$mode" || {
+		echo "run_callgrind.sh: valgrind run failed:" >&2
+		cat "$tmp/stderr.$mode" >&2
+		exit 2
+	}
+	for row in "memreg_replenish replenish 150" "memreg_overflow overflow 150" \
+		   "memreg_lms_update lms_update 400" "memreg_master_tick master_tick -"; do
+		set -- $row
+		fn=$1; key=$2; target=$3
+		calls=$(calls_of "$tmp/stdout.$mode" "$key")
+		ir=$(ir_of "$out" "$fn")
+		if [ -z "$ir" ] || [ -z "$calls" ] || [ "$calls" -eq 0 ]; then
+						printf '%-6s %-22s %12s %10s %8s %7s\n' "$mode" "$fn" "-" "-" "$target" "NODATA"
+			status=1
+			continue
+		fi
+		per=$(awk -v a="$ir" -v b="$calls" 'BEGIN { printf "%.1f", a / b }')
+		if [ "$target" = - ]; then
+			result=info
+		elif awk -v a="$per" -v t="$target" 'BEGIN { exit !(a <= t) }'; then
+			result=PASS
+		else
+			result=MISS
+			status=1
+		fi
+		printf '%-6s %-22s %12s %10s %8s %7s\n' "$mode" "$fn" "$ir" "$per" "$target" "$result"
+	done
+done
+echo "(per_call = callgrind inclusive Ir / calls; master_tick covers 4 CPUs x 2 classes)"
+exit $status
