@@ -38,7 +38,7 @@
 #define TUNE_MAX_CPUS 64
 #define TUNE_MAX_WL 64
 #define TUNE_MAX_NOTES 48
-#define TUNE_NOTE_LEN 320
+#define TUNE_NOTE_LEN 400
 
 enum { TUNE_READ = 0, TUNE_WRITE = 1, TUNE_NR_CLASSES = 2 };
 

@@ -4,7 +4,8 @@
  * tried for real: budgets are sized for it and the traces replayed through
  * regulator/sim with the default modes; its cost is the measured
  * per-period overhead of the regulated cores (cost per interrupt / period)
- * plus the regulation error (over-use inside a period, throttled time of
+ * plus the regulation error with static budgets (LMS is tuned afterwards
+ * at the chosen period, so its warm-up does not bias the choice) (over-use inside a period, throttled time of
  * real-time cores, unserved best-effort demand).  Short periods cost
  * interrupts, long ones let bursts through: the cheapest total wins, the
  * longer period on a tie.
@@ -53,6 +54,7 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 		    t->len || (uint64_t)p * 1000 < MEMREG_PERIOD_MIN_NS)
 			continue;
 		memcpy(tmp, out, sizeof(*tmp));
+		tmp->lms = false;	/* static budgets: LMS is tuned after */
 		last_rc = plan_budgets(in, t, p, tmp, false, last_err,
 				       sizeof(last_err));
 		if (last_rc == PLAN_ENOFIT)
@@ -65,9 +67,9 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 			break;
 		if (used < sizeof(line))
 			used += (size_t)snprintf(line + used, sizeof(line) -
-					used, "%s%u us %.3f (ovh %.3f, err %.3f)",
-					used ? "; " : "", p, s.cost, s.overhead,
-					s.cost - s.overhead);
+					used, "%s%u us %.3f (ovh %.3f)",
+					used ? ", " : "", p, s.cost,
+					s.overhead);
 		if (!best || s.cost < best_cost - 1e-9 ||
 		    (s.cost <= best_cost + 1e-9 && p > best)) {
 			best = p;
@@ -82,8 +84,8 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 		free(tmp);
 		return last_rc ? last_rc : PLAN_EINVAL;
 	}
-	config_explain(out, "period candidates (cost = overhead + regulation "
-		       "error, replayed through regulator/sim): %s", line);
+	config_explain(out, "period candidates, cost = overhead + regulation "
+		       "error replayed through regulator/sim: %s", line);
 	rc = plan_budgets(in, t, best, out, false, err, errlen);
 	if (!rc)
 		config_explain(out, "period %u us: the lowest cost %.3f; "

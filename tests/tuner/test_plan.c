@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_plan.c - the planner on synthetic boards and traces whose right
+ * answers are known: the master core never lands on a real-time core,
+ * budgets never exceed the sustainable bandwidth, a bursty trace gets a
+ * shorter period than a smooth one, and what cannot fit is refused.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define TICKS 2000	/* 200 ms at 100 us */
+
+/**
+ * struct fixture - a synthetic board and mix with owned traces.
+ * @in:  planner input.
+ * @m:   the mix.
+ * @rd, @wr: per workload trace storage.
+ */
+struct fixture {
+	struct plan_input in;
+	struct mix m;
+	uint64_t rd[8][TICKS], wr[8][TICKS];
+};
+
+/* board - 4 CPUs, 10 GB/s read, 5 GB/s write, 2 us per period. */
+static struct fixture *board(int nr_cpus)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	cr_assert(f);
+	f->in.mix = &f->m;
+	f->in.nr_cpus = nr_cpus;
+	f->in.sustain_bps[0] = 10e9;
+	f->in.sustain_bps[1] = 5e9;
+	for (int c = 0; c < nr_cpus; c++)
+		f->in.overhead_ns[c] = 2000;
+	snprintf(f->in.overhead_method, sizeof(f->in.overhead_method),
+		 "memreg");
+	for (int k = 0; k < 2; k++) {
+		snprintf(f->in.counter[k].event, 64, "raw:0x%x", 0x17 + k);
+		f->in.counter[k].bytes_per_event = 64;
+		f->in.counter[k].validated = true;
+	}
+	snprintf(f->m.name, sizeof(f->m.name), "synthetic");
+	f->m.runs = 3;
+	f->m.percentile = 99;
+	f->m.margin_pct = 20;
+	return f;
+}
+
+/*
+ * add - a workload with a trace: @mean_bps read (write a quarter of it);
+ * bursty: all of a 20-tick window's traffic in its first tick.
+ */
+static int add(struct fixture *f, const char *name, bool rt, int cpu,
+	       double mean_bps, bool bursty)
+{
+	int i = f->m.n++;
+	struct mix_workload *w = &f->m.wl[i];
+	struct plan_profile *p = &f->in.prof[i];
+	uint64_t per_tick = (uint64_t)(mean_bps * 100e-6);
+
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	w->rt = rt;
+	w->cpu = cpu;
+	w->deadline_ns = rt ? 1000000 : 0;
+	w->read_bps = w->write_bps = -1;
+	for (int t = 0; t < TICKS; t++) {
+		uint64_t v = bursty ? (t % 20 == 0 ? per_tick * 20 : 0)
+				    : per_tick;
+
+		f->rd[i][t] = v;
+		f->wr[i][t] = v / 4;
+	}
+	snprintf(p->source, sizeof(p->source), "pmu");
+	p->tick_us = 100;
+	p->len = TICKS;
+	p->read = f->rd[i];
+	p->write = f->wr[i];
+	return i;
+}
+
+/* plan - run the planner; returns its code, @c filled. */
+static int plan(struct fixture *f, struct tune_config *c, char *err)
+{
+	return plan_run(&f->in, c, err, 512);
+}
+
+/* is_rt_cpu - whether a real-time workload sits on @cpu in @c. */
+static bool is_rt_cpu(const struct tune_config *c, int cpu)
+{
+	for (int i = 0; i < c->n_wl; i++)
+		if (c->wl[i].rt && c->wl[i].cpu == cpu)
+			return true;
+	return false;
+}
+
+Test(plan, master_never_on_a_realtime_core)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	char err[512];
+
+	/* the real-time core is made the cheapest by overhead every time */
+	for (int rt = 0; rt < 4; rt++) {
+		struct fixture *f = board(4);
+
+		f->in.overhead_ns[rt] = 10;
+		add(f, "control", true, rt, 100e6, false);
+		add(f, "hog", false, -1, 2e9, false);
+		add(f, "hog2", false, -1, 2e9, false);
+		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_neq(c->master_cpu, rt, "master on real-time cpu %d",
+			      rt);
+		cr_assert_not(is_rt_cpu(c, c->master_cpu));
+		/* idle cores are cheapest: the master goes to the idle one */
+		cr_assert_str_eq(config_cpu(c, c->master_cpu)->role, "idle");
+		free(f);
+	}
+	/* unpinned real-time workloads: still never the master's core */
+	{
+		struct fixture *f = board(3);
+
+		add(f, "rt1", true, -1, 100e6, false);
+		add(f, "rt2", true, -1, 100e6, false);
+		add(f, "be", false, -1, 1e9, false);
+		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_not(is_rt_cpu(c, c->master_cpu));
+		cr_assert_neq(c->wl[0].cpu, c->wl[1].cpu,
+			      "real-time workloads need a core each");
+		cr_assert_neq(c->wl[2].cpu, c->wl[0].cpu);
+		cr_assert_neq(c->wl[2].cpu, c->wl[1].cpu);
+		free(f);
+	}
+	free(c);
+}
+
+Test(plan, master_on_cheapest_loaded_core)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(3);
+	char err[512];
+
+	/* every core busy: overhead decides among the non-real-time ones */
+	add(f, "rt", true, 0, 100e6, false);
+	add(f, "be1", false, 1, 1e9, false);
+	add(f, "be2", false, 2, 1e9, false);
+	f->in.overhead_ns[1] = 5000;
+	f->in.overhead_ns[2] = 1000;
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(c->master_cpu, 2);
+	free(f);
+	free(c);
+}
+
+Test(plan, no_core_left_for_the_master)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(2);
+	char err[512];
+
+	add(f, "rt1", true, 0, 100e6, false);
+	add(f, "rt2", true, 1, 100e6, false);
+	cr_assert_eq(plan(f, c, err), PLAN_EINVAL);
+	cr_assert(strstr(err, "master"), "%s", err);
+	free(f);
+	free(c);
+}
+
+/* check_fit - the sums of guarantees and every ceiling stay within. */
+static void check_fit(const struct fixture *f, const struct tune_config *c)
+{
+	for (int k = 0; k < 2; k++) {
+		double sum = 0;
+		uint64_t ev = 0;
+
+		for (int i = 0; i < c->n_cpus; i++) {
+			const struct tune_budget *b = &c->cpus[i].b[k];
+
+			if (!c->cpus[i].regulated)
+				continue;
+			sum += b->guaranteed_bps;
+			ev += b->guaranteed_events;
+			cr_assert_leq(b->ceiling_bps, f->in.sustain_bps[k] + 1);
+			cr_assert_geq(b->ceiling_events, b->guaranteed_events);
+			cr_assert_geq(b->guaranteed_events, 1);
+		}
+		cr_assert_leq(sum, f->in.sustain_bps[k] * (1 + 1e-9),
+			      "class %d: %g > %g", k, sum, f->in.sustain_bps[k]);
+		cr_assert_leq(ev, c->ceiling_events[k]);
+	}
+}
+
+Test(plan, budgets_never_exceed_sustainable)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	char err[512];
+
+	srand(7);
+	for (int round = 0; round < 6; round++) {
+		struct fixture *f = board(4);
+		int rt = round % 4;
+
+		add(f, "rt", true, rt, 1e9 + round * 5e8, round & 1);
+		add(f, "be1", false, -1, 6e9, false);
+		add(f, "be2", false, -1, 3e9, true);
+		for (int t = 0; t < TICKS; t++)	/* noise on the RT trace */
+			f->rd[0][t] += (uint64_t)(rand() % 20000);
+		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		check_fit(f, c);
+		/* the real-time core's guarantee covers its p99 + margin */
+		cr_assert_geq(config_cpu(c, rt)->b[0].guaranteed_bps,
+			      (1e9 + round * 5e8) * 1.2 * 0.99);
+		free(f);
+	}
+	free(c);
+}
+
+Test(plan, budgets_that_cannot_fit)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+
+	add(f, "rt1", true, 0, 6e9, false);
+	add(f, "rt2", true, 1, 6e9, false);	/* 2 x 6 x 1.2 > 10 GB/s */
+	add(f, "be", false, 2, 1e9, false);
+	cr_assert_eq(plan(f, c, err), PLAN_ENOFIT);
+	cr_assert(strstr(err, "cannot fit"), "%s", err);
+	cr_assert(strstr(err, "MB/s"), "%s", err);
+	free(f);
+	free(c);
+}
+
+/* period_for - the period chosen for a best-effort trace shape. */
+static int period_for(bool bursty)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+	int p;
+
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "be", false, 2, 1e9, bursty);
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	check_fit(f, c);
+	p = c->period_us;
+	for (int i = 0; i < c->n_explain; i++)
+		if (!strncmp(c->explain[i], "period", 6))
+			cr_log_info("%s: %s", bursty ? "bursty" : "smooth",
+				    c->explain[i]);
+	free(f);
+	free(c);
+	return p;
+}
+
+Test(plan, bursty_trace_gets_shorter_period)
+{
+	int smooth = period_for(false), bursty = period_for(true);
+
+	cr_assert_lt(bursty, smooth, "bursty %d us, smooth %d us", bursty,
+		     smooth);
+}
+
+Test(plan, overhead_pushes_period_up)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	int p[2];
+	char err[512];
+
+	/* a bursty mix: with cheap interrupts short periods pay off, with
+	 * very expensive ones (80 us each, as in this VM) they do not */
+	for (int i = 0; i < 2; i++) {
+		struct fixture *f = board(4);
+
+		for (int cpu = 0; cpu < 4; cpu++)
+			f->in.overhead_ns[cpu] = i ? 80000 : 500;
+		add(f, "control", true, 1, 200e6, false);
+		add(f, "be", false, 2, 1e9, true);
+		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		p[i] = c->period_us;
+		cr_log_info("overhead %s: period %d us", i ? "80 us" : "0.5 us",
+			    p[i]);
+		free(f);
+	}
+	cr_assert_lt(p[0], p[1], "cheap %d us, expensive %d us", p[0], p[1]);
+	free(c);
+}
+
+Test(plan, lms_and_modes_chosen_and_explained)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+	bool saw_period = false, saw_master = false, saw_lms = false;
+
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "be", false, 2, 2e9, true);
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert(c->lms, "LMS adaptation is always on");
+	cr_assert(c->taps == 1 || c->taps == 2 || c->taps == 4 || c->taps == 8);
+	cr_assert(c->mu_q16 >= 16384 && c->mu_q16 <= 65536);
+	for (int i = 0; i < c->n_explain; i++) {
+		saw_period |= !strncmp(c->explain[i], "period ", 7);
+		saw_master |= !strncmp(c->explain[i], "master core", 11);
+		saw_lms |= !strncmp(c->explain[i], "LMS on", 6);
+	}
+	cr_assert(saw_period && saw_master && saw_lms);
+	free(f);
+	free(c);
+}
+
+Test(plan, document_round_trip)
+{
+	struct tune_config *c = malloc(sizeof(*c)), *d = malloc(sizeof(*d));
+	struct fixture *f = board(4);
+	char err[512];
+	json_t *j, *k;
+	char *s1, *s2;
+
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "be", false, -1, 2e9, false);
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	j = config_to_json(c);
+	cr_assert(j);
+	cr_assert_eq(config_from_json(j, d, err, sizeof(err)), 0, "%s", err);
+	k = config_to_json(d);
+	s1 = json_dumps(j, JSON_COMPACT);
+	s2 = json_dumps(k, JSON_COMPACT);
+	cr_assert_str_eq(s1, s2);
+	json_object_set_new(j, "version", json_integer(2));
+	cr_assert_eq(config_from_json(j, d, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "version 2"), "%s", err);
+	free(s1);
+	free(s2);
+	json_decref(j);
+	json_decref(k);
+	free(f);
+	free(c);
+	free(d);
+}
