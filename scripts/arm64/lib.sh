@@ -1,0 +1,98 @@
+# shellcheck shell=bash
+# scripts/arm64/lib.sh - shared pieces of the arm64 scripts (sourced, not run).
+#
+# Everything downloaded or built goes under $MEMCAL_ARM64_DIR (default
+# <checkout>/build-arm64, ignored by git):
+#   debs/      the .deb files, kept so that a second run downloads nothing
+#   kernel/    the extracted arm64 kernel image and kbuild tree
+#   sysroot/   the extracted arm64 -dev packages for user-space cross builds
+#   kmod/      memreg.ko built against the arm64 headers
+#   guest/     static arm64 guest programs; qemu/: initramfs and serial logs
+# Packages come from Debian through apt-get's own client (multiarch arm64
+# must be enabled; arm64_multiarch does that when run as root).
+
+arm64_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+arm64_dir=${MEMCAL_ARM64_DIR:-$arm64_top/build-arm64}
+arm64_debs=$arm64_dir/debs
+
+# arm64_log MSG... - progress line on stderr, prefixed with the script name.
+arm64_log() { echo "${0##*/}: $*" >&2; }
+
+# arm64_die MSG... - print MSG and exit 1.
+arm64_die() { arm64_log "ERROR: $*"; exit 1; }
+
+# arm64_skip MSG... - print MSG and exit 77 (CTest's "skipped").
+arm64_skip() { arm64_log "SKIP: $*"; exit 77; }
+
+# arm64_multiarch - make sure dpkg knows the arm64 architecture and apt has
+# its package lists; adds it (root only) when it is missing.  Returns 1 with
+# a message when that is impossible.
+arm64_multiarch() {
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		if [ "$(id -u)" -ne 0 ]; then
+			arm64_log "arm64 multiarch is not enabled; run as root:" \
+				"dpkg --add-architecture arm64 && apt-get update"
+			return 1
+		fi
+		arm64_log "enabling arm64 multiarch (dpkg --add-architecture arm64)"
+		dpkg --add-architecture arm64 || return 1
+	fi
+	if ! apt-cache show busybox-static:arm64 > /dev/null 2>&1; then
+		if [ "$(id -u)" -ne 0 ]; then
+			arm64_log "apt has no arm64 package lists; run apt-get update as root"
+			return 1
+		fi
+		arm64_log "apt-get update (fetching the arm64 package lists)"
+		apt-get update -q > /dev/null || return 1
+	fi
+}
+
+# arm64_candidate PKG[:ARCH] - the version apt would install, or nothing.
+arm64_candidate() {
+	apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p' |
+		grep -v '(none)' | head -1
+}
+
+# arm64_fetch PKG:ARCH [VERSION] - download the .deb into debs/ unless a
+# file of that package and version is already there; prints its path.
+arm64_fetch() {
+	local spec=$1 ver=${2:-} name arch f
+	name=${spec%%:*}
+	arch=${spec#*:}
+	[ "$arch" = "$spec" ] && arch=$(dpkg --print-architecture)
+	[ -n "$ver" ] || ver=$(arm64_candidate "$name:$arch")
+	[ -n "$ver" ] || { arm64_log "no Debian package $name:$arch"; return 1; }
+	mkdir -p "$arm64_debs"
+	# apt-get download names files NAME_VERSION_ARCH.deb, ':' escaped as %3a
+	f=$arm64_debs/${name}_${ver//:/%3a}_$arch.deb
+	if [ ! -s "$f" ]; then
+		arm64_log "downloading $name:$arch $ver"
+		(cd "$arm64_debs" && apt-get download -q "$name:$arch=$ver" > /dev/null 2>&1) ||
+			{ arm64_log "apt-get download $name:$arch=$ver failed"; return 1; }
+	fi
+	[ -s "$f" ] || { arm64_log "download of $name left no $f"; return 1; }
+	echo "$f"
+}
+
+# arm64_extract DEB DIR - dpkg -x DEB into DIR once (a stamp file remembers).
+arm64_extract() {
+	local deb=$1 dir=$2 stamp
+	stamp=$dir/.stamps/$(basename "$deb")
+	[ -e "$stamp" ] && return 0
+	mkdir -p "$dir/.stamps"
+	dpkg -x "$deb" "$dir" || return 1
+	touch "$stamp"
+}
+
+# arm64_kver - "ABI VERSION" of Debian's current arm64 kernel (e.g.
+# "6.1.0-NN 6.1.x-y"), discovered from the linux-headers-arm64 metapackage
+# that apt would install, never hard-coded.
+arm64_kver() {
+	local ver abi
+	ver=$(arm64_candidate linux-headers-arm64:arm64)
+	[ -n "$ver" ] || return 1
+	abi=$(apt-cache show "linux-headers-arm64:arm64=$ver" 2>/dev/null |
+	      sed -n 's/^Depends: .*linux-headers-\([0-9][^ ,]*\)-arm64.*/\1/p' | head -1)
+	[ -n "$abi" ] || return 1
+	echo "$abi $ver"
+}
