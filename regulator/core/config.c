@@ -29,7 +29,7 @@ void memreg_cfg_defaults(struct memreg_cfg *cfg, memreg_u32 nr_cpus)
 	memreg_u8 *p = (memreg_u8 *)cfg;
 	memreg_u64 i;
 	memreg_u32 cpu, cls;
-	const memreg_u64 ceiling = 1000000;
+	const memreg_u32 ceiling = 1000000;
 
 	for (i = 0; i < sizeof(*cfg); i++)
 		p[i] = 0;
@@ -41,7 +41,7 @@ void memreg_cfg_defaults(struct memreg_cfg *cfg, memreg_u32 nr_cpus)
 	cfg->nr_cpus = nr_cpus;
 	cfg->master_cpu = 0;
 	cfg->flags = 0;
-	cfg->reclaim_quantum = (memreg_u32)(ceiling / 100);
+	cfg->reclaim_quantum = ceiling / 100;
 	cfg->lms.taps = 4;
 	cfg->lms.mu = MEMREG_ONE / 2;
 	cfg->lms.headroom = MEMREG_ONE / 10;

@@ -5,7 +5,7 @@
  * This is the whole API of regulator/core/.  Its two callers are the kernel
  * glue (regulator/kmod/) and the simulator (regulator/sim/); unit tests drive
  * it period by period.  No allocation: the caller owns a struct memreg
- * (about 50 KiB; the module should vzalloc() it) and everything lives inside.
+ * (about 43 KiB; the module should vzalloc() it) and everything lives inside.
  *
  * Model
  * -----
