@@ -1,0 +1,38 @@
+#!/bin/sh
+# /init of the `memcal overhead` QEMU initramfs (busybox sh), written by
+# tests/overhead/guest/overhead-qemu.sh.  The kernel command line gives
+#   ovh_mode=test   the CTest check: memreg in monitor-only mode at 100 us
+#                   and 5 ms, benchmark on cpu 0, master on cpu 1 and on
+#                   cpu 0 (the master-core comparison), C/C' interleaved
+#   ovh_mode=bench  the cost benchmark: 1000, 100 and 32 us, master
+#                   elsewhere and on the core (bench/overhead)
+# Every check prints "MEMREG-CHECK <name> PASS|FAIL <detail>"; the run ends
+# with the kernel log between MEMREG-DMESG-BEGIN/END and "MEMREG-DONE".
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mode=${ovh_mode:-test}
+reps=${ovh_reps:-5}
+ms=${ovh_ms:-40}
+bench=${ovh_bench:-compute}
+echo "OVH-MODE $mode reps=$reps ms=$ms bench=$bench cpus=$(grep -c ^processor /proc/cpuinfo)"
+case $mode in
+test)
+	/ovh_guest --ko /memreg.ko --periods 100,5000 --cpu 0 --master 1 \
+		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench" --check-contrast
+	echo "OVH-EXIT $?"
+	;;
+bench)
+	/ovh_guest --ko /memreg.ko --periods 1000,100,32 --cpu 0 --master 1 \
+		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench"
+	echo "OVH-EXIT $?"
+	;;
+esac
+grep -q '^memreg ' /proc/modules && echo "MEMREG-CHECK ovh-unloaded FAIL memreg still loaded" \
+	|| echo "MEMREG-CHECK ovh-unloaded PASS memreg unloaded after the runs"
+echo MEMREG-DMESG-BEGIN
+dmesg | tail -60
+echo MEMREG-DMESG-END
+echo MEMREG-DONE
+poweroff -f
