@@ -34,7 +34,7 @@ static inline void reg_cfg(struct memreg_cfg *cfg, uint32_t n, uint64_t g,
 	}
 }
 
-/* A zeroed, heap-allocated struct memreg (it is ~50 KiB). */
+/* A zeroed, heap-allocated struct memreg (it is ~43 KiB). */
 static inline struct memreg *reg_new(void)
 {
 	struct memreg *r = calloc(1, sizeof(*r));

@@ -296,3 +296,61 @@ Test(master, lms_budget_follows_a_step_through_the_full_path)
 	cr_assert_eq(r->master_ticks, 200);
 	free(r);
 }
+
+Test(master, extreme_inputs_keep_budgets_in_range)
+{
+	struct memreg *r = reg_new();
+	struct memreg_cfg c;
+	struct memreg_arm a;
+	uint64_t seed = 0xdeadbeef, p;
+	uint32_t cpu, cls, n = 64;
+
+	memreg_cfg_defaults(&c, n);
+	c.flags = MEMREG_F_LMS | MEMREG_F_RECLAIM;
+	c.lms.taps = 16;
+	c.lms.mu = MEMREG_MU_MAX;
+	c.lms.headroom = MEMREG_HEADROOM_MAX;
+	c.reclaim_quantum = 0xffffffffu;
+	for (cls = 0; cls < 2; cls++) {
+		c.platform_ceiling[cls] = MEMREG_EVENTS_MAX;
+		c.lms.cold_start[cls] = ~0ULL;
+		for (cpu = 0; cpu < n; cpu++) {
+			c.cpu[cpu].guaranteed[cls] = 1 + cpu;
+			c.cpu[cpu].ceiling[cls] = cpu & 1 ? MEMREG_EVENTS_MAX : 1000 + cpu;
+		}
+	}
+	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	for (p = 0; p < 200; p++) {
+		uint64_t sum[2] = { 0, 0 };
+
+		for (cpu = 0; cpu < n; cpu++) {
+			uint64_t x = reg_rand(&seed);
+			uint64_t used[2] = { x & 1 ? ~0ULL : x, x & 2 ? 0 : x >> 3 };
+
+			cr_assert_eq(memreg_replenish(r, cpu, p, used, ~0ULL, &a), MEMREG_OK);
+			for (cls = 0; cls < 2; cls++) {
+				uint64_t b = r->cpu[cpu].budget[cls];
+
+				cr_assert_leq(b, c.cpu[cpu].ceiling[cls]);
+				sum[cls] += b;
+			}
+			/* a huge overflow: takes at most up to the ceiling */
+			memreg_overflow(r, cpu, 0, ~0ULL, &a);
+			cr_assert_leq(a.budget[0], c.cpu[cpu].ceiling[0]);
+		}
+		for (cls = 0; cls < 2; cls++)
+			cr_assert_leq(sum[cls], MEMREG_EVENTS_MAX);
+		memreg_master_tick(r, p);
+		for (cpu = 0; cpu < n; cpu++) {
+			for (cls = 0; cls < 2; cls++) {
+				int64_t w = memreg_atomic64_read(&r->cpu[cpu].next_budget[cls]);
+				uint64_t b = (uint32_t)w;
+
+				cr_assert_eq((uint64_t)w >> 32, (p + 1) & 0xffffffffu);
+				cr_assert_geq(b, c.cpu[cpu].guaranteed[cls]);
+				cr_assert_leq(b, c.cpu[cpu].ceiling[cls]);
+			}
+		}
+	}
+	free(r);
+}
