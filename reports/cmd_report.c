@@ -176,7 +176,7 @@ static int emit(struct cli_ctx *ctx, const struct report *r,
 {
 	char name[PATH_MAX];
 	const char *path = o->out;
-	int rc;
+	int rc, n;
 
 	if (path && !strcmp(path, "-"))
 		path = NULL;
@@ -199,11 +199,11 @@ static int emit(struct cli_ctx *ctx, const struct report *r,
 				 path, strerror(-rc));
 	if (ctx->json)
 		return cli_emit_json(ctx, result_json(r, path, o->format));
+	n = o->format == REPORT_HTML ? report_chart_count(r) : 0;
 	if (ctx->verbosity >= 0)
 		fprintf(ctx->out, "wrote %s (%s; %d chart%s, %zu warning%s, %zu "
-			"missing item%s)\n", path, format_names[o->format],
-			o->format == REPORT_HTML ? report_chart_count(r) : 0,
-			report_chart_count(r) == 1 ? "" : "s", r->n_warnings,
+			"missing item%s)\n", path, format_names[o->format], n,
+			n == 1 ? "" : "s", r->n_warnings,
 			r->n_warnings == 1 ? "" : "s", r->n_missing,
 			r->n_missing == 1 ? "" : "s");
 	return CLI_EXIT_OK;

@@ -29,8 +29,8 @@ static void head(FILE *f, const char *title, const char *cols)
 
 /*
  * cells - one table row from a format: each '|'-separated field of the
- * formatted text becomes a cell; fields that start with a digit, a sign or
- * '-' alone are right-aligned numbers.
+ * formatted text becomes a cell; fields that start with a digit or a minus
+ * sign are right-aligned numbers; a "nan" field (not measured) shows "-".
  */
 static void cells(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -49,7 +49,10 @@ static void cells(FILE *f, const char *fmt, ...)
 
 		if (bar)
 			*bar = '\0';
-		num = (*p >= '0' && *p <= '9') || (*p == '-' && p[1] != ' ');
+		num = (*p >= '0' && *p <= '9') || (*p == '-' && p[1] &&
+						    p[1] != ' ');
+		if (!strcmp(p, "nan") || !strcmp(p, "-nan"))
+			p = (char *)"-";	/* not measured */
 		fputs(num ? "<td class=\"num\">" : "<td>", f);
 		html_escape(f, p);
 		fputs("</td>", f);

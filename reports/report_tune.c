@@ -249,6 +249,12 @@ static int replay_lms(struct report *r, memcal_db *db)
 	double dt;
 	memreg_u32 pred;
 
+	if (json_is_false(doc_path(r->doc, "modes.lms"))) {
+		report_missing(r, "LMS adaptation is off in configuration %lld: "
+			       "there is no prediction to show.",
+			       (long long)r->config.id);
+		return 0;
+	}
 	if (isnan(mu))
 		mu = report_doc_number(r->doc, (const char *const[]){
 					   "lms.mu", NULL }) * MEMREG_ONE;
@@ -381,7 +387,7 @@ int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id)
 	rc = load_validation(r, db);
 	if (!rc)
 		rc = replay_lms(r, db);
-	if (!rc && !r->lms.n)
+	if (!rc && !r->lms.n && !json_is_false(doc_path(r->doc, "modes.lms")))
 		report_missing(r, "No LMS trace: the configuration has no LMS "
 			       "parameters or none of its workload profiles "
 			       "recorded a trace.");
