@@ -34,7 +34,7 @@ void mrk_set_error(const char *fmt, ...)
 	vscnprintf(mrk_error, sizeof(mrk_error), fmt, ap);
 	va_end(ap);
 	spin_unlock_irqrestore(&mrk_error_lock, flags);
-	pr_warn("memreg: %s\n", mrk_error);
+	pr_warn_ratelimited("memreg: %s\n", mrk_error);
 }
 
 /* Forget the last error (after a successful commit). */

@@ -169,7 +169,9 @@ static int mrk_params_to_cfg(struct mrk_cfg *cfg, char *err, size_t len)
 	if (strcmp(cpus, "all")) {
 		ret = cpulist_parse(cpus, mask);
 		if (ret) {
-			scnprintf(err, len, "cpus '%s' is not a cpulist", cpus);
+			scnprintf(err, len, ret == -ERANGE ?
+				  "cpus '%s' names a CPU that does not exist" :
+				  "cpus '%s' is not a cpulist", cpus);
 			goto out;
 		}
 	} else {

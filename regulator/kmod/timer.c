@@ -31,6 +31,9 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 {
 	struct mrk_cpu *c = container_of(t, struct mrk_cpu, timer);
 	u64 consumed[MEMREG_NR_CLASSES] = { 0, 0 };
+	const struct memreg_cpu *rc = &mrk_core->cpu[c->cpu];
+	u64 budget[MEMREG_NR_CLASSES];
+	int was_throttled = c->throttled;
 	struct memreg_arm arm;
 	unsigned int cls;
 	u64 now, period;
@@ -49,13 +52,17 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	}
 	if (!c->started)
 		consumed[0] = consumed[1] = 0;
+	/* the ended period's final budget (reclaim and grants included) */
+	budget[0] = rc->budget[0];
+	budget[1] = rc->budget[1];
 	ret = memreg_replenish(mrk_core, c->cpu, period, consumed,
 			       atomic64_xchg(&c->throttled_ns, 0), &arm);
 	if (ret) {
 		c->errors++;
 	} else {
-		trace_period(c->cpu, period, consumed[0], consumed[1],
-			     arm.budget[0], arm.budget[1], c->throttled);
+		if (c->started)
+			trace_period(c->cpu, c->period, consumed[0], consumed[1],
+				     budget[0], budget[1], was_throttled);
 		WRITE_ONCE(c->period, period);
 		WRITE_ONCE(c->throttled, 0);
 		WRITE_ONCE(c->started, 1);

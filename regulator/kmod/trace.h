@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tracepoints of memreg: memreg:period (one per CPU per period, from the
- * period timer) and memreg:throttle (when a CPU exhausts its budget).
+ * period timer, describing the period that just ended: events used, its
+ * final budget, whether it ended throttled) and memreg:throttle (when a CPU exhausts its budget).
  * Record them with `perf record -e 'memreg:*'` or trace-cmd.
  */
 #undef TRACE_SYSTEM

@@ -1,0 +1,126 @@
+#!/bin/sh
+# memreg-qemu.sh - boot the Debian kernel under QEMU (TCG) with memreg.ko and
+# run one group of guest-side checks; turn the serial log into pass/fail.
+#
+#   scripts/qemu/memreg-qemu.sh [--flavor std|rt] [--build DIR]
+#                               [--timeout SECONDS] GROUP
+#
+# GROUP: load accuracy lms reclaim fuzz cycles (see tests/kernel/guest/init.sh).
+# --flavor std boots the newest /boot/vmlinuz-*-amd64, rt the newest
+# /boot/vmlinuz-*-rt-amd64; the module is built against the matching
+# /usr/src/linux-headers-<version> (nothing is hard-coded).
+# Outputs go under --build (default build-kmod/qemu): the module build, the
+# static guest programs, the initramfs and <flavor>-<group>.log.
+#
+# MEMREG_QEMU_APPEND adds kernel command-line words (e.g. loglevel=7).
+# Exit status: 0 all expected checks PASS; 1 any FAIL, a missing check, a
+# WARN/BUG/oops/Call Trace in the log, or a timeout; 77 (skip) when the
+# kernel, its headers, qemu, busybox-static or cpio are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+flavor=std
+build=$src/build-kmod/qemu
+tmo=300
+while [ $# -gt 0 ]; do
+	case $1 in
+	--flavor) flavor=$2; shift 2 ;;
+	--build) build=$2; shift 2 ;;
+	--timeout) tmo=$2; shift 2 ;;
+	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	*) break ;;
+	esac
+done
+group=${1:-}
+skip() { echo "memreg-qemu: SKIP: $*"; exit 77; }
+die() { echo "memreg-qemu: ERROR: $*"; exit 1; }
+
+case $group in
+load) expect="load-defaults unload-defaults bad-period0 bad-period-absurd bad-period-tiny bad-period-garbage bad-master-missing bad-event-unknown-raw bad-event-unknown-type bad-event-garbage bad-budget-sum bad-cpus-missing bad-cpus-garbage bad-slack0 bad-taps0 bad-taps17 bad-mu0 bad-master-offline" ;;
+accuracy) expect="baseline-stats accuracy-10 stats-10 accuracy-25 stats-25 accuracy-50 stats-50 accuracy-75 stats-75" ;;
+lms) expect="lms-low lms-step-up lms-step-down lms-sysfs" ;;
+reclaim) expect="reclaim-off reclaim-on" ;;
+fuzz) expect="sysfs-fuzz fuzz-after fuzz-unload" ;;
+cycles) expect="load-unload-50 cpu1-offline cpu1-online hotplug-unload" ;;
+debug) expect="" ;;
+*) die "unknown group '$group' (load accuracy lms reclaim fuzz cycles)" ;;
+esac
+
+case $flavor in
+std) kimg=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | grep -v -- '-rt-amd64$' | sort -V | tail -1) ;;
+rt) kimg=$(ls /boot/vmlinuz-*-rt-amd64 2>/dev/null | sort -V | tail -1) ;;
+*) die "unknown flavor '$flavor' (std rt)" ;;
+esac
+[ -n "$kimg" ] || skip "no $flavor kernel image in /boot (apt-get install linux-image-${flavor#std}amd64)"
+kver=${kimg#/boot/vmlinuz-}
+kdir=/usr/src/linux-headers-$kver
+[ -f "$kdir/Makefile" ] || skip "no headers for $kver at $kdir"
+command -v qemu-system-x86_64 > /dev/null || skip "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
+[ -x /bin/busybox ] || skip "busybox-static missing (apt-get install busybox-static)"
+command -v cpio > /dev/null || skip "cpio missing"
+
+mkdir -p "$build"
+# Build phase under a lock: CTest may run two groups at once.
+exec 9> "$build/.lock-$flavor"
+flock 9
+kout=$build/kmod-$flavor
+make -s -C "$src/regulator/kmod" OUT="$kout" KDIR="$kdir" > "$build/kmod-$flavor.buildlog" 2>&1 \
+	|| { cat "$build/kmod-$flavor.buildlog"; die "module build failed"; }
+ko=$kout/kmod/memreg.ko
+gdir=$build/guest-$flavor
+mkdir -p "$gdir"
+for p in pfload memreg_fuzz; do
+	if [ ! -x "$gdir/$p" ] || [ "$src/tests/kernel/guest/$p.c" -nt "$gdir/$p" ]; then
+		gcc -static -O2 -Wall -Wextra -Werror -o "$gdir/$p" "$src/tests/kernel/guest/$p.c" \
+			|| die "cannot build guest program $p (static libc: libc6-dev)"
+	fi
+done
+root=$build/initramfs-$flavor
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
+cp /bin/busybox "$root/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+done
+cp "$src/tests/kernel/guest/init.sh" "$root/init"
+chmod 755 "$root/init"
+cp "$ko" "$root/memreg.ko"
+cp "$gdir/pfload" "$gdir/memreg_fuzz" "$root/"
+initrd=$build/initrd-$flavor-$group.gz
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
+flock -u 9
+
+log=$build/$flavor-$group.log
+echo "memreg-qemu: $flavor kernel $kver, group $group, log $log"
+timeout -k 5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
+	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
+	-append "console=ttyS0 quiet panic=-1 memreg_group=$group ${MEMREG_QEMU_APPEND:-}" \
+	< /dev/null > "$log" 2>&1
+qrc=$?
+rm -f "$initrd"
+
+fail=0
+grep -a '^MEMREG-CHECK' "$log" | tr -d '\r'
+for n in $expect; do
+	line=$(grep -a "^MEMREG-CHECK $n " "$log" | tail -1 | tr -d '\r')
+	case $line in
+	*" $n PASS"*) ;;
+	*" $n FAIL"*) fail=1 ;;
+	*) echo "memreg-qemu: MISSING check $n"; fail=1 ;;
+	esac
+done
+if grep -a -n -E 'WARNING:|BUG:|Oops|Call Trace|general protection|Kernel panic|soft lockup|hard LOCKUP|rcu.*stall|UBSAN|KASAN|list_(add|del) corruption' "$log" | head -20 | grep .; then
+	echo "memreg-qemu: kernel log shows a warning/bug/oops (above)"
+	fail=1
+fi
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	echo "memreg-qemu: TIMEOUT after ${tmo}s"
+	fail=1
+elif ! grep -aq '^MEMREG-DONE' "$log"; then
+	echo "memreg-qemu: the guest did not finish (qemu rc=$qrc); tail of the log:"
+	tail -20 "$log"
+	fail=1
+fi
+[ $fail -eq 0 ] && echo "memreg-qemu: $flavor/$group: all checks PASS" \
+	|| echo "memreg-qemu: $flavor/$group: FAILED"
+exit $fail

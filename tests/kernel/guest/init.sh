@@ -1,0 +1,248 @@
+#!/bin/sh
+# /init of the memreg QEMU test initramfs (busybox sh).  The host harness
+# (scripts/qemu/memreg-qemu.sh) passes the check group on the kernel command
+# line as memreg_group=NAME (the kernel hands unknown name=value words to
+# init as environment variables).  Every check prints exactly one line
+#   MEMREG-CHECK <name> PASS|FAIL <detail>
+# and the group ends with the kernel log between MEMREG-DMESG-BEGIN/END
+# (the console runs "quiet", so warnings only reach the host that way),
+# then "MEMREG-DONE" and a forced power-off.
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+M=/sys/kernel/memreg
+KO=/memreg.ko
+T=/sys/kernel/tracing
+group=${memreg_group:-load}
+
+# result NAME PASS|FAIL DETAIL...
+result() { local rn=$1 rs=$2; shift 2; echo "MEMREG-CHECK $rn $rs $*"; }
+# check NAME DETAIL CONDITION...: PASS if the condition command succeeds
+check() { local cn=$1 cd=$2; shift 2; if "$@"; then result "$cn" PASS "$cd"; else result "$cn" FAIL "$cd"; fi; }
+# awk arithmetic: calc 'expr'
+calc() { awk "BEGIN { printf \"%.0f\", $1 }"; }
+# float test: ftest 'cond'  (exit 0 when true)
+ftest() { awk "BEGIN { exit !($1) }"; }
+rd() { cat "$1" 2>/dev/null || echo 0; }
+leftover() {
+	# anything of memreg still present?  prints what it finds
+	[ -d $M ] && echo "sysfs"
+	grep -q '^memreg ' /proc/modules && echo "module"
+	cat /proc/[0-9]*/comm 2>/dev/null | grep -q '^memreg' && echo "threads"
+	true
+}
+clean() { [ -z "$(leftover)" ]; }
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
+# pf CPU SECONDS -> "faults secs rate"
+pf() { /pfload -c "$1" -t "$2" | awk '{ for (i = 1; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] } print v["faults"], v["secs"], v["rate"] }'; }
+trace_on() { echo 0 > $T/tracing_on; echo > $T/trace; echo 4096 > $T/buffer_size_kb; echo 1 > $T/events/memreg/period/enable; echo 1 > $T/tracing_on; }
+trace_off() { echo 0 > $T/tracing_on; echo 0 > $T/events/memreg/period/enable; }
+# period lines of CPU $1 as "period used budget throttled"
+trace_cpu() { grep "period: cpu=$1 " $T/trace | sed -n 's/.*period=\([0-9]*\) read=\([0-9]*\)\/\([0-9]*\) .*throttled=\([0-9]*\).*/\1 \2 \3 \4/p'; }
+
+group_load() {
+	insmod $KO; rc=$?
+	sleep 0.3
+	p0=$(rd $M/cpu0/periods); p1=$(rd $M/cpu1/periods)
+	check load-defaults "insmod rc=$rc periods cpu0=$p0 cpu1=$p1 running=$(rd $M/cpu0/running)$(rd $M/cpu1/running) error=$(rd $M/error)" \
+		test "$rc" = 0 -a "$p0" -gt 10 -a "$p1" -gt 10 -a "$(rd $M/cpu1/running)" = 1
+	rmmod memreg; rc=$?
+	check unload-defaults "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
+	bad() {
+		name=$1; shift
+		before=$(dmesg | grep -c memreg)
+		insmod $KO "$@" 2>/dev/null; rc=$?
+		msg=$(dmesg | grep memreg | tail -n +$((before + 1)) | tail -1 | tr -s ' ' | cut -c1-150)
+		left=$(leftover)
+		[ -n "$left" ] && rmmod memreg 2>/dev/null
+		check "bad-$name" "args='$*' rc=$rc left='$left' msg='$msg'" \
+			test "$rc" != 0 -a -z "$left" -a -n "$msg"
+	}
+	bad period0 period_us=0
+	bad period-absurd period_us=2000000
+	bad period-tiny period_us=5
+	bad period-garbage period_us=abc
+	bad master-missing master_cpu=7
+	bad event-unknown-raw read_event=raw:0x17
+	bad event-unknown-type read_event=99:1
+	bad event-garbage read_event=bogus
+	bad budget-sum read_budget=600000,600000 platform_read=1000000
+	bad cpus-missing cpus=5
+	bad cpus-garbage cpus=x-y
+	bad slack0 slack_div=0
+	bad taps0 lms=1 lms_taps=0
+	bad taps17 lms=1 lms_taps=17
+	bad mu0 lms=1 lms_mu=0
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	bad master-offline master_cpu=1
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+}
+
+# commit_budget B: regulate cpu1 at B events per period, reclaim etc. off
+# The accuracy checks use a 10 ms period: the emulated CPU manages only
+# about 15,000 page faults per second, so a 1 ms period would leave budgets
+# of 1..11 events, where one event of rounding is already 10-100 %.
+ACC_PERIOD=10000
+group_accuracy() {
+	insmod $KO cpus=1 monitor=1 period_us=$ACC_PERIOD slack_div=8 || { result accuracy-load FAIL "insmod failed: $(dmesg | tail -1)"; return; }
+	e0=$(rd $M/cpu1/read_events)
+	set -- $(pf 1 2); f=$1; r0=$3
+	e1=$(rd $M/cpu1/read_events)
+	check baseline-stats "unregulated rate=$r0/s faults=$f counted=$((e1 - e0))" \
+		ftest "$f > 1000 && ($e1 - $e0) >= $f * 0.98 && ($e1 - $e0) <= $f * 1.05 + 200"
+	for p in 10 25 50 75; do
+		try=1
+		while :; do
+			# unregulated rate just before and just after the regulated
+			# run: the emulator's speed drifts with the host's load
+			echo 1 > $M/monitor; echo 1 > $M/commit
+			set -- $(pf 1 1); ra=$3
+			B=$(calc "$ra * $p / 100 * $ACC_PERIOD / 1000000")
+			S=$(calc "($B / 8 < 1) ? 1 : int($B / 8)")
+			echo $B > $M/cpu1/read_guaranteed
+			echo 0 > $M/monitor
+			echo 1 > $M/commit || { result accuracy-$p FAIL "commit refused: $(rd $M/error)"; break; }
+			sleep 0.1
+			e0=$(rd $M/cpu1/read_events); n0=$(rd $M/cpu1/periods); t0=$(rd $M/cpu1/throttles)
+			trace_on
+			set -- $(pf 1 2); f=$1; secs=$2; a=$3
+			trace_off
+			e1=$(rd $M/cpu1/read_events); n1=$(rd $M/cpu1/periods); t1=$(rd $M/cpu1/throttles)
+			echo 1 > $M/monitor; echo 1 > $M/commit
+			set -- $(pf 1 1); rb=$3
+			ftest "$rb < $ra * 0.85 || $rb > $ra * 1.15" && [ $try -lt 3 ] || break
+			echo "accuracy-$p: host speed drifted ($ra/s before, $rb/s after), retrying"
+			try=$((try + 1))
+		done
+		target=$((B * 1000000 / ACC_PERIOD))
+		trace_cpu 1 > /tmp/acc
+		set -- $(awk -v s=$S '{ d = $2 - $3; if (d > max) max = d; if (d > s) n++; t++ } END { printf "%d %d %d", max, n, t }' /tmp/acc)
+		check accuracy-$p "unregulated=$ra..$rb/s budget=$B/period target=$target/s achieved=$a/s ratio=$(awk "BEGIN{printf \"%.3f\", $a/$target}") slack=$S max_over=$1 periods_over_slack=$2/$3 try=$try" \
+			ftest "$a >= $target * 0.9 && $a <= $target * 1.1 && $2 == 0 && $3 > 1.5e6 / $ACC_PERIOD"
+		check stats-$p "faults=$f counted=$((e1 - e0)) periods=$((n1 - n0)) throttles=$((t1 - t0)) secs=$secs" \
+			ftest "($e1 - $e0) >= $f * 0.98 && ($e1 - $e0) <= $f * 1.05 + 200 && ($n1 - $n0) >= 1.8e6 / $ACC_PERIOD && ($n1 - $n0) <= 2.6e6 / $ACC_PERIOD && ($t1 - $t0) > 0"
+	done
+	rmmod memreg
+}
+
+# LMS: 10 ms periods (budgets of tens of events; see ACC_PERIOD), demand
+# low -> high -> low for 2 s each, paced by pfload.
+LMS_PERIOD=10000
+group_lms() {
+	insmod $KO cpus=1 monitor=1 period_us=$LMS_PERIOD || { result lms-load FAIL "insmod failed"; return; }
+	set -- $(pf 1 1); r0=$3
+	rmmod memreg
+	Ls=$(calc "$r0 * 0.08"); Hs=$(calc "$r0 * 0.4")
+	L=$(calc "$Ls * $LMS_PERIOD / 1e6"); H=$(calc "$Hs * $LMS_PERIOD / 1e6")
+	G=$(calc "$L / 2 < 1 ? 1 : int($L / 2)"); C=$((H * 2))
+	insmod $KO cpus=1 period_us=$LMS_PERIOD lms=1 read_budget=1,$G read_max=1,$C lms_cold_read=$G lms_taps=4 lms_mu=32768 lms_headroom=6554 platform_read=$((C * 2)) \
+		|| { result lms-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
+	trace_on
+	out=$(/pfload -c 1 -p 2000 -r $Ls,$Hs,$Ls)
+	trace_off
+	pred=$(rd $M/cpu1/read_predicted); perr=$(rd $M/cpu1/read_pred_error); ticks=$(rd $M/master_ticks)
+	t0=$(echo "$out" | field t0)
+	k0=$((t0 / (LMS_PERIOD * 1000))); k1=$((k0 + 2000000 / LMS_PERIOD)); k2=$((k1 + 2000000 / LMS_PERIOD))
+	trace_cpu 1 > /tmp/lms
+	set -- $(awk -v k1=$k1 -v k2=$k2 -v L=$L -v H=$H -v w=$((500000 / LMS_PERIOD)) '
+		$1 > k1 - w && $1 <= k1 { lo1 += $3; nlo1++ }
+		$1 > k1 && up == 0 && $3 >= 0.9 * H { up = $1 - k1 }
+		$1 > k2 - w && $1 <= k2 { hi += $3; nhi++ }
+		$1 > k2 && down == 0 && $3 <= 1.6 * L { down = $1 - k2 }
+		END { printf "%d %d %d %d", nlo1 ? lo1 / nlo1 : -1, nhi ? hi / nhi : -1, up ? up : 99999, down ? down : 99999 }' /tmp/lms)
+	check lms-low "demand=$L/period mean budget=$1 over the last 0.5 s (guarantee $G)" ftest "$1 >= 0.8 * $L && $1 <= 1.6 * $L"
+	check lms-step-up "demand $L->$H/period: budget >= 90% of $H after $3 periods, mean over the last 0.5 s=$2" ftest "$3 <= 50 && $2 >= 0.9 * $H"
+	check lms-step-down "demand $H->$L/period: budget <= 160% of $L after $4 periods" ftest "$4 <= 50"
+	check lms-sysfs "read_predicted=$pred read_pred_error=$perr master_ticks=$ticks" \
+		ftest "$ticks > 400 && $pred >= 0.5 * $L && $pred <= 2 * $L"
+	rmmod memreg
+}
+
+group_reclaim() {
+	insmod $KO cpus=1 monitor=1 period_us=1000 || { result reclaim-load FAIL "insmod failed"; return; }
+	set -- $(pf 1 1); r0=$3
+	rmmod memreg
+	B=$(calc "$r0 * 0.25 / 1000"); target=$((B * 1000))
+	insmod $KO cpus=0,1 period_us=1000 read_budget=$B,$B platform_read=$((B * 2)) \
+		|| { result reclaim-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
+	sleep 0.2
+	set -- $(pf 1 2); off=$3
+	check reclaim-off "budget=$B/period target=$target/s achieved=$off/s reclaimed=$(rd $M/cpu1/read_reclaimed)" \
+		ftest "$off >= $target * 0.9 && $off <= $target * 1.1"
+	echo 1 > $M/reclaim; echo 1 > $M/commit || result reclaim-on FAIL "commit: $(rd $M/error)"
+	sleep 0.2
+	set -- $(pf 1 2); on=$3
+	check reclaim-on "budget=$B/period target=$target/s achieved=$on/s ($(awk "BEGIN{printf \"%.2f\", $on/$target}")x) cpu0_donated=$(rd $M/cpu0/read_donated) cpu1_reclaimed=$(rd $M/cpu1/read_reclaimed)" \
+		ftest "$on >= $target * 1.3 && $(rd $M/cpu1/read_reclaimed) > 0"
+	rmmod memreg
+}
+
+group_fuzz() {
+	insmod $KO period_us=1000 || { result fuzz-load FAIL "insmod failed"; return; }
+	out=$(/memreg_fuzz -n 1000 -s 42); rc=$?
+	echo "$out" | grep BAD | head -20
+	check sysfs-fuzz "$(echo "$out" | tail -1)" test "$rc" = 0
+	echo 1 > $M/commit; rc=$?
+	check fuzz-after "commit of the discarded-stage config rc=$rc periods=$(rd $M/cpu1/periods) error=$(rd $M/error)" test "$rc" = 0
+	rmmod memreg; rc=$?
+	check fuzz-unload "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
+}
+
+group_cycles() {
+	/pfload -c 0 -t 600 > /dev/null & w0=$!
+	/pfload -c 1 -t 600 > /dev/null & w1=$!
+	ok=0; i=1
+	while [ $i -le 50 ]; do
+		if insmod $KO cpus=0,1 period_us=$((1000 + i * 20)) read_budget=20,20 reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
+			sleep 0.05
+			rmmod memreg && ok=$((ok + 1))
+		fi
+		i=$((i + 1))
+	done
+	check load-unload-50 "cycles ok=$ok/50 left='$(leftover)'" test "$ok" = 50 -a -z "$(leftover)"
+	insmod $KO cpus=0,1 period_us=1000 read_budget=20,20 || result hotplug FAIL "insmod failed"
+	sleep 0.5
+	p1=$(rd $M/cpu1/periods); th1=$(rd $M/cpu1/throttles)
+	echo 0 > /sys/devices/system/cpu/cpu1/online; rc0=$?
+	sleep 0.3
+	r_off=$(rd $M/cpu1/running); thr_off=$(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memreg/1$')
+	p2=$(rd $M/cpu1/periods)
+	sleep 0.3
+	p3=$(rd $M/cpu1/periods)
+	echo 1 > /sys/devices/system/cpu/cpu1/online; rc1=$?
+	taskset -p 2 $w1 > /dev/null 2>&1
+	sleep 0.5
+	r_on=$(rd $M/cpu1/running); p4=$(rd $M/cpu1/periods); th4=$(rd $M/cpu1/throttles)
+	check cpu1-offline "rc=$rc0 running=$r_off threads=$thr_off periods frozen $p2->$p3" \
+		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = 0 -a "$p2" = "$p3"
+	check cpu1-online "rc=$rc1 running=$r_on periods $p3->$p4 throttles $th1->$th4" \
+		test "$rc1" = 0 -a "$r_on" = 1 -a "$p4" -gt $((p3 + 100)) -a "$th4" -gt "$th1"
+	rmmod memreg; rc=$?
+	check hotplug-unload "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
+	kill $w0 $w1 2>/dev/null
+}
+
+group_debug() {
+	for args in "lms=0" "lms=1"; do
+	insmod $KO cpus=1 period_us=10000 $args read_budget=1,2 read_max=1,52 lms_cold_read=2 platform_read=104
+	/pfload -c 1 -t 1 &
+	trace_on
+	for i in 1 2; do sleep 0.4; echo "dbg $args ticks=$(rd $M/master_ticks) pred=$(rd $M/cpu1/read_predicted) err=$(rd $M/cpu1/read_pred_error) budget=$(rd $M/cpu1/read_budget) periods=$(rd $M/cpu1/periods) stale=$(rd $M/cpu1/stale_budgets) errors=$(rd $M/cpu1/errors) ev=$(rd $M/cpu1/read_events) cpu0periods=$(rd $M/cpu0/periods)"; done
+	trace_off
+	grep . $M/cpu1/* | tr "\n" " "; echo
+	rmmod memreg
+	done
+}
+
+echo "MEMREG-GROUP $group kernel=$(uname -r)"
+case $group in
+load|accuracy|lms|reclaim|fuzz|cycles|debug) group_$group ;;
+*) result group FAIL "unknown group '$group'" ;;
+esac
+echo MEMREG-DMESG-BEGIN
+dmesg
+echo MEMREG-DMESG-END
+echo MEMREG-DONE
+poweroff -f
