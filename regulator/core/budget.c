@@ -113,6 +113,10 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 	}
 	c->period = period;
 	arm->action = MEMREG_RUN;
+	if (c->throttled) {	/* first, so that @cpu is dead afterwards */
+		c->throttled = 0;
+		memreg_mask_clear(&r->throttled_mask, (memreg_u64)1 << cpu);
+	}
 	if (memreg_unlikely(flags & MEMREG_F_MONITOR)) {
 		c->used[MEMREG_READ] = c->used[MEMREG_WRITE] = 0;
 		c->budget[MEMREG_READ] = c->budget[MEMREG_WRITE] = MEMREG_BUDGET_INF;
@@ -121,10 +125,6 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		memreg_pick(r, c, MEMREG_READ, period, donate, &stale, arm);
 		memreg_pick(r, c, MEMREG_WRITE, period, donate, &stale, arm);
 		c->stats.stale_budgets += (memreg_u64)stale;
-	}
-	if (c->throttled) {
-		c->throttled = 0;
-		memreg_mask_clear(&r->throttled_mask, (memreg_u64)1 << cpu);
 	}
 	return MEMREG_OK;
 }
