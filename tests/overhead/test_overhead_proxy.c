@@ -13,6 +13,12 @@
 #include "overhead.h"
 #include "ovh_test_util.h"
 
+/* near - equal up to the JSON writer's printed precision (relative). */
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-8 * fmax(fabs(a), fabs(b)) + 1e-12;
+}
+
 /* ratio_of - ratio_median of the JSON point with @period_us. */
 static double ratio_of(json_t *pts, int period_us)
 {
@@ -46,7 +52,8 @@ static int check_point(const struct memcal_overhead_point *pt, void *user)
 	cr_expect_str_eq(pt->method, "proxy");
 	cr_expect_str_eq(pt->benchmark, "compute");
 	cr_expect(pt->master_cpu != 0 || pt->cpu == 0);
-	cr_expect_float_eq(pt->ratio_median, printed, 1e-9);
+	cr_expect(near(pt->ratio_median, printed), "%.17g vs %.17g",
+		  pt->ratio_median, printed);
 	cr_expect(pt->ratio_min <= pt->ratio_median &&
 		  pt->ratio_median <= pt->ratio_max);
 	return 0;
@@ -59,10 +66,12 @@ static int check_model(const struct memcal_overhead_model *m, void *user)
 
 	cr_expect_eq(m->cpu, 0);
 	cr_expect_str_eq(m->method, "proxy");
-	cr_expect_float_eq(m->cost_per_irq_ns, json_real_value(
-		json_object_get(jm, "cost_per_irq_ns")), 1e-6);
-	cr_expect_float_eq(m->base_ratio, json_real_value(
-		json_object_get(jm, "base_ratio")), 1e-9);
+	cr_expect(near(m->cost_per_irq_ns, json_real_value(
+		json_object_get(jm, "cost_per_irq_ns"))), "cost %.17g",
+		  m->cost_per_irq_ns);
+	cr_expect(near(m->base_ratio, json_real_value(
+		json_object_get(jm, "base_ratio"))), "base %.17g",
+		  m->base_ratio);
 	return 0;
 }
 
