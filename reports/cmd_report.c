@@ -14,8 +14,10 @@
  * "memtune-report-config<ID>.<ext>") in the current directory, and stdout
  * gets {"report": {"path", "format", "charts", "warnings", "missing", ...}}.
  *
- * Missing data never fails the command: the report says what is missing.
- * The database is opened read-only and never modified.
+ * Missing data never fails the command: the report says what is missing;
+ * a database file that does not exist yet gives an empty report (as
+ * `memcal show` shows it empty), unless --run/--config named something in
+ * it.  The database is opened read-only and never modified.
  */
 #include <errno.h>
 #include <limits.h>
@@ -249,17 +251,22 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot work out the "
 				 "database path: set $MEMCAL_DB or use --db");
 	}
-	if (memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
-			   sizeof(err)))
-		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	r = calloc(1, sizeof(*r));
-	if (!r) {
-		memcal_db_close(db);
+	if (!r)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-	}
 	r->tool = tune ? "memtune" : "memcal";
-	rc = tune ? report_load_tuning(r, db, o.id) :
-		    report_load_calibration(r, db, o.id);
+	db = NULL;
+	if (access(path, F_OK) && errno == ENOENT && !o.id) {
+		report_no_database(r, path);	/* like `memcal show` */
+		rc = 0;
+	} else if (memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
+				  sizeof(err))) {
+		free(r);
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	} else {
+		rc = tune ? report_load_tuning(r, db, o.id) :
+			    report_load_calibration(r, db, o.id);
+	}
 	if (rc) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", rc < 0 ?
 			       "out of memory" : memcal_db_errmsg(db));
@@ -270,7 +277,8 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 	}
 	report_free(r);
 	free(r);
-	memcal_db_close(db);
+	if (db)
+		memcal_db_close(db);
 	return rc;
 }
 

@@ -142,6 +142,7 @@ struct report {
 /* report_load.c */
 int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id);
 int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id);
+void report_no_database(struct report *r, const char *path);
 void report_free(struct report *r);
 void report_warn(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -333,6 +333,21 @@ int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
 	return 0;
 }
 
+/**
+ * report_no_database() - fill @r for a database file that does not exist
+ * yet (as `memcal show` does, this is an empty report, not an error).
+ * @path: where the database was looked for.
+ */
+void report_no_database(struct report *r, const char *path)
+{
+	now_iso(r->generated_at);
+	snprintf(r->db_path, sizeof(r->db_path), "%s", path);
+	report_missing(r, "There is no database at %s yet: run 'memcal run' "
+		       "and 'memcal overhead' on the board%s.", path,
+		       r->tool && !strcmp(r->tool, "memtune") ?
+		       ", then 'memtune profile' and 'memtune plan'" : "");
+}
+
 /* report_free() - release everything a load allocated. */
 void report_free(struct report *r)
 {

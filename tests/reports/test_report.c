@@ -322,7 +322,20 @@ Test(report_cli, errors)
 	cr_expect(strstr(o.err, "cannot write /nonexistent-dir/x.html"));
 	run_out_free(&o);
 	cr_expect_eq(run_report(&o, "memcal", "/nonexistent-dir/memcal.db",
-				NULL), 1);
+				bad_run), 1);
+	cr_expect(strstr(o.out, "/nonexistent-dir"), "%s", o.out);
+	run_out_free(&o);
+}
+
+Test(report_cli, no_database_file_is_an_empty_report)
+{
+	struct run_out o;
+
+	cr_expect_eq(run_report(&o, "memtune", "/nonexistent-dir/memcal.db",
+				NULL), 0);
+	cr_expect(strstr(o.out, "There is no database at "
+			 "/nonexistent-dir/memcal.db yet"));
+	cr_expect_eq(count_str(o.out, "class=\"chart missing\""), 6);
 	run_out_free(&o);
 }
 
