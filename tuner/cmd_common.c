@@ -159,3 +159,39 @@ int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 	*id_out = id;
 	return 0;
 }
+
+/**
+ * tune_parse_args() - cli_parse_options() that also accepts options after
+ * positional arguments ("memtune plan mix.yaml --periods 500,1000").
+ * @pos:    receives the positional arguments.
+ * @maxpos: room in @pos; more is a usage error.
+ * @npos:   set to the number found.
+ *
+ * Return: 0, CLI_HELP_SHOWN or a CLI exit code (error reported).
+ */
+int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,
+		    const char *synopsis, const struct cli_option *opts,
+		    cli_option_fn fn, void *user, char **pos, int maxpos,
+		    int *npos)
+{
+	int base = 0;
+
+	*npos = 0;
+	for (;;) {
+		int first, rc = cli_parse_options(ctx, argc - base, argv + base,
+						  synopsis, opts, fn, user,
+						  &first);
+
+		if (rc)
+			return rc;
+		first += base;
+		if (first >= argc)
+			return 0;
+		if (*npos == maxpos)
+			return cli_error(ctx, CLI_EXIT_USAGE, "unexpected "
+					 "argument '%s'; see '%s %s --help'",
+					 argv[first], ctx->tool, ctx->command);
+		pos[(*npos)++] = argv[first];
+		base = first;
+	}
+}

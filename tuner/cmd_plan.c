@@ -187,23 +187,24 @@ int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 	struct tune_config *c = calloc(1, sizeof(*c));
 	struct mix *m = calloc(1, sizeof(*m));
 	memcal_db *db = NULL;
-	int first, rc;
+	char *mixpath = NULL;
+	int npos, rc;
 
 	memset(&o, 0, sizeof(o));
 	if (!ti || !c || !m) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
-	rc = cli_parse_options(ctx, argc, argv, "MIX.yaml", opts, plan_option,
-			       &o, &first);
+	rc = tune_parse_args(ctx, argc, argv, "MIX.yaml", opts, plan_option,
+			     &o, &mixpath, 1, &npos);
 	if (rc)
 		goto out;
-	if (first != argc - 1) {
+	if (npos != 1) {
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "plan takes one mix file; "
 			       "see 'memtune plan --help'");
 		goto out;
 	}
-	rc = tune_load_mix(ctx, argv[first], m);
+	rc = tune_load_mix(ctx, mixpath, m);
 	if (!rc)
 		rc = tune_open_db(ctx, true, &db);
 	if (!rc)

@@ -54,6 +54,7 @@ int export_render(const struct tune_config *c, const char *format,
 void export_warn(struct export_warnings *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+int export_module_params(const struct tune_config *c, char *buf, size_t len);
 int export_json(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w);
 int export_modprobe(const struct tune_config *c, const struct export_opts *o,

@@ -37,13 +37,14 @@ static int max_cpu(const struct tune_config *c)
 }
 
 /*
- * put_array - "name=v0,v1,..." for one per-CPU field: CPU i's value at
- * position i, 1 for a CPU memreg does not regulate (its minimum).
+ * put_array - append " name=v0,v1,..." for one per-CPU field: CPU i's
+ * value at position i, 1 for a CPU memreg does not regulate (its minimum).
  */
-static void put_array(const struct tune_config *c, FILE *out,
-		      const char *name, int cls, bool ceiling)
+static size_t put_array(const struct tune_config *c, char *buf, size_t len,
+			size_t used, const char *name, int cls, bool ceiling)
 {
-	fprintf(out, " %s=", name);
+	used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+				 " %s=", name);
 	for (int cpu = 0; cpu <= max_cpu(c); cpu++) {
 		const struct tune_cpu *p = config_cpu_const(c, cpu);
 		unsigned long long v = 1;
@@ -51,8 +52,41 @@ static void put_array(const struct tune_config *c, FILE *out,
 		if (p && p->regulated)
 			v = ceiling ? p->b[cls].ceiling_events :
 				      p->b[cls].guaranteed_events;
-		fprintf(out, "%s%llu", cpu ? "," : "", v);
+		used += (size_t)snprintf(buf + used, used < len ? len - used :
+					 0, "%s%llu", cpu ? "," : "", v);
 	}
+	return used;
+}
+
+/**
+ * export_module_params() - memreg's module parameters for @c, as one
+ * line ("period_us=... master_cpu=... cpus=... read_budget=..."), the
+ * string both the modprobe export and 'memtune apply' (finit_module) use.
+ * Return: 0, or -1 if @len was too small.
+ */
+int export_module_params(const struct tune_config *c, char *buf, size_t len)
+{
+	char cpus[256];
+	size_t used;
+
+	config_cpulist(c, cpus, sizeof(cpus));
+	used = (size_t)snprintf(buf, len, "period_us=%d master_cpu=%d cpus=%s "
+				"read_event=%s write_event=%s", c->period_us,
+				c->master_cpu, cpus, c->counter[0].event,
+				c->counter[1].event);
+	used = put_array(c, buf, len, used, "read_budget", TUNE_READ, false);
+	used = put_array(c, buf, len, used, "write_budget", TUNE_WRITE, false);
+	used = put_array(c, buf, len, used, "read_max", TUNE_READ, true);
+	used = put_array(c, buf, len, used, "write_max", TUNE_WRITE, true);
+	used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+		" platform_read=%llu platform_write=%llu monitor=%d lms=%d"
+		" reclaim=%d share=%d lms_taps=%u lms_mu=%u lms_headroom=%u"
+		" reclaim_quantum=%u",
+		(unsigned long long)c->ceiling_events[0],
+		(unsigned long long)c->ceiling_events[1], c->monitor, c->lms,
+		c->reclaim, c->share, c->taps, c->mu_q16, c->headroom_q16,
+		c->reclaim_quantum);
+	return used < len ? 0 : -1;
 }
 
 /* header - the comment lines every text export starts with. */
@@ -73,9 +107,8 @@ static void header(const struct tune_config *c, const struct export_opts *o,
 int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 		    FILE *out, struct export_warnings *w)
 {
-	char cpus[256];
+	char params[8192];
 
-	config_cpulist(c, cpus, sizeof(cpus));
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		if (!c->counter[k].validated)
 			export_warn(w, "%s event '%s' was not validated on this "
@@ -89,20 +122,9 @@ int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 	header(c, o, out, "/etc/modprobe.d/memreg.conf");
 	for (int i = 0; i < w->n; i++)
 		fprintf(out, "# warning: %s\n", w->text[i]);
-	fprintf(out, "options memreg period_us=%d master_cpu=%d cpus=%s "
-		"read_event=%s write_event=%s", c->period_us, c->master_cpu,
-		cpus, c->counter[0].event, c->counter[1].event);
-	put_array(c, out, "read_budget", TUNE_READ, false);
-	put_array(c, out, "write_budget", TUNE_WRITE, false);
-	put_array(c, out, "read_max", TUNE_READ, true);
-	put_array(c, out, "write_max", TUNE_WRITE, true);
-	fprintf(out, " platform_read=%llu platform_write=%llu monitor=%d lms=%d"
-		" reclaim=%d share=%d lms_taps=%u lms_mu=%u lms_headroom=%u"
-		" reclaim_quantum=%u\n",
-		(unsigned long long)c->ceiling_events[0],
-		(unsigned long long)c->ceiling_events[1], c->monitor, c->lms,
-		c->reclaim, c->share, c->taps, c->mu_q16, c->headroom_q16,
-		c->reclaim_quantum);
+	if (export_module_params(c, params, sizeof(params)))
+		return -2;
+	fprintf(out, "options memreg %s\n", params);
 	fprintf(out, "# ---- file: /etc/modules-load.d/memreg.conf ----\n");
 	header(c, o, out, "/etc/modules-load.d/memreg.conf");
 	fprintf(out, "memreg\n");

@@ -441,23 +441,23 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 	struct mix *m = calloc(1, sizeof(*m));
 	memcal_db *db = NULL;
 	struct pmu pmu;
-	char err[512];
-	int first, rc;
+	char err[512], *mixpath = NULL;
+	int npos, rc;
 
 	if (!ti || !m) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
-	rc = cli_parse_options(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
-			       profile_option, &o, &first);
+	rc = tune_parse_args(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
+			     profile_option, &o, &mixpath, 1, &npos);
 	if (rc)
 		goto out;
-	if (first != argc - 1) {
+	if (npos != 1) {
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "profile takes one mix "
 			       "file; see 'memtune profile --help'");
 		goto out;
 	}
-	rc = tune_load_mix(ctx, argv[first], m);
+	rc = tune_load_mix(ctx, mixpath, m);
 	if (!rc)
 		rc = tune_check_local_cpus(ctx, m);
 	if (!rc)

@@ -261,6 +261,8 @@ int main(int argc, char **argv)
 			"--burst-ms needs --idle-ms\n");
 		return 2;
 	}
+	if (!strcmp(l.mode, "compute"))
+		l.size = 2 * CHUNK;	/* registers only: no buffer to speak of */
 	l.buf = aligned_alloc(4096, l.size);
 	l.rd = calloc(MAX_TICKS, sizeof(uint64_t));
 	l.wr = calloc(MAX_TICKS, sizeof(uint64_t));

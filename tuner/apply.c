@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * apply.c - memtune apply: load memreg with a tuned configuration.
+ *
+ * Checks first, in this order, each refusal saying what is wrong:
+ *   - the configuration was tuned for this board (fingerprint, CPUs);
+ *   - the kernel can load modules (/proc/modules exists);
+ *   - no other bandwidth regulator (MemGuard, BWLOCK, MemPol) is loaded;
+ *   - memreg.ko exists (when memreg is not loaded yet).
+ * Then memreg is loaded with the configuration as module parameters (so
+ * it boots regulated), or, when it is loaded already, the values are
+ * staged in sysfs and committed at once; memreg's last error is read back
+ * on failure.  LMS adaptation is on unless the configuration says
+ * otherwise.  The low-level work goes through tuner/apply_ctl.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "memtune_cmds.h"
+#include "results.h"
+#include "topology.h"
+
+/* Modules of other bandwidth regulators memreg must not run beside. */
+static const char *const other_regulators[] = {
+	"memguard", "bwlock", "bwlockmod", "mempol", "memguard_mod", NULL,
+};
+
+/**
+ * tune_reg_check_board() - whether @c was tuned for the machine this runs
+ * on: same fingerprint (CPU model, architecture, topology shape) and
+ * every CPU it names present.
+ * Return: TUNE_REG_OK or TUNE_REG_EBOARD with @err.
+ */
+int tune_reg_check_board(const struct tune_config *c, char *err,
+			 size_t errlen)
+{
+	struct memcal_topology t;
+	struct memcal_platform p;
+	char terr[256];
+	int rc = TUNE_REG_OK;
+
+	if (memcal_topology_load(&t, NULL, terr, sizeof(terr))) {
+		snprintf(err, errlen, "cannot read this machine's topology: %s",
+			 terr);
+		return TUNE_REG_EBOARD;
+	}
+	if (memcal_platform_describe(&t, &p)) {
+		snprintf(err, errlen, "cannot describe this machine");
+		rc = TUNE_REG_EBOARD;
+	} else if (strcmp(p.fingerprint, c->fingerprint)) {
+		snprintf(err, errlen, "the configuration was tuned for another "
+			 "board (%s, %s, fingerprint %.16s...), this is %s, %s "
+			 "(%.16s...): run 'memcal run' and 'memtune plan' on "
+			 "this board", c->arch, c->cpu_model, c->fingerprint,
+			 p.arch, p.cpu_model, p.fingerprint);
+		rc = TUNE_REG_EBOARD;
+	}
+	for (int i = 0; !rc && i < c->n_cpus; i++)
+		if (c->cpus[i].regulated &&
+		    !memcal_topology_has_pu(&t, (unsigned)c->cpus[i].cpu)) {
+			snprintf(err, errlen, "the configuration regulates cpu "
+				 "%d, which this machine does not have",
+				 c->cpus[i].cpu);
+			rc = TUNE_REG_EBOARD;
+		}
+	memcal_db_platform_free(&p);
+	memcal_topology_free(&t);
+	return rc;
+}
+
+/*
+ * check_kernel - modules supported, no other regulator loaded.
+ * Returns TUNE_REG_OK, TUNE_REG_ENOMOD or TUNE_REG_EOTHER.
+ */
+static int check_kernel(const struct tune_reg *r, char *err, size_t errlen)
+{
+	const char *path = r->proc_modules ? r->proc_modules : "/proc/modules";
+	FILE *f = fopen(path, "r");
+	char line[512];
+	int rc = TUNE_REG_OK;
+
+	if (!f) {
+		snprintf(err, errlen, "this kernel cannot load modules (%s is "
+			 "absent): memreg cannot run here; boot a kernel with "
+			 "module support (CONFIG_MODULES)", path);
+		return TUNE_REG_ENOMOD;
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		char name[128];
+
+		if (sscanf(line, "%127s", name) != 1)
+			continue;
+		for (int i = 0; other_regulators[i]; i++)
+			if (!strcmp(name, other_regulators[i])) {
+				snprintf(err, errlen, "another bandwidth "
+					 "regulator is loaded (module '%s'): "
+					 "unload it first (rmmod %s)", name,
+					 name);
+				rc = TUNE_REG_EOTHER;
+			}
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * find_module - @r->module, else memreg.ko under /lib/modules/RELEASE
+ * (extra/ or updates/dkms/).  Returns 0 with @out set, or ENOMOD.
+ */
+static int find_module(const struct tune_reg *r, char *out, size_t len,
+		       char *err, size_t errlen)
+{
+	static const char *const where[] = { "extra", "updates/dkms",
+					     "updates", "kernel/extra" };
+	struct utsname u;
+
+	if (r->module) {
+		if (access(r->module, R_OK)) {
+			snprintf(err, errlen, "module %s: %s", r->module,
+				 strerror(errno));
+			return TUNE_REG_ENOMOD;
+		}
+		snprintf(out, len, "%s", r->module);
+		return TUNE_REG_OK;
+	}
+	if (uname(&u)) {
+		snprintf(err, errlen, "uname: %s", strerror(errno));
+		return TUNE_REG_ENOMOD;
+	}
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		int n = snprintf(out, len, "/lib/modules/%s/%s/memreg.ko",
+				 u.release, where[i]);
+
+		if (n > 0 && (size_t)n < len && !access(out, R_OK))
+			return TUNE_REG_OK;
+	}
+	snprintf(err, errlen, "memreg.ko is not installed for kernel %s: build "
+		 "it (make -C regulator/kmod) and give --module PATH, or "
+		 "install it with dkms", u.release);
+	return TUNE_REG_ENOMOD;
+}
+
+/* exit_code - the CLI exit code for a tune_reg result. */
+static int exit_code(int rc)
+{
+	return rc == TUNE_REG_ENOMOD ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE;
+}
+
+/**
+ * tune_reg_apply() - bring memreg into configuration @c: load it with
+ * parameters, or stage and commit when it is loaded.
+ * Return: a TUNE_REG_* code with @err.
+ */
+int tune_reg_apply(struct tune_reg *r, const struct tune_config *c,
+		   char *err, size_t errlen)
+{
+	char ko[4096];
+	int rc;
+
+	if (tune_reg_loaded(r))
+		return tune_ctl_stage_commit(r, c, err, errlen);
+	rc = check_kernel(r, err, errlen);
+	if (!rc)
+		rc = find_module(r, ko, sizeof(ko), err, errlen);
+	if (!rc)
+		rc = tune_ctl_load(r, ko, c, err, errlen);
+	if (!rc)
+		r->loaded_here = true;
+	return rc;
+}
+
+/**
+ * struct apply_args - options of 'memtune apply'.
+ * @id:    --config.
+ * @file:  --file.
+ * @reg:   module, sysfs root.
+ * @force_board: skip the board check (--force-board, for the QEMU test
+ *         whose guest is not the board the configuration was planned on).
+ */
+struct apply_args {
+	int64_t id;
+	const char *file;
+	struct tune_reg reg;
+	bool force_board;
+};
+
+/* apply_option - option callback. */
+static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
+			void *user)
+{
+	struct apply_args *a = user;
+
+	switch (key) {
+	case 'c':
+		return tune_parse_id(ctx, arg, &a->id);
+	case 'F':
+		a->file = arg;
+		return 0;
+	case 'm':
+		a->reg.module = arg;
+		return 0;
+	case 's':
+		a->reg.sysfs = arg;
+		return 0;
+	case 'B':
+		a->force_board = true;
+		return 0;
+	}
+	return CLI_EXIT_USAGE;
+}
+
+/**
+ * memtune_cmd_apply() - 'memtune apply [--config ID | --file JSON]
+ * [--module PATH] [--sysfs DIR]'.
+ */
+int memtune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
+		  "newest)" },
+		{ "file", 0, "JSON", 'F', "apply a JSON export instead (no "
+		  "database needed)" },
+		{ "module", 0, "PATH", 'm', "memreg.ko to load (default: under "
+		  "/lib/modules/$(uname -r))" },
+		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
+		  "(/sys/kernel/memreg)" },
+		{ "force-board", 0, NULL, 'B', "apply even if the configuration "
+		  "was tuned on another board" },
+		{ NULL, 0, NULL, 0, NULL },
+	};
+	struct apply_args a = { 0 };
+	struct tune_config *c = calloc(1, sizeof(*c));
+	memcal_db *db = NULL;
+	char err[768];
+	int64_t id = 0;
+	int first, rc;
+
+	if (!c)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+	rc = cli_parse_options(ctx, argc, argv, "[--config ID | --file JSON]",
+			       opts, apply_option, &a, &first);
+	if (!rc && first != argc)
+		rc = cli_error(ctx, CLI_EXIT_USAGE, "apply takes no arguments; "
+			       "see 'memtune apply --help'");
+	if (!rc && !a.file)
+		rc = tune_open_db(ctx, false, &db);
+	if (!rc)
+		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
+	if (!rc && !a.force_board && tune_reg_check_board(c, err, sizeof(err)))
+		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	if (!rc) {
+		int r = tune_reg_apply(&a.reg, c, err, sizeof(err));
+
+		if (r)
+			rc = cli_error(ctx, exit_code(r), "cannot apply "
+				       "configuration %lld: %s", (long long)id,
+				       err);
+	}
+	if (!rc && ctx->json)
+		rc = cli_emit_json(ctx, json_pack("{s:I,s:i,s:i,s:b,s:b}",
+			"config_id", (json_int_t)id, "period_us", c->period_us,
+			"master_cpu", c->master_cpu, "lms", c->lms, "loaded",
+			a.reg.loaded_here));
+	else if (!rc)
+		fprintf(ctx->out, "memreg %s configuration %lld: period %d us, "
+			"master cpu %d, LMS %s\n", a.reg.loaded_here ?
+			"loaded with" : "switched to", (long long)id,
+			c->period_us, c->master_cpu, c->lms ? "on" : "off");
+	free(c);
+	memcal_db_close(db);
+	return rc;
+}
