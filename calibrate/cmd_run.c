@@ -230,10 +230,9 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	char err[512];
 	int first = 0, rc;
 
-	rc = cli_parse_options(ctx, argc, argv, run_options[0].name ?
-			       "[--quick] [--cores LIST] [--size BYTES] "
-			       "[--repeat N]" : "", run_options, on_option, &a,
-			       &first);
+	rc = cli_parse_options(ctx, argc, argv, "[--quick] [--cores LIST] "
+			       "[--size BYTES] [--repeat N]", run_options,
+			       on_option, &a, &first);
 	if (rc == CLI_HELP_SHOWN)
 		return CLI_EXIT_OK;
 	if (rc)

@@ -75,8 +75,9 @@ int memcal_knee_find(const struct memcal_curve_point *pts, size_t n,
 	}
 	snprintf(out->criterion, sizeof(out->criterion),
 		 "highest aggregate bandwidth with loaded latency <= %.2f x "
-		 "idle latency (idle = lowest-load point); the crossing must "
-		 "persist for 2 points; linear interpolation at the bound%s",
+		 "idle latency (idle = lowest-load point, latency = best "
+		 "repetition); the crossing must persist for 2 points; linear "
+		 "interpolation at the bound%s",
 		 bound_ratio, out->lower_bound
 		 ? "; never crossed: lower bound" : "");
 	free(v);

@@ -4,7 +4,9 @@
  *
  * Criterion (stored with every figure): the sustainable bandwidth is the
  * highest aggregate bandwidth at which the loaded latency stays within
- * @bound_ratio times the idle latency.  Idle latency is the latency of the
+ * @bound_ratio times the idle latency.  The caller passes, per point, the
+ * best (lowest) latency of its repetitions: foreign load on a shared
+ * machine only ever adds time, so the minimum is the robust estimate.  Idle latency is the latency of the
  * lowest-bandwidth point.  Walking the points in order of bandwidth, the
  * curve "leaves the bound" at the first point above it that is followed
  * by another point above it (or is the last point): a single noisy spike

@@ -5,7 +5,9 @@
  * Arm events are the architected/recommended PMUv3 numbers (Arm ARM
  * D7.10 and each core's TRM); libpfm4 names them on Arm builds, the raw
  * number is used when it does not (libpfm4 4.13 has no Cortex-A72/A76).
- * Intel and AMD events exist only as libpfm4 names.  Reads are refills
+ * Intel and AMD events exist only as libpfm4 names; every x86 entry is
+ * checked against libpfm4 4.13 by tests/calibrate/test_pmu.c (forcing
+ * each PMU).  Reads are refills
  * (lines brought in), writes are write-backs (lines sent out); for AMD,
  * whose core PMU counts no write-backs, the write candidate is the refill
  * that ordinary stores cause (read for ownership), one per written line.
@@ -47,6 +49,13 @@ static const struct memcal_pmu_candidate intel_events[] = {
 	PFM("OFFCORE_REQUESTS:DEMAND_RFO", "write", "offcore reads for ownership"),
 };
 
+static const struct memcal_pmu_candidate spr_events[] = {
+	PFM("LONGEST_LAT_CACHE:MISS", "read", "last-level cache misses"),
+	PFM("OFFCORE_REQUESTS:DATA_RD", "read", "offcore data reads"),
+	PFM("L2_LINES_IN:ALL", "read", "lines filled into L2"),
+	PFM("L2_LINES_OUT:NON_SILENT", "write", "modified lines evicted from L2"),
+};
+
 static const struct memcal_pmu_candidate zen2_events[] = {
 	PFM("DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM", "read",
 	    "L1D refills from local DRAM"),
@@ -75,9 +84,9 @@ static const struct memcal_pmu_candidate zen4_events[] = {
 static const char *const pfm_a53[] = { "arm_ac53", NULL };
 static const char *const pfm_none[] = { NULL };
 static const char *const pfm_intel[] = { "skl", "skx", "clx", "icl", "icx",
-					 "spr", "adl_glc", "emr", NULL };
-static const char *const pfm_zen2[] = { "amd64_fam17h_zen2",
-					"amd64_fam17h_zen1", NULL };
+					 NULL };
+static const char *const pfm_spr[] = { "spr", NULL };
+static const char *const pfm_zen2[] = { "amd64_fam17h_zen2", NULL };
 static const char *const pfm_zen3[] = { "amd64_fam19h_zen3", NULL };
 static const char *const pfm_zen4[] = { "amd64_fam19h_zen4", NULL };
 
@@ -88,6 +97,7 @@ const struct memcal_pmu_family memcal_pmu_families[] = {
 	{ "arm_ac72", pfm_none, 0xd08, a72_events, N(a72_events) },
 	{ "arm_ac76", pfm_none, 0xd0b, a76_events, N(a76_events) },
 	{ "intel_core", pfm_intel, 0, intel_events, N(intel_events) },
+	{ "intel_spr", pfm_spr, 0, spr_events, N(spr_events) },
 	{ "amd_zen2", pfm_zen2, 0, zen2_events, N(zen2_events) },
 	{ "amd_zen3", pfm_zen3, 0, zen3_events, N(zen3_events) },
 	{ "amd_zen4", pfm_zen4, 0, zen4_events, N(zen4_events) },

@@ -234,13 +234,23 @@ static int sweep_one(struct run_state *s, enum memcal_op traffic,
 	struct memcal_sustainable *sus = &s->r->sus[s->r->n_sus];
 	struct memcal_knee knee;
 	const char *tr = memcal_op_name(traffic);
+	struct memcal_procstat ps0, ps1;
+	bool have_ps;
 	char what[160];
 	int rc;
 
 	snprintf(what, sizeof(what), "loaded latency, %s traffic", tr);
 	if (s->step)
 		s->step(s->user, what);
+	have_ps = memcal_procstat_read(&ps0) == 0;
 	rc = memcal_latency_sweep(&s->b, &spec, pts, err, errlen);
+	if (have_ps && memcal_procstat_read(&ps1) == 0) {
+		note_foreign(s, memcal_procstat_foreign(&ps0, &ps1, s->b.cpus,
+							s->b.n), what);
+		memcal_procstat_free(&ps1);
+	}
+	if (have_ps)
+		memcal_procstat_free(&ps0);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < spec.n_paces; i++) {
@@ -255,8 +265,10 @@ static int sweep_one(struct run_state *s, enum memcal_op traffic,
 		snprintf(row.traffic, sizeof(row.traffic), "%s", tr);
 		if (memcal_result_add_latency(s->r, &row))
 			return MEMCAL_CAL_ENOMEM;
+		/* The knee uses each point's best repetition: foreign load
+		 * only ever adds time to a chase. */
 		curve[i].bw = pts[i].bw;
-		curve[i].lat = pts[i].lat.median;
+		curve[i].lat = pts[i].lat.min;
 	}
 	if (memcal_knee_find(curve, spec.n_paces, MEMCAL_KNEE_BOUND_RATIO,
 			     &knee))
