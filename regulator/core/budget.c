@@ -28,9 +28,8 @@ static inline void memreg_fill_arm(const struct memreg_cpu *c,
 }
 
 /*
- * Account class @cls of the span that ended: statistics, "last period's
- * use" (kept in @used for the reclaim decision) and the demand record the
- * master reads at its next tick.  @consumed is saturated to E.
+ * Account class @cls of the span that ended: statistics and the demand
+ * record the master reads at its next tick.  @consumed is saturated to E.
  */
 static MEMREG_ALWAYS_INLINE void memreg_account(struct memreg_cpu *restrict c,
 						memreg_u32 cls,
@@ -43,36 +42,22 @@ static MEMREG_ALWAYS_INLINE void memreg_account(struct memreg_cpu *restrict c,
 	st->consumed[cls] = memreg_sat_add(st->consumed[cls], u);
 	if (u > b)
 		st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
-	c->used[cls] = u;
 	memreg_atomic64_set(&c->demand[cls], memreg_pack(c->period, u));
 }
 
 /*
- * Pick class @cls's budget for @period: the published or guaranteed base,
- * minus what is donated to the pool when reclaim is on (we keep what the
- * last period used plus one quantum; a refused donation leaves the budget
- * whole).  Resets the use count and fills @arm for the class.
+ * Pick class @cls's budget for @period: the budget the master published
+ * for it (already lowered by what it donated for this CPU), or the
+ * guarantee.  Resets the use count and fills @arm for the class.
  */
 static MEMREG_ALWAYS_INLINE void memreg_pick(struct memreg *restrict r,
 					     struct memreg_cpu *restrict c,
-					     memreg_u32 cls,
-					     memreg_u64 period, int donate,
+					     memreg_u32 cls, memreg_u64 period,
 					     int *restrict stale,
 					     struct memreg_arm *restrict arm)
 {
 	memreg_u64 b = memreg_base_budget(r, c, cls, period, stale);
 
-	if (donate) {
-		memreg_u64 keep = c->used[cls] + r->cfg.reclaim_quantum;
-
-		if (keep < b) {		/* 1 <= b - keep <= E */
-			memreg_u64 d = memreg_pool_donate_inline(&r->pool, cls,
-								 period, b - keep);
-
-			b -= d;
-			c->stats.donated[cls] += d;
-		}
-	}
 	c->used[cls] = 0;
 	c->budget[cls] = b;
 	arm->budget[cls] = b;
@@ -86,7 +71,7 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 {
 	struct memreg_cpu *c;
 	memreg_u32 flags = r->cfg.flags;
-	int stale = 0, donate;
+	int stale = 0;
 
 	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
 		return MEMREG_ENODEV;
@@ -106,10 +91,8 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		st->throttled_ns = memreg_sat_add(st->throttled_ns, throttled_ns);
 		memreg_account(c, MEMREG_READ, consumed[MEMREG_READ]);
 		memreg_account(c, MEMREG_WRITE, consumed[MEMREG_WRITE]);
-		donate = flags & MEMREG_F_RECLAIM;
 	} else {
 		MEMREG_WRITE_ONCE(c->started, 1);
-		donate = 0;	/* no history to judge what is unused */
 	}
 	c->period = period;
 	arm->action = MEMREG_RUN;
@@ -122,8 +105,8 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		c->budget[MEMREG_READ] = c->budget[MEMREG_WRITE] = MEMREG_BUDGET_INF;
 		memreg_fill_arm(c, arm, MEMREG_RUN);
 	} else {
-		memreg_pick(r, c, MEMREG_READ, period, donate, &stale, arm);
-		memreg_pick(r, c, MEMREG_WRITE, period, donate, &stale, arm);
+		memreg_pick(r, c, MEMREG_READ, period, &stale, arm);
+		memreg_pick(r, c, MEMREG_WRITE, period, &stale, arm);
 		c->stats.stale_budgets += (memreg_u64)stale;
 	}
 	return MEMREG_OK;

@@ -255,7 +255,8 @@ int memreg_init(struct memreg *r, const struct memreg_cfg *cfg,
 			r->cpu[cpu].guaranteed[cls] = cfg->cpu[cpu].guaranteed[cls];
 			r->cpu[cpu].ceiling[cls] = cfg->cpu[cpu].ceiling[cls];
 			/* value 0 marks "nothing published" (budgets are >= 1) */
-			memreg_atomic64_set(&r->cpu[cpu].next_budget[cls], 0);
+			memreg_atomic64_set(&r->cpu[cpu].next_budget[0][cls], 0);
+			memreg_atomic64_set(&r->cpu[cpu].next_budget[1][cls], 0);
 			memreg_atomic64_set(&r->cpu[cpu].demand[cls], 0);
 			memreg_lms_init(&r->cpu[cpu].lms[cls], cfg->lms.taps, 2,
 					cfg->lms.cold_start[cls]);

@@ -7,12 +7,19 @@
  *
  * Runs on the master CPU only, once per period, never concurrently with
  * itself; it reads the regulated CPUs' demand words and writes their
- * next_budget words, both atomically (see memreg.h).
+ * next_budget words and the pool words of the next period, all atomically
+ * (see memreg.h); it also adds to the CPUs' stats.donated.
  *
  * Timing: in period p the master sees the demand of p - 1 (recorded at
  * each CPU's replenishment for p) and publishes budgets for p + 1, so a
  * budget is always predicted two periods ahead of the newest demand it
  * knows; the predictors run with horizon 2 for that reason.
+ *
+ * Reclaim: a CPU that used less than its budget last period keeps its
+ * use plus one quantum for the next period and the rest goes to that
+ * period's pool, from which any CPU that exhausts its budget takes; the
+ * pool is filled before the period starts, so the regulated CPUs' timers
+ * do no atomic read-modify-write for reclaim.
  *
  * The platform-ceiling rule: with b_i = clamp(pred_i + headroom,
  * g_i, c_i), if S = sum b_i exceeds the ceiling C, every budget keeps its
@@ -37,56 +44,95 @@ static inline memreg_u64 memreg_budget_from_pred(const struct memreg_cpu_cfg *cc
 	return b;	/* <= ceiling <= E */
 }
 
-/* Make stale pool and share words current (see reclaim.c). */
-static void memreg_refresh_words(struct memreg *r, memreg_u64 period)
+/*
+ * Install the pool word of @period + 1 with what the master donated, @d
+ * (0..E), voiding the leftovers of @period - 1 that share its slot; make a
+ * stale word of @period current (if the master was late last period) and
+ * refresh the share word, so that no tag ever gets 2^31 periods old.
+ */
+static void memreg_refresh_words(struct memreg *r, memreg_u32 cls,
+				 memreg_u64 period, memreg_u64 d)
 {
-	memreg_u32 cls;
+	memreg_atomic64_t *now = memreg_pool_slot(&r->pool, cls, period);
+	memreg_s64 w = memreg_atomic64_read(now);
 
-	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		memreg_s64 w = memreg_atomic64_read(&r->pool.slot[cls]);
+	memreg_pool_donate_inline(&r->pool, cls, period + 1, d);
+	memreg_atomic64_set(&r->pool.donated[(period + 1) & 1][cls],
+			    memreg_pack(period + 1, d));
+	if (memreg_tag_before(memreg_word_tag(w), period))
+		memreg_atomic64_cmpxchg(now, w, memreg_pack(period, 0));
+	w = memreg_atomic64_read(&r->share[cls]);
+	if (memreg_tag_before(memreg_word_tag(w), period - 1))
+		memreg_atomic64_cmpxchg(&r->share[cls], w,
+					memreg_pack(period - 1, 0));
+}
 
-		if (memreg_tag_before(memreg_word_tag(w), period))
-			memreg_atomic64_cmpxchg(&r->pool.slot[cls], w,
-						memreg_pack(period, 0));
-		w = memreg_atomic64_read(&r->share[cls]);
-		if (memreg_tag_before(memreg_word_tag(w), period - 1))
-			memreg_atomic64_cmpxchg(&r->share[cls], w,
-						memreg_pack(period - 1, 0));
+/*
+ * Feed class @cls's demand of @period - 1 to every active CPU's predictor
+ * and derive each CPU's budget for @period + 1 into @budget: clamped
+ * prediction with LMS, the guarantee without.  @last gets the demand, or
+ * MEMREG_BUDGET_INF where the CPU recorded none.  Returns the sum.
+ */
+static memreg_u64 memreg_predict(struct memreg *r, memreg_u32 cls,
+				 memreg_u64 period, memreg_u32 *budget,
+				 memreg_u64 *last)
+{
+	const struct memreg_cfg *cfg = &r->cfg;
+	memreg_u64 sum = 0;
+	memreg_u32 cpu;
+
+	for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+		struct memreg_cpu *c = &r->cpu[cpu];
+		struct memreg_lms_state *s = &c->lms[cls];
+		memreg_u32 pred = s->last_pred;
+		memreg_s64 w;
+
+		if (!cfg->cpu[cpu].active)
+			continue;
+		w = memreg_atomic64_read(&c->demand[cls]);
+		last[cpu] = MEMREG_BUDGET_INF;
+		if (period && MEMREG_READ_ONCE(c->started) &&
+		    memreg_word_tag(w) == (memreg_u32)(period - 1)) {
+			last[cpu] = memreg_word_val(w);
+			pred = memreg_lms_update(s, cfg->lms.mu, last[cpu]);
+		} else {
+			r->master_missing++;
+		}
+		if (cfg->flags & MEMREG_F_LMS)
+			budget[cpu] = (memreg_u32)memreg_budget_from_pred(&cfg->cpu[cpu],
+								       cls, pred,
+								       cfg->lms.headroom);
+		else
+			budget[cpu] = (memreg_u32)c->guaranteed[cls];
+		sum += budget[cpu];
 	}
+	return sum;
 }
 
 int memreg_master_tick(struct memreg *r, memreg_u64 period)
 {
 	const struct memreg_cfg *cfg = &r->cfg;
-	memreg_u64 budget[MEMREG_MAX_CPUS];
+	memreg_u32 budget[MEMREG_MAX_CPUS];
+	memreg_u64 last[MEMREG_MAX_CPUS];
 	memreg_u32 cpu, cls;
+	int publish = (cfg->flags & MEMREG_F_PUBLISHED) &&
+		      !(cfg->flags & MEMREG_F_MONITOR);
 
+	if (r->master_ticks && period <= r->master_period)
+		return MEMREG_ESTALE;	/* twice in a period would donate twice */
 	r->master_ticks++;
+	r->master_period = period;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		memreg_u64 sum = 0, gsum = 0;
+		memreg_u64 sum, gsum = 0, donated = 0;
 
-		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
-			struct memreg_cpu *c = &r->cpu[cpu];
-			struct memreg_lms_state *s = &c->lms[cls];
-			memreg_s64 w;
-			memreg_u32 pred = s->last_pred;
-
-			if (!cfg->cpu[cpu].active)
-				continue;
-			w = memreg_atomic64_read(&c->demand[cls]);
-			if (period && MEMREG_READ_ONCE(c->started) &&
-			    memreg_word_tag(w) == (memreg_u32)(period - 1))
-				pred = memreg_lms_update(s, cfg->lms.mu,
-							 memreg_word_val(w));
-			else
-				r->master_missing++;
-			budget[cpu] = memreg_budget_from_pred(&cfg->cpu[cpu], cls,
-							      pred, cfg->lms.headroom);
-			sum += budget[cpu];
-			gsum += cfg->cpu[cpu].guaranteed[cls];
-		}
-		if (!(cfg->flags & MEMREG_F_LMS) || (cfg->flags & MEMREG_F_MONITOR))
+		sum = memreg_predict(r, cls, period, budget, last);
+		if (!publish) {
+			memreg_refresh_words(r, cls, period, 0);
 			continue;
+		}
+		for (cpu = 0; cpu < cfg->nr_cpus; cpu++)
+			if (cfg->cpu[cpu].active)
+				gsum += cfg->cpu[cpu].guaranteed[cls];
 		if (sum > cfg->platform_ceiling[cls]) {
 			memreg_u64 avail = cfg->platform_ceiling[cls] - gsum;
 			memreg_u64 excess = sum - gsum;	/* > avail >= 0 */
@@ -96,15 +142,33 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 
 				if (!cfg->cpu[cpu].active)
 					continue;
-				budget[cpu] = g + memreg_div64_u64((budget[cpu] - g) * avail,
-								   excess);
+				budget[cpu] = (memreg_u32)(g +
+					memreg_div64_u64((budget[cpu] - g) * avail, excess));
 			}
 		}
-		for (cpu = 0; cpu < cfg->nr_cpus; cpu++)
-			if (cfg->cpu[cpu].active)
-				memreg_atomic64_set(&r->cpu[cpu].next_budget[cls],
-						    memreg_pack(period + 1, budget[cpu]));
+		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+			if (!cfg->cpu[cpu].active)
+				continue;
+			/*
+			 * Reclaim: keep last known use plus one quantum, give
+			 * the rest to the pool of period + 1.  keep >= 1, so
+			 * the published budget stays >= 1.
+			 */
+			if ((cfg->flags & MEMREG_F_RECLAIM) && last[cpu] != MEMREG_BUDGET_INF) {
+				memreg_u64 keep = last[cpu] + cfg->reclaim_quantum;
+
+				if (keep < budget[cpu]) {
+					memreg_u64 d = budget[cpu] - keep;
+
+					budget[cpu] = (memreg_u32)keep;
+					donated += d;	/* sum <= ceiling <= E */
+					r->cpu[cpu].stats.donated[cls] += d;
+				}
+			}
+			memreg_atomic64_set(&r->cpu[cpu].next_budget[(period + 1) & 1][cls],
+					    memreg_pack(period + 1, budget[cpu]));
+		}
+		memreg_refresh_words(r, cls, period, donated);
 	}
-	memreg_refresh_words(r, period);
 	return MEMREG_OK;
 }

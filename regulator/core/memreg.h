@@ -16,10 +16,10 @@
  * itself and are cheap (the "per-core path"):
  *
  *   memreg_replenish()     at the CPU's period timer: account the period
- *                          that ended, pick this period's budgets, donate
- *                          guaranteed-but-unused budget to the reclaim pool,
- *                          unthrottle; tells the glue how far to arm each
- *                          counter.
+ *                          that ended, pick this period's budgets (as the
+ *                          master published them), unthrottle; tells the
+ *                          glue how far to arm each counter.  No atomic
+ *                          read-modify-write on the common path.
  *   memreg_overflow()      at a counter overflow: take from the reclaim pool
  *                          or decide to throttle; reports whether every
  *                          active CPU is now throttled (the glue then pokes
@@ -31,7 +31,9 @@
  *
  *   memreg_master_tick()   once per period: NLMS update for every CPU and
  *                          class, clamp to [guaranteed, ceiling], enforce
- *                          the platform ceiling, publish next-period
+ *                          the platform ceiling, move each CPU's
+ *                          guaranteed-but-unused budget into the reclaim
+ *                          pool of the next period, publish next-period
  *                          budgets.
  *   memreg_master_share()  when poked because every active CPU is
  *                          throttled: decide the spare grant.
@@ -187,9 +189,9 @@ struct memreg_cpu_cfg {
  *	config that breaks it; memreg_cfg_fit_guaranteed() scales the
  *	guarantees down proportionally instead), and the master scales LMS
  *	budgets so that their sum never exceeds it either.
- * @reclaim_quantum: events a CPU takes from the pool per overflow (and the
- *	slack it keeps above last period's use when donating); >= 1 when
- *	MEMREG_F_RECLAIM is set
+ * @reclaim_quantum: events a CPU takes from the pool per overflow, and the
+ *	slack the master leaves a CPU above its last known use when it
+ *	donates the rest; >= 1 when MEMREG_F_RECLAIM is set
  * @lms: NLMS parameters (used when MEMREG_F_LMS is set)
  * @cpu: per-CPU limits, indexed by CPU number
  */
@@ -230,7 +232,8 @@ struct memreg_arm {
  * @consumed: per class, events counted
  * @overuse: per class, events counted beyond the period's budget (counter
  *	slack / overflow latency)
- * @donated: per class, events donated to the reclaim pool
+ * @donated: per class, events of this CPU's budget the master donated to
+ *	the reclaim pool (written by the master, not the owner)
  * @reclaimed: per class, events taken from the reclaim pool
  * @shared: per class, events received as spare grants
  */
@@ -283,8 +286,10 @@ struct memreg_lms_state {
  * @stats: (owner) statistics
  * @guaranteed: (init) copy of the CPU's configured guarantee per class
  * @ceiling: (init) copy of the CPU's configured ceiling per class
- * @next_budget: (master writes, owner reads) per class, packed
- *	{period tag, budget} published for the period named by the tag
+ * @next_budget: (master writes, owner and memreg_master_share() read)
+ *	[period & 1][class], packed {period tag, budget} published for the
+ *	period named by the tag; two, so that the current period's budgets
+ *	stay readable while the master publishes the next period's
  * @demand: (owner writes, master reads) per class, packed {period tag,
  *	events counted in that period}
  * @lms: (master) per class predictor
@@ -299,21 +304,26 @@ struct memreg_cpu {
 	struct memreg_stats stats;
 	memreg_u64 guaranteed[MEMREG_NR_CLASSES];
 	memreg_u64 ceiling[MEMREG_NR_CLASSES];
-	memreg_atomic64_t next_budget[MEMREG_NR_CLASSES];
+	memreg_atomic64_t next_budget[2][MEMREG_NR_CLASSES];
 	memreg_atomic64_t demand[MEMREG_NR_CLASSES];
 	struct memreg_lms_state lms[MEMREG_NR_CLASSES];
 } __attribute__((__aligned__(64)));
 
 /**
  * struct memreg_pool - the global reclaim pool
- * @slot: per class, packed {period tag, events donated and not yet taken
- *	in that period}.  Only cmpxchg loops modify it (reclaim.c): a donor
- *	adds to the slot of its own period (a slot of an older period is
- *	first voided), a taker subtracts from the slot of its own period
- *	only, so in every period total taken <= total donated.
+ * @slot: [period & 1][class], packed {period tag, events donated and not
+ *	yet taken in that period}.  Two slots, so that the master can fill
+ *	the next period's while CPUs take from the current one.  Only cmpxchg
+ *	loops modify a slot (reclaim.c): a donor adds to the slot of its
+ *	period (a slot of an older period is first voided), a taker
+ *	subtracts from the slot of its own period only, so in every period
+ *	total taken <= total donated.
+ * @donated: [period & 1][class], packed {period tag, total the master
+ *	donated for that period} (for the spare-sharing arithmetic)
  */
 struct memreg_pool {
-	memreg_atomic64_t slot[MEMREG_NR_CLASSES];
+	memreg_atomic64_t slot[2][MEMREG_NR_CLASSES];
+	memreg_atomic64_t donated[2][MEMREG_NR_CLASSES];
 } __attribute__((__aligned__(64)));
 
 /**
@@ -328,6 +338,7 @@ struct memreg_pool {
  *	memreg_master_share()
  * @pool: the reclaim pool
  * @master_ticks: (master) memreg_master_tick() calls
+ * @master_period: (master) the period of the last memreg_master_tick()
  * @master_missing: (master) CPU-class demand records absent at a tick
  * @cpu: per-CPU state
  */
@@ -339,6 +350,7 @@ struct memreg {
 	memreg_atomic64_t share[MEMREG_NR_CLASSES];
 	struct memreg_pool pool;
 	memreg_u64 master_ticks;
+	memreg_u64 master_period;
 	memreg_u64 master_missing;
 	struct memreg_cpu cpu[MEMREG_MAX_CPUS];
 };
@@ -401,9 +413,9 @@ int memreg_init(struct memreg *r, const struct memreg_cfg *cfg,
  * events counted since the previous replenishment (ignored on the first
  * call); @throttled_ns the time the CPU spent throttled in that span.
  * Records the demand for the master, updates statistics, picks this
- * period's budgets (monitor: infinite; else the budget the master
- * published for @period, or the guarantee if none), donates to the pool,
- * clears the throttle and fills @arm (action MEMREG_RUN).  @period must
+ * period's budgets (monitor: infinite; with LMS or reclaim the budget the
+ * master published for @period, else, or if none was published, the
+ * guarantee), clears the throttle and fills @arm (action MEMREG_RUN).  @period must
  * increase strictly per CPU: MEMREG_ESTALE otherwise, MEMREG_ENODEV for
  * an inactive CPU; on error nothing changes.
  */
@@ -440,12 +452,15 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
  * after its own replenishment).  For each active CPU and class: if the
  * CPU recorded its demand of @period - 1, feed it to the predictor; with
  * MEMREG_F_LMS, derive a budget clamp(pred + headroom, guaranteed,
- * ceiling), scale the excess over the guarantees down proportionally if
- * the sum exceeds the platform ceiling, and publish the budgets for
- * @period + 1.  Also voids reclaim-pool and share words older than
- * @period.  Budgets reach a CPU one period after the demand they were
- * predicted from, so the predictors look two periods ahead.  Returns
- * MEMREG_OK.
+ * ceiling) and scale the excess over the guarantees down proportionally
+ * if the sum exceeds the platform ceiling (without LMS the budget is the
+ * guarantee); with MEMREG_F_RECLAIM, keep for the CPU its demand of
+ * @period - 1 plus one reclaim quantum and donate the rest of the budget
+ * to the pool of @period + 1; publish the budgets for @period + 1 (with
+ * LMS or reclaim).  Also voids pool and share words older than @period.
+ * Budgets reach a CPU one period after the demand they were predicted
+ * from, so the predictors look two periods ahead.  Returns MEMREG_OK, or
+ * MEMREG_ESTALE (doing nothing) if @period is not after the last tick's.
  */
 int memreg_master_tick(struct memreg *r, memreg_u64 period);
 
@@ -465,10 +480,11 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 /* ---- reclaim pool (reclaim.c), also used directly by tests ------------ */
 
 /*
- * Donate @amount events of class @cls in period @period.  Returns the
+ * Donate @amount events of class @cls for period @period.  Returns the
  * amount accepted: all of it (saturating the pool at E forfeits the rest),
- * or 0 if the pool already belongs to a later period (the donor is late;
- * it keeps its budget).  Lock-free; any CPU.
+ * or 0 if the slot already belongs to a later period (the donor is late;
+ * it keeps its budget).  Lock-free; any CPU.  (The master donates for
+ * the next period in memreg_master_tick().)
  */
 memreg_u64 memreg_pool_donate(struct memreg_pool *pool, memreg_u32 cls,
 			      memreg_u64 period, memreg_u64 amount);

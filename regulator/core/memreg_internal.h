@@ -88,11 +88,14 @@ static inline int memreg_cpu_ok(const struct memreg *r, memreg_u32 cpu)
 	return cpu < MEMREG_MAX_CPUS && ((r->active_mask >> cpu) & 1);
 }
 
+/* Flags under which the master publishes budgets. */
+#define MEMREG_F_PUBLISHED	(MEMREG_F_LMS | MEMREG_F_RECLAIM)
+
 /*
  * The budget of class @cls that CPU @c runs with in @period, as far as
  * the master can tell: the published budget if one was published for
- * @period (LMS), else the guarantee.  memreg_replenish() uses the same
- * rule, so sums computed with it match what the CPUs actually got.
+ * @period (LMS or reclaim), else the guarantee.  memreg_replenish() uses
+ * the same rule, so sums computed with it match what the CPUs got.
  */
 static MEMREG_ALWAYS_INLINE memreg_u64 memreg_base_budget(const struct memreg *r,
 							  const struct memreg_cpu *c,
@@ -100,8 +103,9 @@ static MEMREG_ALWAYS_INLINE memreg_u64 memreg_base_budget(const struct memreg *r
 							  memreg_u64 period,
 							  int *stale)
 {
-	if (r->cfg.flags & MEMREG_F_LMS) {
-		memreg_u64 w = (memreg_u64)memreg_atomic64_read(&c->next_budget[cls]);
+	if (r->cfg.flags & MEMREG_F_PUBLISHED) {
+		memreg_u64 w = (memreg_u64)
+			memreg_atomic64_read(&c->next_budget[period & 1][cls]);
 		memreg_u64 lo = (memreg_u64)memreg_pack(period, 1);
 
 		/*
@@ -120,12 +124,20 @@ static MEMREG_ALWAYS_INLINE memreg_u64 memreg_base_budget(const struct memreg *r
  * The reclaim pool's donate and take (rules and proof in reclaim.c).
  * Lock-free; any CPU.
  */
-/* Donate; the caller guarantees 1 <= @amount <= MEMREG_EVENTS_MAX. */
+/* The pool slot that period @period uses for class @cls. */
+static inline memreg_atomic64_t *memreg_pool_slot(struct memreg_pool *pool,
+						  memreg_u32 cls,
+						  memreg_u64 period)
+{
+	return &pool->slot[period & 1][cls];
+}
+
+/* Donate; the caller guarantees @amount <= MEMREG_EVENTS_MAX. */
 static MEMREG_ALWAYS_INLINE memreg_u64
 memreg_pool_donate_inline(struct memreg_pool *pool, memreg_u32 cls,
 			  memreg_u64 period, memreg_u64 amount)
 {
-	memreg_atomic64_t *slot = &pool->slot[cls];
+	memreg_atomic64_t *slot = memreg_pool_slot(pool, cls, period);
 	memreg_s64 old = memreg_atomic64_read(slot), seen, repl;
 	memreg_u64 have;
 	memreg_u32 tag = (memreg_u32)period;
@@ -154,7 +166,7 @@ static MEMREG_ALWAYS_INLINE memreg_u64
 memreg_pool_take_inline(struct memreg_pool *pool, memreg_u32 cls,
 			memreg_u64 period, memreg_u64 want)
 {
-	memreg_atomic64_t *slot = &pool->slot[cls];
+	memreg_atomic64_t *slot = memreg_pool_slot(pool, cls, period);
 	memreg_s64 old = memreg_atomic64_read(slot), seen;
 	memreg_u32 tag = (memreg_u32)period;
 

@@ -4,9 +4,14 @@
  *
  * The pool
  * --------
- * One word per class, packed {period tag, amount}.  Rules, each applied
- * inside a cmpxchg loop so that the word is only ever replaced by a value
- * computed from the exact word it replaces:
+ * Per class two words, used by even and odd periods, each packed
+ * {period tag, amount}.  Who donates: the master, in period p, for period
+ * p + 1 (memreg_master_tick()): a CPU's budget for p + 1 is its base budget
+ * minus what it donated, so donating costs the per-core path nothing; and
+ * the glue or a test may donate through memreg_pool_donate().  Rules for
+ * the word of period p, each applied inside a cmpxchg loop so that the
+ * word is only ever replaced by a value computed from the exact word it
+ * replaces:
  *
  *   donate(p, d):  tag == p      -> amount += d (saturating at E; the
  *                                   excess is forfeited, never created)
@@ -35,10 +40,11 @@
  * MEMREG_THROTTLE_ALL; the glue pokes the master CPU, which calls
  * memreg_master_share().  That publishes, at most once per period, a
  * per-CPU grant {p, g} with g = (platform ceiling - sum of the period's
- * base budgets) / active CPUs.  Reclaim only moves budget between CPUs
- * (a donor lowers its own budget by what it donates), so the base budgets
- * bound what was handed out, and sum + n * g <= ceiling.  Each CPU adds g
- * at most once per period (memreg_accept_share()).
+ * published budgets - what the master donated for the period) / active
+ * CPUs.  Reclaim only moves budget between CPUs (a donor's published
+ * budget is lower by what it donated), so that sum bounds what was handed
+ * out, and sum + donated + n * g <= ceiling.  Each CPU adds g at most once
+ * per period (memreg_accept_share()).
  */
 #include "memreg_internal.h"
 
@@ -60,7 +66,7 @@ memreg_u64 memreg_pool_take(struct memreg_pool *pool, memreg_u32 cls,
 memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
 				 memreg_u32 cls, memreg_u64 period)
 {
-	memreg_s64 w = memreg_atomic64_read(&pool->slot[cls]);
+	memreg_s64 w = memreg_atomic64_read(&pool->slot[period & 1][cls]);
 
 	return memreg_word_tag(w) == (memreg_u32)period ? memreg_word_val(w) : 0;
 }
@@ -80,7 +86,7 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 		return MEMREG_ENOSPC;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum = 0, ceil = r->cfg.platform_ceiling[cls], g;
-		memreg_s64 old = memreg_atomic64_read(&r->share[cls]);
+		memreg_s64 old = memreg_atomic64_read(&r->share[cls]), dw;
 		int stale = 0;
 
 		if (memreg_word_tag(old) == (memreg_u32)period &&
@@ -90,6 +96,9 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 			published = 1;
 			continue;
 		}
+		dw = memreg_atomic64_read(&r->pool.donated[period & 1][cls]);
+		if (memreg_word_tag(dw) == (memreg_u32)period)
+			sum = memreg_word_val(dw);
 		for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++)
 			if ((r->active_mask >> cpu) & 1)
 				sum += memreg_base_budget(r, &r->cpu[cpu], cls,

@@ -343,7 +343,8 @@ Test(master, extreme_inputs_keep_budgets_in_range)
 		memreg_master_tick(r, p);
 		for (cpu = 0; cpu < n; cpu++) {
 			for (cls = 0; cls < 2; cls++) {
-				int64_t w = memreg_atomic64_read(&r->cpu[cpu].next_budget[cls]);
+				int64_t w = memreg_atomic64_read(
+					&r->cpu[cpu].next_budget[(p + 1) & 1][cls]);
 				uint64_t b = (uint32_t)w;
 
 				cr_assert_eq((uint64_t)w >> 32, (p + 1) & 0xffffffffu);

@@ -30,21 +30,26 @@ Test(pool, take_never_exceeds_what_was_donated)
 
 Test(pool, stale_period_donations_are_void)
 {
-	struct memreg_pool pool = { 0 };
+	struct memreg_pool pool;
 
+	memset(&pool, 0, sizeof(pool));
 	cr_assert_eq(memreg_pool_donate(&pool, 1, 7, 500), 500);
 	cr_assert_eq(memreg_pool_take(&pool, 1, 8, 10), 0, "donated for 7, not 8");
 	cr_assert_eq(memreg_pool_take(&pool, 1, 6, 10), 0, "nor for 6");
+	cr_assert_eq(memreg_pool_take(&pool, 1, 9, 10), 0, "nor for 9 (same slot)");
 	cr_assert_eq(memreg_pool_donate(&pool, 1, 8, 3), 3);
-	cr_assert_eq(memreg_pool_available(&pool, 1, 8), 3, "7's leftover voided");
+	cr_assert_eq(memreg_pool_available(&pool, 1, 8), 3);
+	cr_assert_eq(memreg_pool_available(&pool, 1, 7), 500, "a CPU still in 7 may take");
+	cr_assert_eq(memreg_pool_donate(&pool, 1, 9, 4), 4, "9 reuses 7's slot");
+	cr_assert_eq(memreg_pool_available(&pool, 1, 9), 4, "7's leftover voided");
 	cr_assert_eq(memreg_pool_take(&pool, 1, 7, 10), 0, "7 is gone for good");
 	/* a late donor (still in 7) is refused and keeps its budget */
 	cr_assert_eq(memreg_pool_donate(&pool, 1, 7, 50), 0);
-	cr_assert_eq(memreg_pool_available(&pool, 1, 8), 3);
+	cr_assert_eq(memreg_pool_available(&pool, 1, 9), 4);
 	/* saturation forfeits, never creates */
-	cr_assert_eq(memreg_pool_donate(&pool, 0, 9, MEMREG_EVENTS_MAX), MEMREG_EVENTS_MAX);
-	memreg_pool_donate(&pool, 0, 9, 1000);
-	cr_assert_eq(memreg_pool_available(&pool, 0, 9), MEMREG_EVENTS_MAX);
+	cr_assert_eq(memreg_pool_donate(&pool, 0, 11, MEMREG_EVENTS_MAX), MEMREG_EVENTS_MAX);
+	memreg_pool_donate(&pool, 0, 11, 1000);
+	cr_assert_eq(memreg_pool_available(&pool, 0, 11), MEMREG_EVENTS_MAX);
 }
 
 Test(pool, master_tick_voids_stale_words_so_tags_never_alias)
@@ -55,11 +60,17 @@ Test(pool, master_tick_voids_stale_words_so_tags_never_alias)
 	reg_cfg(&c, 1, 10, 100, 100, MEMREG_F_RECLAIM, 1);
 	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
 	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 9, 40), 40);
-	memreg_master_tick(r, 10);
+	memreg_master_tick(r, 10);	/* installs 11 in 9's slot */
 	cr_assert_eq(memreg_pool_available(&r->pool, 0, 9), 0);
-	/* 2^32 periods later the tag would read 9 again; the refresh made it 10 */
+	/* 2^32 periods later the tag would read 9 again; the master moved it on */
 	cr_assert_eq(memreg_pool_take(&r->pool, 0, (1ULL << 32) + 9, 40), 0);
 	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 9, 5), 0, "late donor refused");
+	/* the current period's slot is made current too if it was stale */
+	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 10, 7), 7);
+	memreg_master_tick(r, 12);	/* skipped 11: 10's slot is 12's */
+	cr_assert_eq(memreg_pool_available(&r->pool, 0, 10), 0);
+	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 12, 1), 1, "12's slot is current");
+	cr_assert_eq(memreg_master_tick(r, 12), MEMREG_ESTALE, "one tick per period");
 	free(r);
 }
 
@@ -138,7 +149,7 @@ Test(pool, hammer_granted_le_donated_in_every_period, .timeout = 60)
  * struct api_hammer - per-core-path hammer: threads play CPUs in lockstep
  * @r: the regulator
  * @bar: period barrier
- * @donated: per period, sum of the CPUs' donations
+ * @donated: per period, what the master donated for it
  * @reclaimed: per period, sum of what the CPUs took
  * @over_ceiling: budgets seen above a CPU ceiling (must stay 0)
  */
@@ -159,11 +170,19 @@ static void *api_thread(void *arg)
 
 	for (p = 0; p < API_PERIODS; p++) {
 		struct memreg_arm a;
-		uint64_t d0 = st->donated[0], r0 = st->reclaimed[0];
+		uint64_t r0 = st->reclaimed[0];
 		uint64_t want = reg_rand(&seed) % 3000, got = 0;
 
 		pthread_barrier_wait(&ah.bar);
 		memreg_replenish(ah.r, cpu, p, used, 0, &a);
+		if (cpu == 0 && p + 1 < API_PERIODS) {	/* CPU 0 is the master */
+			int64_t w;
+
+			memreg_master_tick(ah.r, p);
+			w = memreg_atomic64_read(&ah.r->pool.donated[(p + 1) & 1][0]);
+			if ((uint64_t)w >> 32 == ((p + 1) & 0xffffffffu))
+				atomic_store(&ah.donated[p + 1], (uint32_t)w);
+		}
 		while (a.action == MEMREG_RUN && got < want) {
 			uint64_t step = a.remaining[0] < want - got ? a.remaining[0] : want - got;
 
@@ -174,7 +193,6 @@ static void *api_thread(void *arg)
 				atomic_fetch_add(&ah.over_ceiling, 1);
 		}
 		used[0] = got;
-		atomic_fetch_add(&ah.donated[p], st->donated[0] - d0);
 		atomic_fetch_add(&ah.reclaimed[p], st->reclaimed[0] - r0);
 	}
 	return NULL;
@@ -205,24 +223,36 @@ Test(pool, hammer_through_the_per_core_path, .timeout = 60)
 	free(ah.r);
 }
 
+/* Period @p on CPUs 0 (having used @busy) and 1 (idle), then the master. */
+static void two_cpu_period(struct memreg *r, uint64_t p, uint64_t busy,
+			   struct memreg_arm *a0, struct memreg_arm *a1)
+{
+	uint64_t used0[2] = { busy, 0 };
+
+	memreg_replenish(r, 0, p, used0, 0, a0);
+	memreg_replenish(r, 1, p, zero2, 0, a1);
+	memreg_master_tick(r, p);
+}
+
 Test(reclaim, idle_core_donates_and_busy_core_gets_more)
 {
 	struct memreg *r = reg_new();
 	struct memreg_cfg c;
-	struct memreg_arm a;
+	struct memreg_arm a, b;
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		uint64_t busy_used[2] = { 100, 0 }, got = 0;
+		uint64_t got;
 
 		reg_cfg(&c, 2, 100, 1000, 200, pass ? MEMREG_F_RECLAIM : 0, 10);
 		cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
-		memreg_replenish(r, 0, 0, zero2, 0, &a);
-		memreg_replenish(r, 1, 0, zero2, 0, &a);
-		/* period 1: CPU 1 used nothing last period: keeps 10, donates 90 */
-		memreg_replenish(r, 1, 1, zero2, 0, &a);
-		cr_assert_eq(a.budget[0], pass ? 10 : 100);
-		memreg_replenish(r, 0, 1, busy_used, 0, &a);
+		two_cpu_period(r, 0, 0, &a, &b);	/* no history: no donation */
+		two_cpu_period(r, 1, 100, &a, &b);	/* tick sees period 0 */
+		cr_assert_eq(b.budget[0], 100);
+		/* period 2: CPU 1 used nothing in 0: keeps 10, 90 went to the pool */
+		two_cpu_period(r, 2, 100, &a, &b);
+		cr_assert_eq(b.budget[0], pass ? 10 : 100);
+		cr_assert_eq(a.budget[0], 100, "CPU 0 used all of it: keeps it");
 		got = a.budget[0];
 		for (;;) {
 			memreg_overflow(r, 0, 0, got, &a);
@@ -233,13 +263,15 @@ Test(reclaim, idle_core_donates_and_busy_core_gets_more)
 		if (pass) {
 			cr_assert_eq(a.budget[0], 190, "static 100 + the 90 donated");
 			cr_assert_eq(r->cpu[0].stats.reclaimed[0], 90);
-			cr_assert_eq(r->cpu[1].stats.donated[0], 90);
+			cr_assert_eq(r->cpu[1].stats.donated[0], 90 * 2, "for periods 2 and 3");
 		} else {
 			cr_assert_eq(a.budget[0], 100, "exactly its budget without reclaim");
+			cr_assert_eq(r->cpu[1].stats.donated[0], 0);
 		}
-		/* in the next period the leftovers of period 1 are void */
-		memreg_replenish(r, 0, 2, busy_used, 0, &a);
-		cr_assert_eq(memreg_pool_available(&r->pool, 0, 1), 0);
+		/* two periods later period 2's slot is reused: its leftovers are void */
+		two_cpu_period(r, 3, 190, &a, &b);
+		two_cpu_period(r, 4, 100, &a, &b);
+		cr_assert_eq(memreg_pool_available(&r->pool, 0, 2), 0);
 	}
 	free(r);
 }
@@ -248,22 +280,49 @@ Test(reclaim, takes_stop_at_the_cpu_ceiling)
 {
 	struct memreg *r = reg_new();
 	struct memreg_cfg c;
-	struct memreg_arm a;
+	struct memreg_arm a, b;
 
 	reg_cfg(&c, 2, 100, 130, 200, MEMREG_F_RECLAIM, 50);
 	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
-	memreg_replenish(r, 0, 0, zero2, 0, &a);
-	memreg_replenish(r, 1, 0, zero2, 0, &a);
-	memreg_replenish(r, 1, 1, zero2, 0, &a);	/* donates 50 */
-	memreg_replenish(r, 0, 1, zero2, 0, &a);	/* used 0 too: donates 50 */
+	two_cpu_period(r, 0, 0, &a, &b);
+	two_cpu_period(r, 1, 0, &a, &b);	/* both idle in 0: 50 + 50 donated for 2 */
+	two_cpu_period(r, 2, 0, &a, &b);
 	cr_assert_eq(a.budget[0], 50);
-	memreg_overflow(r, 0, 0, 50, &a);		/* takes its 50 back */
+	cr_assert_eq(b.budget[0], 50);
+	cr_assert_eq(memreg_pool_available(&r->pool, 0, 2), 100);
+	memreg_overflow(r, 0, 0, 50, &a);		/* takes 50 */
 	cr_assert_eq(a.budget[0], 100);
 	memreg_overflow(r, 0, 0, 100, &a);		/* 30 more: ceiling 130 */
 	cr_assert_eq(a.budget[0], 130);
 	memreg_overflow(r, 0, 0, 130, &a);
 	cr_assert_eq(a.action, MEMREG_THROTTLE);
-	cr_assert_eq(memreg_pool_available(&r->pool, 0, 1), 20);
+	cr_assert_eq(memreg_pool_available(&r->pool, 0, 2), 20);
+	free(r);
+}
+
+Test(share, spare_excludes_what_was_donated)
+{
+	struct memreg *r = reg_new();
+	struct memreg_cfg c;
+	struct memreg_arm a, b;
+	uint64_t g[2];
+
+	reg_cfg(&c, 2, 100, 1000, 1000, MEMREG_F_SHARE | MEMREG_F_RECLAIM, 10);
+	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	two_cpu_period(r, 0, 0, &a, &b);
+	two_cpu_period(r, 1, 100, &a, &b);
+	two_cpu_period(r, 2, 100, &a, &b);	/* CPU 1: 10, 90 in the pool */
+	memreg_overflow(r, 1, 0, 10, &a);		/* takes 10: 20 */
+	memreg_overflow(r, 1, 0, 30, &a);		/* takes 10 over + 10: 40 */
+	cr_assert_eq(a.budget[0], 40);
+	memreg_overflow(r, 0, 0, 100, &a);		/* takes 10: 110 */
+	while (a.action == MEMREG_RUN)
+		memreg_overflow(r, 0, 0, a.budget[0], &a);
+	memreg_overflow(r, 1, 0, 40, &b);
+	cr_assert_eq(b.action, MEMREG_THROTTLE_ALL);
+	/* budgets 100 + 10, donated 90: spare (1000 - 200) / 2 */
+	cr_assert_eq(memreg_master_share(r, 2, g), MEMREG_OK);
+	cr_assert_eq(g[0], 400, "grant %lu", (unsigned long)g[0]);
 	free(r);
 }
 
