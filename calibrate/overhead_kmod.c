@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * overhead_kmod.c - probe, load and unload memreg.ko in monitor-only
- * mode for `memcal overhead` (see overhead_kmod.h).  libc only.
+ * mode for `memcal overhead` (see overhead_kmod.h).  Loading goes through
+ * the kernel engineer's memreg_ctl library (regulator/ctl, libc only, so
+ * the guest programs compile it too); a build without it falls back to
+ * the same finit_module/delete_module system calls.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* sched_setaffinity, CPU_SET: also in guest builds */
@@ -18,6 +21,13 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#if __has_include("memreg_ctl.h")
+#include "memreg_ctl.h"
+#define OVH_HAVE_CTL 1
+#else
+#define OVH_HAVE_CTL 0
+#endif
 
 /* say - format a reason into @why (may be NULL). */
 static void say(char *why, size_t len, const char *fmt, ...)
@@ -86,7 +96,7 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		  const char *extra, char *why, size_t wlen)
 {
 	char params[512];
-	int fd, rc, e;
+	int fd = -1, rc, e = 0;
 
 	if (master_cpu >= 0)
 		snprintf(params, sizeof(params),
@@ -95,6 +105,26 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 	else
 		snprintf(params, sizeof(params), "monitor=1 period_us=%u %s",
 			 period_us, extra ? extra : "");
+#if OVH_HAVE_CTL
+	{
+		struct memreg_ctl *c = memreg_ctl_open(NULL);
+
+		if (!c) {
+			say(why, wlen, "out of memory");
+			return OVH_KMOD_ELOAD;
+		}
+		rc = memreg_ctl_load(c, path, params);
+		if (rc)
+			say(why, wlen, "loading %s (%s) failed: %s (errno %d)",
+			    path, params, memreg_ctl_error(c)[0] ?
+			    memreg_ctl_error(c) : strerror(-rc), -rc);
+		memreg_ctl_close(c);
+		(void)fd;
+		(void)e;
+		return rc ? (rc == -ENOENT ? OVH_KMOD_EMISSING : OVH_KMOD_ELOAD)
+			  : 0;
+	}
+#else
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
@@ -110,20 +140,39 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		return OVH_KMOD_ELOAD;
 	}
 	return 0;
+#endif
 }
 
 /* ovh_kmod_unload - remove memreg; 0, or OVH_KMOD_ELOAD with errno. */
 int ovh_kmod_unload(char *why, size_t wlen)
 {
-	for (int tries = 0; tries < 50; tries++) {
-		if (syscall(SYS_delete_module, OVH_MEMREG_NAME, O_NONBLOCK) == 0)
-			return 0;
-		if (errno != EAGAIN && errno != EBUSY)
+	int e = 0;
+#if OVH_HAVE_CTL
+	struct memreg_ctl *c = memreg_ctl_open(NULL);
+
+	for (int tries = 0; c && tries < 50; tries++) {
+		e = -memreg_ctl_unload(c);
+		if (!e || (e != EAGAIN && e != EBUSY))
 			break;
 		usleep(20000);
 	}
-	say(why, wlen, "unloading memreg failed: %s (errno %d)",
-	    strerror(errno), errno);
+	memreg_ctl_close(c);
+	if (!c)
+		e = ENOMEM;
+#else
+	for (int tries = 0; tries < 50; tries++) {
+		e = 0;
+		if (syscall(SYS_delete_module, OVH_MEMREG_NAME, O_NONBLOCK) == 0)
+			break;
+		e = errno;
+		if (e != EAGAIN && e != EBUSY)
+			break;
+		usleep(20000);
+	}
+#endif
+	if (!e)
+		return 0;
+	say(why, wlen, "unloading memreg failed: %s (errno %d)", strerror(e), e);
 	return OVH_KMOD_ELOAD;
 }
 
@@ -149,6 +198,21 @@ int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 		    "(/proc/modules absent)");
 		return OVH_KMOD_ENOMODULES;
 	}
+#if OVH_HAVE_CTL
+	{
+		struct memreg_ctl *c = memreg_ctl_open(NULL);
+		char other[64] = "";
+		enum memreg_ctl_loaded l = c ? memreg_ctl_detect(c, NULL, other,
+						sizeof(other)) : MEMREG_CTL_NONE;
+
+		memreg_ctl_close(c);
+		if (l == MEMREG_CTL_OTHER) {
+			say(why, wlen, "another regulator (%s) is loaded; "
+			    "unload it first", other);
+			return OVH_KMOD_ELOADED;
+		}
+	}
+#endif
 	if (ovh_kmod_loaded()) {
 		say(why, wlen, "memreg is already loaded; unload it first so "
 		    "that memcal can load it in monitor-only mode");

@@ -16,16 +16,20 @@ mode=${ovh_mode:-test}
 reps=${ovh_reps:-5}
 ms=${ovh_ms:-40}
 bench=${ovh_bench:-compute}
-echo "OVH-MODE $mode reps=$reps ms=$ms bench=$bench cpus=$(grep -c ^processor /proc/cpuinfo)"
+extra=${ovh_extra:-}
+stat=${ovh_stat:-median}
+echo "OVH-MODE $mode reps=$reps ms=$ms bench=$bench extra=$extra stat=$stat cpus=$(grep -c ^processor /proc/cpuinfo)"
 case $mode in
 test)
 	/ovh_guest --ko /memreg.ko --periods 100,5000 --cpu 0 --master 1 \
-		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench" --check-contrast
+		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench" \
+		${extra:+--extra "$extra"} --stat "$stat" --check-contrast
 	echo "OVH-EXIT $?"
 	;;
 bench)
 	/ovh_guest --ko /memreg.ko --periods 1000,100,32 --cpu 0 --master 1 \
-		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench"
+		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench" \
+		${extra:+--extra "$extra"}
 	echo "OVH-EXIT $?"
 	;;
 esac

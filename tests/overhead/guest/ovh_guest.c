@@ -9,6 +9,7 @@
  *   ovh_guest --ko /memreg.ko --periods 100,5000 --cpu 0 --master 1
  *             [--master2 0] [--reps 5] [--ms 40] [--bench compute|memory]
  *             [--extra "read_event=cpu-clock"] [--check-contrast]
+ *             [--stat median|best]
  *
  * Every repetition runs, for every period and master placement: C (no
  * module), then C' (module loaded at that period), so C and C' are
@@ -16,11 +17,17 @@
  *   OVH-POINT bench=compute cpu=0 master=1 period_us=100 reps=5
  *             median=1.234 min=1.2 max=1.3 c_ns=... cp_ns=...
  *             cost_ns_per_period=...
- * cost_ns_per_period = (C' - C) / (C' / P): the time one period costs the
- * core; under -icount shift=0 a guest ns is one instruction.
- * With --check-contrast: MEMREG-CHECK lines for finite ratios >= 0.95,
- * the shortest period costing more than the longest (per placement), and
- * the master comparison having run.
+ *             best=... (min C' / min C)
+ * cost_ns_per_period = (C' - C) / (C' / P) from the medians: the time one
+ * period costs the core; under -icount shift=0 a guest ns is one
+ * instruction.
+ * With --check-contrast: MEMREG-CHECK lines for finite ratios with the
+ * chosen statistic >= 0.95, the shortest period costing more than the
+ * longest (per placement), and the master comparison having run.  The
+ * statistic is the median of the per-repetition ratios (--stat median,
+ * for -icount where repetitions agree) or the best ratio min C' / min C
+ * (--stat best, for plain TCG on a loaded host: being descheduled only
+ * ever adds time, so the minima are the undisturbed runs).
  */
 #include <errno.h>
 #include <math.h>
@@ -38,7 +45,8 @@
  * struct opts - command line.
  * @ko: module.  @extra: more module parameters.  @periods/@np: periods.
  * @cpu: benchmark core.  @masters/@nm: master placements.  @reps, @ms.
- * @bench: benchmark.  @contrast: print the checks.
+ * @bench: benchmark.  @contrast: print the checks.  @best: check the
+ * best ratio instead of the median.
  */
 struct opts {
 	const char *ko, *extra;
@@ -49,6 +57,7 @@ struct opts {
 	unsigned reps, ms;
 	enum ovh_bench bench;
 	int contrast;
+	int best;
 };
 
 /* guest_read - the memory benchmark's streaming read (sum of words). */
@@ -110,6 +119,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->ko = v;
 		else if (!strcmp(a, "--extra"))
 			o->extra = v;
+		else if (!strcmp(a, "--stat"))
+			o->best = !strcmp(v, "best");
 		else if (!strcmp(a, "--cpu"))
 			o->cpu = (unsigned)atoi(v);
 		else if (!strcmp(a, "--master"))
@@ -148,7 +159,7 @@ int main(int argc, char **argv)
 	struct ovh_run_spec s = { 0 };
 	struct ovh_sample smp;
 	char why[512];
-	double med[MAXP][2];
+	double med[MAXP][2], best[MAXP][2];
 	int fails = 0, rc;
 
 	if (parse(argc, argv, &o)) {
@@ -220,22 +231,29 @@ int main(int argc, char **argv)
 	for (unsigned p = 0; p < o.np; p++) {
 		for (unsigned m = 0; m < o.nm; m++) {
 			double ratio[MAXR], lo = INFINITY, hi = 0, mc, mcp;
+			double minc = INFINITY, mincp = INFINITY;
 
 			for (unsigned r = 0; r < o.reps; r++) {
 				ratio[r] = cp[p][m][r] / c[p][m][r];
 				lo = ratio[r] < lo ? ratio[r] : lo;
 				hi = ratio[r] > hi ? ratio[r] : hi;
-				if (!isfinite(ratio[r]) || ratio[r] < 0.95)
+				minc = c[p][m][r] < minc ? c[p][m][r] : minc;
+				mincp = cp[p][m][r] < mincp ? cp[p][m][r] : mincp;
+				if (!isfinite(ratio[r]))
 					fails |= 1;
 			}
 			med[p][m] = median(ratio, o.reps);
+			best[p][m] = mincp / minc;
+			if ((o.best ? best[p][m] : med[p][m]) < 0.95)
+				fails |= 1;
 			mc = median(c[p][m], o.reps);
 			mcp = median(cp[p][m], o.reps);
 			printf("OVH-POINT bench=%s cpu=%u master=%d period_us=%u "
-			       "reps=%u median=%.4f min=%.4f max=%.4f c_ns=%.0f "
-			       "cp_ns=%.0f cost_ns_per_period=%.0f\n",
+			       "reps=%u median=%.4f min=%.4f max=%.4f best=%.4f "
+			       "c_ns=%.0f cp_ns=%.0f cost_ns_per_period=%.0f\n",
 			       ovh_bench_name(o.bench), o.cpu, o.masters[m],
-			       o.periods[p], o.reps, med[p][m], lo, hi, mc, mcp,
+			       o.periods[p], o.reps, med[p][m], lo, hi,
+			       best[p][m], mc, mcp,
 			       (mcp - mc) / (mcp / (1e3 * o.periods[p])));
 		}
 	}
@@ -248,16 +266,19 @@ int main(int argc, char **argv)
 			if (o.periods[p] > o.periods[hi])
 				hi = p;
 		}
-		printf("MEMREG-CHECK ovh-finite %s every C'/C finite and >= 0.95\n",
-		       fails ? "FAIL" : "PASS");
+		double (*st)[2] = o.best ? best : med;
+
+		printf("MEMREG-CHECK ovh-finite %s every C'/C finite, %s >= "
+		       "0.95\n", fails ? "FAIL" : "PASS",
+		       o.best ? "best" : "median");
 		for (unsigned m = 0; m < o.nm; m++) {
-			int ok = med[lo][m] > med[hi][m];
+			int ok = st[lo][m] > st[hi][m];
 
 			fails |= !ok << 1;
-			printf("MEMREG-CHECK ovh-contrast-m%d %s %u us %.4f > "
+			printf("MEMREG-CHECK ovh-contrast-m%d %s %s: %u us %.4f > "
 			       "%u us %.4f\n", o.masters[m], ok ? "PASS" : "FAIL",
-			       o.periods[lo], med[lo][m], o.periods[hi],
-			       med[hi][m]);
+			       o.best ? "best" : "median", o.periods[lo],
+			       st[lo][m], o.periods[hi], st[hi][m]);
 		}
 		printf("MEMREG-CHECK ovh-master %s placements measured: %u "
 		       "(master %d vs %d)\n", o.nm == 2 ? "PASS" : "FAIL", o.nm,
