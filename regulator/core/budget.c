@@ -160,7 +160,7 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 
 			b += got;
 			c->budget[cls] = b;
-			c->stats.reclaimed[cls] += got;
+			c->stats.reclaimed[cls] = memreg_sat_add(c->stats.reclaimed[cls], got);
 			if (u < b) {
 				memreg_fill_arm(c, arm, c->throttled ?
 						MEMREG_THROTTLE : MEMREG_RUN);
@@ -195,7 +195,7 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 			if (b + g > ceil)
 				g = ceil > b ? ceil - b : 0;
 			c->budget[cls] = b + g;
-			c->stats.shared[cls] += g;
+			c->stats.shared[cls] = memreg_sat_add(c->stats.shared[cls], g);
 			got = 1;
 		}
 		if (got)

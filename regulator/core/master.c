@@ -162,7 +162,8 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 
 					budget[cpu] = (memreg_u32)keep;
 					donated += d;	/* sum <= ceiling <= E */
-					r->cpu[cpu].stats.donated[cls] += d;
+					r->cpu[cpu].stats.donated[cls] =
+						memreg_sat_add(r->cpu[cpu].stats.donated[cls], d);
 				}
 			}
 			memreg_atomic64_set(&r->cpu[cpu].next_budget[(period + 1) & 1][cls],

@@ -41,7 +41,7 @@
  * The core never calls another CPU, never sleeps and takes no lock.  All
  * data written by one CPU and read by another is a packed {period tag,
  * value} word in a memreg_atomic64_t, so a reader can always tell whether
- * the value belongs to the period it is in (see "Cross-CPU words" below).
+ * the value belongs to the period it is in (memreg_internal.h).
  *
  * Concurrency rules
  * -----------------
@@ -78,7 +78,8 @@
  *     the prediction uses unshifted taps: |sum w_i x_i| <= 16 * 2^26 * E
  *     < 2^62.  All intermediates are 64-bit; results are saturated back
  *     to [0, E].
- *   - statistics are u64 event/ns counters updated with saturating adds.
+ *   - statistics: event and ns counters are u64 with saturating adds;
+ *     periods and throttles grow by one per period (2^64 periods: never).
  *   - period tags are the low 32 bits of the period number; the master
  *     refreshes stale tags each period so no word survives 2^32 periods.
  */
