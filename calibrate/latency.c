@@ -59,28 +59,38 @@ int memcal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed)
 }
 
 /*
- * memcal_chase_run - follow the chain from @buf for at least @min_ns;
- * returns ns per load and stores the number of loads in @loads.
+ * memcal_chase_run - follow the chain from @buf for at least @min_ns and
+ * return ns per load: the median over chunks of MEMCAL_CHASE_CHUNK loads,
+ * so that chunks during which the thread was preempted (a shared VM)
+ * do not inflate the figure.  Stores the number of loads in @loads.
  */
 double memcal_chase_run(const void *buf, uint64_t min_ns, uint64_t *loads)
 {
 	void *const *p = (void *const *)buf;
-	uint64_t t0 = memcal_now_ns(), t1, n = 0;
-	const unsigned step = 1024;
+	size_t cap = 16 + (size_t)(min_ns / 2000), n_chunks = 0;
+	double *chunk = malloc(cap * sizeof(*chunk)), res;
+	uint64_t t0 = memcal_now_ns(), prev = t0, t1, n = 0;
 
 	do {
-		for (unsigned i = 0; i < step; i += 8) {
+		for (unsigned i = 0; i < MEMCAL_CHASE_CHUNK; i += 8) {
 			p = *p; p = *p; p = *p; p = *p;
 			p = *p; p = *p; p = *p; p = *p;
 		}
-		n += step;
+		n += MEMCAL_CHASE_CHUNK;
 		t1 = memcal_now_ns();
+		if (chunk && n_chunks < cap)
+			chunk[n_chunks++] = (double)(t1 - prev) /
+					    MEMCAL_CHASE_CHUNK;
+		prev = t1;
 	} while (t1 - t0 < min_ns);
 	/* Make the final pointer observable so the chain is not removed. */
 	__asm__ volatile("" : : "r"(p) : "memory");
 	if (loads)
 		*loads = n;
-	return (double)(t1 - t0) / (double)n;
+	res = chunk ? memcal_median(chunk, (unsigned)n_chunks)
+		    : (double)(t1 - t0) / (double)n;
+	free(chunk);
+	return res;
 }
 
 /**

@@ -6,7 +6,8 @@
  * The chase walks a random cyclic permutation of the cache lines of a
  * buffer far larger than the last-level cache (Sattolo's algorithm: one
  * cycle through every line), so each load depends on the previous one and
- * misses every cache; latency = elapsed time / loads.  Worker 0 of the
+ * misses every cache; latency = time per load, the median over chunks of
+ * MEMCAL_CHASE_CHUNK loads (robust against preemption).  Worker 0 of the
  * bench chases; workers 1..n-1 generate read or write traffic paced to a
  * share of their full speed by busy-waiting between chunks.  A sweep from
  * pace 0 (idle) to 1 (full speed) gives latency against the generators'
@@ -20,6 +21,8 @@
 
 #include "measure.h"
 
+/* Loads per timed chunk of the chase (latency = median over chunks). */
+#define MEMCAL_CHASE_CHUNK	1024u
 /* Bytes a generator moves between two pacing decisions. */
 #define MEMCAL_PACE_CHUNK	(1u << 20)
 
