@@ -168,3 +168,40 @@ void overhead_result_free(struct overhead_result *r)
 	free(r->params_json);
 	memset(r, 0, sizeof(*r));
 }
+
+/* overhead_params_json - the request as JSON text for the run row
+ * (malloc'd; NULL without memory). */
+char *overhead_params_json(const struct overhead_params *p)
+{
+	json_t *o = json_object(), *per = json_array(), *cpus = json_array();
+	json_t *b = json_array();
+	char *txt;
+
+	for (size_t i = 0; i < p->n_periods; i++)
+		json_array_append_new(per, json_integer(p->periods_us[i]));
+	for (size_t i = 0; i < p->n_cpus; i++)
+		json_array_append_new(cpus, json_integer(p->cpus[i]));
+	for (int i = 0; i < OVH_BENCH_COUNT; i++)
+		if (p->bench[i])
+			json_array_append_new(b, json_string(ovh_bench_name(i)));
+	json_object_set_new(o, "periods_us", per);
+	json_object_set_new(o, "cores", cpus);
+	json_object_set_new(o, "benchmarks", b);
+	json_object_set_new(o, "repeat", json_integer(p->repeat));
+	json_object_set_new(o, "bench_ms", json_integer(p->bench_ms));
+	json_object_set_new(o, "master_effect", json_boolean(p->master_effect));
+	json_object_set_new(o, "force_proxy", json_boolean(p->force_proxy));
+	txt = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return txt;
+}
+
+/* overhead_other_core - the first core of @t other than @cpu (where the
+ * master goes when it is not on the measured core), or -1. */
+int overhead_other_core(const struct memcal_topology *t, unsigned cpu)
+{
+	for (unsigned i = 0; i < t->n_cores; i++)
+		if (t->cpus[i] != cpu)
+			return (int)t->cpus[i];
+	return -1;
+}

@@ -168,6 +168,8 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		     const struct overhead_params *p, struct overhead_result *r,
 		     char *err, size_t len);
 uint64_t overhead_timer_res_ns(void);
+char *overhead_params_json(const struct overhead_params *p);
+int overhead_other_core(const struct memcal_topology *t, unsigned cpu);
 void overhead_result_free(struct overhead_result *r);
 void overhead_note(struct overhead_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -445,9 +445,6 @@ static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		if (pt->ruined)
 			note_ruin(s, b, cpu, &cfg[k], per, pi, n_per);
 	}
-	if (s->r->starved_retries)
-		cli_debug(s->ctx, "%u proxy runs so far rerun: their own-core "
-			  "timer barely fired", s->r->starved_retries);
 	if (foreign > MEMCAL_FOREIGN_WARN)
 		overhead_note(s->r, "cpu %u %s at %u us: %.0f%% of the machine "
 			      "was used by others meanwhile", cpu,
@@ -469,41 +466,6 @@ static int cmp_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* other_core - a core of @t other than @cpu (the first), or -1. */
-static int other_core(const struct memcal_topology *t, unsigned cpu)
-{
-	for (unsigned i = 0; i < t->n_cores; i++)
-		if (t->cpus[i] != cpu)
-			return (int)t->cpus[i];
-	return -1;
-}
-
-/* params_json - the request as JSON text for the run row (malloc'd). */
-static char *params_json(const struct overhead_params *p)
-{
-	json_t *o = json_object(), *per = json_array(), *cpus = json_array();
-	json_t *b = json_array();
-	char *txt;
-
-	for (size_t i = 0; i < p->n_periods; i++)
-		json_array_append_new(per, json_integer(p->periods_us[i]));
-	for (size_t i = 0; i < p->n_cpus; i++)
-		json_array_append_new(cpus, json_integer(p->cpus[i]));
-	for (int i = 0; i < OVH_BENCH_COUNT; i++)
-		if (p->bench[i])
-			json_array_append_new(b, json_string(ovh_bench_name(i)));
-	json_object_set_new(o, "periods_us", per);
-	json_object_set_new(o, "cores", cpus);
-	json_object_set_new(o, "benchmarks", b);
-	json_object_set_new(o, "repeat", json_integer(p->repeat));
-	json_object_set_new(o, "bench_ms", json_integer(p->bench_ms));
-	json_object_set_new(o, "master_effect", json_boolean(p->master_effect));
-	json_object_set_new(o, "force_proxy", json_boolean(p->force_proxy));
-	txt = json_dumps(o, JSON_COMPACT);
-	json_decref(o);
-	return txt;
-}
-
 /*
  * sweep_series - all periods of benchmark @b on @cpu, longest first,
  * with the master elsewhere and (master effect) on @cpu itself.
@@ -514,7 +476,7 @@ static int sweep_series(struct sweep *s, enum ovh_bench b, unsigned cpu,
 {
 	struct mcfg cfg[2];
 	unsigned ncfg = 0;
-	int other = other_core(s->t, cpu);
+	int other = overhead_other_core(s->t, cpu);
 
 	memset(cfg, 0, sizeof(cfg));
 	if (other >= 0)
@@ -572,7 +534,7 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 	r->timer_res_ns = (double)overhead_timer_res_ns();
 	r->bench_ms = p->bench_ms;
 	r->repeat = p->repeat;
-	r->params_json = params_json(p);
+	r->params_json = overhead_params_json(p);
 	r->fifo = ovh_fifo_allowed();
 	choose_method(&s);
 	cli_info(ctx, "overhead: method %s (%s)", r->method, r->method_why);
@@ -619,6 +581,9 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 	cli_progress_end(&s.prog);
 	memcal_buffer_free(&s.buf);
 	free(s.reg);
+	if (r->starved_retries)
+		overhead_note(r, "%u proxy runs were rerun: the timer on the "
+			      "benchmark's core barely fired", r->starved_retries);
 	if (!rc && overhead_fit_models(r))
 		rc = MEMCAL_CAL_ENOMEM;
 	r->elapsed_s = (double)(ovh_now_ns() - t0) / 1e9;

@@ -139,6 +139,7 @@ flock -u 9
 
 accel="-accel tcg"
 [ $icount -eq 1 ] && accel="-accel tcg,thread=single -icount shift=0"
+accel=${OVH_QEMU_ACCEL:-$accel}	# for experiments with other TCG flags
 stat=median
 [ $icount -eq 1 ] || stat=best
 machine="-cpu max"
