@@ -220,3 +220,39 @@ Test(store, summary_and_json_show_every_section)
 	json_decref(doc);
 	memcal_result_free(&r);
 }
+
+/* golden_path - the recorded summary of make_run()'s run. */
+#define GOLDEN MEMCAL_SOURCE_DIR "/tests/fixtures/run/summary.txt"
+
+Test(store, summary_matches_golden)
+{
+	struct memcal_run_result r;
+	char *txt = NULL, *want = NULL;
+	size_t len = 0, wlen = 0;
+	FILE *f = open_memstream(&txt, &len), *g;
+
+	make_run(&r);
+	/* Fixed identity so the text does not depend on this machine. */
+	r.run.id = 7;
+	snprintf(r.platform.hostname, sizeof(r.platform.hostname), "board");
+	snprintf(r.platform.cpu_model, sizeof(r.platform.cpu_model),
+		 "ARM Cortex-A53");
+	snprintf(r.platform.arch, sizeof(r.platform.arch), "aarch64");
+	memcal_result_print(&r, f);
+	fclose(f);
+	if (getenv("MEMCAL_UPDATE_GOLDEN")) {
+		g = fopen(GOLDEN, "w");
+		cr_assert_not_null(g);
+		fputs(txt, g);
+		fclose(g);
+	}
+	g = fopen(GOLDEN, "r");
+	cr_assert_not_null(g, "missing %s (MEMCAL_UPDATE_GOLDEN=1 writes it)",
+			   GOLDEN);
+	cr_assert_gt(getdelim(&want, &wlen, '\0', g), 0);
+	fclose(g);
+	cr_expect_str_eq(txt, want);
+	free(txt);
+	free(want);
+	memcal_result_free(&r);
+}
