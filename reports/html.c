@@ -25,9 +25,9 @@ static const char css[] =
 	"font-variant-numeric:tabular-nums}"
 	"table.kv th{width:210px}"
 	".warn{background:#fff4e5;border-left:4px solid #e69f00;padding:6px"
-	" 12px;margin:12px 0}.missing{background:#f4f4f4;border-left:4px solid"
+	" 12px;margin:12px 0}.absent{background:#f4f4f4;border-left:4px solid"
 	" #888;padding:6px 12px;margin:12px 0}"
-	".warn li,.missing li{margin:3px 0;font-size:13px}"
+	".warn li,.absent li{margin:3px 0;font-size:13px}"
 	"figure{margin:18px 0;break-inside:avoid;page-break-inside:avoid}"
 	"figure svg{max-width:100%;height:auto;border:1px solid #e2e2e2}"
 	"figcaption{font-size:12px;color:#444;margin-top:4px}"
@@ -291,7 +291,7 @@ int report_write_html(FILE *f, const struct report *r)
 	fputs("</table>\n", f);
 	list(f, "warn", "Warnings", (const char (*)[REPORT_NOTE_LEN])r->warnings,
 	     r->n_warnings);
-	list(f, "missing", "Missing from the database",
+	list(f, "absent", "Missing from the database",
 	     (const char (*)[REPORT_NOTE_LEN])r->missing, r->n_missing);
 	rc = charts(f, r);
 	if (!rc)

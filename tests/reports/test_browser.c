@@ -40,7 +40,7 @@ static void render(const char *tool, const char *db_path, const char *name)
 	run_out_free(&o);
 	unlink(png);
 	cr_assert(mkdtemp(prof));
-	snprintf(cmd, sizeof(cmd), "timeout 50 " CHROMIUM " --headless "
+	snprintf(cmd, sizeof(cmd), "timeout 25 " CHROMIUM " --headless "
 		 "--no-sandbox --disable-gpu --disable-quic --no-first-run "
 		 "--disable-background-networking --disable-component-update "
 		 "--disable-sync --hide-scrollbars --user-data-dir=%s "
@@ -61,7 +61,7 @@ static void render(const char *tool, const char *db_path, const char *name)
 	cr_expect_eq(memcmp(sig, "\x89PNG\r\n\x1a\n", 8), 0, "not a PNG");
 }
 
-Test(browser, renders_the_reports, .timeout = 110)
+Test(browser, renders_the_reports, .timeout = 85)
 {
 	const char *dir = fix_tmpdir();
 	char db[256];
