@@ -155,11 +155,18 @@ static int read_cores(struct report *r)
 		if (!json_is_object(c) || isnan(cpu))
 			continue;
 		b.cpu = (int)cpu;
-		if (json_is_array(wl) && json_array_size(wl) &&
-		    json_is_string(json_array_get(wl, 0)))
-			snprintf(b.workload, sizeof(b.workload), "%s",
-				 json_string_value(json_array_get(wl, 0)));
-		else if (doc_string(c, "workload"))
+		if (json_is_array(wl) && json_array_size(wl)) {
+			size_t k, len = 0;
+			json_t *name;
+
+			json_array_foreach(wl, k, name)
+				if (json_is_string(name) &&
+				    len < sizeof(b.workload) - 1)
+					len += (size_t)snprintf(b.workload + len,
+						sizeof(b.workload) - len, "%s%s",
+						len ? ", " : "",
+						json_string_value(name));
+		} else if (doc_string(c, "workload"))
 			snprintf(b.workload, sizeof(b.workload), "%s",
 				 doc_string(c, "workload"));
 		b.rt = role && !strcmp(role, "rt");

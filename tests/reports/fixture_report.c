@@ -315,3 +315,33 @@ int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
 	memcal_db_close(db);
 	return rc;
 }
+
+/**
+ * fix_add_config() - store one more tuned configuration, with document
+ * @doc (text), for the platform and calibration run of @ids; sets
+ * @ids->config_id.  Return: 0 or a db code.
+ */
+int fix_add_config(const char *path, const char *doc, struct fix_ids *ids)
+{
+	struct memcal_config c = {
+		.platform_id = ids->platform_id, .mix = "golden",
+		.calibration_run_id = ids->run_id, .document = (char *)doc,
+		.period_us = 1000, .master_cpu = 0,
+	};
+	char err[512];
+	memcal_db *db;
+	int rc = memcal_db_open(path, 0, &db, err, sizeof(err));
+
+	if (rc)
+		return rc;
+	rc = memcal_db_begin(db);
+	if (!rc)
+		rc = memcal_db_config_store(db, &c);
+	if (!rc)
+		rc = memcal_db_commit(db);
+	else
+		memcal_db_rollback(db);
+	ids->config_id = c.id;
+	memcal_db_close(db);
+	return rc;
+}

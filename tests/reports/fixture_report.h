@@ -40,6 +40,7 @@ struct fix_ids {
 };
 
 int fix_create(const char *path, unsigned parts, struct fix_ids *ids);
+int fix_add_config(const char *path, const char *doc, struct fix_ids *ids);
 const char *fix_tmpdir(void);
 
 #endif /* MEMCAL_FIXTURE_REPORT_H */

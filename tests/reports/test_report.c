@@ -230,6 +230,37 @@ Test(report_html, config_never_validated)
 	free(s);
 }
 
+Test(report_html, the_tuners_own_document)
+{
+	char *doc, *s;
+	const char *args[] = { "--config", "2", NULL };
+
+	/* the exporters' golden configuration, written by tuner/config.c */
+	doc = slurp(MEMCAL_SOURCE_DIR "/tests/fixtures/export/config.json");
+	cr_assert(doc);
+	make_db(FIX_ALL);
+	cr_assert_eq(fix_add_config(db_path, doc, &ids), 0);
+	cr_assert_eq(ids.config_id, 2);
+	s = html("memtune", args);
+	cr_expect(strstr(s, "configuration 2 of mix &#39;golden&#39;"));
+	cr_expect(strstr(s, "CPU 0 - master core 0: not a real-time core"));
+	cr_expect(strstr(s, "1000 us - the configuration document gives no "
+			 "reason"));
+	cr_expect(strstr(s, "4 taps, mu 0.500, headroom 10 %"));
+	/* idle, unregulated CPU 0 left out; CPU 3 carries two workloads */
+	cr_expect_null(strstr(s, "<td class=\"num\">0</td><td>be"));
+	cr_expect(strstr(s, "<td class=\"num\">3</td><td>be</td><td>writer, "
+			 "compute</td><td class=\"num\">4.864</td><td class="
+			 "\"num\">2.432</td>"));
+	cr_expect(strstr(s, "read: sum 9.98 GB/s"));
+	cr_expect(strstr(s, "id=\"chart-budgets\" class=\"chart\""));
+	/* no profiles linked: the LMS chart says what is missing */
+	cr_expect(strstr(s, "id=\"chart-lms\" class=\"chart missing\""));
+	cr_expect(strstr(s, "was never validated"));
+	free(s);
+	free(doc);
+}
+
 Test(report_cli, out_file_and_json_result)
 {
 	struct run_out o;
