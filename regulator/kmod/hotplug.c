@@ -3,9 +3,11 @@
  * hotplug.c - starting and stopping regulation on one CPU, on all CPUs,
  * and the CPU hotplug state that does it when a CPU goes offline/online.
  *
- * Start order on a CPU: throttle thread, counters, timer; stop is the
- * reverse, so that by the time a thread is stopped no timer or overflow
- * can queue its irq_work any more.
+ * Start order on a CPU: throttle path, counters, timer; stop is the
+ * reverse, so that by the time the throttle path is stopped no timer or
+ * overflow can queue its irq_work any more.  The throttle threads
+ * themselves are smpboot threads (throttle.c): the kernel parks them before
+ * a CPU goes offline and unparks them when it is back.
  *
  * Locking: everything here runs with the CPU hotplug lock held (hotplug
  * callbacks, or cpus_read_lock() in the commit/load paths) and then

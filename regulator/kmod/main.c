@@ -259,10 +259,15 @@ static int __init mrk_init(void)
 		goto err_free;
 	}
 
+	ret = mrk_throttle_init();
+	if (ret) {
+		pr_err("memreg: cannot create the throttle threads (%d)\n", ret);
+		goto err_free;
+	}
 	ret = mrk_hotplug_init();
 	if (ret) {
 		pr_err("memreg: cannot register the hotplug state (%d)\n", ret);
-		goto err_free;
+		goto err_threads;
 	}
 	ret = mrk_sysfs_init();
 	if (ret) {
@@ -279,6 +284,8 @@ err_hotplug:
 	mutex_lock(&mrk_mutex);
 	mrk_master_stop();
 	mutex_unlock(&mrk_mutex);
+err_threads:
+	mrk_throttle_exit();
 err_free:
 	vfree(mrk_core);
 	return ret;
@@ -292,6 +299,7 @@ static void __exit mrk_exit(void)
 	mutex_lock(&mrk_mutex);
 	mrk_stop_all();
 	mutex_unlock(&mrk_mutex);
+	mrk_throttle_exit();
 	vfree(mrk_core);
 	pr_info("memreg: unloaded\n");
 }

@@ -82,7 +82,7 @@ struct mrk_cfg {
  * @throttled_ns: throttled time not yet reported to the core (thread adds,
  *                timer takes with atomic64_xchg)
  * @work:         hard irq_work that wakes @thread from the overflow path
- * @thread:       the SCHED_FIFO throttle thread bound to @cpu
+ * @thread:       the SCHED_FIFO smpboot throttle thread of @cpu
  * @errors:       core entry points that returned an error (owner)
  */
 struct mrk_cpu {
@@ -135,6 +135,8 @@ void mrk_timer_start(struct mrk_cpu *c);
 void mrk_timer_stop(struct mrk_cpu *c);
 
 /* throttle.c */
+int mrk_throttle_init(void);
+void mrk_throttle_exit(void);
 int mrk_throttle_start(struct mrk_cpu *c);
 void mrk_throttle_stop(struct mrk_cpu *c);
 void mrk_throttle_now(struct mrk_cpu *c, int action);

@@ -10,8 +10,8 @@
  * refused write or commit returns an error and leaves the reason in
  * "error".  Statistics are 0444.
  *
- * Every write is parsed NUL-safely: the buffer must not contain a NUL
- * before @count (a trailing newline is accepted), numbers go through
+ * Every write is parsed NUL-safely: only printable non-space bytes up to
+ * @count (one trailing newline is accepted), numbers go through
  * kstrto*() and are range-checked, strings are length- and
  * character-checked.
  *
@@ -66,15 +66,22 @@ static struct kobject *mrk_kobj;
 static struct kobject *mrk_cpu_kobj[MEMREG_MAX_CPUS];
 
 /*
- * Copy a user write into @out (NUL-terminated, trailing newline removed).
- * Refuses embedded NULs, empty input and anything longer than @len - 1.
+ * Copy a user write into @out (NUL-terminated, one trailing newline
+ * removed).  Refuses empty input, anything longer than @len - 1 and any
+ * byte that is not a printable non-space character (embedded NULs, further
+ * newlines, spaces, control bytes).
  */
 static int mrk_take_input(const char *buf, size_t count, char *out, size_t len)
 {
+	size_t i;
+
 	if (count && buf[count - 1] == '\n')
 		count--;
-	if (!count || count >= len || strnlen(buf, count) != count)
+	if (!count || count >= len)
 		return -EINVAL;
+	for (i = 0; i < count; i++)
+		if (!isgraph((unsigned char)buf[i]))
+			return -EINVAL;
 	memcpy(out, buf, count);
 	out[count] = '\0';
 	return 0;

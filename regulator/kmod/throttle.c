@@ -14,12 +14,14 @@
  *
  * Locking: mrk_cpu.throttled is written on its own CPU only (timer,
  * overflow handler, and this thread under local_irq_save()); the thread
- * reads it with READ_ONCE().  kthread_stop() ends the spin.
+ * reads it with READ_ONCE().  Parking (CPU offline) and stopping (unload)
+ * end the spin.
  */
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/smpboot.h>
 
 #include "mrk.h"
 
@@ -70,71 +72,93 @@ static void mrk_throttle_try_share(struct mrk_cpu *c)
 	local_irq_restore(flags);
 }
 
-/*
- * The throttle thread: sleep until throttled, then hold the CPU at FIFO
- * priority until the period timer (or a spare grant) lifts the throttle.
- */
-static int mrk_throttle_fn(void *arg)
+/* smpboot: the throttle thread of @cpu has work while the CPU is throttled. */
+static int mrk_throttle_should_run(unsigned int cpu)
 {
-	struct mrk_cpu *c = arg;
-	bool master = c->cpu == mrk_active.core.master_cpu;
-
-	while (!kthread_should_stop()) {
-		u64 t0;
-
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!READ_ONCE(c->throttled)) {
-			schedule();
-			continue;
-		}
-		__set_current_state(TASK_RUNNING);
-		t0 = ktime_get_ns();
-		while (READ_ONCE(c->throttled) && !kthread_should_stop()) {
-			if (master && atomic_read(&mrk_share_req))
-				mrk_master_try_share();
-			mrk_throttle_try_share(c);
-			cpu_relax();
-		}
-		atomic64_add(ktime_get_ns() - t0, &c->throttled_ns);
-		cond_resched();
-	}
-	return 0;
+	return READ_ONCE(per_cpu_ptr(&mrk_cpus, cpu)->throttled);
 }
 
 /*
- * Create and start the throttle thread of @c, bound to its CPU, at
- * SCHED_FIFO.  Process context, mrk_mutex held, CPU online.
+ * smpboot thread body, called when mrk_throttle_should_run(): hold the CPU
+ * at FIFO priority until the period timer (or a spare grant) lifts the
+ * throttle, or the thread must park (CPU going offline) or stop (unload).
+ */
+static void mrk_throttle_fn(unsigned int cpu)
+{
+	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
+	bool master = (int)cpu == (int)mrk_active.core.master_cpu;
+	u64 t0 = ktime_get_ns();
+
+	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
+	       !kthread_should_stop()) {
+		if (master && atomic_read(&mrk_share_req))
+			mrk_master_try_share();
+		mrk_throttle_try_share(c);
+		cpu_relax();
+	}
+	atomic64_add(ktime_get_ns() - t0, &c->throttled_ns);
+}
+
+/* smpboot setup: the thread runs at SCHED_FIFO (sched_set_fifo()). */
+static void mrk_throttle_setup(unsigned int cpu)
+{
+	sched_set_fifo(current);
+}
+
+/* smpboot park (CPU going offline): forget any throttle. */
+static void mrk_throttle_park(unsigned int cpu)
+{
+	WRITE_ONCE(per_cpu_ptr(&mrk_cpus, cpu)->throttled, 0);
+}
+
+static DEFINE_PER_CPU(struct task_struct *, mrk_throttle_task);
+
+static struct smp_hotplug_thread mrk_throttle_threads = {
+	.store			= &mrk_throttle_task,
+	.thread_should_run	= mrk_throttle_should_run,
+	.thread_fn		= mrk_throttle_fn,
+	.setup			= mrk_throttle_setup,
+	.park			= mrk_throttle_park,
+	.thread_comm		= "memreg/%u",
+};
+
+/*
+ * Create the per-CPU throttle threads (smpboot: real per-CPU kthreads,
+ * parked while their CPU is offline, so the scheduler never pushes one to
+ * another CPU).  Module init, before the hotplug state.
+ */
+int mrk_throttle_init(void)
+{
+	return smpboot_register_percpu_thread(&mrk_throttle_threads);
+}
+
+/* Stop and free the throttle threads; module exit, after every CPU stopped. */
+void mrk_throttle_exit(void)
+{
+	smpboot_unregister_percpu_thread(&mrk_throttle_threads);
+}
+
+/*
+ * Prepare @c's throttle path (irq_work, flags) for regulation.  Process
+ * context, mrk_mutex held, CPU online.
  */
 int mrk_throttle_start(struct mrk_cpu *c)
 {
-	struct task_struct *t;
-
 	c->throttled = 0;
 	c->share_seen = READ_ONCE(mrk_share_gen);
 	atomic64_set(&c->throttled_ns, 0);
 	c->work = IRQ_WORK_INIT_HARD(mrk_throttle_work);
-	t = kthread_create_on_cpu(mrk_throttle_fn, c, c->cpu, "memreg/%u");
-	if (IS_ERR(t)) {
-		mrk_set_error("cpu %d: cannot create the throttle thread (%ld)",
-			      c->cpu, PTR_ERR(t));
-		return PTR_ERR(t);
-	}
-	sched_set_fifo(t);
-	c->thread = t;
-	wake_up_process(t);
-	return 0;
+	c->thread = per_cpu(mrk_throttle_task, c->cpu);
+	return c->thread ? 0 : -ENODEV;
 }
 
 /*
- * Stop the throttle thread of @c.  The timer and counters are already
- * stopped, so no new irq_work can be queued; wait for a pending one first.
+ * Stop @c's throttle path.  The timer and counters are already stopped, so
+ * no new irq_work can be queued; wait for a pending one, then release a
+ * spinning thread.
  */
 void mrk_throttle_stop(struct mrk_cpu *c)
 {
 	irq_work_sync(&c->work);
 	WRITE_ONCE(c->throttled, 0);
-	if (c->thread) {
-		kthread_stop(c->thread);
-		c->thread = NULL;
-	}
 }

@@ -64,7 +64,23 @@ mkdir -p "$build"
 exec 9> "$build/.lock-$flavor"
 flock 9
 kout=$build/kmod-$flavor
-make -s -C "$src/regulator/kmod" OUT="$kout" KDIR="$kdir" > "$build/kmod-$flavor.buildlog" 2>&1 \
+# The regulator core is another engineer's folder and may be mid-edit in the
+# working tree: build against its committed version when this is a git
+# checkout (MEMREG_CORE_WORKTREE=1 takes the working tree instead).
+core=$src/regulator/core
+if [ -z "${MEMREG_CORE_WORKTREE:-}" ] && git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1 \
+	&& git -C "$src" cat-file -e HEAD:regulator/core 2>/dev/null; then
+	core=$build/core-snapshot-$flavor
+	rm -rf "$core.new" && mkdir -p "$core.new"
+	git -C "$src" archive HEAD regulator/core | tar -x -C "$core.new" --strip-components=2
+	mkdir -p "$core"
+	for f in "$core"/*; do [ -e "$core.new/${f##*/}" ] || rm -f "$f"; done
+	for f in "$core.new"/*; do
+		cmp -s "$f" "$core/${f##*/}" || cp "$f" "$core/"
+	done
+	rm -rf "$core.new"
+fi
+make -s -C "$src/regulator/kmod" OUT="$kout" KDIR="$kdir" CORE="$core" > "$build/kmod-$flavor.buildlog" 2>&1 \
 	|| { cat "$build/kmod-$flavor.buildlog"; die "module build failed"; }
 ko=$kout/kmod/memreg.ko
 gdir=$build/guest-$flavor

@@ -140,12 +140,18 @@ group_lms() {
 	insmod $KO cpus=1 period_us=$LMS_PERIOD lms=1 read_budget=1,$G read_max=1,$C lms_cold_read=$G lms_taps=4 lms_mu=32768 lms_headroom=6554 platform_read=$((C * 2)) \
 		|| { result lms-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	trace_on
-	out=$(/pfload -c 1 -p 2000 -r $Ls,$Hs,$Ls)
-	trace_off
+	/pfload -c 1 -p 2000 -r $Ls,$Hs,$Ls > /tmp/lms.out &
+	wpid=$!
+	sleep 3.5	# inside the high phase
 	pred=$(rd $M/cpu1/read_predicted); perr=$(rd $M/cpu1/read_pred_error); ticks=$(rd $M/master_ticks)
+	wait $wpid
+	trace_off
+	out=$(cat /tmp/lms.out)
 	t0=$(echo "$out" | field t0)
 	k0=$((t0 / (LMS_PERIOD * 1000))); k1=$((k0 + 2000000 / LMS_PERIOD)); k2=$((k1 + 2000000 / LMS_PERIOD))
 	trace_cpu 1 > /tmp/lms
+	echo "lms trace (period-k0 used budget throttled), every 10th: k0=$k0 lines=$(wc -l < /tmp/lms)"
+	awk -v k0=$k0 '($1 - k0) % 10 == 0 { printf "%d:%d/%d ", $1 - k0, $2, $3 } END { print "" }' /tmp/lms
 	set -- $(awk -v k1=$k1 -v k2=$k2 -v L=$L -v H=$H -v w=$((500000 / LMS_PERIOD)) '
 		$1 > k1 - w && $1 <= k1 { lo1 += $3; nlo1++ }
 		$1 > k1 && up == 0 && $3 >= 0.9 * H { up = $1 - k1 }
@@ -155,17 +161,18 @@ group_lms() {
 	check lms-low "demand=$L/period mean budget=$1 over the last 0.5 s (guarantee $G)" ftest "$1 >= 0.8 * $L && $1 <= 1.6 * $L"
 	check lms-step-up "demand $L->$H/period: budget >= 90% of $H after $3 periods, mean over the last 0.5 s=$2" ftest "$3 <= 50 && $2 >= 0.9 * $H"
 	check lms-step-down "demand $H->$L/period: budget <= 160% of $L after $4 periods" ftest "$4 <= 50"
-	check lms-sysfs "read_predicted=$pred read_pred_error=$perr master_ticks=$ticks" \
-		ftest "$ticks > 400 && $pred >= 0.5 * $L && $pred <= 2 * $L"
+	check lms-sysfs "during the high phase: read_predicted=$pred read_pred_error=$perr master_ticks=$ticks" \
+		ftest "$ticks > 250 && $pred >= 0.5 * $H && $pred <= 2 * $H"
 	rmmod memreg
 }
 
+# reclaim: 10 ms periods for the same reason as ACC_PERIOD
 group_reclaim() {
-	insmod $KO cpus=1 monitor=1 period_us=1000 || { result reclaim-load FAIL "insmod failed"; return; }
+	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	set -- $(pf 1 1); r0=$3
 	rmmod memreg
-	B=$(calc "$r0 * 0.25 / 1000"); target=$((B * 1000))
-	insmod $KO cpus=0,1 period_us=1000 read_budget=$B,$B platform_read=$((B * 2)) \
+	B=$(calc "$r0 * 0.25 / 100"); target=$((B * 100))
+	insmod $KO cpus=0,1 period_us=10000 read_budget=$B,$B platform_read=$((B * 2)) \
 		|| { result reclaim-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	sleep 0.2
 	set -- $(pf 1 2); off=$3
@@ -207,7 +214,9 @@ group_cycles() {
 	p1=$(rd $M/cpu1/periods); th1=$(rd $M/cpu1/throttles)
 	echo 0 > /sys/devices/system/cpu/cpu1/online; rc0=$?
 	sleep 0.3
-	r_off=$(rd $M/cpu1/running); thr_off=$(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memreg/1$')
+	r_off=$(rd $M/cpu1/running)
+	# the throttle thread of cpu1 must be parked (state P), not running
+	thr_off=$(for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = memreg/1 ] && awk '{ print $3 }' $d/stat; done | tr -d '\n')
 	p2=$(rd $M/cpu1/periods)
 	sleep 0.3
 	p3=$(rd $M/cpu1/periods)
@@ -215,8 +224,8 @@ group_cycles() {
 	taskset -p 2 $w1 > /dev/null 2>&1
 	sleep 0.5
 	r_on=$(rd $M/cpu1/running); p4=$(rd $M/cpu1/periods); th4=$(rd $M/cpu1/throttles)
-	check cpu1-offline "rc=$rc0 running=$r_off threads=$thr_off periods frozen $p2->$p3" \
-		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = 0 -a "$p2" = "$p3"
+	check cpu1-offline "rc=$rc0 running=$r_off thread-state=$thr_off periods frozen $p2->$p3" \
+		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = P -a "$p2" = "$p3"
 	check cpu1-online "rc=$rc1 running=$r_on periods $p3->$p4 throttles $th1->$th4" \
 		test "$rc1" = 0 -a "$r_on" = 1 -a "$p4" -gt $((p3 + 100)) -a "$th4" -gt "$th1"
 	rmmod memreg; rc=$?
