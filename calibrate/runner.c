@@ -366,6 +366,34 @@ static int phase_pmu(struct run_state *s)
 	return rc;
 }
 
+/*
+ * idle_check - how busy the machine is before anything is measured: the
+ * busiest CPU's share used by others over MEMCAL_IDLE_CHECK_NS.  A busy
+ * machine is noted in the run (its figures will be low and noisy).
+ */
+static void idle_check(struct run_state *s)
+{
+	struct memcal_procstat a, b;
+	struct timespec ts = { 0, MEMCAL_IDLE_CHECK_NS };
+	double f;
+	char note[160];
+
+	if (memcal_procstat_read(&a))
+		return;
+	nanosleep(&ts, NULL);
+	if (memcal_procstat_read(&b) == 0) {
+		f = memcal_procstat_foreign(&a, &b, NULL, 0);
+		if (f > MEMCAL_FOREIGN_WARN) {
+			snprintf(note, sizeof(note), "machine busy before the "
+				 "run: up to %.0f%% of a CPU used by other "
+				 "processes", f * 100);
+			memcal_result_note(s->r, note);
+		}
+		memcal_procstat_free(&b);
+	}
+	memcal_procstat_free(&a);
+}
+
 /* params_json - the parameters of the run as stored JSON text. */
 static char *params_json(const struct run_state *s)
 {
@@ -424,6 +452,7 @@ int memcal_run_measure(const struct memcal_topology *t,
 	snprintf(r->run.tool_version, sizeof(r->run.tool_version), "%s",
 		 MEMCAL_VERSION);
 	iso_now(r->run.started_at, sizeof(r->run.started_at));
+	idle_check(&s);
 	if (step)
 		step(user, "allocating buffers");
 	rc = memcal_bench_init(&s.b, t, o->cpus, o->n_cpus, size, err, errlen);

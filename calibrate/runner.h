@@ -28,6 +28,8 @@
 /* Pace steps of the sweep from idle (0) to full speed (1). */
 #define MEMCAL_PACE_STEPS_FULL	10
 #define MEMCAL_PACE_STEPS_QUICK	2
+/* How long the machine is watched for foreign load before measuring. */
+#define MEMCAL_IDLE_CHECK_NS	200000000L
 /* Smallest --size accepted (bytes per thread). */
 #define MEMCAL_MIN_SIZE		(64u << 10)
 
