@@ -177,6 +177,36 @@ int ovh_kmod_unload(char *why, size_t wlen)
 }
 
 /*
+ * ovh_kmod_periods - periods memreg has accounted on @cpu so far (its
+ * per-CPU "periods" statistic), so a run can say how many regulation
+ * periods it really saw.  Returns 0 or a negative errno.
+ */
+int ovh_kmod_periods(unsigned cpu, uint64_t *val)
+{
+#if OVH_HAVE_CTL
+	struct memreg_ctl *c = memreg_ctl_open(NULL);
+	int rc = c ? memreg_ctl_read_u64(c, (int)cpu, "periods", val) : -ENOMEM;
+
+	memreg_ctl_close(c);
+	return rc;
+#else
+	char p[96];
+	unsigned long long v = 0;
+	FILE *f;
+	int n;
+
+	snprintf(p, sizeof(p), "/sys/kernel/memreg/cpu%u/periods", cpu);
+	f = fopen(p, "r");
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%llu", &v);
+	fclose(f);
+	*val = v;
+	return n == 1 ? 0 : -EINVAL;
+#endif
+}
+
+/*
  * ovh_kmod_probe - can the real measurement run here?  Checks, in order:
  * root, module support (/proc/modules), memreg not already loaded (its
  * parameters could not be set), the module file, and a trial load at

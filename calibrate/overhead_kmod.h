@@ -14,6 +14,7 @@
 #define MEMCAL_OVERHEAD_KMOD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Name the module registers (for delete_module and /sys/module). */
 #define OVH_MEMREG_NAME	"memreg"
@@ -35,5 +36,6 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		  const char *extra, char *why, size_t wlen);
 int ovh_kmod_unload(char *why, size_t wlen);
 int ovh_kmod_loaded(void);
+int ovh_kmod_periods(unsigned cpu, uint64_t *val);
 
 #endif /* MEMCAL_OVERHEAD_KMOD_H */

@@ -279,6 +279,8 @@ static int run_cp(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		if (rc)
 			return rc;
 		rc = ovh_run_once(&sp, out);
+		if (!rc && ovh_kmod_periods(cpu, &out->ticks))
+			out->ticks = 0;	/* statistic unreadable: unknown */
 		if (ovh_kmod_unload(rc ? NULL : err, len) && !rc)
 			return OVH_KMOD_ELOAD;
 	} else {

@@ -6,6 +6,8 @@
 #                   cpu 0 (the master-core comparison), C/C' interleaved
 #   ovh_mode=bench  the cost benchmark: 1000, 100 and 32 us, master
 #                   elsewhere and on the core (bench/overhead)
+#   ovh_mode=memcal `memcal overhead` itself (static build): memreg must be
+#                   chosen as the method, the run stored and shown
 # Every check prints "MEMREG-CHECK <name> PASS|FAIL <detail>"; the run ends
 # with the kernel log between MEMREG-DMESG-BEGIN/END and "MEMREG-DONE".
 export PATH=/bin:/sbin
@@ -31,6 +33,20 @@ bench)
 		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench" \
 		${extra:+--extra "$extra"}
 	echo "OVH-EXIT $?"
+	;;
+memcal)
+	/memcal overhead --module /memreg.ko --periods 1000,5000 --cores 0 \
+		--repeat 3 --benchmarks compute --duration "$ms" --db /tmp/m.db \
+		--json > /tmp/o.json; rc=$?
+	cat /tmp/o.json | sed 's/^/OVH-JSON /'
+	r() { if [ "$3" = 0 ]; then echo "MEMREG-CHECK $1 PASS $2"; else echo "MEMREG-CHECK $1 FAIL $2"; fi; }
+	r ovh-memcal-exit "memcal overhead exit $rc" $rc
+	grep -q '"method": "memreg"' /tmp/o.json; r ovh-memcal-method "method memreg chosen (module loadable)" $?
+	n=$(grep -c '"ratio_median": [0-9]' /tmp/o.json)
+	test "$n" -ge 2; r ovh-memcal-finite "finite ratios: $n (2 periods x master placements)" $?
+	/memcal show --db /tmp/m.db > /tmp/show.txt 2>&1
+	sed 's/^/OVH-SHOW /' /tmp/show.txt
+	grep -q 'overhead points' /tmp/show.txt; r ovh-memcal-show "memcal show lists the run" $?
 	;;
 esac
 grep -q '^memreg ' /proc/modules && echo "MEMREG-CHECK ovh-unloaded FAIL memreg still loaded" \
