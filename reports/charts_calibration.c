@@ -220,10 +220,7 @@ int chart_latency(FILE *f, const struct report *r)
 		snprintf(label, sizeof(label), "knee %s: %s%.1f GB/s",
 			 traffic[k], s->lower_bound ? ">= " : "",
 			 s->bandwidth_bps / 1e9);
-		svg_vline(&c, s->bandwidth_bps / 1e9, color, "6 4", NULL);
-		svg_note(&c, s->bandwidth_bps / 1e9, c.y.d1 -
-			 (c.y.d1 - c.y.d0) * (0.06 + 0.07 * k), "end", color,
-			 label);
+		svg_vline(&c, s->bandwidth_bps / 1e9, color, "6 4", label);
 		snprintf(label, sizeof(label), "%s bound %.0f ns (%.2gx)",
 			 traffic[k], s->idle_latency_ns * s->bound_ratio,
 			 s->bound_ratio);

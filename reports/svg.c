@@ -372,7 +372,9 @@ void svg_hline(struct svg_chart *c, double y, double x0, double x1,
 
 /*
  * svg_vline() - a vertical marker at data @x over the plot height,
- * labelled near its top (to its right, or left when close to the edge).
+ * labelled along the line (text rotated to read upwards, just left of it,
+ * from the top of the plot down), so that two markers' labels never
+ * collide however close the markers are.
  */
 void svg_vline(struct svg_chart *c, double x, const char *color,
 	       const char *dash, const char *label)
@@ -383,11 +385,13 @@ void svg_vline(struct svg_chart *c, double x, const char *color,
 		return;
 	segment(c, px, c->py0, px, c->py1, color, 1.5, dash);
 	if (label) {
-		bool left = px + 4 + svg_text_width(label, 11) > c->px1;
+		double lx = px - 5 < c->px0 + 12 ? px + 13 : px - 5;
+		double ly = c->py0 + 6;
+		char rot[96];
 
-		text(c->f, left ? px - 4 : px + 4, c->py0 + 14,
-		     left ? "end" : "start", 11, color, "class=\"marker\"",
-		     label);
+		snprintf(rot, sizeof(rot), "class=\"marker\" transform=\"rotate("
+			 "-90 %.2f %.2f)\"", lx, ly);
+		text(c->f, lx, ly, "end", 11, color, rot, label);
 	}
 }
 
