@@ -43,7 +43,10 @@ static char *html(const char *tool, const char *const *args)
 	return o.out;
 }
 
-/* self_contained - no script, no link, no URL but the SVG namespace. */
+/*
+ * self_contained - no script, no link, no URL but the SVG namespace;
+ * elements balanced.
+ */
 static void self_contained(const char *s)
 {
 	const char *p = s;
@@ -53,6 +56,12 @@ static void self_contained(const char *s)
 	cr_expect_null(strstr(s, "href="));
 	cr_expect_null(strstr(s, "src="));
 	cr_expect_null(strstr(s, "@import"));
+	/* the SVG elements are balanced (a cheap well-formedness check) */
+	cr_expect_eq(count_str(s, "<svg "), count_str(s, "</svg>"));
+	cr_expect_eq(count_str(s, "<g "), count_str(s, "</g>"));
+	cr_expect_eq(count_str(s, "<text "), count_str(s, "</text>"));
+	cr_expect_eq(count_str(s, "<figure>"), count_str(s, "</figure>"));
+	cr_expect_eq(count_str(s, "<table"), count_str(s, "</table>"));
 	while ((p = strstr(p, "http")))
 		cr_expect(!strncmp(p++, "http://www.w3.org/2000/svg", 26),
 			  "external URL in the page: %.40s", p - 1);
