@@ -223,15 +223,29 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		if (rc)
 			return rc;
 	}
-	/* a reclaim take of 1/8 of the smallest guarantee, as memreg does */
+	/*
+	 * A reclaim take of 1/8 of the smallest real guarantee, as memreg
+	 * does, but never below 1/1000 of the platform ceiling: a class with
+	 * a token guarantee of one event must not make every take one event
+	 * (one overflow interrupt per event).
+	 */
 	out->reclaim_quantum = UINT32_MAX;
 	for (int c = 0; c < t->nr_cpus; c++)
 		for (int k = 0; k < TUNE_NR_CLASSES; k++) {
 			uint64_t g = config_cpu(out, c)->b[k].guaranteed_events;
 
-			if (t->has_work[c] && g / 8 < out->reclaim_quantum)
+			if (t->has_work[c] && g > 8 && g / 8 < out->reclaim_quantum)
 				out->reclaim_quantum = (uint32_t)(g / 8);
 		}
+	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+		uint64_t floor_q = out->ceiling_events[k] / 1000;
+
+		if (floor_q > UINT32_MAX)
+			floor_q = UINT32_MAX;
+		if (out->reclaim_quantum != UINT32_MAX &&
+		    out->reclaim_quantum < floor_q)
+			out->reclaim_quantum = (uint32_t)floor_q;
+	}
 	if (out->reclaim_quantum < 1 || out->reclaim_quantum == UINT32_MAX)
 		out->reclaim_quantum = 1;
 	return PLAN_OK;

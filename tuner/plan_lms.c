@@ -5,7 +5,9 @@
  * combination of a small grid is simulated at the chosen period and the
  * cheapest wins (regulation error, plus the prediction error for LMS);
  * on a tie the simpler setting (fewer taps, smaller step) is kept, and a
- * mode stays on unless switching it off is strictly better.
+ * mode stays on unless switching it off is strictly better.  The grid is
+ * searched in two passes (taps x step at 10 % headroom, then the headroom
+ * at the best of those) to keep the replays few.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,17 +60,20 @@ int plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	}
 	out->lms = out->reclaim = out->share = true;
 	out->monitor = false;
+	/* taps x step at the default headroom, then the headroom */
 	for (size_t a = 0; !rc && a < sizeof(taps_grid) / 4; a++)
-		for (size_t b = 0; !rc && b < sizeof(mu_grid) / 4; b++)
-			for (size_t h = 0; !rc && h < sizeof(head_grid) / 4;
-			     h++) {
-				memcpy(c, out, sizeof(*c));
-				c->taps = taps_grid[a];
-				c->mu_q16 = mu_grid[b];
-				c->headroom_q16 = head_grid[h];
-				rc = try_cfg(in, t, c, keep, &best, &have, err,
-					     errlen);
-			}
+		for (size_t b = 0; !rc && b < sizeof(mu_grid) / 4; b++) {
+			memcpy(c, out, sizeof(*c));
+			c->taps = taps_grid[a];
+			c->mu_q16 = mu_grid[b];
+			c->headroom_q16 = head_grid[0];
+			rc = try_cfg(in, t, c, keep, &best, &have, err, errlen);
+		}
+	for (size_t h = 1; !rc && h < sizeof(head_grid) / 4; h++) {
+		memcpy(c, keep, sizeof(*c));
+		c->headroom_q16 = head_grid[h];
+		rc = try_cfg(in, t, c, keep, &best, &have, err, errlen);
+	}
 	if (rc)
 		goto out;
 	lms_best = best;
@@ -90,8 +95,8 @@ int plan_lms(const struct plan_input *in, const struct plan_traces *t,
 		       "cheapest of %zu replayed combinations (cost %.3f)",
 		       out->taps, out->mu_q16 / 65536.0,
 		       out->headroom_q16 * 100.0 / 65536.0,
-		       sizeof(taps_grid) / 4 * sizeof(mu_grid) / 4 *
-		       sizeof(head_grid) / 4, lms_best);
+		       sizeof(taps_grid) / 4 * sizeof(mu_grid) / 4 +
+		       sizeof(head_grid) / 4 - 1, lms_best);
 	config_explain(out, "reclaim %s, spare sharing %s: %s",
 		       out->reclaim ? "on" : "off", out->share ? "on" : "off",
 		       best < lms_best - 1e-9 ? "switching a mode off replayed "

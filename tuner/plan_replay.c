@@ -23,7 +23,7 @@
 #include "memreg_sim.h"
 #include "plan.h"
 
-#define PLAN_MAX_TICKS 200000
+#define PLAN_MAX_TICKS 50000
 
 /* Cost weights: fractions of a core or of traffic, see plan_score. */
 #define W_OVERHEAD 1.0
