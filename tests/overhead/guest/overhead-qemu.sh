@@ -9,7 +9,7 @@
 #        [--ms MS] [--bench compute|memory] [--icount|--no-icount]
 #
 # --mode test  (CTest): 100 us vs 5 ms, master on cpu 1 and on cpu 0;
-#              checks: finite ratios >= 0.95, 100 us costs more than 5 ms
+#              checks: finite ratios, >= 0.95, 100 us costs more than 5 ms
 #              for both placements, the master comparison ran, unloaded.
 #              With -icount the median ratio is checked; under plain TCG
 #              the best one (min C' / min C: a loaded host only adds time).
@@ -178,12 +178,14 @@ load0=$(awk -v a="$load0" -v b="$load1" 'BEGIN { print (a > b ? a : b) }')
 fail=0
 grep -a -E '^(OVH-|MEMREG-CHECK)' "$log" | tr -d '\r'
 case $mode in
-test) expect="ovh-finite ovh-contrast-m1 ovh-contrast-m0 ovh-master ovh-unloaded"
+test) expect="ovh-finite ovh-ge1 ovh-contrast-m1 ovh-contrast-m0 ovh-master ovh-unloaded"
 	# Plain TCG on a host busier than its cores: the guest clock is
-	# host time and runs are cut up at random; the ordering is then
-	# reported but not asserted (it is exact under -icount on arm64).
+	# host time and runs are cut up at random; the ratios' level and
+	# ordering are then reported but not asserted (they are exact under
+	# -icount on arm64); finiteness, the master comparison and the
+	# unload still are.
 	if [ $icount -eq 0 ] && awk -v n="$(nproc)" -v l="$load0" 'BEGIN { exit !(l > n) }'; then
-		echo "overhead-qemu: host load $load0 > $(nproc) cores: plain-TCG ordering reported, not asserted"
+		echo "overhead-qemu: host load $load0 > $(nproc) cores: plain-TCG ratios and ordering reported, not asserted"
 		expect="ovh-finite ovh-master ovh-unloaded"
 	fi ;;
 bench) expect="ovh-unloaded" ;;

@@ -21,7 +21,7 @@
  * cost_ns_per_period = (C' - C) / (C' / P) from the medians: the time one
  * period costs the core; under -icount shift=0 a guest ns is one
  * instruction.
- * With --check-contrast: MEMREG-CHECK lines for finite ratios with the
+ * With --check-contrast: MEMREG-CHECK lines for finite ratios, the
  * chosen statistic >= 0.95, the shortest period costing more than the
  * longest (per placement), and the master comparison having run.  The
  * statistic is the median of the per-repetition ratios (--stat median,
@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 	struct ovh_sample smp;
 	char why[512];
 	double med[MAXP][2], best[MAXP][2];
-	int fails = 0, rc;
+	int fails = 0, below = 0, rc;
 
 	if (parse(argc, argv, &o)) {
 		fprintf(stderr, "usage: ovh_guest --ko PATH --periods LIST "
@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 			med[p][m] = median(ratio, o.reps);
 			best[p][m] = mincp / minc;
 			if ((o.best ? best[p][m] : med[p][m]) < 0.95)
-				fails |= 1;
+				below = 1;
 			mc = median(c[p][m], o.reps);
 			mcp = median(cp[p][m], o.reps);
 			printf("OVH-POINT bench=%s cpu=%u master=%d period_us=%u "
@@ -268,9 +268,11 @@ int main(int argc, char **argv)
 		}
 		double (*st)[2] = o.best ? best : med;
 
-		printf("MEMREG-CHECK ovh-finite %s every C'/C finite, %s >= "
-		       "0.95\n", fails ? "FAIL" : "PASS",
-		       o.best ? "best" : "median");
+		printf("MEMREG-CHECK ovh-finite %s every C'/C finite\n",
+		       fails ? "FAIL" : "PASS");
+		printf("MEMREG-CHECK ovh-ge1 %s every %s C'/C >= 0.95\n",
+		       below ? "FAIL" : "PASS", o.best ? "best" : "median");
+		fails |= below;
 		for (unsigned m = 0; m < o.nm; m++) {
 			int ok = st[lo][m] > st[hi][m];
 
