@@ -16,13 +16,41 @@
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
 
-/* fix_tmpdir() - a fresh temporary directory for one test (never freed). */
+static char tmpdirs[8][64];
+static int n_tmpdirs;
+
+/* remove_tmpdirs - atexit(): delete the directories fix_tmpdir() made. */
+static void remove_tmpdirs(void)
+{
+	char cmd[160];
+
+	for (int i = 0; i < n_tmpdirs; i++) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%.63s'", tmpdirs[i]);
+		if (system(cmd))
+			fprintf(stderr, "fixture: could not remove %s\n",
+				tmpdirs[i]);
+	}
+	n_tmpdirs = 0;
+}
+
+/*
+ * fix_tmpdir() - a fresh temporary directory for one test, removed when
+ * the test process exits.  Return: its path, or NULL.
+ */
 const char *fix_tmpdir(void)
 {
-	static char dir[64];
+	char *dir;
 
-	snprintf(dir, sizeof(dir), "/tmp/memcal-rep-XXXXXX");
-	return mkdtemp(dir);
+	if (n_tmpdirs >= 8)
+		return NULL;
+	if (!n_tmpdirs)
+		atexit(remove_tmpdirs);
+	dir = tmpdirs[n_tmpdirs];
+	snprintf(dir, sizeof(tmpdirs[0]), "/tmp/memcal-rep-XXXXXX");
+	if (!mkdtemp(dir))
+		return NULL;
+	n_tmpdirs++;
+	return dir;
 }
 
 /* store_platform - the 4-core board. */
