@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,4 +216,28 @@ Test(run_cli, unexpected_argument_is_a_usage_error)
 
 	cr_expect_eq(run(NULL, "--quick extra", out, sizeof(out), false), 2);
 	cr_expect(strstr(out, "unexpected argument") != NULL, "%s", out);
+}
+
+Test(run_cli, killed_run_leaves_no_run, .timeout = 60)
+{
+	memcal_db *h;
+	char err[256];
+	pid_t pid;
+	int st;
+
+	/* Create the database first so that its absence proves nothing. */
+	cr_assert_eq(memcal_db_open(db, MEMCAL_DB_OPEN_CREATE, &h, err,
+				    sizeof(err)), 0);
+	memcal_db_close(h);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		execl(MEMCAL, MEMCAL, "run", "--db", db, "-q", (char *)NULL);
+		_exit(127);
+	}
+	usleep(1500000);	/* mid-measurement: a full run takes longer */
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	cr_expect(WIFSIGNALED(st), "memcal was still running when killed");
+	cr_expect_eq(runs_stored(), 0, "a killed run stored nothing");
 }
