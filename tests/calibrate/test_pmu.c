@@ -123,3 +123,52 @@ Test(pmu, discovery_without_a_pmu_says_so)
 	memcal_pmu_report_free(&r);
 	unsetenv("MEMCAL_SYSFS_ROOT");
 }
+
+/*
+ * fake_counter - a pipe standing in for a perf fd: each validation pass
+ * reads one 64-bit count from it (the ioctls fail harmlessly on a pipe).
+ */
+static int fake_counter(uint64_t count, int passes)
+{
+	int p[2];
+
+	cr_assert_eq(pipe(p), 0);
+	for (int i = 0; i < passes; i++)
+		cr_assert_eq(write(p[1], &count, sizeof(count)), sizeof(count));
+	close(p[1]);
+	return p[0];
+}
+
+Test(pmu, validation_measures_bytes_per_event_and_chooses)
+{
+	size_t bytes = 1 << 20;
+	void *buf = aligned_alloc(64, bytes);
+	struct memcal_pmu_event ev[4] = {
+		{ .name = "lines", .traffic = "read", .opened = true },
+		{ .name = "beats", .traffic = "read", .opened = true },
+		{ .name = "odd", .traffic = "write", .opened = true },
+		{ .name = "wb", .traffic = "write", .opened = true },
+	};
+	int fds[4];
+	struct memcal_pmu_report r = { .status = { .available = true },
+				       .events = ev, .n_events = 4, .fds = fds };
+
+	fds[0] = fake_counter(bytes / 64, 3);		/* 64 B per event */
+	fds[1] = fake_counter(bytes / 16 + 2000, 3);	/* ~15.5 B: 3 % off */
+	fds[2] = fake_counter(bytes / 48, 3);		/* 48 B: no size */
+	fds[3] = fake_counter(bytes / 32, 3);		/* 32 B per event */
+	cr_assert_not_null(buf);
+	cr_assert_eq(memcal_pmu_validate(&r, buf, bytes), 0);
+	cr_expect_float_eq(ev[0].bytes_per_event, 64, 1e-9);
+	cr_expect_float_eq(ev[0].error_pct, 0, 1e-9);
+	cr_expect(ev[0].chosen, "exact line counter chosen for reads");
+	cr_expect_not(ev[1].chosen);
+	cr_expect_gt(ev[1].error_pct, 0);
+	cr_expect_not(ev[2].chosen);
+	cr_expect(strstr(ev[2].message, "not a transfer size") != NULL, "%s",
+		  ev[2].message);
+	cr_expect(ev[3].chosen, "the valid write counter is chosen");
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+	free(buf);
+}
