@@ -160,6 +160,7 @@ int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 			char *err, size_t errlen)
 {
 	size_t base_page = (size_t)sysconf(_SC_PAGESIZE), hpage = 0;
+	uint64_t hfree;
 	void *p = MAP_FAILED;
 
 	memset(b, 0, sizeof(*b));
@@ -169,8 +170,8 @@ int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 			snprintf(err, errlen, "buffer size must be positive");
 		return MEMCAL_CAL_EINVAL;
 	}
-	if (hugetlb_free_bytes(&hpage) >= round_up(bytes, hpage ? hpage : 1) &&
-	    hpage) {
+	hfree = hugetlb_free_bytes(&hpage);
+	if (hpage && hfree >= round_up(bytes, hpage)) {
 		size_t len = round_up(bytes, hpage);
 
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
