@@ -131,11 +131,13 @@ static void pace(const struct load *l, uint64_t start, uint64_t done)
 /* idle_phase - in a burst pattern, sleep through the idle part. */
 static void idle_phase(const struct load *l, uint64_t start)
 {
-	uint64_t cycle = (l->burst_ms + l->idle_ms) * 1000000ull;
-	uint64_t pos = (now_ns() - start) % cycle;
+	uint64_t cycle = (l->burst_ms + l->idle_ms) * 1000000ull, pos;
 	struct timespec ts;
 
-	if (!l->burst_ms || pos < l->burst_ms * 1000000ull)
+	if (!l->burst_ms)
+		return;
+	pos = (now_ns() - start) % cycle;
+	if (pos < l->burst_ms * 1000000ull)
 		return;
 	pos = cycle - pos;
 	ts.tv_sec = (time_t)(pos / 1000000000ull);
@@ -306,5 +308,8 @@ int main(int argc, char **argv)
 		}
 	}
 	memcal_load_sink = l.sink;
+	free(l.buf);
+	free(l.rd);
+	free(l.wr);
 	return 0;
 }
