@@ -8,6 +8,7 @@
  */
 #include "kernels.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,28 @@ static const memcal_kernel_fn *isa_table(enum memcal_isa isa)
 }
 
 static struct memcal_kernel kernel_slots[MEMCAL_OP_COUNT][MEMCAL_ISA_COUNT];
+static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
+
+/*
+ * fill_slots - describe every kernel the CPU can run, once per process
+ * (so that threads may look kernels up concurrently).
+ */
+static void fill_slots(void)
+{
+	for (unsigned isa = 0; isa < MEMCAL_ISA_COUNT; isa++) {
+		const memcal_kernel_fn *tab = isa_table((enum memcal_isa)isa);
+		bool ok = memcal_isa_supported((enum memcal_isa)isa);
+
+		for (unsigned op = 0; op < MEMCAL_OP_COUNT; op++) {
+			struct memcal_kernel *k = &kernel_slots[op][isa];
+
+			k->op = (enum memcal_op)op;
+			k->isa = (enum memcal_isa)isa;
+			k->variant = isa_names[isa];
+			k->fn = (tab && ok) ? tab[op] : NULL;
+		}
+	}
+}
 
 /*
  * memcal_kernel_get - the @op kernel of variant @isa, or NULL when the
@@ -87,20 +110,10 @@ static struct memcal_kernel kernel_slots[MEMCAL_OP_COUNT][MEMCAL_ISA_COUNT];
 const struct memcal_kernel *memcal_kernel_get(enum memcal_op op,
 					      enum memcal_isa isa)
 {
-	const memcal_kernel_fn *tab;
-	struct memcal_kernel *k;
-
 	if ((unsigned)op >= MEMCAL_OP_COUNT || (unsigned)isa >= MEMCAL_ISA_COUNT)
 		return NULL;
-	tab = isa_table(isa);
-	if (!tab || !tab[op] || !memcal_isa_supported(isa))
-		return NULL;
-	k = &kernel_slots[op][isa];
-	k->op = op;
-	k->isa = isa;
-	k->variant = isa_names[isa];
-	k->fn = tab[op];
-	return k;
+	pthread_once(&slots_once, fill_slots);
+	return kernel_slots[op][isa].fn ? &kernel_slots[op][isa] : NULL;
 }
 
 /*
