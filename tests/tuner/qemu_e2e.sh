@@ -1,0 +1,117 @@
+#!/bin/sh
+# qemu_e2e.sh BUILD_DIR - memtune apply and validate end to end with the
+# real memreg.ko in a QEMU (TCG) guest running the Debian kernel.
+#
+# On the host: a quick calibration (memcal run), a profile and a plan of a
+# small mix of memcal-load workloads (overhead assumed: plain TCG timing
+# means nothing), the JSON export; then an initramfs with busybox, memtune
+# and memcal-load with their shared libraries, memreg.ko built against the
+# matching headers (regulator/kmod's Makefile), the database, the mix and
+# tests/kernel/guest/memtune_e2e.sh as /init.  Pass/fail from the guest's
+# MEMTUNE-CHECK lines.  Exit 0 all PASS, 1 a failure, 77 a missing tool.
+set -u
+bdir=$(cd "${1:?usage: qemu_e2e.sh BUILD_DIR}" && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmo=${MEMTUNE_QEMU_TIMEOUT:-400}
+skip() { echo "memtune-qemu: SKIP: $*"; exit 77; }
+die() { echo "memtune-qemu: ERROR: $*"; exit 1; }
+
+kimg=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | grep -v -- '-rt-amd64$' | sort -V | tail -1)
+[ -n "$kimg" ] || skip "no kernel image in /boot (apt-get install linux-image-amd64)"
+kver=${kimg#/boot/vmlinuz-}
+kdir=/usr/src/linux-headers-$kver
+[ -f "$kdir/Makefile" ] || skip "no headers for $kver at $kdir"
+command -v qemu-system-x86_64 > /dev/null || skip "qemu-system-x86_64 missing"
+[ -x /bin/busybox ] || skip "busybox-static missing"
+command -v cpio > /dev/null || skip "cpio missing"
+memtune=$bdir/tuner/memtune
+load=$bdir/tuner/memcal-load
+memcal=$bdir/calibrate/memcal
+for b in "$memtune" "$load" "$memcal"; do [ -x "$b" ] || die "$b not built"; done
+
+work=$bdir/qemu-memtune
+rm -rf "$work" && mkdir -p "$work"
+make -s -C "$src/regulator/kmod" OUT="$work/kmod" KDIR="$kdir" > "$work/kmod.log" 2>&1 \
+	|| { cat "$work/kmod.log"; die "module build failed"; }
+ko=$work/kmod/kmod/memreg.ko
+
+cat > "$work/mix.yaml" <<'MIX'
+name: qemu-e2e
+runs: 1
+percentile: 99
+margin_pct: 20
+workloads:
+  - name: control
+    argv: [memcal-load, read, --mb, "1", --size, "1048576", --period-us,
+           "20000", --jobs, "10"]
+    criticality: rt
+    period_us: 20000
+    cpu: 1
+  - name: stream
+    command: memcal-load read --mb 64 --size 4194304
+    criticality: be
+MIX
+db=$work/m.db
+"$memcal" --db "$db" -q run --quick --size 16777216 > "$work/memcal.log" 2>&1 \
+	|| { cat "$work/memcal.log"; die "memcal run failed"; }
+"$memtune" --db "$db" -q profile "$work/mix.yaml" > "$work/profile.log" 2>&1 \
+	|| { cat "$work/profile.log"; die "memtune profile failed"; }
+"$memtune" --db "$db" plan "$work/mix.yaml" --periods 1000,2000,5000 \
+	--assume-overhead-ns 50000 > "$work/plan.log" 2>&1 \
+	|| { cat "$work/plan.log"; die "memtune plan failed"; }
+"$memtune" --db "$db" export --format json --out "$work/cfg.json" \
+	> "$work/export.log" 2>&1 || { cat "$work/export.log"; die "export failed"; }
+
+root=$work/initramfs
+mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
+	"$root/tmp" "$root/lib/x86_64-linux-gnu" "$root/lib64"
+cp /bin/busybox "$root/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+done
+cp "$memtune" "$load" "$root/bin/"
+for lib in $(ldd "$memtune" "$load" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
+	case $lib in
+	*ld-linux*) cp -L "$lib" "$root/lib64/" ;;
+	/*) cp -L "$lib" "$root/lib/x86_64-linux-gnu/" ;;
+	esac
+done
+strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko"
+cp "$db" "$root/m.db"
+cp "$work/cfg.json" "$root/cfg.json"
+cp "$work/mix.yaml" "$root/mix.yaml"
+cp "$src/tests/kernel/guest/memtune_e2e.sh" "$root/init"
+chmod 755 "$root/init"
+initrd=$work/initrd.gz
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
+
+log=$work/guest.log
+echo "memtune-qemu: kernel $kver, log $log"
+timeout -k 5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
+	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
+	-append "console=ttyS0 quiet panic=-1" < /dev/null > "$log" 2>&1
+qrc=$?
+fail=0
+checks=$(grep -a -o 'MEMTUNE-CHECK .*' "$log" | tr -d '\r')
+echo "$checks"
+for n in apply-loads apply-period apply-lms-on apply-cpu1-regulated \
+	 apply-again-sysfs validate-runs validate-regulated \
+	 validate-leaves-regulating memreg-periods-counted unload; do
+	line=$(echo "$checks" | grep "^MEMTUNE-CHECK $n " | tail -1)
+	case $line in
+	*" $n PASS"*) ;;
+	*" $n FAIL"*) fail=1 ;;
+	*) echo "memtune-qemu: MISSING check $n"; fail=1 ;;
+	esac
+done
+if grep -a -n -E 'BUG:|Oops|Call Trace|Kernel panic|UBSAN|KASAN' "$log" | head -10 | grep .; then
+	echo "memtune-qemu: kernel log shows a bug/oops (above)"; fail=1
+fi
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	echo "memtune-qemu: TIMEOUT after ${tmo}s"; fail=1
+elif ! grep -aq 'MEMTUNE-DONE' "$log"; then
+	echo "memtune-qemu: the guest did not finish (qemu rc=$qrc); tail:"
+	tail -20 "$log"; fail=1
+fi
+[ $fail -eq 0 ] && echo "memtune-qemu: all checks PASS" || echo "memtune-qemu: FAILED"
+exit $fail
