@@ -11,7 +11,8 @@
  * it boots regulated), or, when it is loaded already, the values are
  * staged in sysfs and committed at once; memreg's last error is read back
  * on failure.  LMS adaptation is on unless the configuration says
- * otherwise.  The low-level work goes through tuner/apply_ctl.c.
+ * otherwise.  The low-level work goes through tuner/apply_ctl.c, which
+ * uses regulator/ctl (memreg_ctl).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +28,8 @@
 
 /* Modules of other bandwidth regulators memreg must not run beside. */
 static const char *const other_regulators[] = {
-	"memguard", "bwlock", "bwlockmod", "mempol", "memguard_mod", NULL,
+	"memguard", "memguard_rt", "bwlock", "bwlockmod", "mempol",
+	"memguard_mod", NULL,
 };
 
 /**

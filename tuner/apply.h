@@ -4,7 +4,7 @@
  * (module parameters, then sysfs staging and commit), switch monitor-only
  * mode for unregulated comparison runs, read per-CPU throttle statistics.
  * All of it takes a configurable sysfs root, so the tests can run against
- * a fake one (apply_ctl.c does the low-level part).
+ * a fake one (apply_ctl.c does the low-level part through memreg_ctl).
  */
 #ifndef MEMTUNE_APPLY_H
 #define MEMTUNE_APPLY_H
@@ -27,7 +27,8 @@ enum tune_reg_rc {
 
 /**
  * struct tune_reg - where memreg lives and how to load it.
- * @sysfs:     sysfs root of memreg ("/sys/kernel/memreg").
+ * @sysfs:     sysfs root of memreg (NULL: memreg_ctl's default,
+ *             $MEMREG_SYSFS_ROOT or /sys/kernel/memreg).
  * @module:    memreg.ko to load when memreg is not loaded (NULL: look in
  *             /lib/modules/$(uname -r)).
  * @proc_modules: list of loaded modules ("/proc/modules").

@@ -1,133 +1,92 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * apply_ctl.c - the low-level side of 'memtune apply' and 'validate':
- * finit_module() with parameters, sysfs staging and commit, the last
- * error, per-CPU statistics, delete_module().  Everything under a
- * configurable sysfs root (struct tune_reg.sysfs) so that tests can run
- * against a fake tree.  The sysfs layout is memreg's (regulator/kmod/
- * sysfs.c): global attributes, "commit", "error", and cpuN/ directories.
- *
- * regulator/ctl (memreg_ctl) was not yet available when this was
- * written; this file is the only place to change when memtune moves to it.
+ * apply_ctl.c - the low-level side of 'memtune apply' and 'validate',
+ * through regulator/ctl (memreg_ctl): finit_module() with parameters,
+ * sysfs staging and commit, the module's last error, per-CPU statistics,
+ * delete_module().  The sysfs root is struct tune_reg.sysfs (NULL: the
+ * library's default, $MEMREG_SYSFS_ROOT or /sys/kernel/memreg), so tests
+ * can run against a fake tree.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "apply.h"
 #include "export.h"
+#include "memreg_ctl.h"
 
-#define DEFAULT_SYSFS "/sys/kernel/memreg"
-
-/* root - the sysfs root in use. */
-static const char *root(const struct tune_reg *r)
+/* ctl_rc - a TUNE_REG_* code for a negative errno from memreg_ctl. */
+static int ctl_rc(int e)
 {
-	return r->sysfs ? r->sysfs : DEFAULT_SYSFS;
+	if (e == -EPERM || e == -EACCES)
+		return TUNE_REG_EPERM;
+	if (e == -ENOSYS || e == -ENOENT)
+		return TUNE_REG_ENOMOD;
+	return TUNE_REG_EFAIL;
+}
+
+/* open_ctl - a handle on @r's root, or NULL with @err. */
+static struct memreg_ctl *open_ctl(const struct tune_reg *r, char *err,
+				   size_t errlen)
+{
+	struct memreg_ctl *c = memreg_ctl_open(r->sysfs);
+
+	if (!c)
+		snprintf(err, errlen, "out of memory");
+	return c;
 }
 
 /** tune_reg_loaded() - whether memreg's sysfs tree is present. */
 bool tune_reg_loaded(const struct tune_reg *r)
 {
+	struct memreg_ctl *c = memreg_ctl_open(r->sysfs);
 	char path[4096];
-	struct stat st;
+	bool yes = false;
 
-	snprintf(path, sizeof(path), "%s/commit", root(r));
-	return !stat(path, &st);
-}
+	if (c) {
+		FILE *f;
 
-/* read_attr - first line of @root/@name into @buf; -1 on failure. */
-static int read_attr(const struct tune_reg *r, const char *name, char *buf,
-		     size_t len)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root(r), name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
+		snprintf(path, sizeof(path), "%s/commit", memreg_ctl_root(c));
+		f = fopen(path, "r");
+		yes = f != NULL;
+		if (f)
+			fclose(f);
 	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	memreg_ctl_close(c);
+	return yes;
 }
 
-/*
- * write_attr - write @value to @root/@name in one write(), as sysfs
- * wants; on failure @err says which attribute and memreg's reason.
- */
-static int write_attr(const struct tune_reg *r, const char *name,
-		      const char *value, char *err, size_t errlen)
-{
-	char path[4096], why[256] = "";
-	size_t n = strlen(value);
-	int fd, e = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", root(r), name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		e = errno;
-	else if (write(fd, value, n) != (ssize_t)n)
-		e = errno ? errno : EIO;
-	if (fd >= 0 && close(fd) && !e)
-		e = errno;
-	if (!e)
-		return TUNE_REG_OK;
-	if (read_attr(r, "error", why, sizeof(why)) || !strcmp(why, "none"))
-		snprintf(why, sizeof(why), "%s", strerror(e));
-	snprintf(err, errlen, "memreg refused %s=%s: %s", name, value, why);
-	return e == EACCES || e == EPERM ? TUNE_REG_EPERM : TUNE_REG_EFAIL;
-}
-
-/* write_u64 - write_attr() of a number. */
-static int write_u64(const struct tune_reg *r, const char *name,
-		     unsigned long long v, char *err, size_t errlen)
+/* stage_u64 - memreg_ctl_stage{,_cpu}() of a number (@cpu < 0: global). */
+static int stage_u64(struct memreg_ctl *c, int cpu, const char *name,
+		     unsigned long long v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%llu", v);
-	return write_attr(r, name, buf, err, errlen);
-}
-
-/* commit - apply the staged values at once. */
-static int commit(const struct tune_reg *r, char *err, size_t errlen)
-{
-	return write_attr(r, "commit", "1", err, errlen);
+	return cpu < 0 ? memreg_ctl_stage(c, name, buf) :
+			 memreg_ctl_stage_cpu(c, cpu, name, buf);
 }
 
 /* stage_cpu - the per-CPU values of @p under cpuN/. */
-static int stage_cpu(const struct tune_reg *r, const struct tune_cpu *p,
-		     char *err, size_t errlen)
+static int stage_cpu(struct memreg_ctl *c, const struct tune_cpu *p)
 {
 	static const char *const names[4] = { "read_guaranteed",
 		"write_guaranteed", "read_ceiling", "write_ceiling" };
-	char name[64];
-	int rc;
+	int rc = stage_u64(c, p->cpu, "regulated", p->regulated);
 
-	snprintf(name, sizeof(name), "cpu%d/regulated", p->cpu);
-	rc = write_u64(r, name, p->regulated, err, errlen);
 	for (int i = 0; !rc && p->regulated && i < 4; i++) {
 		const struct tune_budget *b = &p->b[i % 2];
 
-		snprintf(name, sizeof(name), "cpu%d/%s", p->cpu, names[i]);
-		rc = write_u64(r, name, i < 2 ? b->guaranteed_events :
-			       b->ceiling_events, err, errlen);
+		rc = stage_u64(c, p->cpu, names[i], i < 2 ?
+			       b->guaranteed_events : b->ceiling_events);
 	}
 	return rc;
 }
 
 /**
  * tune_ctl_stage_commit() - stage every value of @c in sysfs and commit;
- * on a refusal the staged values are discarded ("commit" 0).
- * Return: TUNE_REG_OK, EPERM or EFAIL with @err.
+ * on a refusal the staged values are discarded.
+ * Return: TUNE_REG_OK, EPERM or EFAIL with @err (memreg's reason).
  */
 int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 			  char *err, size_t errlen)
@@ -146,23 +105,27 @@ int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 		{ "lms_headroom", c->headroom_q16 },
 		{ "reclaim_quantum", c->reclaim_quantum },
 	};
-	int rc = write_attr(r, "read_event", c->counter[0].event, err, errlen);
+	struct memreg_ctl *h = open_ctl(r, err, errlen);
+	int rc;
 
+	if (!h)
+		return TUNE_REG_EFAIL;
+	rc = memreg_ctl_stage(h, "read_event", c->counter[0].event);
 	if (!rc)
-		rc = write_attr(r, "write_event", c->counter[1].event, err,
-				errlen);
+		rc = memreg_ctl_stage(h, "write_event", c->counter[1].event);
 	for (size_t i = 0; !rc && i < sizeof(g) / sizeof(g[0]); i++)
-		rc = write_u64(r, g[i].name, g[i].v, err, errlen);
+		rc = stage_u64(h, -1, g[i].name, g[i].v);
 	for (int i = 0; !rc && i < c->n_cpus; i++)
-		rc = stage_cpu(r, &c->cpus[i], err, errlen);
+		rc = stage_cpu(h, &c->cpus[i]);
 	if (!rc)
-		rc = commit(r, err, errlen);
+		rc = memreg_ctl_commit(h);
 	if (rc) {
-		char ignore[64];
-
-		write_attr(r, "commit", "0", ignore, sizeof(ignore));
+		snprintf(err, errlen, "memreg refused the configuration: %s",
+			 memreg_ctl_error(h));
+		memreg_ctl_discard(h);
 	}
-	return rc;
+	memreg_ctl_close(h);
+	return rc ? ctl_rc(rc) : TUNE_REG_OK;
 }
 
 /**
@@ -173,38 +136,31 @@ int tune_ctl_load(struct tune_reg *r, const char *ko,
 		  const struct tune_config *c, char *err, size_t errlen)
 {
 	char params[8192];
-	int fd, e = 0;
+	struct memreg_ctl *h;
+	int rc;
 
 	if (export_module_params(c, params, sizeof(params))) {
 		snprintf(err, errlen, "module parameters too long");
 		return TUNE_REG_EFAIL;
 	}
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", ko, strerror(errno));
-		return TUNE_REG_ENOMOD;
-	}
-	if (syscall(SYS_finit_module, fd, params, 0))
-		e = errno;
-	close(fd);
-	if (e == EPERM || e == EACCES) {
+	h = open_ctl(r, err, errlen);
+	if (!h)
+		return TUNE_REG_EFAIL;
+	rc = memreg_ctl_load(h, ko, params);
+	if (rc == -EPERM || rc == -EACCES)
 		snprintf(err, errlen, "loading %s needs root (CAP_SYS_MODULE)",
 			 ko);
-		return TUNE_REG_EPERM;
-	}
-	if (e == ENOSYS) {
+	else if (rc == -ENOSYS)
 		snprintf(err, errlen, "this kernel cannot load modules");
-		return TUNE_REG_ENOMOD;
-	}
-	if (e) {
+	else if (rc)
 		snprintf(err, errlen, "memreg refused to load with the "
-			 "configuration (%s); see dmesg for its reason",
-			 strerror(e));
-		return TUNE_REG_EFAIL;
-	}
+			 "configuration: %s (see dmesg)", memreg_ctl_error(h));
+	memreg_ctl_close(h);
+	if (rc)
+		return ctl_rc(rc);
 	if (!tune_reg_loaded(r)) {
-		snprintf(err, errlen, "memreg loaded but %s is missing",
-			 root(r));
+		snprintf(err, errlen, "memreg loaded but its sysfs tree is "
+			 "missing");
 		return TUNE_REG_EFAIL;
 	}
 	return TUNE_REG_OK;
@@ -216,33 +172,40 @@ int tune_ctl_load(struct tune_reg *r, const char *ko,
  */
 int tune_reg_monitor(struct tune_reg *r, bool on, char *err, size_t errlen)
 {
+	struct memreg_ctl *h;
 	int rc;
 
 	if (!tune_reg_loaded(r)) {
-		snprintf(err, errlen, "memreg is not loaded (%s missing)",
-			 root(r));
+		snprintf(err, errlen, "memreg is not loaded");
 		return TUNE_REG_ENOMOD;
 	}
-	rc = write_attr(r, "monitor", on ? "1" : "0", err, errlen);
-	return rc ? rc : commit(r, err, errlen);
+	h = open_ctl(r, err, errlen);
+	if (!h)
+		return TUNE_REG_EFAIL;
+	rc = memreg_ctl_stage(h, "monitor", on ? "1" : "0");
+	if (!rc)
+		rc = memreg_ctl_commit(h);
+	if (rc) {
+		snprintf(err, errlen, "%s", memreg_ctl_error(h));
+		memreg_ctl_discard(h);
+	}
+	memreg_ctl_close(h);
+	return rc ? ctl_rc(rc) : TUNE_REG_OK;
 }
 
 /** tune_reg_stats() - CPU @cpu's counters; -1 when unreadable. */
 int tune_reg_stats(struct tune_reg *r, int cpu, struct tune_reg_stats *s)
 {
-	static const char *const names[3] = { "throttles", "throttled_ns",
-					      "periods" };
-	uint64_t *dst[3] = { &s->throttles, &s->throttled_ns, &s->periods };
+	struct memreg_ctl *h = memreg_ctl_open(r->sysfs);
+	int rc;
 
-	for (int i = 0; i < 3; i++) {
-		char name[64], buf[64];
-
-		snprintf(name, sizeof(name), "cpu%d/%s", cpu, names[i]);
-		if (read_attr(r, name, buf, sizeof(buf)))
-			return -1;
-		*dst[i] = strtoull(buf, NULL, 10);
-	}
-	return 0;
+	if (!h)
+		return -1;
+	rc = memreg_ctl_read_u64(h, cpu, "throttles", &s->throttles) ||
+	     memreg_ctl_read_u64(h, cpu, "throttled_ns", &s->throttled_ns) ||
+	     memreg_ctl_read_u64(h, cpu, "periods", &s->periods);
+	memreg_ctl_close(h);
+	return rc ? -1 : 0;
 }
 
 /**
@@ -251,10 +214,17 @@ int tune_reg_stats(struct tune_reg *r, int cpu, struct tune_reg_stats *s)
  */
 int tune_reg_unload(struct tune_reg *r, char *err, size_t errlen)
 {
-	if (syscall(SYS_delete_module, "memreg", O_NONBLOCK)) {
-		snprintf(err, errlen, "rmmod memreg: %s", strerror(errno));
+	struct memreg_ctl *h = open_ctl(r, err, errlen);
+	int rc;
+
+	if (!h)
 		return TUNE_REG_EFAIL;
-	}
+	rc = memreg_ctl_unload(h);
+	if (rc)
+		snprintf(err, errlen, "rmmod memreg: %s", memreg_ctl_error(h));
+	memreg_ctl_close(h);
+	if (rc)
+		return TUNE_REG_EFAIL;
 	r->loaded_here = false;
 	return TUNE_REG_OK;
 }
