@@ -18,7 +18,13 @@
 #include "mix.h"
 #include "mix_lines.h"
 
-/* The file as libcyaml loads it: optional fields are pointers. */
+/**
+ * struct raw_workload - one workload as libcyaml loads it (optional
+ * fields are pointers, NULL when absent).
+ * @name, @command, @argv, @argv_count: identity and command.
+ * @criticality: CRIT_RT or CRIT_BE.
+ * @cpu, @period_us, @deadline_us, @read_mbps, @write_mbps: optional.
+ */
 struct raw_workload {
 	char *name;
 	char *command;
@@ -32,6 +38,12 @@ struct raw_workload {
 	uint64_t *write_mbps;
 };
 
+/**
+ * struct raw_mix - the whole file as libcyaml loads it.
+ * @name: mix name.
+ * @runs, @percentile, @margin_pct: optional settings.
+ * @workloads, @workloads_count: the sequence.
+ */
 struct raw_mix {
 	char *name;
 	uint32_t *runs;

@@ -43,6 +43,7 @@ static void record_key(struct mix_lines *ml, int idx, const char *key,
  */
 int mix_lines_scan(const char *path, struct mix_lines *ml)
 {
+	/* one open mapping or sequence of the document */
 	struct frame {
 		bool map;		/* mapping (else sequence) */
 		bool expect_key;	/* next node in this mapping is a key */

@@ -185,10 +185,9 @@ static bool regulate(struct cli_ctx *ctx, struct validate_opts *o,
 	char err[512];
 	int rc;
 
-	if (tune_reg_loaded(&o->reg))
-		rc = tune_reg_monitor(&o->reg, false, err, sizeof(err));
-	else
-		rc = tune_reg_apply(&o->reg, c, err, sizeof(err));
+	/* loaded: stage this configuration (monitor off) and commit;
+	 * else load memreg with it */
+	rc = tune_reg_apply(&o->reg, c, err, sizeof(err));
 	if (rc) {
 		snprintf(note, len, "regulated run skipped: %s", err);
 		cli_warn(ctx, "%s", note);
