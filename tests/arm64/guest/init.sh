@@ -4,8 +4,11 @@
 # -cpu max,pmu=on.  Regulation runs on the real hardware-PMU path: the
 # armv8_pmuv3 counter for raw event 0x11 (CPU_CYCLES) with its overflow
 # interrupt.  The emulated PMU counts no cache refills (0x17/0x18 read 0),
-# so CPU cycles stand in for memory traffic; QEMU's emulated cycle counter
-# runs at 1 GHz of guest time.
+# so CPU cycles stand in for memory traffic.  The harness runs QEMU with
+# -icount shift=0: guest time advances 1 ns per instruction and the emulated
+# cycle counter counts 1 per ns, so a 1 ms period is 10^6 cycles and the
+# checks do not depend on how loaded the host is.
+# Shell note: check/result use the variables n, d and s.
 #
 # The host passes the check group as memreg_group=NAME on the kernel command
 # line.  Every check prints exactly one line
@@ -115,7 +118,7 @@ group_accuracy() {
 		{ result accuracy-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	sleep 0.2
 	e0=$(rd $M/cpu1/read_events); n0=$(rd $M/cpu1/periods)
-	set -- $(spin 1 2); s=$1; sh0=$2; r0=$3
+	set -- $(spin 1 2); sh0=$2; r0=$3
 	e1=$(rd $M/cpu1/read_events); n1=$(rd $M/cpu1/periods)
 	C=$(calc "($e1 - $e0) / ($n1 - $n0)")
 	check baseline-cycles "monitor: $((e1 - e0)) cycles in $((n1 - n0)) periods = $C/period (QEMU: 1 GHz -> 1000000), unregulated share=$sh0 rate=$r0/s" \
@@ -129,14 +132,14 @@ group_accuracy() {
 		sleep 0.2
 		n0=$(rd $M/cpu1/periods); t0=$(rd $M/cpu1/throttles); i0=$(pmu_irqs 1)
 		trace_on
-		set -- $(spin 1 2); s=$1; sh=$2; r=$3
+		set -- $(spin 1 2); secs=$1; sh=$2; r=$3
 		trace_off
 		n1=$(rd $M/cpu1/periods); t1=$(rd $M/cpu1/throttles); i1=$(pmu_irqs 1)
 		over=$(trace_throttles 1 | awk -v s=$S '{ d = $1 - $2; if (n == 0 || d > max) max = d; if (n == 0 || d < min) min = d; if (d > s * 1.25) o++; n++ } END { printf "%d %d %d %d", n, min, max, o }')
 		set -- $over
 		check accuracy-$p "budget=$B cycles/period (slack $S) throttles=$1 overshoot min=$2 max=$3 beyond-slack+25%=$4 share=$sh (budget share $(awk "BEGIN{printf \"%.3f\", $B/$C}")) rate=$r/s ($(awk "BEGIN{printf \"%.3f\", $r/$r0}") of unregulated)" \
 			ftest "$1 > 1000 && $2 >= 0 && $4 <= $1 / 100 && $sh <= $B / $C * 1.10 + 0.02 && $sh >= $B / $C * 0.70 - 0.03"
-		check stats-$p "periods=$((n1 - n0)) throttles=$((t1 - t0)) arm-pmu irqs=$((i1 - i0)) secs=$s" \
+		check stats-$p "periods=$((n1 - n0)) throttles=$((t1 - t0)) arm-pmu irqs=$((i1 - i0)) secs=$secs" \
 			ftest "($n1 - $n0) >= 1800 && ($n1 - $n0) <= 2600 && ($t1 - $t0) >= ($n1 - $n0) * 0.9 && ($i1 - $i0) >= ($t1 - $t0)"
 	done
 	rmmod memreg
