@@ -526,3 +526,54 @@ Test(cli, apply_and_validate_against_fake_sysfs, .timeout = 240)
 		  strstr(o->text, "/nonexistent/memreg.ko"), "%s", o->text);
 	free(o);
 }
+
+Test(cli, profile_with_a_counter_event_samples_a_pmu_trace, .timeout = 120)
+{
+	static const char mix_text[] =
+		"name: faults\n"
+		"runs: 1\n"
+		"workloads:\n"
+		"  - name: toucher\n"
+		"    command: memcal-load write --mb 64 --size 33554432\n"
+		"    criticality: be\n";
+	struct memcal_pmu_event e = { .perf_type = 1 /* PERF_TYPE_SOFTWARE */,
+		.perf_config = 2 /* PERF_COUNT_SW_PAGE_FAULTS */,
+		.opened = true, .bytes_per_event = 4096, .chosen = true };
+	char dir[64], db[128], mix[128], err[256];
+	struct out *o = malloc(sizeof(*o));
+	memcal_db *h;
+	json_error_t je;
+	json_t *doc, *p;
+	int64_t run_id;
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	seed(db, 10e9, 20000);
+	/* a validated "event" that this machine can count: page faults, one
+	 * page each -- stands in for a memory-traffic PMU event */
+	cr_assert_eq(memcal_db_open(db, 0, &h, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(memcal_db_run_latest(h, "bandwidth", &run_id), 0);
+	snprintf(e.name, sizeof(e.name), "page-faults");
+	snprintf(e.pmu, sizeof(e.pmu), "perf");
+	snprintf(e.traffic, sizeof(e.traffic), "read");
+	cr_assert_eq(memcal_db_begin(h), 0);
+	cr_assert_eq(memcal_db_pmu_event_store(h, run_id, &e), 0, "%s",
+		     memcal_db_errmsg(h));
+	cr_assert_eq(memcal_db_commit(h), 0);
+	memcal_db_close(h);
+	write_mix(dir, mix, sizeof(mix), mix_text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "profile",
+		mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	doc = json_loads(o->out, 0, &je);
+	cr_assert(doc, "%s", o->text);
+	p = json_array_get(json_object_get(doc, "profiles"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(p, "trace_source")),
+			 "pmu", "%s", o->out);
+	/* 32 MiB touched once = 8192 faults x 4 KiB, spread over the run */
+	cr_assert_gt(json_real_value(json_object_get(p, "mean_read_bps")) *
+		     json_real_value(json_object_get(p, "exec_median_ns")) / 1e9,
+		     16e6, "%s", o->out);
+	json_decref(doc);
+	free(o);
+}
