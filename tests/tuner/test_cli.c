@@ -86,7 +86,8 @@ static void scratch(char *dir, size_t len)
 
 /*
  * seed - a 2-CPU platform with sustainable read/write bandwidth @bps and
- * an overhead model (memreg method) of @ovh_ns per period.
+ * an overhead model (memreg method) of @ovh_ns per period (<= 0: no
+ * overhead run at all).
  */
 static void seed_fp(const char *dbpath, double bps, double ovh_ns,
 		    const char *fingerprint);
@@ -132,6 +133,11 @@ static void seed_fp(const char *dbpath, double bps, double ovh_ns,
 	}
 	snprintf(pmu.message, sizeof(pmu.message), "no PMU (synthetic)");
 	cr_assert_eq(memcal_db_pmu_status_store(db, r.id, &pmu), 0);
+	if (ovh_ns <= 0) {	/* no 'memcal overhead' run */
+		cr_assert_eq(memcal_db_commit(db), 0);
+		memcal_db_close(db);
+		return;
+	}
 	cr_assert_eq(memcal_db_run_store(db, &ro), 0);
 	for (int cpu = 0; cpu < 2; cpu++) {
 		struct memcal_overhead_model m = { .cpu = cpu,
@@ -575,5 +581,30 @@ Test(cli, profile_with_a_counter_event_samples_a_pmu_trace, .timeout = 120)
 		     json_real_value(json_object_get(p, "exec_median_ns")) / 1e9,
 		     16e6, "%s", o->out);
 	json_decref(doc);
+	free(o);
+}
+
+Test(cli, plan_without_overhead_says_run_memcal_overhead, .timeout = 120)
+{
+	char dir[64], db[128], mix[128];
+	struct out *o = malloc(sizeof(*o));
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	seed(db, 10e9, 0);
+	write_mix(dir, mix, sizeof(mix), small_mix);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "run 'memcal overhead' first"), "%s",
+		  o->text);
+	/* a stated figure is accepted and said to be assumed */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
+		mix, "--assume-overhead-ns", "30000", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->out, "\"overhead_method\": \"assumed\""), "%s",
+		  o->out);
 	free(o);
 }
