@@ -154,8 +154,8 @@ int mrk_counters_start(struct mrk_cpu *c)
 	struct perf_event *ev;
 	unsigned int cls;
 
+	mrk_counters_stop(c);	/* leftovers of an offline CPU */
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		c->event[cls] = NULL;
 		if (mrk_parse_event(mrk_active.event[cls], &attr))
 			continue;	/* "none" (specs were checked) */
 		c->sample[cls] = monitor ? 0 :

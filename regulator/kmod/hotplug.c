@@ -9,12 +9,18 @@
  * themselves are smpboot threads (throttle.c): the kernel parks them before
  * a CPU goes offline and unparks them when it is back.
  *
+ * Perf counters are never created or released inside a hotplug callback:
+ * software events take the hotplug lock through a static key there, which
+ * deadlocks.  The callbacks stop/start what is safe (timer, throttle path,
+ * master thread) and defer the counters to a work item.
+ *
  * Locking: everything here runs with the CPU hotplug lock held (hotplug
- * callbacks, or cpus_read_lock() in the commit/load paths) and then
+ * callbacks, or cpus_read_lock() in the commit/load/work paths) and then
  * mrk_mutex.  mrk_cpu.running is only changed under both.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/workqueue.h>
 
 #include "mrk.h"
 
@@ -52,15 +58,35 @@ err_thread:
 	return ret;
 }
 
-/* Stop regulating @c's CPU and wait for its timer, irq_work and thread. */
-void mrk_cpu_stop(struct mrk_cpu *c)
+/*
+ * Stop @c's timer and throttle path and wait for them, keeping its
+ * counters (see mrk_cpu_offline()).  Safe in a hotplug callback.
+ */
+static void mrk_cpu_quiesce(struct mrk_cpu *c)
 {
 	if (!c->running)
 		return;
 	mrk_timer_stop(c);
-	mrk_counters_stop(c);
+	/*
+	 * With the timer gone nothing lifts a throttle any more, and the
+	 * overflow path ignores a stopped CPU (started == 0): release the
+	 * throttle thread now, before anything below can sleep, or the FIFO
+	 * thread would hold this CPU forever.
+	 */
+	WRITE_ONCE(c->throttled, 0);
 	mrk_throttle_stop(c);
 	c->running = false;
+}
+
+/*
+ * Stop regulating @c's CPU: timer, irq_work, throttle, then release the
+ * counters.  Not from a hotplug callback: releasing a software event drops
+ * a static key, which takes the CPU hotplug lock.
+ */
+void mrk_cpu_stop(struct mrk_cpu *c)
+{
+	mrk_cpu_quiesce(c);
+	mrk_counters_stop(c);
 }
 
 /*
@@ -95,52 +121,116 @@ void mrk_stop_all(void)
 	mrk_master_stop();
 }
 
-/* cpuhp startup callback: runs on @cpu as it comes online. */
-static int mrk_cpu_online(unsigned int cpu)
-{
-	int ret;
+static bool mrk_unloading;	/* mrk_mutex */
 
+/*
+ * Deferred part of a hotplug transition, in process context outside the
+ * hotplug callbacks (perf counters cannot be created or released there,
+ * see mrk_cpu_stop()): release counters left by an offline, and start
+ * regulation on a CPU that came online.  Takes cpus_read_lock(), then
+ * mrk_mutex.
+ */
+static void mrk_cpu_work(struct work_struct *w)
+{
+	struct mrk_cpu *c = container_of(w, struct mrk_cpu, hp_work);
+	int ret = 0;
+
+	cpus_read_lock();
 	mutex_lock(&mrk_mutex);
-	if (cpu == mrk_active.core.master_cpu)
-		mrk_master_start();
-	ret = mrk_cpu_start(per_cpu_ptr(&mrk_cpus, cpu));
+	if (!c->running)
+		mrk_counters_stop(c);
+	if (!mrk_unloading && cpu_online(c->cpu))
+		ret = mrk_cpu_start(c);
 	mutex_unlock(&mrk_mutex);
-	/* never fail the online operation: the CPU just runs unregulated */
+	cpus_read_unlock();
 	if (ret)
-		mrk_set_error("cpu %u online: regulation not restarted (%d)",
-			      cpu, ret);
-	return 0;
+		mrk_set_error("cpu %d online: regulation not restarted (%d)",
+			      c->cpu, ret);
 }
 
-/* cpuhp teardown callback: runs on @cpu before it goes offline. */
-static int mrk_cpu_offline(unsigned int cpu)
+/*
+ * cpuhp startup callback (on @cpu as it comes online): restart the master
+ * thread if this is its CPU and defer the CPU's own start to mrk_cpu_work().
+ * Never fails the online operation.
+ */
+static int mrk_cpu_online(unsigned int cpu)
 {
 	mutex_lock(&mrk_mutex);
-	mrk_cpu_stop(per_cpu_ptr(&mrk_cpus, cpu));
-	if (cpu == mrk_active.core.master_cpu)
-		mrk_master_stop();
+	if (!mrk_unloading) {
+		if (cpu == mrk_active.core.master_cpu)
+			mrk_master_start();
+		schedule_work(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
+	}
 	mutex_unlock(&mrk_mutex);
 	return 0;
 }
 
 /*
- * Register the dynamic hotplug state; this also runs mrk_cpu_online() on
- * every online CPU, which starts regulation.  Caller holds no lock.
+ * cpuhp teardown callback (on @cpu before it goes offline): stop its timer
+ * and throttle path now; its counters are detached by perf's own teardown
+ * and released later by mrk_cpu_work().
  */
-int mrk_hotplug_init(void)
+static int mrk_cpu_offline(unsigned int cpu)
 {
-	int ret;
+	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
 
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "memreg:online",
-				mrk_cpu_online, mrk_cpu_offline);
-	if (ret < 0)
-		return ret;
-	mrk_hp_state = ret;
+	mutex_lock(&mrk_mutex);
+	mrk_cpu_quiesce(c);
+	if (cpu == mrk_active.core.master_cpu)
+		mrk_master_stop();
+	if (!mrk_unloading)
+		schedule_work(&c->hp_work);
+	mutex_unlock(&mrk_mutex);
 	return 0;
 }
 
-/* Remove the hotplug state; this runs mrk_cpu_offline() on every CPU. */
+/*
+ * Register the dynamic hotplug state without running its callbacks, then
+ * start regulation synchronously (so that a failure fails the load).
+ * Caller holds no lock.
+ */
+int mrk_hotplug_init(void)
+{
+	unsigned int cpu;
+	int ret;
+
+	for_each_possible_cpu(cpu)
+		INIT_WORK(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work, mrk_cpu_work);
+	cpus_read_lock();
+	mutex_lock(&mrk_mutex);
+	mrk_unloading = false;
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "memreg:online",
+						   mrk_cpu_online,
+						   mrk_cpu_offline);
+	if (ret >= 0) {
+		mrk_hp_state = ret;
+		ret = mrk_start_all();
+		if (ret)
+			__cpuhp_remove_state_cpuslocked(mrk_hp_state, false);
+	}
+	mutex_unlock(&mrk_mutex);
+	cpus_read_unlock();
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Remove the hotplug state (callbacks not run), wait for deferred work,
+ * stop everything.
+ */
 void mrk_hotplug_exit(void)
 {
-	cpuhp_remove_state(mrk_hp_state);
+	unsigned int cpu;
+
+	mutex_lock(&mrk_mutex);
+	mrk_unloading = true;
+	mutex_unlock(&mrk_mutex);
+	cpuhp_remove_state_nocalls(mrk_hp_state);
+	for_each_possible_cpu(cpu)
+		cancel_work_sync(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
+	cpus_read_lock();
+	mutex_lock(&mrk_mutex);
+	mrk_stop_all();
+	mutex_unlock(&mrk_mutex);
+	cpus_read_unlock();
 }

@@ -281,9 +281,6 @@ static int __init mrk_init(void)
 
 err_hotplug:
 	mrk_hotplug_exit();
-	mutex_lock(&mrk_mutex);
-	mrk_master_stop();
-	mutex_unlock(&mrk_mutex);
 err_threads:
 	mrk_throttle_exit();
 err_free:
@@ -296,9 +293,6 @@ static void __exit mrk_exit(void)
 {
 	mrk_sysfs_exit();
 	mrk_hotplug_exit();
-	mutex_lock(&mrk_mutex);
-	mrk_stop_all();
-	mutex_unlock(&mrk_mutex);
 	mrk_throttle_exit();
 	vfree(mrk_core);
 	pr_info("memreg: unloaded\n");

@@ -43,6 +43,7 @@
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "memreg.h"		/* the portable core */
 
@@ -84,6 +85,7 @@ struct mrk_cfg {
  * @work:         hard irq_work that wakes @thread from the overflow path
  * @thread:       the SCHED_FIFO smpboot throttle thread of @cpu
  * @errors:       core entry points that returned an error (owner)
+ * @hp_work:      deferred hotplug work (hotplug.c)
  */
 struct mrk_cpu {
 	int			cpu;
@@ -101,6 +103,7 @@ struct mrk_cpu {
 	struct irq_work		work;
 	struct task_struct	*thread;
 	u64			errors;
+	struct work_struct	hp_work;
 };
 
 DECLARE_PER_CPU(struct mrk_cpu, mrk_cpus);
