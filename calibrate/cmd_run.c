@@ -12,9 +12,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buffers.h"
 #include "memcal_db.h"
+#include "overhead.h"
 #include "results.h"
 #include "runner.h"
 #include "topology.h"
@@ -25,8 +27,10 @@
 #define RUN_DB_BUSY_MS	2000
 /* Most repetitions --repeat accepts. */
 #define RUN_MAX_REPEAT	1000
+/* Repetitions per interrupt-overhead point inside a full run. */
+#define RUN_OVERHEAD_REPEAT 3
 
-enum { OPT_QUICK = 256, OPT_CORES, OPT_SIZE, OPT_REPEAT };
+enum { OPT_QUICK = 256, OPT_CORES, OPT_SIZE, OPT_REPEAT, OPT_NO_OVERHEAD };
 
 static const struct cli_option run_options[] = {
 	{ "quick", 0, NULL, OPT_QUICK,
@@ -37,6 +41,8 @@ static const struct cli_option run_options[] = {
 	  "buffer bytes per thread (default: 8x the LLC, 4x with --quick)" },
 	{ "repeat", 0, "N", OPT_REPEAT,
 	  "repetitions kept per measurement (default 10, 3 with --quick)" },
+	{ "no-overhead", 0, NULL, OPT_NO_OVERHEAD,
+	  "leave out the interrupt-overhead sweep of a full run" },
 	{ NULL, 0, NULL, 0, NULL },
 };
 
@@ -46,9 +52,11 @@ static const struct cli_option run_options[] = {
  * @cores:  --cores text, or NULL.
  * @size:   --size value (0: default).
  * @repeat: --repeat value (0: default).
+ * @no_overhead: --no-overhead.
  */
 struct run_args {
 	bool quick;
+	bool no_overhead;
 	const char *cores;
 	uint64_t size;
 	unsigned repeat;
@@ -68,6 +76,9 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 		return 0;
 	case OPT_CORES:
 		a->cores = arg;
+		return 0;
+	case OPT_NO_OVERHEAD:
+		a->no_overhead = true;
 		return 0;
 	case OPT_SIZE:
 		if (cli_parse_size(arg, &a->size, &why))
@@ -199,6 +210,56 @@ static int check_size(struct cli_ctx *ctx, const struct memcal_topology *t,
 	return 0;
 }
 
+/*
+ * measure_overhead - the interrupt-overhead sweep of a full run (the same
+ * measurement as `memcal overhead` with RUN_OVERHEAD_REPEAT repetitions on
+ * the run's CPUs), attached to @r so it is stored in the run's transaction.
+ * A sweep that fails does not lose the bandwidth figures: it is noted.
+ */
+static void measure_overhead(struct cli_ctx *ctx,
+			     const struct memcal_topology *t,
+			     const unsigned *cpus, unsigned n,
+			     struct memcal_run_result *r)
+{
+	struct overhead_params p;
+	struct overhead_result *o = calloc(1, sizeof(*o));
+	char err[512], note[600];
+	struct tm tm;
+	time_t now;
+
+	if (!o)
+		return;
+	overhead_params_default(&p, t);
+	p.n_cpus = 0;
+	for (unsigned i = 0; i < n && i < OVH_MAX_CPUS; i++)
+		p.cpus[p.n_cpus++] = cpus[i];
+	p.repeat = RUN_OVERHEAD_REPEAT;
+	if (overhead_validate(&p, t, err, sizeof(err)) ||
+	    overhead_measure(ctx, t, &p, o, err, sizeof(err))) {
+		cli_warn(ctx, "interrupt overhead not measured: %s", err);
+		snprintf(note, sizeof(note), "interrupt overhead not measured: "
+			 "%s", err);
+		memcal_result_note(r, note);
+		overhead_result_free(o);
+		free(o);
+		return;
+	}
+	for (char *line = o->notes, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		if (*line)
+			memcal_result_note(r, line);
+		if (nl)
+			nl[-1] = '\n';	/* keep the overhead summary intact */
+	}
+	r->overhead = o;
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	strftime(r->run.finished_at, sizeof(r->run.finished_at),
+		 "%Y-%m-%dT%H:%M:%SZ", &tm);	/* the run ends after the sweep */
+}
+
 /* emit - the summary (or JSON) of a stored run. */
 static int emit(struct cli_ctx *ctx, memcal_db *db,
 		const struct memcal_run_result *r)
@@ -209,9 +270,14 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
 		if (doc)
 			json_object_set_new(doc, "db",
 					    json_string(memcal_db_path(db)));
+		if (doc && r->overhead)
+			json_object_set_new(doc, "overhead",
+					    overhead_to_json(r->overhead));
 		return cli_emit_json(ctx, doc);
 	}
 	memcal_result_print(r, ctx->out);
+	if (r->overhead)
+		overhead_print_summary(ctx->out, r->overhead);
 	fprintf(ctx->out, "stored as run %lld in %s\n", (long long)r->run.id,
 		memcal_db_path(db));
 	return CLI_EXIT_OK;
@@ -260,6 +326,8 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 			   : "memcal run", memcal_run_steps(&o) + 1);
 	rc = memcal_run_measure(&t, &o, &r, on_step, &bar, err, sizeof(err));
 	cli_progress_end(&bar);
+	if (!rc && !a.quick && !a.no_overhead)
+		measure_overhead(ctx, &t, cpus, n, &r);
 	if (rc) {
 		rc = cli_error(ctx, rc == MEMCAL_CAL_EUNSUPPORTED
 			       ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE,

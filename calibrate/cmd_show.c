@@ -361,7 +361,8 @@ static void print_listing(FILE *f, json_t *doc)
 			json_string_value(json_object_get(e, "started_at")),
 			json_string_value(json_object_get(e, "finished_at")));
 		if (!strcmp(json_string_value(json_object_get(e, "kind")),
-			    "overhead")) {
+			    "overhead") || json_integer_value(json_object_get(h,
+			    "overhead_points"))) {
 			const char *m = json_string_value(json_object_get(h,
 							  "overhead_method"));
 
@@ -371,7 +372,9 @@ static void print_listing(FILE *f, json_t *doc)
 				json_real_value(json_object_get(h,
 				"overhead_worst_ratio")), m && !strcmp(m, "proxy") ?
 				" (user-space proxy: an upper bound)" : "");
-			continue;
+			if (!strcmp(json_string_value(json_object_get(e,
+				    "kind")), "overhead"))
+				continue;
 		}
 		print_gbs(f, "read, one core", h, "core_read_bps", NULL);
 		print_gbs(f, "write, one core", h, "core_write_bps", NULL);

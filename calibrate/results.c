@@ -4,6 +4,7 @@
  * loading it (one transaction per run).
  */
 #include "results.h"
+#include "overhead.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,10 @@ void memcal_result_free(struct memcal_run_result *r)
 	free(r->platform.topology_json);
 	free(r->run.params_json);
 	free(r->run.notes);
+	if (r->overhead) {
+		overhead_result_free(r->overhead);
+		free(r->overhead);
+	}
 	free(r->bw);
 	free(r->lat);
 	free(r->pmu_events);
@@ -196,6 +201,8 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 		rc = memcal_db_pmu_status_store(db, r->run.id, &r->pmu);
 	for (size_t i = 0; !rc && i < r->n_pmu_events; i++)
 		rc = memcal_db_pmu_event_store(db, r->run.id, &r->pmu_events[i]);
+	if (!rc && r->overhead)
+		rc = overhead_store(db, r->run.id, r->overhead);
 	return rc;
 }
 

@@ -28,7 +28,10 @@
  * @pmu:        PMU status.
  * @pmu_events: candidate events, @n_pmu_events of them.
  * @cap_bw, @cap_lat, @cap_pmu: allocated capacities.
+ * @overhead: interrupt-overhead figures of a full run (owned), or NULL.
  */
+struct overhead_result;
+
 struct memcal_run_result {
 	struct memcal_platform platform;
 	struct memcal_run run;
@@ -41,6 +44,7 @@ struct memcal_run_result {
 	struct memcal_pmu_status pmu;
 	struct memcal_pmu_event *pmu_events;
 	size_t n_pmu_events, cap_pmu;
+	struct overhead_result *overhead;	/* full runs; owned, may be NULL */
 };
 
 int memcal_result_add_bw(struct memcal_run_result *r,
