@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli_util.c - helpers of the memtune end-to-end tests: run the binary
+ * with its output captured, scratch directories, a database seeded with
+ * a synthetic platform profile, mix files.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "memcal_db_tune.h"
+
+/* slurp_fd - read @fd to its end into @buf (NUL-terminated). */
+static size_t slurp_fd(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t got;
+
+	while (n + 1 < cap && (got = read(fd, buf + n, cap - 1 - n)) > 0)
+		n += (size_t)got;
+	buf[n] = '\0';
+	return n;
+}
+
+/* run - memtune with @args (NULL-terminated), output captured. */
+void run(struct out *o, const char *const *args)
+{
+	char errpath[] = "/tmp/memtune-test-err-XXXXXX";
+	int p[2], efd = mkstemp(errpath), status;
+	size_t n;
+	pid_t pid;
+
+	cr_assert_geq(efd, 0);
+	unlink(errpath);
+	cr_assert_eq(pipe(p), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		dup2(p[1], 1);
+		dup2(efd, 2);
+		close(p[0]);
+		execv(MEMTUNE, (char *const *)args);
+		_exit(127);
+	}
+	close(p[1]);
+	n = slurp_fd(p[0], o->out, sizeof(o->out));
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	memcpy(o->text, o->out, n + 1);
+	lseek(efd, 0, SEEK_SET);
+	slurp_fd(efd, o->text + n, sizeof(o->text) - n);
+	close(efd);
+	o->rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* scratch - a fresh directory for this test's database and files. */
+void scratch(char *dir, size_t len)
+{
+	snprintf(dir, len, "/tmp/memtune-test-XXXXXX");
+	cr_assert(mkdtemp(dir));
+}
+
+/*
+ * seed - a 2-CPU platform with sustainable read/write bandwidth @bps and
+ * an overhead model (memreg method) of @ovh_ns per period (<= 0: no
+ * overhead run at all).
+ */
+/* seed - seed_fp() for a board that is not this machine. */
+void seed(const char *dbpath, double bps, double ovh_ns)
+{
+	seed_fp(dbpath, bps, ovh_ns, "test-board");
+}
+
+/* seed_fp - the seeded platform with fingerprint @fingerprint. */
+void seed_fp(const char *dbpath, double bps, double ovh_ns,
+		    const char *fingerprint)
+{
+	struct memcal_platform p = { .packages = 1, .numa_nodes = 1,
+		.cores = 2, .pus = 2, .topology_json = "{}" };
+	struct memcal_run r = { .kind = "full", .params_json = "{}" };
+	struct memcal_run ro = { .kind = "overhead", .params_json = "{}" };
+	struct memcal_sustainable s = { .bound_ratio = 2,
+		.idle_latency_ns = 100 };
+	struct memcal_pmu_status pmu = { .available = false };
+	memcal_db *db;
+	char err[256];
+
+	cr_assert_eq(memcal_db_open(dbpath, MEMCAL_DB_OPEN_CREATE, &db, err,
+				    sizeof(err)), 0, "%s", err);
+	snprintf(p.fingerprint, sizeof(p.fingerprint), "%s", fingerprint);
+	snprintf(p.arch, sizeof(p.arch), "x86_64");
+	snprintf(p.cpu_model, sizeof(p.cpu_model), "synthetic");
+	cr_assert_eq(memcal_db_begin(db), 0);
+	cr_assert_eq(memcal_db_platform_store(db, &p), 0, "%s",
+		     memcal_db_errmsg(db));
+	r.platform_id = ro.platform_id = p.id;
+	snprintf(r.tool_version, sizeof(r.tool_version), "test");
+	snprintf(ro.tool_version, sizeof(ro.tool_version), "test");
+	cr_assert_eq(memcal_db_run_store(db, &r), 0, "%s",
+		     memcal_db_errmsg(db));
+	for (int k = 0; k < 2; k++) {
+		snprintf(s.traffic, sizeof(s.traffic), k ? "write" : "read");
+		s.bandwidth_bps = bps;
+		snprintf(s.criterion, sizeof(s.criterion), "synthetic");
+		cr_assert_eq(memcal_db_sustainable_store(db, r.id, &s), 0);
+	}
+	snprintf(pmu.message, sizeof(pmu.message), "no PMU (synthetic)");
+	cr_assert_eq(memcal_db_pmu_status_store(db, r.id, &pmu), 0);
+	if (ovh_ns <= 0) {	/* no 'memcal overhead' run */
+		cr_assert_eq(memcal_db_commit(db), 0);
+		memcal_db_close(db);
+		return;
+	}
+	cr_assert_eq(memcal_db_run_store(db, &ro), 0);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		struct memcal_overhead_model m = { .cpu = cpu,
+			.cost_per_irq_ns = ovh_ns, .base_ratio = 1, .r2 = 1 };
+
+		snprintf(m.benchmark, sizeof(m.benchmark), "compute");
+		snprintf(m.method, sizeof(m.method), "memreg");
+		cr_assert_eq(memcal_db_overhead_model_store(db, ro.id, &m), 0,
+			     "%s", memcal_db_errmsg(db));
+	}
+	cr_assert_eq(memcal_db_commit(db), 0);
+	memcal_db_close(db);
+}
+
+/* write_mix - a small mix of memcal-load workloads into @dir/mix.yaml. */
+void write_mix(const char *dir, char *path, size_t len,
+		      const char *body)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/mix.yaml", dir);
+	f = fopen(path, "w");
+	cr_assert(f);
+	fputs(body, f);
+	fclose(f);
+}
+
+const char small_mix[] =
+	"name: small\n"
+	"runs: 2\n"
+	"workloads:\n"
+	"  - name: control\n"
+	"    argv: [memcal-load, compute, --iters, \"200000\", --period-us,"
+	" \"5000\", --jobs, \"10\"]\n"
+	"    criticality: rt\n"
+	"    period_us: 5000\n"
+	"    cpu: 1\n"
+	"    read_mbps: 50\n"
+	"  - name: stream\n"
+	"    command: memcal-load read --mb 96 --size 8388608\n"
+	"    criticality: be\n";
+

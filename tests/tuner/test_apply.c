@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_apply.c - memtune apply and validate through the binary against a
+ * fake memreg sysfs tree (committed values, a rival regulator, another
+ * board, a module that cannot load), and profile with a counter event.
+ * The real module is exercised in QEMU by qemu_e2e.sh.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "memcal_db_tune.h"
+#include "results.h"
+#include "topology.h"
+
+/* this_fingerprint - the fingerprint memcal gives this machine. */
+static void this_fingerprint(char *out, size_t len)
+{
+	struct memcal_topology t;
+	struct memcal_platform p;
+	char err[256];
+
+	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(memcal_platform_describe(&t, &p), 0);
+	snprintf(out, len, "%s", p.fingerprint);
+	memcal_db_platform_free(&p);
+	memcal_topology_free(&t);
+}
+
+/* put - write @value into @dir/@name (a fake sysfs attribute). */
+static void put(const char *dir, const char *name, const char *value)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(value, f);
+	fclose(f);
+}
+
+/* get - the first line of @dir/@name. */
+static void get(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	cr_assert(f, "%s", path);
+	cr_assert(fgets(buf, (int)len, f), "%s is empty", path);
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* fake_sysfs - a memreg sysfs tree for 2 CPUs under @dir/memreg. */
+static void fake_sysfs(const char *dir, char *root, size_t len)
+{
+	static const char *const global[] = { "commit", "error", "period_us",
+		"master_cpu", "read_event", "write_event", "platform_read",
+		"platform_write", "monitor", "lms", "reclaim", "share",
+		"lms_taps", "lms_mu", "lms_headroom", "reclaim_quantum", NULL };
+	static const char *const percpu[] = { "regulated", "read_guaranteed",
+		"write_guaranteed", "read_ceiling", "write_ceiling",
+		"throttles", "throttled_ns", "periods", NULL };
+	char sub[512];
+
+	snprintf(root, len, "%s/memreg", dir);
+	cr_assert_eq(mkdir(root, 0755), 0);
+	for (int i = 0; global[i]; i++)
+		put(root, global[i], "0\n");
+	put(root, "error", "none\n");
+	for (int c = 0; c < 2; c++) {
+		snprintf(sub, sizeof(sub), "%s/cpu%d", root, c);
+		cr_assert_eq(mkdir(sub, 0755), 0);
+		for (int i = 0; percpu[i]; i++)
+			put(sub, percpu[i], "7\n");
+	}
+}
+
+Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
+{
+	char dir[64], db[128], mix[128], root[256], fp[80], buf[128];
+	char cpu1[300], want[64], mods[300];
+	struct out *o = malloc(sizeof(*o));
+	json_error_t je;
+	json_t *doc, *cfg, *c1;
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	this_fingerprint(fp, sizeof(fp));
+	seed_fp(db, 10e9, 20000, fp);
+	write_mix(dir, mix, sizeof(mix), small_mix);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
+		mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	doc = json_loads(o->out, 0, &je);
+	cr_assert(doc);
+	cfg = json_object_get(doc, "document");
+
+	fake_sysfs(dir, root, sizeof(root));
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--sysfs",
+		root, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "switched to configuration"), "%s", o->text);
+	get(root, "period_us", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "%lld", (long long)json_integer_value(
+		 json_object_get(cfg, "period_us")));
+	cr_assert_str_eq(buf, want);
+	get(root, "master_cpu", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "0");
+	get(root, "lms", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1", "LMS adaptation on");
+	get(root, "commit", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1", "the staged values were committed");
+	snprintf(cpu1, sizeof(cpu1), "%s/cpu1", root);
+	get(cpu1, "regulated", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1");
+	c1 = json_object_get(json_array_get(json_object_get(cfg, "cpus"), 1),
+			     "read");
+	get(cpu1, "read_guaranteed", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "%lld", (long long)json_integer_value(
+		 json_object_get(c1, "guaranteed_events")));
+	cr_assert_str_eq(buf, want);
+	get(root, "read_event", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "page-faults", "no PMU: the software stand-in");
+
+	/* a rival regulator is refused */
+	snprintf(mods, sizeof(mods), "%s/modules", dir);
+	put(dir, "modules", "memguard 16384 0 - Live 0x0\n");
+	setenv("MEMTUNE_PROC_MODULES", mods, 1);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--sysfs",
+		root, NULL });
+	unsetenv("MEMTUNE_PROC_MODULES");
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "another bandwidth regulator"), "%s",
+		  o->text);
+
+	/* validate: unregulated in monitor mode, then regulated */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "validate",
+		mix, "--sysfs", root, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	json_decref(doc);
+	doc = json_loads(o->out, 0, &je);
+	cr_assert(doc, "%s", o->text);
+	cr_assert(json_is_true(json_object_get(doc, "regulated")), "%s",
+		  o->text);
+	get(root, "monitor", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "0", "left regulating, not monitoring");
+	cr_assert_gt(json_real_value(json_object_get(json_array_get(
+		json_object_get(doc, "results"), 0), "slowdown_regulated")),
+		0.3, "%s", o->out);
+	json_decref(doc);
+
+	/* a configuration for another board is refused */
+	snprintf(db, sizeof(db), "%s/other.db", dir);
+	seed(db, 10e9, 20000);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--sysfs",
+		root, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "tuned for another board"), "%s", o->text);
+
+	/* memreg not loaded and not loadable: exit 77 with the reason */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply",
+		"--force-board", "--sysfs", "/nonexistent", "--module",
+		"/nonexistent/memreg.ko", NULL });
+	cr_assert_eq(o->rc, 77, "%s", o->text);
+	cr_assert(strstr(o->text, "cannot load modules") ||
+		  strstr(o->text, "/nonexistent/memreg.ko"), "%s", o->text);
+	free(o);
+}
+
+Test(apply, profile_with_a_counter_event_samples_a_pmu_trace, .timeout = 120)
+{
+	static const char mix_text[] =
+		"name: faults\n"
+		"runs: 1\n"
+		"workloads:\n"
+		"  - name: toucher\n"
+		"    command: memcal-load write --mb 64 --size 33554432\n"
+		"    criticality: be\n";
+	struct memcal_pmu_event e = { .perf_type = 1 /* PERF_TYPE_SOFTWARE */,
+		.perf_config = 2 /* PERF_COUNT_SW_PAGE_FAULTS */,
+		.opened = true, .bytes_per_event = 4096, .chosen = true };
+	char dir[64], db[128], mix[128], err[256];
+	struct out *o = malloc(sizeof(*o));
+	memcal_db *h;
+	json_error_t je;
+	json_t *doc, *p;
+	int64_t run_id;
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	seed(db, 10e9, 20000);
+	/* a validated "event" that this machine can count: page faults, one
+	 * page each -- stands in for a memory-traffic PMU event */
+	cr_assert_eq(memcal_db_open(db, 0, &h, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(memcal_db_run_latest(h, "bandwidth", &run_id), 0);
+	snprintf(e.name, sizeof(e.name), "page-faults");
+	snprintf(e.pmu, sizeof(e.pmu), "perf");
+	snprintf(e.traffic, sizeof(e.traffic), "read");
+	cr_assert_eq(memcal_db_begin(h), 0);
+	cr_assert_eq(memcal_db_pmu_event_store(h, run_id, &e), 0, "%s",
+		     memcal_db_errmsg(h));
+	cr_assert_eq(memcal_db_commit(h), 0);
+	memcal_db_close(h);
+	write_mix(dir, mix, sizeof(mix), mix_text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "profile",
+		mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	doc = json_loads(o->out, 0, &je);
+	cr_assert(doc, "%s", o->text);
+	p = json_array_get(json_object_get(doc, "profiles"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(p, "trace_source")),
+			 "pmu", "%s", o->out);
+	/* 32 MiB touched once = 8192 faults x 4 KiB, spread over the run */
+	cr_assert_gt(json_real_value(json_object_get(p, "mean_read_bps")) *
+		     json_real_value(json_object_get(p, "exec_median_ns")) / 1e9,
+		     16e6, "%s", o->out);
+	json_decref(doc);
+	free(o);
+}
+
