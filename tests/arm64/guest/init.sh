@@ -5,9 +5,11 @@
 # armv8_pmuv3 counter for raw event 0x11 (CPU_CYCLES) with its overflow
 # interrupt.  The emulated PMU counts no cache refills (0x17/0x18 read 0),
 # so CPU cycles stand in for memory traffic.  The harness runs QEMU with
-# -icount shift=0: guest time advances 1 ns per instruction and the emulated
-# cycle counter counts 1 per ns, so a 1 ms period is 10^6 cycles and the
-# checks do not depend on how loaded the host is.
+# -icount (shift=4: 16 ns of guest time per instruction) and the emulated
+# cycle counter counts 1 per guest ns, so the checks do not depend on how
+# loaded the host is.  Accuracy uses 10 ms periods (10^7 cycles): at 16 ns
+# per instruction, kernel paths (interrupt entry, irq_work, the wake-up of
+# the throttle thread) take ~16x their hardware time in guest time.
 # Shell note: check/result use the variables n, d and s.
 #
 # The host passes the check group as memreg_group=NAME on the kernel command
@@ -20,6 +22,16 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+# perf throttles any counter that overflows more often than
+# perf_event_max_sample_rate / HZ per tick, and lowers that rate itself
+# whenever an overflow interrupt takes longer than perf_cpu_time_max_percent
+# allows.  Under emulation every interrupt is slow, the rate soon drops to
+# ~2500/s and memreg's counter then stops delivering overflows for the rest
+# of each tick (seen: 5 overflows per 10 ms period instead of 80, budgets
+# not enforced).  A board that regulates with a fine slack_div needs the
+# same two settings (docs/arm64.md).
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+echo 200000 > /proc/sys/kernel/perf_event_max_sample_rate
 M=/sys/kernel/memreg
 KO=/memreg.ko
 T=/sys/kernel/tracing
@@ -109,20 +121,20 @@ group_load() {
 	echo 1 > /sys/devices/system/cpu/cpu1/online
 }
 
-# accuracy: regulate cpu1 at 10/25/50/75 % of its cycles per period.  Each
-# throttle must come within one overflow granule (budget / slack_div) plus
-# a small interrupt latency of the budget; the spinning program must get
-# about the budgeted share of the CPU.
+# accuracy: regulate cpu1 at 10/25/50/75 % of the cycles of its 10 ms
+# period (monitor mode measures them first).  Throttles must come within
+# about one overflow granule (budget / slack_div) of the budget; the
+# spinning program must get about the budgeted share of the CPU.
 group_accuracy() {
-	insmod $KO read_event=$EV cpus=1 monitor=1 period_us=1000 slack_div=8 platform_read=4000000 ||
+	insmod $KO read_event=$EV cpus=1 monitor=1 period_us=10000 slack_div=8 platform_read=40000000 ||
 		{ result accuracy-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	sleep 0.2
 	e0=$(rd $M/cpu1/read_events); n0=$(rd $M/cpu1/periods)
 	set -- $(spin 1 2); sh0=$2; r0=$3
 	e1=$(rd $M/cpu1/read_events); n1=$(rd $M/cpu1/periods)
 	C=$(calc "($e1 - $e0) / ($n1 - $n0)")
-	check baseline-cycles "monitor: $((e1 - e0)) cycles in $((n1 - n0)) periods = $C/period (QEMU: 1 GHz -> 1000000), unregulated share=$sh0 rate=$r0/s" \
-		ftest "$C >= 900000 && $C <= 1100000 && $sh0 >= 0.85"
+	check baseline-cycles "monitor: $((e1 - e0)) cycles in $((n1 - n0)) periods = $C/period (QEMU: 1 GHz -> 10000000), unregulated share=$sh0 rate=$r0/s" \
+		ftest "$C >= 9000000 && $C <= 11000000 && $sh0 >= 0.85"
 	for p in 10 25 50 75; do
 		B=$(calc "$C * $p / 100")
 		S=$(calc "$B / 8")
@@ -135,12 +147,24 @@ group_accuracy() {
 		set -- $(spin 1 2); secs=$1; sh=$2; r=$3
 		trace_off
 		n1=$(rd $M/cpu1/periods); t1=$(rd $M/cpu1/throttles); i1=$(pmu_irqs 1)
-		over=$(trace_throttles 1 | awk -v s=$S '{ d = $1 - $2; if (n == 0 || d > max) max = d; if (n == 0 || d < min) min = d; if (d > s * 1.25) o++; n++ } END { printf "%d %d %d %d", n, min, max, o }')
+		# overshoot = cycles at the throttle - budget, sorted: count,
+		# min, median, 99th percentile, max, number beyond 1.25 x slack
+		over=$(trace_throttles 1 | awk '{ print $1 - $2 }' | sort -n | awk -v s=$S '
+			{ d[NR] = $1; if ($1 > s * 1.25) o++ }
+			END { n = NR; if (!n) { print "0 0 0 0 0 0"; exit }
+			      printf "%d %d %d %d %d %d", n, d[1], d[int((n + 1) / 2)], d[int(n * 0.99) > 0 ? int(n * 0.99) : 1], d[n], o }')
 		set -- $over
-		check accuracy-$p "budget=$B cycles/period (slack $S) throttles=$1 overshoot min=$2 max=$3 beyond-slack+25%=$4 share=$sh (budget share $(awk "BEGIN{printf \"%.3f\", $B/$C}")) rate=$r/s ($(awk "BEGIN{printf \"%.3f\", $r/$r0}") of unregulated)" \
-			ftest "$1 > 1000 && $2 >= 0 && $4 <= $1 / 100 && $sh <= $B / $C * 1.10 + 0.02 && $sh >= $B / $C * 0.70 - 0.03"
+		# Asserted: every period throttles (> 150 of ~200), the median
+		# overshoot is within one overflow granule (slack), at most 2 % of
+		# the throttles (a late overflow: interrupts masked on a long
+		# kernel path, 16x slower in guest time here) beyond 1.25 x slack,
+		# and the program gets about the budgeted share of the CPU: the
+		# throttle latency adds a little, time in the kernel counts
+		# against the budget too.
+		check accuracy-$p "budget=$B cycles/period (slack $S) throttles=$1 overshoot min=$2 median=$3 p99=$4 max=$5 beyond-1.25xslack=$6 share=$sh (budget share $(awk "BEGIN{printf \"%.3f\", $B/$C}")) rate=$r/s ($(awk "BEGIN{printf \"%.3f\", $r/$r0}") of unregulated)" \
+			ftest "$1 > 150 && $2 >= 0 && $3 <= $S && $6 <= $1 / 50 && $sh <= $B / $C * 1.10 + 0.02 && $sh >= $B / $C * 0.70 - 0.03"
 		check stats-$p "periods=$((n1 - n0)) throttles=$((t1 - t0)) arm-pmu irqs=$((i1 - i0)) secs=$secs" \
-			ftest "($n1 - $n0) >= 1800 && ($n1 - $n0) <= 2600 && ($t1 - $t0) >= ($n1 - $n0) * 0.9 && ($i1 - $i0) >= ($t1 - $t0)"
+			ftest "($n1 - $n0) >= 180 && ($n1 - $n0) <= 260 && ($t1 - $t0) >= ($n1 - $n0) * 0.9 && ($i1 - $i0) >= ($t1 - $t0)"
 	done
 	rmmod memreg
 }
