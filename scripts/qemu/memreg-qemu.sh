@@ -43,7 +43,6 @@ reclaim) expect="reclaim-off reclaim-on" ;;
 fuzz) expect="sysfs-fuzz fuzz-after fuzz-unload" ;;
 cycles) expect="load-unload-50" ;;
 hotplug) expect="cpu1-offline cpu1-online hotplug-unload" ;;
-debug) expect="" ;;
 *) die "unknown group '$group' (load accuracy lms reclaim fuzz cycles)" ;;
 esac
 
