@@ -156,50 +156,61 @@ group_accuracy() {
 			      printf "%d %d %d %d %d %d", n, d[1], d[int((n + 1) / 2)], d[int(n * 0.99) > 0 ? int(n * 0.99) : 1], d[n], o }')
 		set -- $over
 		# Asserted: every period throttles (> 150 of ~200), the median
-		# overshoot is within one overflow granule (slack), at most 2 % of
+		# overshoot is within one overflow granule (slack), at most 3 % (+1) of
 		# the throttles (a late overflow: interrupts masked on a long
 		# kernel path, 16x slower in guest time here) beyond 1.25 x slack,
 		# and the program gets about the budgeted share of the CPU: the
 		# throttle latency adds a little, time in the kernel counts
 		# against the budget too.
 		check accuracy-$p "budget=$B cycles/period (slack $S) throttles=$1 overshoot min=$2 median=$3 p99=$4 max=$5 beyond-1.25xslack=$6 share=$sh (budget share $(awk "BEGIN{printf \"%.3f\", $B/$C}")) rate=$r/s ($(awk "BEGIN{printf \"%.3f\", $r/$r0}") of unregulated)" \
-			ftest "$1 > 150 && $2 >= 0 && $3 <= $S && $6 <= $1 / 50 && $sh <= $B / $C * 1.10 + 0.02 && $sh >= $B / $C * 0.70 - 0.03"
+			ftest "$1 > 150 && $2 >= 0 && $3 <= $S && $6 <= $1 * 0.03 + 1 && $sh <= $B / $C * 1.10 + 0.02 && $sh >= $B / $C * 0.70 - 0.03"
 		check stats-$p "periods=$((n1 - n0)) throttles=$((t1 - t0)) arm-pmu irqs=$((i1 - i0)) secs=$secs" \
 			ftest "($n1 - $n0) >= 180 && ($n1 - $n0) <= 260 && ($t1 - $t0) >= ($n1 - $n0) * 0.9 && ($i1 - $i0) >= ($t1 - $t0)"
 	done
 	rmmod memreg
 }
 
-# fuzz: random writes to every sysfs file while regulating on the PMU.
+# fuzz: random writes to every sysfs file while cpu1 regulates a spinning
+# program on the PMU event.  The fuzzer runs on cpu0, which is not
+# regulated: a throttled emulated CPU spins in memreg's thread, and TCG
+# executes that spin ~100x slower than ordinary code.
 group_fuzz() {
-	insmod $KO read_event=$EV read_budget=3000000 platform_read=20000000 period_us=10000 ||
+	insmod $KO read_event=$EV cpus=1 read_budget=3000000 platform_read=20000000 period_us=10000 ||
 		{ result fuzz-load FAIL "insmod failed"; return; }
-	out=$(/memreg_fuzz -n 1000 -s 42); rc=$?
+	/spin -c 1 -t 600 > /dev/null & w=$!
+	t0=$(rd $M/cpu1/throttles)
+	out=$(taskset 0x1 /memreg_fuzz -n 300 -s 42); rc=$?
+	t1=$(rd $M/cpu1/throttles)
 	echo "$out" | grep BAD | head -20
-	check sysfs-fuzz "$(echo "$out" | tail -1)" test "$rc" = 0
+	check sysfs-fuzz "$(echo "$out" | tail -1); cpu1 throttles meanwhile $((t1 - t0))" test "$rc" = 0 -a $((t1 - t0)) -gt 0
 	echo 1 > $M/commit; rc=$?
 	check fuzz-after "commit of the discarded-stage config rc=$rc event=$(rd $M/read_event) periods=$(rd $M/cpu1/periods) error=$(rd $M/error)" \
 		test "$rc" = 0 -a "$(rd $M/read_event)" = "$EV"
+	kill $w 2>/dev/null; wait $w 2>/dev/null
 	rmmod memreg; rc=$?
 	check fuzz-unload "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
 }
 
-# cycles: 50 load/unload cycles under load, then CPU hotplug while the
+# cycles: 20 load/unload cycles under load (the x86 suite does 50; one
+# insmod costs ~4 s of host time in this emulator), then CPU hotplug while the
 # PMU counter of the CPU regulates (the counter must be recreated).
+# Budgets of 70 % keep both CPUs throttling every period while leaving the
+# (slowly emulated) throttle spin short.
 group_cycles() {
 	/spin -c 0 -t 600 > /dev/null & w0=$!
 	/spin -c 1 -t 600 > /dev/null & w1=$!
 	ok=0; i=1
-	while [ $i -le 50 ]; do
-		if insmod $KO read_event=$EV cpus=0,1 period_us=$((10000 + i * 200)) read_budget=3000000,3000000 \
+	while [ $i -le 20 ]; do
+		if insmod $KO read_event=$EV cpus=0,1 period_us=$((10000 + i * 200)) read_budget=7000000,7000000 \
 			platform_read=20000000 reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
 			sleep 0.05
 			rmmod memreg && ok=$((ok + 1))
 		fi
+		[ $((i % 5)) = 0 ] && echo "MEMREG-PROGRESS cycle $i ok=$ok"
 		i=$((i + 1))
 	done
-	check load-unload-50 "cycles ok=$ok/50 left='$(leftover)'" test "$ok" = 50 -a -z "$(leftover)"
-	insmod $KO read_event=$EV cpus=0,1 period_us=10000 read_budget=3000000,3000000 platform_read=20000000 ||
+	check load-unload-20 "cycles ok=$ok/20 left='$(leftover)'" test "$ok" = 20 -a -z "$(leftover)"
+	insmod $KO read_event=$EV cpus=0,1 period_us=10000 read_budget=7000000,7000000 platform_read=20000000 ||
 		result hotplug FAIL "insmod failed"
 	sleep 0.5
 	p1=$(rd $M/cpu1/periods); th1=$(rd $M/cpu1/throttles)
