@@ -216,7 +216,9 @@ group_cycles() {
 	p1=$(rd $M/cpu1/periods); th1=$(rd $M/cpu1/throttles)
 	echo 0 > /sys/devices/system/cpu/cpu1/online; rc0=$?
 	sleep 0.3
-	r_off=$(rd $M/cpu1/running); thr_off=$(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^memreg/1$')
+	r_off=$(rd $M/cpu1/running)
+	# the throttle thread of cpu1 is an smpboot thread: parked (state P)
+	thr_off=$(for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = memreg/1 ] && awk '{ print $3 }' $d/stat; done | tr -d '\n')
 	p2=$(rd $M/cpu1/periods)
 	sleep 0.3
 	p3=$(rd $M/cpu1/periods)
@@ -226,8 +228,8 @@ group_cycles() {
 	sleep 0.5
 	i1=$(pmu_irqs 1)
 	r_on=$(rd $M/cpu1/running); p4=$(rd $M/cpu1/periods); th4=$(rd $M/cpu1/throttles)
-	check cpu1-offline "rc=$rc0 running=$r_off threads=$thr_off periods frozen $p2->$p3" \
-		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = 0 -a "$p2" = "$p3"
+	check cpu1-offline "rc=$rc0 running=$r_off thread-state=$thr_off periods frozen $p2->$p3" \
+		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = P -a "$p2" = "$p3"
 	check cpu1-online "rc=$rc1 running=$r_on periods $p3->$p4 throttles $th1->$th4 arm-pmu irqs +$((i1 - i0))" \
 		test "$rc1" = 0 -a "$r_on" = 1 -a "$p4" -gt $((p3 + 20)) -a "$th4" -gt "$th1" -a $((i1 - i0)) -gt 20
 	rmmod memreg; rc=$?
