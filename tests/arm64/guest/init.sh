@@ -92,6 +92,7 @@ group_load() {
 	# real board's MemGuard event cannot be exercised here, say so.
 	check raw-0x17-emulated "insmod read_event=raw:0x17 rc=$rc; counted $n L2 refills while spinning (QEMU's PMU implements no cache events)" \
 		test "$rc" = 0 -a "$n" = 0
+	# bad NAME PARAMS...: insmod with PARAMS must fail, log a message, leave nothing
 	bad() {
 		name=$1; shift
 		before=$(dmesg | grep -c memreg)
