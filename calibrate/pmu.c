@@ -3,6 +3,7 @@
  * pmu.c - PMU discovery and bytes-per-event validation (see pmu.h).
  */
 #include "pmu.h"
+#include "pmu_tables_arm.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -108,15 +109,13 @@ static void list_event_sources(char *buf, size_t len)
 	closedir(d);
 }
 
-/*
- * memcal_pmu_family_find - the table family for libpfm4 PMU @pfm_name or
- * Arm part @arm_part (either may be NULL/0), or NULL.
- */
-const struct memcal_pmu_family *memcal_pmu_family_find(const char *pfm_name,
-						       unsigned arm_part)
+/* family_in - the entry of @tab (@n long) matching @pfm_name or @arm_part. */
+static const struct memcal_pmu_family *
+family_in(const struct memcal_pmu_family *tab, size_t n, const char *pfm_name,
+	  unsigned arm_part)
 {
-	for (size_t i = 0; i < memcal_pmu_n_families; i++) {
-		const struct memcal_pmu_family *f = &memcal_pmu_families[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct memcal_pmu_family *f = &tab[i];
 
 		if (arm_part && f->arm_part == arm_part)
 			return f;
@@ -125,6 +124,23 @@ const struct memcal_pmu_family *memcal_pmu_family_find(const char *pfm_name,
 				return f;
 	}
 	return NULL;
+}
+
+/*
+ * memcal_pmu_family_find - the table family for libpfm4 PMU @pfm_name or
+ * Arm part @arm_part (either may be NULL/0), or NULL.  The main tables
+ * (pmu_tables.c) come first, then the further Arm cores
+ * (pmu_tables_arm.c).
+ */
+const struct memcal_pmu_family *memcal_pmu_family_find(const char *pfm_name,
+						       unsigned arm_part)
+{
+	const struct memcal_pmu_family *f;
+
+	f = family_in(memcal_pmu_families, memcal_pmu_n_families, pfm_name,
+		      arm_part);
+	return f ? f : family_in(memcal_pmu_families_arm,
+				 memcal_pmu_n_families_arm, pfm_name, arm_part);
 }
 
 /*

@@ -73,6 +73,9 @@ Test(pmu, family_lookup)
 	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd03)->name, "arm_ac53");
 	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd08)->name, "arm_ac72");
 	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd0b)->name, "arm_ac76");
+	/* the further Arm cores of pmu_tables_arm.c */
+	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd05)->name, "arm_ac55");
+	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd41)->name, "arm_ac78");
 	cr_expect_str_eq(memcal_pmu_family_find("skx", 0)->name, "intel_core");
 	cr_expect_str_eq(memcal_pmu_family_find("amd64_fam19h_zen3", 0)->name,
 			 "amd_zen3");
