@@ -50,6 +50,22 @@ static struct tune_config *load(void)
 }
 
 /*
+ * unsource - replace the source directory in @text by "@SRC@" (in place),
+ * so golden files do not depend on where the checkout lives.
+ */
+static void unsource(char *text)
+{
+	const char *src = MEMCAL_SOURCE_DIR;
+	size_t n = strlen(src);
+	char *p;
+
+	while ((p = strstr(text, src))) {
+		memcpy(p, "@SRC@", 5);
+		memmove(p + 5, p + n, strlen(p + n) + 1);
+	}
+}
+
+/*
  * render - @format with @o into a string; compares with (or, with
  * MEMTUNE_UPDATE_GOLDEN, writes) FIX/@golden.  Returns the text.
  */
@@ -64,6 +80,7 @@ static char *render(const char *format, struct export_opts *o,
 	cr_assert(f);
 	cr_assert_eq(export_render(c, format, o, f, w), 0);
 	fclose(f);
+	unsource(text);
 	snprintf(path, sizeof(path), FIX "%s", golden);
 	if (getenv("MEMTUNE_UPDATE_GOLDEN")) {
 		FILE *g = fopen(path, "w");
