@@ -173,6 +173,20 @@ static void signal_ready(struct run_state *st, bool bench_done)
 }
 
 /*
+ * leave_fifo - back to SCHED_OTHER before a SCHED_FIFO thread returns.
+ * Thread exit may wait on locks (allocator caches, TLS destructors; with
+ * AddressSanitizer a spinning one) held by a thread of lower priority that
+ * a spinning real-time thread on every CPU would never let run.
+ */
+static void leave_fifo(bool was_fifo)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (was_fifo)
+		pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+}
+
+/*
  * timer_main - a periodic timer in user space: sleep to an absolute
  * deadline on CLOCK_MONOTONIC, run the tick hook, advance by one period;
  * expiries that come later than a whole period are counted as overruns
@@ -239,6 +253,7 @@ static void *timer_main(void *p)
 	if (a->cpu == s->bench_cpu)
 		atomic_fetch_add(&st->bench_ticks, ticks);
 	atomic_fetch_add(&st->overruns, over);
+	leave_fifo(s->fifo);
 	return NULL;
 }
 
@@ -281,6 +296,7 @@ static void *bench_main(void *p)
 	st->out.elapsed_ns = t1 - t0;
 	st->out.units_done = i;
 	st->out.complete = i == w->units && t1 <= deadline;
+	leave_fifo(s->bench_fifo);
 	signal_ready(st, true);
 	return NULL;
 }
