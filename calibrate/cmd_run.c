@@ -12,7 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "buffers.h"
 #include "memcal_db.h"
@@ -224,8 +223,6 @@ static void measure_overhead(struct cli_ctx *ctx,
 	struct overhead_params p;
 	struct overhead_result *o = calloc(1, sizeof(*o));
 	char err[512], note[600];
-	struct tm tm;
-	time_t now;
 
 	if (!o)
 		return;
@@ -244,20 +241,16 @@ static void measure_overhead(struct cli_ctx *ctx,
 		free(o);
 		return;
 	}
-	for (char *line = o->notes, *nl; line && *line; line = nl) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl++ = '\0';
-		if (*line)
+	if (o->notes) {
+		char *copy = strdup(o->notes), *save = NULL;
+
+		for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL;
+		     line; line = strtok_r(NULL, "\n", &save))
 			memcal_result_note(r, line);
-		if (nl)
-			nl[-1] = '\n';	/* keep the overhead summary intact */
+		free(copy);
 	}
 	r->overhead = o;
-	now = time(NULL);
-	gmtime_r(&now, &tm);
-	strftime(r->run.finished_at, sizeof(r->run.finished_at),
-		 "%Y-%m-%dT%H:%M:%SZ", &tm);	/* the run ends after the sweep */
+	memcal_db_timestamp(r->run.finished_at);	/* the run ends after the sweep */
 }
 
 /* emit - the summary (or JSON) of a stored run. */

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "buffers.h"
@@ -516,15 +515,11 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 	uint32_t per[OVH_MAX_PERIODS];
 	size_t nb = 0;
 	uint64_t t0 = ovh_now_ns();
-	time_t now = time(NULL);
-	struct tm tm;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	err[0] = '\0';
-	gmtime_r(&now, &tm);
-	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ",
-		 &tm);
+	memcal_db_timestamp(r->started_at);
 	if (overhead_validate(p, t, err, len))
 		return MEMCAL_CAL_EINVAL;
 	memset(&s, 0, sizeof(s));

@@ -38,16 +38,6 @@ struct run_state {
 	char foreign_what[160];
 };
 
-/* iso_now - current UTC time as ISO-8601 into @buf (32 bytes). */
-static void iso_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* n_ops - bandwidth kernels measured per point: copy only in a full run. */
 static unsigned n_ops(const struct memcal_run_opts *o)
 {
@@ -451,7 +441,7 @@ int memcal_run_measure(const struct memcal_topology *t,
 		 o->quick ? "quick" : "full");
 	snprintf(r->run.tool_version, sizeof(r->run.tool_version), "%s",
 		 MEMCAL_VERSION);
-	iso_now(r->run.started_at, sizeof(r->run.started_at));
+	memcal_db_timestamp(r->run.started_at);
 	idle_check(&s);
 	if (step)
 		step(user, "allocating buffers");
@@ -475,7 +465,7 @@ int memcal_run_measure(const struct memcal_topology *t,
 			 s.foreign_what);
 		memcal_result_note(r, note);
 	}
-	iso_now(r->run.finished_at, sizeof(r->run.finished_at));
+	memcal_db_timestamp(r->run.finished_at);
 	memcal_bench_fini(&s.b);
 	return rc;
 }

@@ -228,8 +228,8 @@ char *db_col_strdup(sqlite3_stmt *st, int col)
 	return strdup(s ? (const char *)s : "");
 }
 
-/* db_now - the current UTC time as ISO 8601 ("2026-12-02T16:07:53Z"). */
-void db_now(char buf[32])
+/* memcal_db_timestamp() - the current UTC time as ISO 8601 ("2026-12-02T16:07:53Z"). */
+void memcal_db_timestamp(char buf[32])
 {
 	time_t t = time(NULL);
 	struct tm tm;

@@ -50,7 +50,6 @@ int db_step(memcal_db *db, sqlite3_stmt *st);
 
 void db_col_text(sqlite3_stmt *st, int col, char *buf, size_t len);
 char *db_col_strdup(sqlite3_stmt *st, int col);
-void db_now(char buf[32]);
 
 int db_migrate(memcal_db *db);
 

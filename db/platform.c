@@ -23,7 +23,7 @@ int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 		return rc;
 	if (!p->fingerprint[0])
 		return db_fail(db, MEMCAL_DB_EINVAL, "platform has no fingerprint");
-	db_now(now);
+	memcal_db_timestamp(now);
 	rc = db_query(db, &st, "INSERT INTO platform (fingerprint, hostname,"
 		      " arch, cpu_model, kernel, packages, numa_nodes, cores,"
 		      " pus, topology, created_at, updated_at)"

@@ -16,9 +16,9 @@
 int memcal_db_run_store(memcal_db *db, struct memcal_run *run)
 {
 	if (!run->started_at[0])
-		db_now(run->started_at);
+		memcal_db_timestamp(run->started_at);
 	if (!run->finished_at[0])
-		db_now(run->finished_at);
+		memcal_db_timestamp(run->finished_at);
 	if (!run->tool_version[0])
 		strncpy(run->tool_version, MEMCAL_VERSION,
 			sizeof(run->tool_version) - 1);

@@ -49,7 +49,7 @@ int memcal_db_profile_store(memcal_db *db, struct memcal_profile *p)
 		return db_fail(db, MEMCAL_DB_EINVAL, "trace of %zu samples is "
 			       "too long to store", p->trace_len);
 	if (!p->created_at[0])
-		db_now(p->created_at);
+		memcal_db_timestamp(p->created_at);
 	r = trace_encode(p->trace_read, p->trace_len);
 	w = trace_encode(p->trace_write, p->trace_len);
 	if (!r || !w) {
@@ -165,7 +165,7 @@ int memcal_db_config_store(memcal_db *db, struct memcal_config *c)
 	int rc;
 
 	if (!c->created_at[0])
-		db_now(c->created_at);
+		memcal_db_timestamp(c->created_at);
 	rc = db_insert(db, &c->id, "INSERT INTO tuned_config (platform_id,"
 		       " calibration_run_id, mix, document, period_us,"
 		       " master_cpu, created_at) VALUES (?,nullif(?,0),?,?,?,?,?)",
@@ -254,9 +254,9 @@ int memcal_db_config_latest(memcal_db *db, int64_t *id)
 int memcal_db_validation_store(memcal_db *db, struct memcal_validation *v)
 {
 	if (!v->started_at[0])
-		db_now(v->started_at);
+		memcal_db_timestamp(v->started_at);
 	if (!v->finished_at[0])
-		db_now(v->finished_at);
+		memcal_db_timestamp(v->finished_at);
 	return db_insert(db, &v->id, "INSERT INTO validation_run (config_id,"
 			 " started_at, finished_at, regulated, notes)"
 			 " VALUES (?,?,?,?,?)", "Ittbt", v->config_id,

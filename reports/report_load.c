@@ -10,7 +10,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "report.h"
 
@@ -145,16 +144,6 @@ static int newest_run_of(memcal_db *db, int64_t platform_id, bool overhead,
 	return rc == 1 ? 0 : rc;
 }
 
-/* now_iso - current UTC time as ISO-8601. */
-static void now_iso(char buf[32])
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* load_measurements - the bandwidth-side rows of r->run. */
 static int load_measurements(struct report *r, memcal_db *db)
 {
@@ -274,7 +263,7 @@ int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
 	int rc;
 
 	if (!r->generated_at[0])
-		now_iso(r->generated_at);
+		memcal_db_timestamp(r->generated_at);
 	snprintf(r->db_path, sizeof(r->db_path), "%s", memcal_db_path(db));
 	if (!run_id) {
 		rc = memcal_db_run_latest(db, "bandwidth", &run_id);
@@ -340,7 +329,7 @@ int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
  */
 void report_no_database(struct report *r, const char *path)
 {
-	now_iso(r->generated_at);
+	memcal_db_timestamp(r->generated_at);
 	snprintf(r->db_path, sizeof(r->db_path), "%s", path);
 	report_missing(r, "There is no database at %s yet: run 'memcal run' "
 		       "and 'memcal overhead' on the board%s.", path,

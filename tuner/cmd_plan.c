@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "inputs.h"
 #include "memtune_cmds.h"
@@ -110,16 +109,6 @@ static int store(struct cli_ctx *ctx, memcal_db *db,
 	return 0;
 }
 
-/* now_iso - the current UTC time as ISO-8601. */
-static void now_iso(char buf[32])
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* plan_with - plan @m against the database and store the result. */
 static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		     const struct plan_opts *o, struct tune_inputs *ti,
@@ -147,7 +136,7 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 				 "%s", m->name, err);
 	for (int i = 0; i < ti->n_notes; i++)
 		config_warn(c, "%s", ti->notes[i]);
-	now_iso(c->created_at);
+	memcal_db_timestamp(c->created_at);
 	j = config_to_json(c);
 	doc = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
 	if (!doc) {

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "apply.h"
@@ -315,16 +314,6 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 	return CLI_EXIT_USAGE;
 }
 
-/* iso_now - the current UTC time as ISO-8601. */
-static void iso_now(char buf[32])
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /*
  * run_modes - the unregulated and (where possible) regulated co-runs and
  * the per-workload results.  Returns 0 or a CLI exit code.
@@ -454,11 +443,11 @@ int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 				       "%s' first", m->wl[i].name, m->path);
 	if (rc)
 		goto out;
-	iso_now(v.started_at);
+	memcal_db_timestamp(v.started_at);
 	rc = run_modes(ctx, m, c, &o, solo, &v, r, note, sizeof(note));
 	if (rc)
 		goto out;
-	iso_now(v.finished_at);
+	memcal_db_timestamp(v.finished_at);
 	v.notes = note;
 	rc = store(ctx, db, &v, r, m->n);
 	if (!rc)
