@@ -35,3 +35,22 @@ set_target_properties(memcal::pfm PROPERTIES
   INTERFACE_INCLUDE_DIRECTORIES ${PFM_INCLUDE_DIR})
 
 find_package(Threads REQUIRED)
+
+# MEMCAL_STATIC: pkg-config's Libs name only the library itself; a static
+# link also needs its Libs.private: hwloc -> libudev, sqlite3 -> libz.
+# Debian ships no static libudev: tests/overhead/guest/udev_stub.c stands
+# in (udev_new() returns NULL, hwloc then does without udev's optional
+# block-device details; a busybox initramfs has no udev anyway).
+if(MEMCAL_STATIC)
+  find_library(MEMCAL_ZLIB_STATIC z)
+  if(NOT MEMCAL_ZLIB_STATIC)
+    message(FATAL_ERROR "MEMCAL_STATIC: libz.a not found: install the Debian "
+                        "package 'zlib1g-dev'")
+  endif()
+  add_library(memcal_udev_stub STATIC
+              ${PROJECT_SOURCE_DIR}/tests/overhead/guest/udev_stub.c)
+  set_property(TARGET PkgConfig::HWLOC APPEND PROPERTY
+               INTERFACE_LINK_LIBRARIES memcal_udev_stub)
+  set_property(TARGET PkgConfig::SQLITE APPEND PROPERTY
+               INTERFACE_LINK_LIBRARIES ${MEMCAL_ZLIB_STATIC})
+endif()

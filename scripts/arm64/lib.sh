@@ -96,3 +96,34 @@ arm64_kver() {
 	[ -n "$abi" ] || return 1
 	echo "$abi $ver"
 }
+
+# arm64_user_build DIR STATIC - configure (once) and build memcal, memtune
+# and memcal-load for arm64 in DIR with cmake/toolchain-aarch64.cmake
+# against the extracted sysroot (scripts/arm64/sysroot), warnings as
+# errors; STATIC=1 links them fully static (-DMEMCAL_STATIC=ON: no shared
+# library needed, as in a busybox initramfs).  A DIR configured the other
+# way is configured afresh (the libraries found differ).  Logs in
+# DIR/cross-configure.log and DIR/cross-build.log.  Returns 0, 1 (failed:
+# the tail of the log printed) or 77 (no sysroot to be had).
+arm64_user_build() {
+	local bdir=$1 static=$2 want=OFF rc
+	[ "$static" = 1 ] && want=ON
+	"$arm64_top/scripts/arm64/sysroot" > /dev/null; rc=$?
+	[ $rc -eq 77 ] && return 77
+	[ $rc -eq 0 ] || { arm64_log "no arm64 sysroot"; return 1; }
+	if [ -f "$bdir/CMakeCache.txt" ] &&
+	   ! grep -qx "MEMCAL_STATIC:BOOL=$want" "$bdir/CMakeCache.txt"; then
+		arm64_log "$bdir was configured with another MEMCAL_STATIC: configuring afresh"
+		rm -rf "$bdir"
+	fi
+	mkdir -p "$bdir"
+	if [ ! -f "$bdir/CMakeCache.txt" ]; then
+		cmake -S "$arm64_top" -B "$bdir" -DCMAKE_TOOLCHAIN_FILE="$arm64_top/cmake/toolchain-aarch64.cmake" \
+		      -DMEMCAL_BUILD_KMOD=OFF -DMEMCAL_KERNEL_TESTS=OFF -DMEMCAL_WERROR=ON \
+		      -DMEMCAL_STATIC=$want > "$bdir/cross-configure.log" 2>&1 ||
+			{ tail -30 "$bdir/cross-configure.log"; rm -f "$bdir/CMakeCache.txt"
+			  arm64_log "cmake configure failed (log $bdir/cross-configure.log)"; return 1; }
+	fi
+	cmake --build "$bdir" -j2 --target memcal memtune memcal-load > "$bdir/cross-build.log" 2>&1 ||
+		{ tail -30 "$bdir/cross-build.log"; arm64_log "cross build failed (log $bdir/cross-build.log)"; return 1; }
+}

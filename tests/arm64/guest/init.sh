@@ -238,9 +238,75 @@ group_cycles() {
 	kill $w0 $w1 2>/dev/null
 }
 
+# e2e: memcal and memtune end to end in this kernel, with the statically
+# cross-built programs: `memcal run --quick` (NEON kernels, stored; the
+# PMU verdict printed), `memcal show` and `memcal show --json` (the JSON
+# goes to the host between MEMCAL-SHOW-JSON-BEGIN/END: the harness parses
+# it), then memtune profile, plan and export of a small mix of memcal-load
+# workloads, and the x86 suite's apply/validate checks
+# (tests/kernel/guest/memtune_e2e.sh, run nested) with a last apply on the
+# PMU's raw CPU_CYCLES event.  16 MiB buffers: a quick pass, not a board
+# calibration; overhead assumed (emulator timing says nothing about a
+# board's interrupt cost).
+group_e2e() {
+	db=/m.db
+	memcal --db $db run --quick --size 16777216 > /tmp/run.out 2>&1; rc=$?
+	sed 's/^/  | /' /tmp/run.out
+	nneon=$(grep -Ec '^ +(core|aggregate) .* neon ' /tmp/run.out)
+	check memcal-quick "rc=$rc, $nneon bandwidth rows with the NEON kernels, $(grep -o 'stored as run [0-9]*' /tmp/run.out)" \
+		test "$rc" = 0 -a "$nneon" -ge 2 -a -n "$(grep -E '^ +core +[0-9]+ +read .* neon ' /tmp/run.out)" \
+		-a -n "$(grep 'stored as run 1 ' /tmp/run.out)"
+	pmu=$(sed -n 's/^PMU: //p' /tmp/run.out)
+	check memcal-pmu-stated "PMU: $pmu" test -n "$pmu"
+	memcal --db $db show > /tmp/show.out 2>&1; rc=$?
+	check memcal-show "rc=$rc: $(grep -E '^run 1 |read, one core' /tmp/show.out | tr -s ' ' | tr '\n' ';')" \
+		test "$rc" = 0 -a -n "$(grep '^run 1 *quick' /tmp/show.out)" -a -n "$(grep 'aarch64' /tmp/show.out)" \
+		-a -n "$(grep 'read, one core' /tmp/show.out)"
+	memcal --db $db --json show --run 1 > /tmp/show.json 2>&1; rc=$?
+	echo "MEMCAL-SHOW-JSON-RC $rc"
+	echo MEMCAL-SHOW-JSON-BEGIN
+	cat /tmp/show.json
+	echo
+	echo MEMCAL-SHOW-JSON-END
+	# a periodic real-time reader on cpu 1 beside a best-effort writer
+	cat > /mix.yaml <<-'MIX'
+	name: arm64-guest-e2e
+	runs: 1
+	percentile: 99
+	margin_pct: 20
+	workloads:
+	  - name: rt-reader
+	    argv: [memcal-load, read, --mb, "1", --size, "1048576", --period-us,
+	           "20000", --jobs, "8"]
+	    criticality: rt
+	    period_us: 20000
+	    cpu: 1
+	  - name: be-writer
+	    command: memcal-load write --mb 32 --size 4194304
+	    criticality: be
+	MIX
+	memtune --db $db profile /mix.yaml > /tmp/profile.out 2>&1; rc=$?
+	sed 's/^/  | /' /tmp/profile.out
+	check memtune-profile "rc=$rc" test "$rc" = 0
+	memtune --db $db plan /mix.yaml --periods 1000,2000,5000 --assume-overhead-ns 50000 > /tmp/plan.out 2>&1; rc=$?
+	sed 's/^/  | /' /tmp/plan.out
+	check memtune-plan "rc=$rc: $(grep -m1 -i 'period' /tmp/plan.out | tr -s ' ')" test "$rc" = 0
+	memtune --db $db export --format json --out /cfg.json > /tmp/export.out 2>&1; rc=$?
+	check memtune-export-json "rc=$rc, $(wc -c < /cfg.json 2>/dev/null) bytes, $(grep -m1 '"period_us"' /cfg.json | tr -d ' ,')" \
+		test "$rc" = 0 -a -n "$(grep '"format"' /cfg.json 2>/dev/null)"
+	memtune --db $db export --format modprobe --out /memreg.conf > /tmp/export2.out 2>&1; rc=$?
+	opts=$(sed -n 's/^options memreg //p' /memreg.conf 2>/dev/null)
+	echo "  | $opts"
+	check memtune-export-modprobe "rc=$rc: $(echo "$opts" | cut -c1-200)" \
+		test "$rc" = 0 -a -n "$(echo " $opts" | grep ' period_us=[0-9]' | grep ' read_budget=')"
+	# apply, sysfs readback, apply again, validate, unload, then the
+	# PMU apply: the x86 suite's checks (MEMTUNE-CHECK lines)
+	MEMTUNE_E2E_NESTED=1 MEMTUNE_E2E_PMU_EVENT=$EV sh /memtune_e2e.sh
+}
+
 echo "MEMREG-GROUP $group kernel=$(uname -r) machine=$(uname -m)"
 case $group in
-load|accuracy|fuzz|cycles) group_$group ;;
+load|accuracy|fuzz|cycles|e2e) group_$group ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac
 echo MEMREG-DMESG-BEGIN

@@ -6,9 +6,24 @@
 # unregulated (monitor-only) and regulated.  One line per check:
 #   MEMTUNE-CHECK <name> PASS|FAIL [detail]
 # then MEMTUNE-DONE, and the guest powers off.
-/bin/busybox mount -t proc proc /proc
-/bin/busybox mount -t sysfs sys /sys
-/bin/busybox mount -t devtmpfs dev /dev 2>/dev/null
+#
+# Expects /m.db (platform profile, workload profiles, the tuned
+# configuration), /cfg.json (its JSON export), /mix.yaml, /memreg.ko and
+# memtune and memcal-load on PATH.  Two optional parameters, both unset by
+# the x86-64 guest:
+#   MEMTUNE_E2E_NESTED=1    run by another /init (the arm64 guest's e2e
+#                           group, tests/arm64/guest/init.sh) that mounted
+#                           proc/sys/dev and powers off itself.
+#   MEMTUNE_E2E_PMU_EVENT=E after the unload, 'memtune apply' loads memreg
+#                           once more with the tuned configuration's read
+#                           counter set to the hardware event E (arm64:
+#                           raw:0x11, CPU_CYCLES of the emulated PMUv3),
+#                           monitor-only, and checks it counts there.
+if [ -z "${MEMTUNE_E2E_NESTED:-}" ]; then
+	/bin/busybox mount -t proc proc /proc
+	/bin/busybox mount -t sysfs sys /sys
+	/bin/busybox mount -t devtmpfs dev /dev 2>/dev/null
+fi
 export PATH=/bin:/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
 cd /
@@ -18,6 +33,50 @@ check() { # name cond-rc detail
 	else echo "MEMTUNE-CHECK $1 FAIL $3"; fi
 }
 val() { tr -d '\n' < "$1" 2>/dev/null; }
+M=/sys/kernel/memreg
+# cpulist "0-1,3" -> "0 1 3"
+cpulist() {
+	echo "$1" | awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, a, "-")
+		for (c = a[1]; c <= (n > 1 ? a[2] : a[1]); c++) printf "%d ", c } }'
+}
+# matches_export JSON: every module parameter of JSON's modprobe export
+# (the values 'memtune apply' hands memreg) against its sysfs attribute:
+# the global ones, cpus= as cpuN/regulated, and the per-CPU budget arrays
+# (read_budget, write_budget, read_max, write_max) of the regulated CPUs
+# as cpuN/{read,write}_{guaranteed,ceiling}.  Prints how many values were
+# compared and any mismatch; true when at least 20 were and all agree.
+matches_export() {
+	opts=$(memtune export --format modprobe --file "$1" 2>/dev/null |
+	       sed -n 's/^options memreg //p')
+	nv=0; bad=
+	on=$(cpulist "$(echo " $opts" | sed -n 's/.* cpus=\([^ ]*\).*/\1/p')")
+	for kv in $opts; do
+		k=${kv%%=*}; v=${kv#*=}
+		case $k in
+		cpus) for c in $on; do
+			[ "$(val $M/cpu$c/regulated)" = 1 ] || bad="$bad cpu$c/regulated"
+			nv=$((nv + 1))
+		      done ;;
+		read_budget|write_budget|read_max|write_max)
+			f=${k%%_*}_guaranteed
+			[ "${k#*_}" = max ] && f=${k%%_*}_ceiling
+			i=0
+			for x in $(echo "$v" | tr , ' '); do
+				if echo " $on " | grep -q " $i "; then
+					got=$(val $M/cpu$i/$f)
+					[ "$got" = "$x" ] || bad="$bad cpu$i/$f=$got!=$x"
+					nv=$((nv + 1))
+				fi
+				i=$((i + 1))
+			done ;;
+		*) got=$(val $M/$k)
+		   [ "$got" = "$v" ] || bad="$bad $k=$got!=$v"
+		   nv=$((nv + 1)) ;;
+		esac
+	done
+	echo "$nv values compared${bad:+, differing:$bad}"
+	[ "$nv" -ge 20 ] && [ -z "$bad" ]
+}
 
 memtune --db /m.db apply --file /cfg.json --module /memreg.ko \
 	--force-board > /tmp/apply.out 2>&1
@@ -36,6 +95,8 @@ got_r=$(val /sys/kernel/memreg/cpu1/regulated)
 check apply-cpu1-regulated $? "cpu1/regulated=$got_r"
 got_e=$(val /sys/kernel/memreg/error)
 echo "memreg error attribute: $got_e"
+out=$(matches_export /cfg.json)
+check apply-matches-plan $? "sysfs against 'memtune export --format modprobe': $out"
 
 # applying again with memreg loaded goes through sysfs staging + commit
 memtune apply --file /cfg.json --force-board > /tmp/apply2.out 2>&1
@@ -57,5 +118,40 @@ check memreg-periods-counted $? "cpu1/periods=$p1"
 
 rmmod memreg
 check unload $? ""
+
+# The tuned configuration with its read counter on a hardware PMU event,
+# loaded by 'memtune apply' monitor-only: its budgets are in units of the
+# planned counter (memory traffic), so on another event (CPU cycles) they
+# would throttle the regulated CPUs to a sliver of each period.
+ev=${MEMTUNE_E2E_PMU_EVENT:-}
+if [ -n "$ev" ]; then
+	# the "event" of the read counter, monitor on; the rest unchanged
+	awk -v ev="$ev" '/"read": *\{/ { r = 1 }
+		r && /"event":/ { sub(/"event": *"[^"]*"/, "\"event\": \"" ev "\""); r = 0 }
+		/"monitor": *(true|false)/ { sub(/"monitor": *(true|false)/, "\"monitor\": true") }
+		{ print }' /cfg.json > /cfg-pmu.json
+	memtune apply --file /cfg-pmu.json --module /memreg.ko --force-board \
+		> /tmp/apply3.out 2>&1
+	rc=$?
+	check pmu-apply-loads $rc "$(tr '\n' ' ' < /tmp/apply3.out)"
+	out=$(matches_export /cfg-pmu.json)
+	rc=$?
+	got_ev=$(val $M/read_event); got_mon=$(val $M/monitor)
+	[ $rc -eq 0 ] && [ "$got_ev" = "$ev" ] && [ "$got_mon" = 1 ]
+	check pmu-apply-matches $? "read_event=$got_ev monitor=$got_mon; $out"
+	c=$(for x in 0 1 2 3 4 5 6 7; do [ "$(val $M/cpu$x/regulated)" = 1 ] && echo $x; done | tail -1)
+	e0=$(val $M/cpu$c/read_events); p0=$(val $M/cpu$c/periods)
+	i0=$(grep -i pmu /proc/interrupts | tr -s ' ' | tr '\n' ';')
+	taskset "$(printf %x $((1 << ${c:-0})))" memcal-load compute --ms 400 > /dev/null 2>&1
+	e1=$(val $M/cpu$c/read_events); p1=$(val $M/cpu$c/periods)
+	i1=$(grep -i pmu /proc/interrupts | tr -s ' ' | tr '\n' ';')
+	# the cycle counter counts guest nanoseconds (QEMU: 1 GHz): 400 ms of
+	# compute are ~4e8 events; > 1e8 leaves room for guest-clock skew
+	[ -n "$c" ] && [ $((e1 - e0)) -gt 100000000 ] && [ $((p1 - p0)) -gt 0 ] &&
+		[ "$(val $M/cpu$c/throttles)" = 0 ]
+	check pmu-counts $? "cpu$c: $((e1 - e0)) $ev events in $((p1 - p0)) periods during 400 ms of compute, throttles=$(val $M/cpu$c/throttles) (monitor); pmu irqs before '$i0' after '$i1'"
+	rmmod memreg
+	check pmu-unload $? ""
+fi
 echo MEMTUNE-DONE
-poweroff -f
+[ -n "${MEMTUNE_E2E_NESTED:-}" ] || poweroff -f
