@@ -287,10 +287,12 @@ group_e2e() {
 	MIX
 	memtune --db $db profile /mix.yaml > /tmp/profile.out 2>&1; rc=$?
 	sed 's/^/  | /' /tmp/profile.out
-	check memtune-profile "rc=$rc" test "$rc" = 0
+	check memtune-profile "rc=$rc: $(grep -E '^(rt-reader|be-writer) ' /tmp/profile.out | tr -s ' ' | tr '\n' ';')" \
+		test "$rc" = 0 -a "$(grep -Ec '^(rt-reader|be-writer) ' /tmp/profile.out)" = 2
 	memtune --db $db plan /mix.yaml --periods 1000,2000,5000 --assume-overhead-ns 50000 > /tmp/plan.out 2>&1; rc=$?
 	sed 's/^/  | /' /tmp/plan.out
-	check memtune-plan "rc=$rc: $(grep -m1 -i 'period' /tmp/plan.out | tr -s ' ')" test "$rc" = 0
+	check memtune-plan "rc=$rc: $(grep -m1 '^tuned configuration' /tmp/plan.out); $(grep -m1 '^ *period ' /tmp/plan.out | tr -s ' ')" \
+		test "$rc" = 0 -a -n "$(grep '^tuned configuration 1 ' /tmp/plan.out)" -a -n "$(grep -E '^ *period [0-9]+ us, master cpu [0-9]' /tmp/plan.out)"
 	memtune --db $db export --format json --out /cfg.json > /tmp/export.out 2>&1; rc=$?
 	check memtune-export-json "rc=$rc, $(wc -c < /cfg.json 2>/dev/null) bytes, $(grep -m1 '"period_us"' /cfg.json | tr -d ' ,')" \
 		test "$rc" = 0 -a -n "$(grep '"format"' /cfg.json 2>/dev/null)"
