@@ -3,10 +3,10 @@
  * config.c - counter event specs, whole-configuration checks, the atomic
  * staged -> active commit, and the last-error string.
  *
- * Locking: mrk_mutex (see mrk.h) protects mrk_staged, mrk_active,
- * mrk_core's configuration and mrk_error; callers of mrk_commit() and
- * mrk_apply() hold cpus_read_lock() and mrk_mutex.  mrk_error also has its
- * own spinlock so that it can be set from paths that do not hold the mutex.
+ * Locking: mrk_mutex (see mrk.h) protects mrk_staged and mrk_active;
+ * mrk_commit() holds mrk_cfg_mutex throughout and mrk_mutex only while it
+ * copies the staged configuration.  mrk_error has its own spinlock so that
+ * it can be set from any context.
  */
 #include <linux/cpu.h>
 #include <linux/kernel.h>
@@ -107,8 +107,10 @@ int mrk_parse_event(const char *spec, struct perf_event_attr *attr)
  * Check @cfg as a whole: the core's rules (ranges, guarantees vs ceilings,
  * their sum vs the platform ceiling), plus what only the kernel knows: the
  * regulated CPUs and the master CPU exist and are online, the events can
- * be counted.  Writes a one-line reason to @err.  Process context, CPU
- * hotplug lock held.  Returns 0 or a negative errno.
+ * be counted.  Writes a one-line reason to @err.  Process context,
+ * holding neither the CPU hotplug lock nor mrk_mutex (probing creates perf
+ * counters); the online checks are advisory, a switch copes with a CPU
+ * that goes away.  Returns 0 or a negative errno.
  */
 int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
 {
@@ -155,57 +157,30 @@ int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
 }
 
 /*
- * Make @cfg the active configuration: stop every CPU and the master,
- * re-initialise the core, start again.  If starting fails the previous
- * configuration is restored.  Caller holds cpus_read_lock() (or is a
- * hotplug callback) and mrk_mutex; @cfg has passed mrk_cfg_check().
- */
-int mrk_apply(const struct mrk_cfg *cfg)
-{
-	static struct mrk_cfg old;	/* mrk_mutex */
-	const char *why = "";
-	int ret;
-
-	old = mrk_active;
-	mrk_stop_all();
-	ret = memreg_init(mrk_core, &cfg->core, &why);
-	if (ret) {
-		mrk_set_error("core refused the configuration: %s", why);
-		goto restore;
-	}
-	mrk_active = *cfg;
-	ret = mrk_start_all();
-	if (!ret)
-		return 0;
-	mrk_stop_all();
-restore:
-	mrk_active = old;
-	if (memreg_init(mrk_core, &old.core, &why) || mrk_start_all())
-		mrk_set_error("could not restore the previous configuration; "
-			      "regulation is stopped");
-	return ret;
-}
-
-/*
- * The sysfs "commit": check the staged configuration and apply it
- * atomically.  On failure the active configuration is unchanged, the
- * staged one is kept for correction and the reason is the last error.
+ * The sysfs "commit": check a snapshot of the staged configuration and
+ * switch to it (mrk_apply()).  On failure the active configuration is
+ * unchanged, the staged one is kept for correction and the reason is the
+ * last error.  Takes mrk_cfg_mutex, and mrk_mutex only to take the
+ * snapshot: checking probes perf counters, which must not be created under
+ * the CPU hotplug lock or mrk_mutex (hotplug.c says why).
  */
 int mrk_commit(void)
 {
+	static struct mrk_cfg snap;	/* mrk_cfg_mutex */
 	char err[MRK_ERR_LEN];
 	int ret;
 
-	cpus_read_lock();
+	mutex_lock(&mrk_cfg_mutex);
 	mutex_lock(&mrk_mutex);
-	ret = mrk_cfg_check(&mrk_staged, err, sizeof(err));
+	snap = mrk_staged;
+	mutex_unlock(&mrk_mutex);
+	ret = mrk_cfg_check(&snap, err, sizeof(err));
 	if (ret)
 		mrk_set_error("commit refused: %s", err);
 	else
-		ret = mrk_apply(&mrk_staged);
+		ret = mrk_apply(&snap);
 	if (!ret)
 		mrk_clear_error();
-	mutex_unlock(&mrk_mutex);
-	cpus_read_unlock();
+	mutex_unlock(&mrk_cfg_mutex);
 	return ret;
 }

@@ -35,6 +35,18 @@ u64 mrk_counter_read(struct perf_event *ev)
 }
 
 /*
+ * Has perf throttled @ev (too many overflow interrupts in one tick,
+ * kernel.perf_event_max_sample_rate)?  Until perf's next tick lifts it the
+ * counter still counts but calls no overflow handler, so budgets are not
+ * enforced.  perf marks it by setting hw.interrupts to its MAX_INTERRUPTS,
+ * ~0, which is not exported.  On @ev's CPU with interrupts off.
+ */
+bool mrk_counter_throttled(struct perf_event *ev)
+{
+	return READ_ONCE(ev->hw.interrupts) == ~0ULL;
+}
+
+/*
  * Common overflow path for class @cls: account with the core and throttle
  * the CPU when the core says so.
  */
@@ -140,10 +152,13 @@ int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len)
 }
 
 /*
- * Create the counters of @c for the active configuration.  Process
- * context, mrk_mutex held, the CPU online.  On failure nothing is left.
+ * Create the counters of @c's CPU for the active configuration into
+ * @c->detached (the caller installs them).  Holding mrk_cfg_mutex only:
+ * creating a software event takes the CPU hotplug lock itself.  Returns 0,
+ * -ENODEV if the CPU is (going) offline, or another error, recorded as the
+ * last error.  On failure nothing is left.
  */
-int mrk_counters_start(struct mrk_cpu *c)
+int mrk_counters_create(struct mrk_cpu *c)
 {
 	static const perf_overflow_handler_t handlers[MEMREG_NR_CLASSES] = {
 		mrk_overflow_read, mrk_overflow_write,
@@ -154,7 +169,6 @@ int mrk_counters_start(struct mrk_cpu *c)
 	struct perf_event *ev;
 	unsigned int cls;
 
-	mrk_counters_stop(c);	/* leftovers of an offline CPU */
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		if (mrk_parse_event(mrk_active.event[cls], &attr))
 			continue;	/* "none" (specs were checked) */
@@ -163,30 +177,33 @@ int mrk_counters_start(struct mrk_cpu *c)
 		ev = mrk_counter_create(mrk_active.event[cls], c->cpu,
 					c->sample[cls], handlers[cls], c);
 		if (IS_ERR(ev)) {
-			mrk_set_error("cpu %d: cannot create the %s counter '%s' "
-				      "(error %ld)", c->cpu,
-				      cls ? "write" : "read",
-				      mrk_active.event[cls], PTR_ERR(ev));
-			mrk_counters_stop(c);
+			if (PTR_ERR(ev) != -ENODEV || cpu_online(c->cpu))
+				mrk_set_error("cpu %d: cannot create the %s counter "
+					      "'%s' (error %ld)", c->cpu,
+					      cls ? "write" : "read",
+					      mrk_active.event[cls], PTR_ERR(ev));
+			mrk_counters_release(c);
 			return PTR_ERR(ev);
 		}
-		c->event[cls] = ev;
+		c->detached[cls] = ev;
 	}
 	return 0;
 }
 
 /*
- * Release the counters of @c.  perf_event_release_kernel() removes the
- * event from its CPU synchronously, so no overflow handler runs afterwards.
+ * Release the detached counters of @c (mrk_cfg_mutex only).
+ * perf_event_release_kernel() removes an event from its CPU synchronously,
+ * so no overflow handler of it runs afterwards.
  */
-void mrk_counters_stop(struct mrk_cpu *c)
+void mrk_counters_release(struct mrk_cpu *c)
 {
 	unsigned int cls;
 
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		if (c->event[cls]) {
-			perf_event_release_kernel(c->event[cls]);
-			c->event[cls] = NULL;
+		if (c->detached[cls]) {
+			perf_event_release_kernel(c->detached[cls]);
+			c->detached[cls] = NULL;
 		}
 	}
+	c->prepared = false;
 }

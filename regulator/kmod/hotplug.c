@@ -1,31 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hotplug.c - starting and stopping regulation on one CPU, on all CPUs,
- * and the CPU hotplug state that does it when a CPU goes offline/online.
+ * hotplug.c - switching the whole regulator to a configuration (load,
+ * commit, unload), starting and stopping one CPU, and the CPU hotplug state
+ * that stops and restarts a CPU as it goes offline and online.
  *
- * Start order on a CPU: throttle path, counters, timer; stop is the
- * reverse, so that by the time the throttle path is stopped no timer or
- * overflow can queue its irq_work any more.  The throttle threads
- * themselves are smpboot threads (throttle.c): the kernel parks them before
- * a CPU goes offline and unparks them when it is back.
+ * Start order on a CPU: throttle path, counters installed, timer; stop is
+ * the reverse.  The throttle threads are smpboot threads (throttle.c): the
+ * kernel parks them before a CPU goes offline and unparks them when it is
+ * back.
  *
- * Perf counters are never created or released inside a hotplug callback:
- * software events take the hotplug lock through a static key there, which
- * deadlocks.  The callbacks stop/start what is safe (timer, throttle path,
- * master thread) and defer the counters to a work item.
+ * Perf counters are created and released holding mrk_cfg_mutex only, never
+ * the CPU hotplug lock nor mrk_mutex: a software event's static key takes
+ * the hotplug lock itself, and a read-side recursion deadlocks behind a
+ * pending hotplug writer (whose callbacks in turn wait for mrk_mutex).  So
+ * a switch runs in three steps: stop every CPU and detach its counters
+ * (locked), release the old and create the new counters (unlocked), install
+ * them and start every CPU that is still online (locked).  A CPU that went
+ * offline in between is recognised by its offline generation and handled
+ * by its hotplug work, like one that came online.
  *
- * Locking: everything here runs with the CPU hotplug lock held (hotplug
- * callbacks, or cpus_read_lock() in the commit/load/work paths) and then
- * mrk_mutex.  mrk_cpu.running is only changed under both.
+ * Locking: mrk_cfg_mutex (outermost) serialises switches and the per-CPU
+ * hotplug work, and owns mrk_cpu.detached/prepared; mrk_active is written
+ * only with mrk_cfg_mutex and mrk_mutex both held, so either one suffices
+ * to read it.  Then cpus_read_lock() (or a hotplug callback), then
+ * mrk_mutex; mrk_cpu.running and offline_gen change only under both.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/smp.h>
 #include <linux/workqueue.h>
 
 #include "mrk.h"
 
 DEFINE_PER_CPU(struct mrk_cpu, mrk_cpus);
+DEFINE_MUTEX(mrk_cfg_mutex);
 static enum cpuhp_state mrk_hp_state;
+static bool mrk_unloading;	/* mrk_mutex */
 
 /* Is @cpu regulated by the active configuration? */
 static bool mrk_cpu_regulated(unsigned int cpu)
@@ -34,33 +44,51 @@ static bool mrk_cpu_regulated(unsigned int cpu)
 }
 
 /*
- * Start regulating @c's CPU (thread, counters, timer).  The CPU must be
- * online.  On failure nothing is left running on it.
+ * Start regulating @c's CPU with the counters prepared for it (throttle
+ * path, counters, timer).  A CPU without prepared counters, or one that
+ * went offline since they were created (they are dead), is left to its
+ * hotplug work.  cpus_read_lock() or a hotplug callback, mrk_mutex and
+ * mrk_cfg_mutex held; the CPU online.
  */
-int mrk_cpu_start(struct mrk_cpu *c)
+static int mrk_cpu_start(struct mrk_cpu *c)
 {
+	unsigned int cls;
 	int ret;
 
-	if (c->running || !mrk_cpu_regulated(c->cpu))
+	if (c->running || !mrk_cpu_regulated(c->cpu) || !c->prepared ||
+	    c->prepared_gen != c->offline_gen)
 		return 0;
 	ret = mrk_throttle_start(c);
 	if (ret)
 		return ret;
-	ret = mrk_counters_start(c);
-	if (ret)
-		goto err_thread;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		c->event[cls] = c->detached[cls];
+		c->detached[cls] = NULL;
+	}
+	c->prepared = false;
 	mrk_timer_start(c);
 	c->running = true;
 	return 0;
+}
 
-err_thread:
-	mrk_throttle_stop(c);
-	return ret;
+/*
+ * IPI callback on @c's own CPU, interrupts off: no overflow handler of this
+ * CPU can be half-way through a throttle decision now, and every later one
+ * sees started == 0 and does nothing.
+ */
+static void mrk_cpu_release_local(void *arg)
+{
+	struct mrk_cpu *c = arg;
+
+	WRITE_ONCE(c->started, 0);
+	WRITE_ONCE(c->throttled, 0);
 }
 
 /*
  * Stop @c's timer and throttle path and wait for them, keeping its
- * counters (see mrk_cpu_offline()).  Safe in a hotplug callback.
+ * counters attached (they are released later, without the hotplug lock).
+ * Safe in a hotplug callback.  cpus_read_lock() or a hotplug callback and
+ * mrk_mutex held.
  */
 static void mrk_cpu_quiesce(struct mrk_cpu *c)
 {
@@ -68,81 +96,180 @@ static void mrk_cpu_quiesce(struct mrk_cpu *c)
 		return;
 	mrk_timer_stop(c);
 	/*
-	 * With the timer gone nothing lifts a throttle any more, and the
-	 * overflow path ignores a stopped CPU (started == 0): release the
-	 * throttle thread now, before anything below can sleep, or the FIFO
-	 * thread would hold this CPU forever.
+	 * With the timer gone nothing lifts a throttle any more.  Clearing the
+	 * flag from another CPU would race with an overflow handler that saw
+	 * started == 1 just before and throttles just after: the FIFO thread
+	 * would then hold the CPU for ever.  Do it on the CPU itself.
 	 */
-	WRITE_ONCE(c->throttled, 0);
+	smp_call_function_single(c->cpu, mrk_cpu_release_local, c, 1);
 	mrk_throttle_stop(c);
 	c->running = false;
 }
 
 /*
- * Stop regulating @c's CPU: timer, irq_work, throttle, then release the
- * counters.  Not from a hotplug callback: releasing a software event drops
- * a static key, which takes the CPU hotplug lock.
+ * Quiesce @c and move its counters to @c->detached for release.  Locks as
+ * mrk_cpu_quiesce(), plus mrk_cfg_mutex.
  */
-void mrk_cpu_stop(struct mrk_cpu *c)
+static void mrk_cpu_detach(struct mrk_cpu *c)
 {
+	unsigned int cls;
+
 	mrk_cpu_quiesce(c);
-	mrk_counters_stop(c);
-}
-
-/*
- * Start the master thread and every regulated online CPU.  On failure
- * everything started here is stopped again.
- */
-int mrk_start_all(void)
-{
-	unsigned int cpu;
-	int ret;
-
-	ret = mrk_master_start();
-	if (ret)
-		return ret;
-	for_each_online_cpu(cpu) {
-		ret = mrk_cpu_start(per_cpu_ptr(&mrk_cpus, cpu));
-		if (ret) {
-			mrk_stop_all();
-			return ret;
-		}
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		if (!c->event[cls])
+			continue;
+		/* detached is empty here: every path releases before unlocking */
+		c->detached[cls] = c->event[cls];
+		c->event[cls] = NULL;
 	}
-	return 0;
 }
 
-/* Stop every CPU, then the master thread. */
-void mrk_stop_all(void)
+/* Stop every CPU and the master, detaching the counters.  Locks as above. */
+static void mrk_detach_all(void)
 {
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		mrk_cpu_stop(per_cpu_ptr(&mrk_cpus, cpu));
+		mrk_cpu_detach(per_cpu_ptr(&mrk_cpus, cpu));
 	mrk_master_stop();
 }
 
-static bool mrk_unloading;	/* mrk_mutex */
+/* Release every detached counter.  mrk_cfg_mutex only. */
+static void mrk_release_all(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		mrk_counters_release(per_cpu_ptr(&mrk_cpus, cpu));
+}
+
+/*
+ * Create @c's counters for the active configuration, tagged with the
+ * CPU's offline generation.  mrk_cfg_mutex only.  Returns 0 (also when
+ * the CPU is not regulated or went offline) or a negative errno.
+ */
+static int mrk_cpu_prepare(struct mrk_cpu *c)
+{
+	u64 gen = READ_ONCE(c->offline_gen);
+	int ret;
+
+	if (!mrk_cpu_regulated(c->cpu) || !cpu_online(c->cpu))
+		return 0;
+	ret = mrk_counters_create(c);
+	if (ret == -ENODEV && !cpu_online(c->cpu))
+		return 0;	/* raced with an offline: hotplug handles it */
+	if (ret)
+		return ret;
+	c->prepared = true;
+	c->prepared_gen = gen;
+	return 0;
+}
+
+/*
+ * Make @cfg the active configuration and regulate with it: stop and detach
+ * everything, re-initialise the core, create the new counters, start every
+ * regulated online CPU and the master.  On failure nothing runs and the
+ * error is returned (and recorded).  mrk_cfg_mutex held, no other lock;
+ * @cfg has passed mrk_cfg_check() and is not mrk_active itself.
+ */
+static int mrk_switch(const struct mrk_cfg *cfg)
+{
+	const char *why = "";
+	unsigned int cpu;
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&mrk_mutex);
+	mrk_detach_all();
+	mrk_active = *cfg;
+	ret = memreg_init(mrk_core, &mrk_active.core, &why);
+	if (ret)
+		mrk_set_error("core refused the configuration: %s", why);
+	for_each_possible_cpu(cpu) {	/* the glue's statistics, like the core's */
+		per_cpu_ptr(&mrk_cpus, cpu)->errors = 0;
+		per_cpu_ptr(&mrk_cpus, cpu)->perf_throttled = 0;
+	}
+	atomic_set(&mrk_perf_throttled_cpu, 0);
+	mutex_unlock(&mrk_mutex);
+	cpus_read_unlock();
+	mrk_release_all();
+	if (ret)
+		return ret;
+
+	for_each_possible_cpu(cpu) {
+		ret = mrk_cpu_prepare(per_cpu_ptr(&mrk_cpus, cpu));
+		if (ret)
+			goto out_release;
+	}
+
+	cpus_read_lock();
+	mutex_lock(&mrk_mutex);
+	ret = mrk_master_start();
+	for_each_online_cpu(cpu) {
+		if (ret)
+			break;
+		ret = mrk_cpu_start(per_cpu_ptr(&mrk_cpus, cpu));
+	}
+	if (ret)
+		mrk_detach_all();
+	mutex_unlock(&mrk_mutex);
+	cpus_read_unlock();
+out_release:
+	mrk_release_all();	/* unused, dead or (on failure) all counters */
+	return ret;
+}
+
+/*
+ * Switch to @cfg; if that fails, back to the configuration that was active
+ * before.  mrk_cfg_mutex held, no other lock.  Returns the error of the
+ * first switch.
+ */
+int mrk_apply(const struct mrk_cfg *cfg)
+{
+	static struct mrk_cfg old;	/* mrk_cfg_mutex */
+	int ret;
+
+	old = mrk_active;
+	ret = mrk_switch(cfg);
+	if (ret && mrk_switch(&old))
+		mrk_set_error("could not restore the previous configuration; "
+			      "regulation is stopped");
+	return ret;
+}
 
 /*
  * Deferred part of a hotplug transition, in process context outside the
- * hotplug callbacks (perf counters cannot be created or released there,
- * see mrk_cpu_stop()): release counters left by an offline, and start
- * regulation on a CPU that came online.  Takes cpus_read_lock(), then
- * mrk_mutex.
+ * hotplug callbacks: release the counters of a CPU that went offline, and
+ * start a CPU that came online (or whose counters died in a race).
  */
 static void mrk_cpu_work(struct work_struct *w)
 {
 	struct mrk_cpu *c = container_of(w, struct mrk_cpu, hp_work);
+	bool start;
 	int ret = 0;
 
+	mutex_lock(&mrk_cfg_mutex);
 	cpus_read_lock();
 	mutex_lock(&mrk_mutex);
 	if (!c->running)
-		mrk_counters_stop(c);
-	if (!mrk_unloading && cpu_online(c->cpu))
-		ret = mrk_cpu_start(c);
+		mrk_cpu_detach(c);
+	start = !mrk_unloading && !c->running && cpu_online(c->cpu);
 	mutex_unlock(&mrk_mutex);
 	cpus_read_unlock();
+	mrk_counters_release(c);
+
+	if (start)
+		ret = mrk_cpu_prepare(c);
+	if (start && !ret) {
+		cpus_read_lock();
+		mutex_lock(&mrk_mutex);
+		if (!mrk_unloading && cpu_online(c->cpu))
+			ret = mrk_cpu_start(c);
+		mutex_unlock(&mrk_mutex);
+		cpus_read_unlock();
+		mrk_counters_release(c);	/* not installed: dead or unused */
+	}
+	mutex_unlock(&mrk_cfg_mutex);
 	if (ret)
 		mrk_set_error("cpu %d online: regulation not restarted (%d)",
 			      c->cpu, ret);
@@ -168,13 +295,15 @@ static int mrk_cpu_online(unsigned int cpu)
 /*
  * cpuhp teardown callback (on @cpu before it goes offline): stop its timer
  * and throttle path now; its counters are detached by perf's own teardown
- * and released later by mrk_cpu_work().
+ * and released later by mrk_cpu_work().  Counters created for this CPU
+ * before now are dead from here on: the generation says so.
  */
 static int mrk_cpu_offline(unsigned int cpu)
 {
 	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
 
 	mutex_lock(&mrk_mutex);
+	WRITE_ONCE(c->offline_gen, c->offline_gen + 1);
 	mrk_cpu_quiesce(c);
 	if (cpu == mrk_active.core.master_cpu)
 		mrk_master_stop();
@@ -184,41 +313,8 @@ static int mrk_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-/*
- * Register the dynamic hotplug state without running its callbacks, then
- * start regulation synchronously (so that a failure fails the load).
- * Caller holds no lock.
- */
-int mrk_hotplug_init(void)
-{
-	unsigned int cpu;
-	int ret;
-
-	for_each_possible_cpu(cpu)
-		INIT_WORK(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work, mrk_cpu_work);
-	cpus_read_lock();
-	mutex_lock(&mrk_mutex);
-	mrk_unloading = false;
-	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
-						   "memreg:online",
-						   mrk_cpu_online,
-						   mrk_cpu_offline);
-	if (ret >= 0) {
-		mrk_hp_state = ret;
-		ret = mrk_start_all();
-		if (ret)
-			__cpuhp_remove_state_cpuslocked(mrk_hp_state, false);
-	}
-	mutex_unlock(&mrk_mutex);
-	cpus_read_unlock();
-	return ret < 0 ? ret : 0;
-}
-
-/*
- * Remove the hotplug state (callbacks not run), wait for deferred work,
- * stop everything.
- */
-void mrk_hotplug_exit(void)
+/* Remove the hotplug state (callbacks not run) and wait for its work. */
+static void mrk_hotplug_remove(void)
 {
 	unsigned int cpu;
 
@@ -228,9 +324,57 @@ void mrk_hotplug_exit(void)
 	cpuhp_remove_state_nocalls(mrk_hp_state);
 	for_each_possible_cpu(cpu)
 		cancel_work_sync(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
+}
+
+/* Stop everything and release every counter.  No lock held. */
+static void mrk_stop_everything(void)
+{
+	mutex_lock(&mrk_cfg_mutex);
 	cpus_read_lock();
 	mutex_lock(&mrk_mutex);
-	mrk_stop_all();
+	mrk_detach_all();
 	mutex_unlock(&mrk_mutex);
 	cpus_read_unlock();
+	mrk_release_all();
+	mutex_unlock(&mrk_cfg_mutex);
+}
+
+/*
+ * Register the dynamic hotplug state without running its callbacks, then
+ * start regulating with the load-time configuration mrk_active (so that a
+ * failure fails the load).  No lock held.
+ */
+int mrk_hotplug_init(void)
+{
+	static struct mrk_cfg boot;	/* init only */
+	unsigned int cpu;
+	int ret;
+
+	for_each_possible_cpu(cpu)
+		INIT_WORK(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work, mrk_cpu_work);
+	mrk_unloading = false;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "memreg:online",
+					mrk_cpu_online, mrk_cpu_offline);
+	if (ret < 0)
+		return ret;
+	mrk_hp_state = ret;
+	boot = mrk_active;
+	mutex_lock(&mrk_cfg_mutex);
+	ret = mrk_switch(&boot);
+	mutex_unlock(&mrk_cfg_mutex);
+	if (ret) {
+		mrk_hotplug_remove();
+		mrk_stop_everything();
+	}
+	return ret;
+}
+
+/*
+ * Unload: remove the hotplug state, wait for deferred work, stop
+ * everything and release the counters.
+ */
+void mrk_hotplug_exit(void)
+{
+	mrk_hotplug_remove();
+	mrk_stop_everything();
 }

@@ -8,8 +8,8 @@
  * and leaves nothing behind (no sysfs, no timer, no thread, no counter).
  *
  * Locking: init and exit run single-threaded with respect to sysfs (which is
- * created last and removed first); the configuration is checked under
- * cpus_read_lock() and mrk_mutex like a commit.
+ * created last and removed first); the configuration is checked without
+ * locks, like a commit's snapshot (checking creates probe counters).
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -241,19 +241,14 @@ static int __init mrk_init(void)
 	}
 
 	ret = mrk_params_to_cfg(&mrk_staged, err, sizeof(err));
-	if (!ret) {
-		cpus_read_lock();
-		mutex_lock(&mrk_mutex);
+	if (!ret)
 		ret = mrk_cfg_check(&mrk_staged, err, sizeof(err));
-		if (!ret) {
-			ret = memreg_init(mrk_core, &mrk_staged.core, &why);
-			if (ret)
-				scnprintf(err, sizeof(err), "%s", why);
-		}
-		mrk_active = mrk_staged;
-		mutex_unlock(&mrk_mutex);
-		cpus_read_unlock();
+	if (!ret) {
+		ret = memreg_init(mrk_core, &mrk_staged.core, &why);
+		if (ret)
+			scnprintf(err, sizeof(err), "%s", why);
 	}
+	mrk_active = mrk_staged;
 	if (ret) {
 		pr_err("memreg: refusing to load: %s\n", err);
 		goto err_free;

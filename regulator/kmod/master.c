@@ -29,6 +29,7 @@
 
 DEFINE_RAW_SPINLOCK(mrk_master_lock);
 atomic_t mrk_share_req = ATOMIC_INIT(0);
+atomic_t mrk_perf_throttled_cpu = ATOMIC_INIT(0);	/* cpu + 1, 0: none */
 unsigned long mrk_share_gen;
 static struct task_struct *mrk_master_thread;
 
@@ -64,8 +65,24 @@ bool mrk_master_try_share(void)
 }
 
 /*
- * The master thread: per period, one memreg_master_tick(); in between,
- * spare-share requests.
+ * Say (as the last error, in process context) that perf throttled a
+ * counter: a timer saw it at the end of a period and noted the CPU.
+ */
+static void mrk_master_report_perf_throttle(void)
+{
+	int cpu = atomic_xchg(&mrk_perf_throttled_cpu, 0) - 1;
+
+	if (cpu < 0)
+		return;
+	mrk_set_error("cpu %d: perf throttled its counter in %llu periods, "
+		      "budgets unenforced meanwhile: raise kernel."
+		      "perf_event_max_sample_rate or lower slack_div", cpu,
+		      READ_ONCE(per_cpu_ptr(&mrk_cpus, cpu)->perf_throttled));
+}
+
+/*
+ * The master thread: per period, one memreg_master_tick() and a report of
+ * counters perf throttled; in between, spare-share requests.
  */
 static int mrk_master_fn(void *unused)
 {
@@ -83,6 +100,7 @@ static int mrk_master_fn(void *unused)
 			raw_spin_lock_irq(&mrk_master_lock);
 			memreg_master_tick(mrk_core, period);
 			raw_spin_unlock_irq(&mrk_master_lock);
+			mrk_master_report_perf_throttle();
 			last = period;
 		}
 		/* next tick: a quarter period after the next grid point */

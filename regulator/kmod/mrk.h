@@ -12,9 +12,13 @@
  *   throttle.c irq_work + SCHED_FIFO throttle thread per CPU
  *   master.c   the master core's thread (NLMS tick, spare sharing)
  *   sysfs.c    /sys/kernel/memreg/
- *   hotplug.c  cpuhp dynamic state; start/stop of one CPU
+ *   hotplug.c  configuration switches, start/stop of one CPU, cpuhp state
  *
  * Locking rules (resctrl style):
+ *  - mrk_cfg_mutex (outermost) serialises whole-configuration switches
+ *    (load, commit, unload) and the per-CPU hotplug work; perf counters are
+ *    created and released holding it and nothing else (hotplug.c says why).
+ *    Hotplug callbacks never take it.
  *  - mrk_mutex protects mrk_staged, mrk_active, the core's struct memreg
  *    outside the regulation paths (memreg_init()), the start/stop of every
  *    CPU and of the master thread, and the last-error string.  It nests
@@ -75,6 +79,14 @@ struct mrk_cfg {
  * @period_ns:    period length (copied at start, read by the timer)
  * @period:       number of the current period, ktime / period_ns (owner)
  * @event:        perf counter per class, NULL if the class is not counted
+ *                (installed: read by the timer and overflow path)
+ * @detached:     counters off the regulation path: just created, or
+ *                waiting to be released without locks (mrk_cfg_mutex)
+ * @prepared:     @detached holds the counters for the active
+ *                configuration (mrk_cfg_mutex)
+ * @prepared_gen: @offline_gen when they were created (mrk_cfg_mutex)
+ * @offline_gen:  times the CPU went offline (mrk_mutex): counters created
+ *                before the last offline are dead
  * @sample:       overflow granularity per class (events)
  * @period_start: counter value at the last replenishment (owner)
  * @throttled:    non-zero while the CPU idles until its next period
@@ -85,6 +97,8 @@ struct mrk_cfg {
  * @work:         hard irq_work that wakes @thread from the overflow path
  * @thread:       the SCHED_FIFO smpboot throttle thread of @cpu
  * @errors:       core entry points that returned an error (owner)
+ * @perf_throttled: periods that ended with perf throttling a counter of
+ *                this CPU, i.e. overflows not delivered (owner's timer)
  * @hp_work:      deferred hotplug work (hotplug.c)
  */
 struct mrk_cpu {
@@ -95,6 +109,10 @@ struct mrk_cpu {
 	u64			period_ns;
 	u64			period;
 	struct perf_event	*event[MEMREG_NR_CLASSES];
+	struct perf_event	*detached[MEMREG_NR_CLASSES];
+	bool			prepared;
+	u64			prepared_gen;
+	u64			offline_gen;
 	u64			sample[MEMREG_NR_CLASSES];
 	u64			period_start[MEMREG_NR_CLASSES];
 	int			throttled;
@@ -103,33 +121,36 @@ struct mrk_cpu {
 	struct irq_work		work;
 	struct task_struct	*thread;
 	u64			errors;
+	u64			perf_throttled;
 	struct work_struct	hp_work;
 };
 
 DECLARE_PER_CPU(struct mrk_cpu, mrk_cpus);
 
+extern struct mutex mrk_cfg_mutex;
 extern struct mutex mrk_mutex;
 extern struct mrk_cfg mrk_active;
 extern struct mrk_cfg mrk_staged;
 extern struct memreg *mrk_core;
 extern raw_spinlock_t mrk_master_lock;
 extern atomic_t mrk_share_req;
+extern atomic_t mrk_perf_throttled_cpu;
 extern unsigned long mrk_share_gen;
 extern unsigned int mrk_nr_cpus;
 
 /* config.c */
 int mrk_parse_event(const char *spec, struct perf_event_attr *attr);
 int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len);
-int mrk_apply(const struct mrk_cfg *cfg);
 int mrk_commit(void);
 void mrk_set_error(const char *fmt, ...) __printf(1, 2);
 void mrk_get_error(char *buf, size_t len);
 void mrk_clear_error(void);
 
 /* counter.c */
-int mrk_counters_start(struct mrk_cpu *c);
-void mrk_counters_stop(struct mrk_cpu *c);
+int mrk_counters_create(struct mrk_cpu *c);
+void mrk_counters_release(struct mrk_cpu *c);
 u64 mrk_counter_read(struct perf_event *ev);
+bool mrk_counter_throttled(struct perf_event *ev);
 int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len);
 
 /* timer.c */
@@ -151,10 +172,7 @@ void mrk_master_poke(void);
 bool mrk_master_try_share(void);
 
 /* hotplug.c */
-int mrk_cpu_start(struct mrk_cpu *c);
-void mrk_cpu_stop(struct mrk_cpu *c);
-int mrk_start_all(void);
-void mrk_stop_all(void);
+int mrk_apply(const struct mrk_cfg *cfg);
 int mrk_hotplug_init(void);
 void mrk_hotplug_exit(void);
 

@@ -155,6 +155,7 @@ static u64 mrk_stat(unsigned int id, unsigned int cpu)
 	case 13: return READ_ONCE(c->running);
 	case 14: return READ_ONCE(c->errors);
 	case 15: return READ_ONCE(c->throttled);
+	case 16: return READ_ONCE(c->perf_throttled);
 	}
 	return 0;
 }
@@ -320,6 +321,7 @@ static struct mrk_attr mrk_cpu_attrs[] = {
 	MRK_S(read_predicted, 22), MRK_S(write_predicted, 23),
 	MRK_S(read_pred_error, 24), MRK_S(write_pred_error, 25),
 	MRK_S(running, 26), MRK_S(errors, 28), MRK_S(throttled, 30),
+	MRK_S(perf_throttled, 32),
 };
 #undef E
 

@@ -49,6 +49,10 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 		v = mrk_counter_read(c->event[cls]);
 		consumed[cls] = v - c->period_start[cls];
 		c->period_start[cls] = v;
+		if (mrk_counter_throttled(c->event[cls])) {
+			c->perf_throttled++;
+			atomic_set(&mrk_perf_throttled_cpu, c->cpu + 1);
+		}
 	}
 	if (!c->started)
 		consumed[0] = consumed[1] = 0;

@@ -78,6 +78,40 @@ group_load() {
 	echo 0 > /sys/devices/system/cpu/cpu1/online
 	bad master-offline master_cpu=1
 	echo 1 > /sys/devices/system/cpu/cpu1/online
+	group_perf_throttle
+}
+
+# A counter whose overflows exceed kernel.perf_event_max_sample_rate is
+# throttled by perf (it counts, but its overflow handler is not called, so
+# budgets go unenforced): memreg counts such periods and says so in
+# error.  cpu-clock in ns: a 900 us budget per 1 ms period at slack_div=16
+# overflows every 56 us, ~18,000/s; a sample rate of 1000/s allows 4 per
+# tick.  Dynamic lowering of the rate is switched off so that only the
+# rate set here applies (the kernel refuses a new rate while it is off).
+sample_rate() {
+	echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
+	echo "$1" > /proc/sys/kernel/perf_event_max_sample_rate
+	echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+}
+group_perf_throttle() {
+	sample_rate 100000
+	insmod $KO cpus=1 period_us=1000 read_event=cpu-clock read_budget=900000 \
+		platform_read=1000000 slack_div=16 \
+		|| { result perf-throttle FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
+	/pfload -c 1 -t 1 > /dev/null
+	t0=$(rd $M/cpu1/perf_throttled); e0=$(rd $M/error)
+	sample_rate 1000
+	/pfload -c 1 -t 1 > /dev/null
+	t1=$(rd $M/cpu1/perf_throttled); e1=$(rd $M/error)
+	check perf-throttle "max_sample_rate 100000: perf_throttled=$t0 error='$e0'; 1000: perf_throttled=$t1 error='$e1'" \
+		test "$t0" = 0 -a "$e0" = none -a "$t1" -gt 0 -a -n "$(echo "$e1" | grep 'cpu 1: perf throttled its counter')"
+	sample_rate 100000
+	echo 1 > $M/commit; rc=$?
+	/pfload -c 1 -t 1 > /dev/null
+	check perf-throttle-clear "rate restored, commit rc=$rc: perf_throttled=$(rd $M/cpu1/perf_throttled) periods=$(rd $M/cpu1/periods) error='$(rd $M/error)'" \
+		test "$rc" = 0 -a "$(rd $M/cpu1/perf_throttled)" = 0 -a "$(rd $M/cpu1/periods)" -gt 100 -a "$(rd $M/error)" = none
+	rmmod memreg
+	echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent
 }
 
 # commit_budget B: regulate cpu1 at B events per period, reclaim etc. off
@@ -210,6 +244,41 @@ group_reclaim() {
 	check reclaim-on "budget=$B/period target=$target/s achieved=$on/s ($(awk "BEGIN{printf \"%.2f\", $on/$target}")x) cpu0_donated=$(rd $M/cpu0/read_donated) cpu1_reclaimed=$(rd $M/cpu1/read_reclaimed)" \
 		ftest "$on >= $target * 1.3 && $(rd $M/cpu1/read_reclaimed) > 0"
 	rmmod memreg
+	group_share "$P" "$r0"
+}
+
+# share PERIOD R0: both CPUs demanding at budgets of 10 % of R0 (so that
+# both exhaust them even when the host slows the guest), platform ceiling
+# 4x one budget: once both are throttled the master shares (4B - 2B) / 2 = B
+# more to each.  Measured in cpu1's own events per period: the budget with
+# share off, about twice it with share on, and never more than budget +
+# grant plus one overflow's slack (B / 8).
+group_share() {
+	P=$1
+	B=$(calc "$2 * 0.10 * $P / 1e6")
+	insmod $KO cpus=0,1 period_us=$P read_budget=$B,$B platform_read=$((B * 4)) \
+		|| { result share-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
+	/pfload -c 0 -t 6 > /dev/null & w0=$!
+	sleep 0.2
+	set -- $(per_period 1 2); off=$1
+	check share-off "budget=$B/period cpu1 used=$off/period over $2 periods shared=$3" \
+		ftest "$off >= $B * 0.85 && $off <= $B * 1.15 && $3 == 0"
+	echo 1 > $M/share; echo 1 > $M/commit || result share-on FAIL "commit: $(rd $M/error)"
+	sleep 0.2
+	set -- $(per_period 1 2); on=$1
+	check share-on "budget=$B/period cpu1 used=$on/period ($(awk "BEGIN{printf \"%.2f\", $on/$B}")x, at most 2x + slack) over $2 periods shared=$3 cpu0_shared=$(rd $M/cpu0/read_shared)" \
+		ftest "$on >= $B * 1.3 && $on <= $B * 2.125 && $3 > 0"
+	kill $w0 2>/dev/null; wait $w0 2>/dev/null
+	rmmod memreg
+}
+
+# per_period CPU SECONDS: run pfload on CPU; print cpu's counted events per
+# period, the number of periods and the events shared to it meanwhile
+per_period() {
+	e0=$(rd $M/cpu$1/read_events); n0=$(rd $M/cpu$1/periods); s0=$(rd $M/cpu$1/read_shared)
+	/pfload -c "$1" -t "$2" > /dev/null
+	e1=$(rd $M/cpu$1/read_events); n1=$(rd $M/cpu$1/periods); s1=$(rd $M/cpu$1/read_shared)
+	echo "$(calc "($e1 - $e0) / ($n1 - $n0 + ($n1 == $n0))") $((n1 - n0)) $((s1 - s0))"
 }
 
 group_fuzz() {
@@ -260,6 +329,28 @@ group_hotplug() {
 		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = P -a "$p2" = "$p3"
 	check cpu1-online "rc=$rc1 running=$r_on periods $p3->$p4 throttles $th1->$th4" \
 		test "$rc1" = 0 -a "$r_on" = 1 -a "$p4" -gt $((p3 + 100)) -a "$th4" -gt "$th1"
+	# commits racing CPU 1 going off- and online: a commit creates its
+	# counters outside the hotplug lock, so neither side may deadlock, fail
+	# or leave CPU 1 unregulated
+	cpu1=/sys/devices/system/cpu/cpu1/online
+	( i=0 bad=0
+	  while [ $i -lt 15 ]; do
+		echo 0 > $cpu1 || bad=$((bad + 1)); sleep 0.02
+		echo 1 > $cpu1 || bad=$((bad + 1)); i=$((i + 1))
+	  done; exit $bad ) & hp=$!
+	ok=0; i=0
+	while [ $i -lt 30 ]; do
+		echo $((1000 + i % 4 * 250)) > $M/period_us
+		echo 1 > $M/commit 2>/dev/null && ok=$((ok + 1))
+		i=$((i + 1))
+	done
+	wait $hp; hprc=$?
+	taskset -p 2 $w1 > /dev/null 2>&1
+	echo 1000 > $M/period_us; echo 1 > $M/commit; rcf=$?
+	sleep 0.5
+	p5=$(rd $M/cpu1/periods); sleep 0.5; p6=$(rd $M/cpu1/periods)
+	check commit-vs-hotplug "commits ok=$ok/30 hotplug-loop failures=$hprc online=$(rd $cpu1) final-commit rc=$rcf running=$(rd $M/cpu1/running) periods $p5->$p6 error='$(rd $M/error)'" \
+		test "$ok" = 30 -a "$hprc" = 0 -a "$rcf" = 0 -a "$(rd $cpu1)" = 1 -a "$(rd $M/cpu1/running)" = 1 -a "$p6" -gt $((p5 + 100)) -a "$(rd $M/error)" = none
 	rmmod memreg; rc=$?
 	check hotplug-unload "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
 	kill $w0 $w1 2>/dev/null
