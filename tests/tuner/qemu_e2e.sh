@@ -94,7 +94,7 @@ qrc=$?
 fail=0
 checks=$(grep -a -o 'MEMTUNE-CHECK .*' "$log" | tr -d '\r')
 echo "$checks"
-for n in apply-loads apply-period apply-lms-on apply-cpu1-regulated \
+for n in apply-loads apply-period apply-lms-on apply-cpu1-regulated apply-matches-plan \
 	 apply-again-sysfs validate-runs validate-regulated \
 	 validate-leaves-regulating memreg-periods-counted unload; do
 	line=$(echo "$checks" | grep "^MEMTUNE-CHECK $n " | tail -1)

@@ -225,59 +225,64 @@ group_lms() {
 	rmmod memreg
 }
 
-# reclaim: period from pick_period, static budgets of 25 % of R0
+# regulate_both PERIOD BUDGET CEILING CHECK: load regulating both CPUs at
+# BUDGET read events per period under a platform CEILING (CHECK fails if
+# the load is refused)
+regulate_both() {
+	insmod $KO cpus=0,1 period_us=$1 read_budget=$2,$2 platform_read=$3 \
+		|| { result $4 FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return 1; }
+}
+
+# flag_ab FLAG STAT: cpu1 demanding with a budget of $B read events per
+# period.  With FLAG off it uses its budget and STAT (cpu1's reclaimed or
+# shared events) stays 0; switched on by commit, it uses at least 1.3x its
+# budget, never more than twice it (what it can be given is one more
+# budget: cpu0's donation, or the spare share) plus one overflow's slack
+# (B / 8), and STAT grows.  Measured in cpu1's own events per period, which
+# the host's load cannot skew.
+flag_ab() {
+	sleep 0.2
+	set -- $1 $2 $(per_period 1 2 $2)
+	check $1-off "budget=$B/period cpu1 used=$3/period over $4 periods $2=$5" \
+		ftest "$3 >= $B * 0.85 && $3 <= $B * 1.15 && $5 == 0"
+	echo 1 > $M/$1; echo 1 > $M/commit || result $1-on FAIL "commit: $(rd $M/error)"
+	sleep 0.2
+	set -- $1 $2 $(per_period 1 2 $2)
+	check $1-on "budget=$B/period cpu1 used=$3/period ($(awk "BEGIN{printf \"%.2f\", $3/$B}")x, at most 2x + slack) over $4 periods $2=$5 cpu0: donated=$(rd $M/cpu0/read_donated) shared=$(rd $M/cpu0/read_shared)" \
+		ftest "$3 >= $B * 1.3 && $3 <= $B * 2.125 && $5 > 0"
+}
+
+# reclaim: both CPUs regulated at 25 % of R0 per period (period from
+# pick_period), cpu0 idle: with reclaim on cpu1 takes what cpu0 donates.
+# Then spare sharing: both demanding at 10 % of R0 (so that both exhaust
+# their budgets even when the host slows the guest), platform ceiling 4x
+# one budget: once both are throttled the master shares (4B - 2B) / 2 = B
+# more to each.
 group_reclaim() {
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	set -- $(pf 1 1); r0=$3
 	rmmod memreg
 	P=$(pick_period $r0)
-	B=$(calc "$r0 * 0.25 * $P / 1e6"); target=$(calc "$B * 1e6 / $P")
-	insmod $KO cpus=0,1 period_us=$P read_budget=$B,$B platform_read=$((B * 2)) \
-		|| { result reclaim-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
-	sleep 0.2
-	set -- $(pf 1 2); off=$3
-	check reclaim-off "period=${P}us budget=$B/period target=$target/s achieved=$off/s reclaimed=$(rd $M/cpu1/read_reclaimed)" \
-		ftest "$off >= $target * 0.9 && $off <= $target * 1.1"
-	echo 1 > $M/reclaim; echo 1 > $M/commit || result reclaim-on FAIL "commit: $(rd $M/error)"
-	sleep 0.2
-	set -- $(pf 1 2); on=$3
-	check reclaim-on "budget=$B/period target=$target/s achieved=$on/s ($(awk "BEGIN{printf \"%.2f\", $on/$target}")x) cpu0_donated=$(rd $M/cpu0/read_donated) cpu1_reclaimed=$(rd $M/cpu1/read_reclaimed)" \
-		ftest "$on >= $target * 1.3 && $(rd $M/cpu1/read_reclaimed) > 0"
+	echo "reclaim: unregulated rate=$r0/s period=${P}us"
+	B=$(calc "$r0 * 0.25 * $P / 1e6")
+	regulate_both $P $B $((B * 2)) reclaim-load || return
+	flag_ab reclaim read_reclaimed
 	rmmod memreg
-	group_share "$P" "$r0"
-}
-
-# share PERIOD R0: both CPUs demanding at budgets of 10 % of R0 (so that
-# both exhaust them even when the host slows the guest), platform ceiling
-# 4x one budget: once both are throttled the master shares (4B - 2B) / 2 = B
-# more to each.  Measured in cpu1's own events per period: the budget with
-# share off, about twice it with share on, and never more than budget +
-# grant plus one overflow's slack (B / 8).
-group_share() {
-	P=$1
-	B=$(calc "$2 * 0.10 * $P / 1e6")
-	insmod $KO cpus=0,1 period_us=$P read_budget=$B,$B platform_read=$((B * 4)) \
-		|| { result share-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
+	B=$(calc "$r0 * 0.10 * $P / 1e6")
+	regulate_both $P $B $((B * 4)) share-load || return
 	/pfload -c 0 -t 6 > /dev/null & w0=$!
-	sleep 0.2
-	set -- $(per_period 1 2); off=$1
-	check share-off "budget=$B/period cpu1 used=$off/period over $2 periods shared=$3" \
-		ftest "$off >= $B * 0.85 && $off <= $B * 1.15 && $3 == 0"
-	echo 1 > $M/share; echo 1 > $M/commit || result share-on FAIL "commit: $(rd $M/error)"
-	sleep 0.2
-	set -- $(per_period 1 2); on=$1
-	check share-on "budget=$B/period cpu1 used=$on/period ($(awk "BEGIN{printf \"%.2f\", $on/$B}")x, at most 2x + slack) over $2 periods shared=$3 cpu0_shared=$(rd $M/cpu0/read_shared)" \
-		ftest "$on >= $B * 1.3 && $on <= $B * 2.125 && $3 > 0"
+	flag_ab share read_shared
 	kill $w0 2>/dev/null; wait $w0 2>/dev/null
 	rmmod memreg
 }
 
-# per_period CPU SECONDS: run pfload on CPU; print cpu's counted events per
-# period, the number of periods and the events shared to it meanwhile
+# per_period CPU SECONDS STAT: run pfload on CPU; print the CPU's counted
+# events per period, the number of periods and how much its statistic
+# STAT grew meanwhile
 per_period() {
-	e0=$(rd $M/cpu$1/read_events); n0=$(rd $M/cpu$1/periods); s0=$(rd $M/cpu$1/read_shared)
+	e0=$(rd $M/cpu$1/read_events); n0=$(rd $M/cpu$1/periods); s0=$(rd $M/cpu$1/$3)
 	/pfload -c "$1" -t "$2" > /dev/null
-	e1=$(rd $M/cpu$1/read_events); n1=$(rd $M/cpu$1/periods); s1=$(rd $M/cpu$1/read_shared)
+	e1=$(rd $M/cpu$1/read_events); n1=$(rd $M/cpu$1/periods); s1=$(rd $M/cpu$1/$3)
 	echo "$(calc "($e1 - $e0) / ($n1 - $n0 + ($n1 == $n0))") $((n1 - n0)) $((s1 - s0))"
 }
 
