@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 group=${1:-}
+. "$here/lib.sh"
 skip() { echo "memreg-qemu: SKIP: $*"; exit 77; }
 die() { echo "memreg-qemu: ERROR: $*"; exit 1; }
 
@@ -47,17 +48,9 @@ hotplug) expect="cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload" ;;
 esac
 
 case $flavor in
-std) kimg=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | grep -v -- '-rt-amd64$' | sort -V | tail -1) ;;
-rt) kimg=$(ls /boot/vmlinuz-*-rt-amd64 2>/dev/null | sort -V | tail -1) ;;
+std|rt) qemu_x86_kernel $flavor ;;
 *) die "unknown flavor '$flavor' (std rt)" ;;
 esac
-[ -n "$kimg" ] || skip "no $flavor kernel image in /boot (apt-get install linux-image-${flavor#std}amd64)"
-kver=${kimg#/boot/vmlinuz-}
-kdir=/usr/src/linux-headers-$kver
-[ -f "$kdir/Makefile" ] || skip "no headers for $kver at $kdir"
-command -v qemu-system-x86_64 > /dev/null || skip "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
-[ -x /bin/busybox ] || skip "busybox-static missing (apt-get install busybox-static)"
-command -v cpio > /dev/null || skip "cpio missing"
 
 mkdir -p "$build"
 # Build phase under a lock: CTest may run two groups at once.
@@ -99,6 +92,7 @@ for a in $(/bin/busybox --list); do
 	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
 done
 cp "$src/tests/kernel/guest/init.sh" "$root/init"
+cp "$src/tests/kernel/guest/lib.sh" "$root/lib.sh"
 chmod 755 "$root/init"
 # without debug info the module is ~10x smaller: insmod in the slow guest is faster
 strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko"
@@ -117,27 +111,7 @@ qrc=$?
 rm -f "$initrd"
 
 fail=0
-grep -a '^MEMREG-CHECK' "$log" | tr -d '\r'
-for n in $expect; do
-	line=$(grep -a "^MEMREG-CHECK $n " "$log" | tail -1 | tr -d '\r')
-	case $line in
-	*" $n PASS"*) ;;
-	*" $n FAIL"*) fail=1 ;;
-	*) echo "memreg-qemu: MISSING check $n"; fail=1 ;;
-	esac
-done
-if grep -a -n -E 'WARNING:|BUG:|Oops|Call Trace|general protection|Kernel panic|soft lockup|hard LOCKUP|rcu.*stall|UBSAN|KASAN|list_(add|del) corruption' "$log" | head -20 | grep .; then
-	echo "memreg-qemu: kernel log shows a warning/bug/oops (above)"
-	fail=1
-fi
-if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
-	echo "memreg-qemu: TIMEOUT after ${tmo}s"
-	fail=1
-elif ! grep -aq '^MEMREG-DONE' "$log"; then
-	echo "memreg-qemu: the guest did not finish (qemu rc=$qrc); tail of the log:"
-	tail -20 "$log"
-	fail=1
-fi
+qemu_verdict memreg-qemu "$log" $qrc "$tmo" $expect || fail=1
 [ $fail -eq 0 ] && echo "memreg-qemu: $flavor/$group: all checks PASS" \
 	|| echo "memreg-qemu: $flavor/$group: FAILED"
 exit $fail

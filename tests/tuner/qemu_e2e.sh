@@ -13,17 +13,11 @@ set -u
 bdir=$(cd "${1:?usage: qemu_e2e.sh BUILD_DIR}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmo=${MEMTUNE_QEMU_TIMEOUT:-400}
+. "$src/scripts/qemu/lib.sh"
 skip() { echo "memtune-qemu: SKIP: $*"; exit 77; }
 die() { echo "memtune-qemu: ERROR: $*"; exit 1; }
 
-kimg=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | grep -v -- '-rt-amd64$' | sort -V | tail -1)
-[ -n "$kimg" ] || skip "no kernel image in /boot (apt-get install linux-image-amd64)"
-kver=${kimg#/boot/vmlinuz-}
-kdir=/usr/src/linux-headers-$kver
-[ -f "$kdir/Makefile" ] || skip "no headers for $kver at $kdir"
-command -v qemu-system-x86_64 > /dev/null || skip "qemu-system-x86_64 missing"
-[ -x /bin/busybox ] || skip "busybox-static missing"
-command -v cpio > /dev/null || skip "cpio missing"
+qemu_x86_kernel std
 memtune=$bdir/tuner/memtune
 load=$bdir/tuner/memcal-load
 memcal=$bdir/calibrate/memcal
@@ -92,26 +86,9 @@ timeout -k 5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
 	-append "console=ttyS0 quiet panic=-1" < /dev/null > "$log" 2>&1
 qrc=$?
 fail=0
-checks=$(grep -a -o 'MEMTUNE-CHECK .*' "$log" | tr -d '\r')
-echo "$checks"
-for n in apply-loads apply-period apply-lms-on apply-cpu1-regulated apply-matches-plan \
-	 apply-again-sysfs validate-runs validate-regulated \
-	 validate-leaves-regulating memreg-periods-counted unload; do
-	line=$(echo "$checks" | grep "^MEMTUNE-CHECK $n " | tail -1)
-	case $line in
-	*" $n PASS"*) ;;
-	*" $n FAIL"*) fail=1 ;;
-	*) echo "memtune-qemu: MISSING check $n"; fail=1 ;;
-	esac
-done
-if grep -a -n -E 'BUG:|Oops|Call Trace|Kernel panic|UBSAN|KASAN' "$log" | head -10 | grep .; then
-	echo "memtune-qemu: kernel log shows a bug/oops (above)"; fail=1
-fi
-if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
-	echo "memtune-qemu: TIMEOUT after ${tmo}s"; fail=1
-elif ! grep -aq 'MEMTUNE-DONE' "$log"; then
-	echo "memtune-qemu: the guest did not finish (qemu rc=$qrc); tail:"
-	tail -20 "$log"; fail=1
-fi
+qemu_verdict memtune-qemu "$log" $qrc "$tmo" apply-loads apply-period apply-lms-on \
+	apply-cpu1-regulated apply-matches-plan apply-again-sysfs validate-runs \
+	validate-regulated validate-leaves-regulating memreg-periods-counted \
+	unload || fail=1
 [ $fail -eq 0 ] && echo "memtune-qemu: all checks PASS" || echo "memtune-qemu: FAILED"
 exit $fail

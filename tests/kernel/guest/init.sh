@@ -2,38 +2,14 @@
 # /init of the memreg QEMU test initramfs (busybox sh).  The host harness
 # (scripts/qemu/memreg-qemu.sh) passes the check group on the kernel command
 # line as memreg_group=NAME (the kernel hands unknown name=value words to
-# init as environment variables).  Every check prints exactly one line
-#   MEMREG-CHECK <name> PASS|FAIL <detail>
-# and the group ends with the kernel log between MEMREG-DMESG-BEGIN/END
-# (the console runs "quiet", so warnings only reach the host that way),
-# then "MEMREG-DONE" and a forced power-off.
-export PATH=/bin:/sbin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev 2>/dev/null
-mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-M=/sys/kernel/memreg
-KO=/memreg.ko
-T=/sys/kernel/tracing
+# init as environment variables).  The helpers and conventions shared with
+# the arm64 and overhead guests (check lines, the kernel log and power-off
+# at the end, bad parameters, load/unload cycles, CPU hotplug) are in
+# lib.sh beside this file, copied to /lib.sh.
+. /lib.sh
+guest_mount
 group=${memreg_group:-load}
 
-# result NAME PASS|FAIL DETAIL...
-result() { local rn=$1 rs=$2; shift 2; echo "MEMREG-CHECK $rn $rs $*"; }
-# check NAME DETAIL CONDITION...: PASS if the condition command succeeds
-check() { local cn=$1 cd=$2; shift 2; if "$@"; then result "$cn" PASS "$cd"; else result "$cn" FAIL "$cd"; fi; }
-# awk arithmetic: calc 'expr'
-calc() { awk "BEGIN { printf \"%.0f\", $1 }"; }
-# float test: ftest 'cond'  (exit 0 when true)
-ftest() { awk "BEGIN { exit !($1) }"; }
-rd() { cat "$1" 2>/dev/null || echo 0; }
-leftover() {
-	# anything of memreg still present?  prints what it finds
-	[ -d $M ] && echo "sysfs"
-	grep -q '^memreg ' /proc/modules && echo "module"
-	cat /proc/[0-9]*/comm 2>/dev/null | grep -q '^memreg' && echo "threads"
-	true
-}
-clean() { [ -z "$(leftover)" ]; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
 # pf CPU SECONDS -> "faults secs rate"
 pf() { /pfload -c "$1" -t "$2" | awk '{ for (i = 1; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] } print v["faults"], v["secs"], v["rate"] }'; }
@@ -48,36 +24,9 @@ group_load() {
 	p0=$(rd $M/cpu0/periods); p1=$(rd $M/cpu1/periods)
 	check load-defaults "insmod rc=$rc periods cpu0=$p0 cpu1=$p1 running=$(rd $M/cpu0/running)$(rd $M/cpu1/running) error=$(rd $M/error)" \
 		test "$rc" = 0 -a "$p0" -gt 10 -a "$p1" -gt 10 -a "$(rd $M/cpu1/running)" = 1
-	rmmod memreg; rc=$?
-	check unload-defaults "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
-	bad() {
-		name=$1; shift
-		before=$(dmesg | grep -c memreg)
-		insmod $KO "$@" 2>/dev/null; rc=$?
-		msg=$(dmesg | grep memreg | tail -n +$((before + 1)) | tail -1 | tr -s ' ' | cut -c1-150)
-		left=$(leftover)
-		[ -n "$left" ] && rmmod memreg 2>/dev/null
-		check "bad-$name" "args='$*' rc=$rc left='$left' msg='$msg'" \
-			test "$rc" != 0 -a -z "$left" -a -n "$msg"
-	}
-	bad period0 period_us=0
-	bad period-absurd period_us=2000000
-	bad period-tiny period_us=5
-	bad period-garbage period_us=abc
-	bad master-missing master_cpu=7
-	bad event-unknown-raw read_event=raw:0x17
-	bad event-unknown-type read_event=99:1
-	bad event-garbage read_event=bogus
-	bad budget-sum read_budget=600000,600000 platform_read=1000000
-	bad cpus-missing cpus=5
-	bad cpus-garbage cpus=x-y
-	bad slack0 slack_div=0
-	bad taps0 lms=1 lms_taps=0
-	bad taps17 lms=1 lms_taps=17
-	bad mu0 lms=1 lms_mu=0
-	echo 0 > /sys/devices/system/cpu/cpu1/online
-	bad master-offline master_cpu=1
-	echo 1 > /sys/devices/system/cpu/cpu1/online
+	unload_check unload-defaults
+	bad_params
+	bad event-unknown-raw read_event=raw:0x17	# no PMU in this guest
 	group_perf_throttle
 }
 
@@ -293,71 +242,25 @@ group_fuzz() {
 	check sysfs-fuzz "$(echo "$out" | tail -1)" test "$rc" = 0
 	echo 1 > $M/commit; rc=$?
 	check fuzz-after "commit of the discarded-stage config rc=$rc periods=$(rd $M/cpu1/periods) error=$(rd $M/error)" test "$rc" = 0
-	rmmod memreg; rc=$?
-	check fuzz-unload "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
+	unload_check fuzz-unload
 }
 
 group_cycles() {
 	/pfload -c 0 -t 600 > /dev/null & w0=$!
 	/pfload -c 1 -t 600 > /dev/null & w1=$!
-	ok=0; i=1
-	while [ $i -le 50 ]; do
-		if insmod $KO cpus=0,1 period_us=$((1000 + i * 20)) read_budget=20,20 reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
-			sleep 0.05
-			rmmod memreg && ok=$((ok + 1))
-		fi
-		i=$((i + 1))
-	done
-	check load-unload-50 "cycles ok=$ok/50 left='$(leftover)'" test "$ok" = 50 -a -z "$(leftover)"
+	load_unload_cycles 50 1000 read_budget=20,20
 	kill $w0 $w1 2>/dev/null
 }
 
 group_hotplug() {
 	/pfload -c 0 -t 600 > /dev/null & w0=$!
 	/pfload -c 1 -t 600 > /dev/null & w1=$!
-	insmod $KO cpus=0,1 period_us=1000 read_budget=20,20 || result hotplug FAIL "insmod failed"
-	sleep 0.5
-	p1=$(rd $M/cpu1/periods); th1=$(rd $M/cpu1/throttles)
-	echo 0 > /sys/devices/system/cpu/cpu1/online; rc0=$?
-	sleep 0.3
-	r_off=$(rd $M/cpu1/running)
-	# the throttle thread of cpu1 must be parked (state P), not running
-	thr_off=$(for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = memreg/1 ] && awk '{ print $3 }' $d/stat; done | tr -d '\n')
-	p2=$(rd $M/cpu1/periods)
-	sleep 0.3
-	p3=$(rd $M/cpu1/periods)
-	echo 1 > /sys/devices/system/cpu/cpu1/online; rc1=$?
-	taskset -p 2 $w1 > /dev/null 2>&1
-	sleep 0.5
-	r_on=$(rd $M/cpu1/running); p4=$(rd $M/cpu1/periods); th4=$(rd $M/cpu1/throttles)
-	check cpu1-offline "rc=$rc0 running=$r_off thread-state=$thr_off periods frozen $p2->$p3" \
-		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = P -a "$p2" = "$p3"
-	check cpu1-online "rc=$rc1 running=$r_on periods $p3->$p4 throttles $th1->$th4" \
-		test "$rc1" = 0 -a "$r_on" = 1 -a "$p4" -gt $((p3 + 100)) -a "$th4" -gt "$th1"
-	# commits racing CPU 1 going off- and online: a commit creates its
-	# counters outside the hotplug lock, so neither side may deadlock, fail
-	# or leave CPU 1 unregulated
-	cpu1=/sys/devices/system/cpu/cpu1/online
-	( i=0 bad=0
-	  while [ $i -lt 15 ]; do
-		echo 0 > $cpu1 || bad=$((bad + 1)); sleep 0.02
-		echo 1 > $cpu1 || bad=$((bad + 1)); i=$((i + 1))
-	  done; exit $bad ) & hp=$!
-	ok=0; i=0
-	while [ $i -lt 30 ]; do
-		echo $((1000 + i % 4 * 250)) > $M/period_us
-		echo 1 > $M/commit 2>/dev/null && ok=$((ok + 1))
-		i=$((i + 1))
-	done
-	wait $hp; hprc=$?
-	taskset -p 2 $w1 > /dev/null 2>&1
-	echo 1000 > $M/period_us; echo 1 > $M/commit; rcf=$?
-	sleep 0.5
-	p5=$(rd $M/cpu1/periods); sleep 0.5; p6=$(rd $M/cpu1/periods)
-	check commit-vs-hotplug "commits ok=$ok/30 hotplug-loop failures=$hprc online=$(rd $cpu1) final-commit rc=$rcf running=$(rd $M/cpu1/running) periods $p5->$p6 error='$(rd $M/error)'" \
-		test "$ok" = 30 -a "$hprc" = 0 -a "$rcf" = 0 -a "$(rd $cpu1)" = 1 -a "$(rd $M/cpu1/running)" = 1 -a "$p6" -gt $((p5 + 100)) -a "$(rd $M/error)" = none
-	rmmod memreg; rc=$?
-	check hotplug-unload "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
+	if insmod $KO cpus=0,1 period_us=1000 read_budget=20,20; then
+		hotplug_checks 1000 100 $w1
+		unload_check hotplug-unload
+	else
+		result hotplug FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"
+	fi
 	kill $w0 $w1 2>/dev/null
 }
 
@@ -366,8 +269,4 @@ case $group in
 load|accuracy|lms|reclaim|fuzz|cycles|hotplug) group_$group ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac
-echo MEMREG-DMESG-BEGIN
-dmesg
-echo MEMREG-DMESG-END
-echo MEMREG-DONE
-poweroff -f
+guest_finish

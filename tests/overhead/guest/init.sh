@@ -10,10 +10,10 @@
 #                   chosen as the method, the run stored and shown
 # Every check prints "MEMREG-CHECK <name> PASS|FAIL <detail>"; the run ends
 # with the kernel log between MEMREG-DMESG-BEGIN/END and "MEMREG-DONE".
-export PATH=/bin:/sbin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev 2>/dev/null
+# (helpers and conventions shared with the memreg guests: lib.sh, copied
+# to /lib.sh by the harness)
+. /lib.sh
+guest_mount
 mode=${ovh_mode:-test}
 reps=${ovh_reps:-5}
 ms=${ovh_ms:-40}
@@ -39,20 +39,14 @@ memcal)
 		--repeat 3 --benchmarks compute --duration "$ms" --db /tmp/m.db \
 		--json > /tmp/o.json; rc=$?
 	cat /tmp/o.json | sed 's/^/OVH-JSON /'
-	r() { if [ "$3" = 0 ]; then echo "MEMREG-CHECK $1 PASS $2"; else echo "MEMREG-CHECK $1 FAIL $2"; fi; }
-	r ovh-memcal-exit "memcal overhead exit $rc" $rc
-	grep -q '"method": "memreg"' /tmp/o.json; r ovh-memcal-method "method memreg chosen (module loadable)" $?
+	check ovh-memcal-exit "memcal overhead exit $rc" test $rc = 0
+	check ovh-memcal-method "method memreg chosen (module loadable)" grep -q '"method": "memreg"' /tmp/o.json
 	n=$(grep -c '"ratio_median": [0-9]' /tmp/o.json)
-	test "$n" -ge 2; r ovh-memcal-finite "finite ratios: $n (2 periods x master placements)" $?
+	check ovh-memcal-finite "finite ratios: $n (2 periods x master placements)" test "$n" -ge 2
 	/memcal show --db /tmp/m.db > /tmp/show.txt 2>&1
 	sed 's/^/OVH-SHOW /' /tmp/show.txt
-	grep -q 'overhead points' /tmp/show.txt; r ovh-memcal-show "memcal show lists the run" $?
+	check ovh-memcal-show "memcal show lists the run" grep -q 'overhead points' /tmp/show.txt
 	;;
 esac
-grep -q '^memreg ' /proc/modules && echo "MEMREG-CHECK ovh-unloaded FAIL memreg still loaded" \
-	|| echo "MEMREG-CHECK ovh-unloaded PASS memreg unloaded after the runs"
-echo MEMREG-DMESG-BEGIN
-dmesg | tail -60
-echo MEMREG-DMESG-END
-echo MEMREG-DONE
-poweroff -f
+check ovh-unloaded "memreg unloaded after the runs: left='$(leftover)'" test -z "$(leftover)"
+guest_finish 60

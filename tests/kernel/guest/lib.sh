@@ -1,0 +1,162 @@
+# lib.sh - shared by the /init scripts of the memreg QEMU guests (busybox
+# sh): the x86-64 suite (tests/kernel/guest/init.sh), the arm64 suite
+# (tests/arm64/guest/init.sh) and the overhead guest
+# (tests/overhead/guest/init.sh).  Every harness copies it to /lib.sh.
+#
+# Conventions: every check prints exactly one line
+#   MEMREG-CHECK <name> PASS|FAIL <detail>
+# and a guest ends with guest_finish (the kernel log between
+# MEMREG-DMESG-BEGIN/END, since the console runs "quiet", then
+# "MEMREG-DONE" and a forced power-off); the host side is
+# scripts/qemu/lib.sh.
+
+M=/sys/kernel/memreg
+KO=/memreg.ko
+T=/sys/kernel/tracing
+CPU1_ONLINE=/sys/devices/system/cpu/cpu1/online
+
+# guest_mount: the file systems every check needs
+guest_mount() {
+	export PATH=/bin:/sbin
+	mount -t proc proc /proc
+	mount -t sysfs sys /sys
+	mount -t devtmpfs dev /dev 2>/dev/null
+	mount -t tracefs nodev $T 2>/dev/null
+}
+
+# guest_finish [LINES]: the kernel log (its last LINES lines if given),
+# the end marker, power off
+guest_finish() {
+	echo MEMREG-DMESG-BEGIN
+	if [ -n "${1:-}" ]; then dmesg | tail -n "$1"; else dmesg; fi
+	echo MEMREG-DMESG-END
+	echo MEMREG-DONE
+	poweroff -f
+}
+
+# result NAME PASS|FAIL DETAIL...
+result() { local rn=$1 rs=$2; shift 2; echo "MEMREG-CHECK $rn $rs $*"; }
+# check NAME DETAIL CONDITION...: PASS if the condition command succeeds
+check() { local cn=$1 cd=$2; shift 2; if "$@"; then result "$cn" PASS "$cd"; else result "$cn" FAIL "$cd"; fi; }
+# calc 'awk expression' -> integer
+calc() { awk "BEGIN { printf \"%.0f\", $1 }"; }
+# ftest 'awk condition' -> exit 0 when true
+ftest() { awk "BEGIN { exit !($1) }"; }
+rd() { cat "$1" 2>/dev/null || echo 0; }
+# leftover: what of memreg is still present (sysfs, module, threads)
+leftover() {
+	[ -d $M ] && echo "sysfs"
+	grep -q '^memreg ' /proc/modules && echo "module"
+	cat /proc/[0-9]*/comm 2>/dev/null | grep -q '^memreg' && echo "threads"
+	true
+}
+
+# bad NAME PARAMS...: insmod with PARAMS must fail, log a message and
+# leave nothing behind
+bad() {
+	local name=$1 before rc msg left
+	shift
+	before=$(dmesg | grep -c memreg)
+	insmod $KO "$@" 2>/dev/null; rc=$?
+	msg=$(dmesg | grep memreg | tail -n +$((before + 1)) | tail -1 | tr -s ' ' | cut -c1-150)
+	left=$(leftover)
+	[ -n "$left" ] && rmmod memreg 2>/dev/null
+	check "bad-$name" "args='$*' rc=$rc left='$left' msg='$msg'" \
+		test "$rc" != 0 -a -z "$left" -a -n "$msg"
+}
+
+# bad_params [PARAM]: the bad module parameters of every architecture,
+# each with PARAM (e.g. the counter event) in front
+bad_params() {
+	local e=${1:-}
+	bad period0 $e period_us=0
+	bad period-absurd $e period_us=2000000
+	bad period-tiny $e period_us=5
+	bad period-garbage $e period_us=abc
+	bad master-missing $e master_cpu=7
+	bad event-unknown-type read_event=99:1
+	bad event-garbage read_event=bogus
+	bad budget-sum $e read_budget=600000,600000 platform_read=1000000
+	bad cpus-missing $e cpus=5
+	bad cpus-garbage $e cpus=x-y
+	bad slack0 $e slack_div=0
+	bad taps0 $e lms=1 lms_taps=0
+	bad taps17 $e lms=1 lms_taps=17
+	bad mu0 $e lms=1 lms_mu=0
+	echo 0 > $CPU1_ONLINE
+	bad master-offline $e master_cpu=1
+	echo 1 > $CPU1_ONLINE
+}
+
+# load_unload_cycles N PERIOD_US PARAMS...: N load/unload cycles (with
+# whatever workloads the caller runs), periods from PERIOD_US up by 2 % a
+# cycle, reclaim and LMS toggled; check load-unload-N
+load_unload_cycles() {
+	local n=$1 p=$2 ok=0 i=1
+	shift 2
+	while [ $i -le $n ]; do
+		if insmod $KO "$@" cpus=0,1 period_us=$((p + i * p / 50)) \
+			reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
+			sleep 0.05
+			rmmod memreg && ok=$((ok + 1))
+		fi
+		[ $((i % 10)) = 0 ] && echo "MEMREG-PROGRESS cycle $i ok=$ok"
+		i=$((i + 1))
+	done
+	check load-unload-$n "cycles ok=$ok/$n left='$(leftover)'" test "$ok" = $n -a -z "$(leftover)"
+}
+
+# hotplug_checks PERIOD_US MIN_PERIODS WORKER1: with memreg loaded and
+# regulating both CPUs at PERIOD_US, and WORKER1 the pid of a workload
+# pinned to cpu1: cpu1 offline (regulation stops there, its smpboot
+# throttle thread parked, periods frozen) and online again (running,
+# periods advance by more than MIN_PERIODS in 0.5 s, throttles again);
+# then 30 commits racing 15 offline/online cycles of cpu1 (a commit
+# creates its counters outside the hotplug lock: neither side may
+# deadlock or fail, and cpu1 must end regulated).  Checks cpu1-offline,
+# cpu1-online, commit-vs-hotplug; the module stays loaded.
+hotplug_checks() {
+	local p=$1 min=$2 w1=$3 p1 th1 rc0 r_off thr_off p2 p3 rc1 r_on p4 th4 ok i hp hprc rcf p5 p6
+	sleep 0.5
+	p1=$(rd $M/cpu1/periods); th1=$(rd $M/cpu1/throttles)
+	echo 0 > $CPU1_ONLINE; rc0=$?
+	sleep 0.3
+	r_off=$(rd $M/cpu1/running)
+	thr_off=$(for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = memreg/1 ] && awk '{ print $3 }' $d/stat; done | tr -d '\n')
+	p2=$(rd $M/cpu1/periods)
+	sleep 0.3
+	p3=$(rd $M/cpu1/periods)
+	echo 1 > $CPU1_ONLINE; rc1=$?
+	taskset -p 2 $w1 > /dev/null 2>&1
+	sleep 0.5
+	r_on=$(rd $M/cpu1/running); p4=$(rd $M/cpu1/periods); th4=$(rd $M/cpu1/throttles)
+	check cpu1-offline "rc=$rc0 running=$r_off thread-state=$thr_off periods frozen $p2->$p3" \
+		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = P -a "$p2" = "$p3"
+	check cpu1-online "rc=$rc1 running=$r_on periods $p3->$p4 throttles $th1->$th4" \
+		test "$rc1" = 0 -a "$r_on" = 1 -a "$p4" -gt $((p3 + min)) -a "$th4" -gt "$th1"
+	( i=0 bad=0
+	  while [ $i -lt 15 ]; do
+		echo 0 > $CPU1_ONLINE || bad=$((bad + 1)); sleep 0.02
+		echo 1 > $CPU1_ONLINE || bad=$((bad + 1)); i=$((i + 1))
+	  done; exit $bad ) & hp=$!
+	ok=0; i=0
+	while [ $i -lt 30 ]; do
+		echo $((p + i % 4 * p / 4)) > $M/period_us
+		echo 1 > $M/commit 2>/dev/null && ok=$((ok + 1))
+		i=$((i + 1))
+	done
+	wait $hp; hprc=$?
+	taskset -p 2 $w1 > /dev/null 2>&1
+	echo $p > $M/period_us; echo 1 > $M/commit; rcf=$?
+	sleep 0.5
+	p5=$(rd $M/cpu1/periods); sleep 0.5; p6=$(rd $M/cpu1/periods)
+	check commit-vs-hotplug "commits ok=$ok/30 hotplug-loop failures=$hprc online=$(rd $CPU1_ONLINE) final-commit rc=$rcf running=$(rd $M/cpu1/running) periods $p5->$p6 error='$(rd $M/error)'" \
+		test "$ok" = 30 -a "$hprc" = 0 -a "$rcf" = 0 -a "$(rd $CPU1_ONLINE)" = 1 -a "$(rd $M/cpu1/running)" = 1 -a "$p6" -gt $((p5 + min)) -a "$(rd $M/error)" = none
+}
+
+# unload_check NAME: rmmod memreg; NAME passes if it worked and nothing is left
+unload_check() {
+	local rc
+	rmmod memreg; rc=$?
+	check "$1" "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
+}
