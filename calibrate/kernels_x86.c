@@ -164,6 +164,7 @@ static uint64_t avx512_read(void *dst, const void *src, size_t bytes,
 {
 	const __m512i *p = src;
 	__m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+	uint64_t l[8], sum = 0;
 
 	(void)dst;
 	(void)value;
@@ -175,7 +176,14 @@ static uint64_t avx512_read(void *dst, const void *src, size_t bytes,
 	}
 	a0 = _mm512_add_epi64(_mm512_add_epi64(a0, a1),
 			      _mm512_add_epi64(a2, a3));
-	return (uint64_t)_mm512_reduce_add_epi64(a0);
+	/*
+	 * Not _mm512_reduce_add_epi64(): GCC's header adds the last lanes as
+	 * signed long long, undefined on overflow (UBSan); the sum wraps.
+	 */
+	_mm512_storeu_si512(l, a0);
+	for (unsigned int k = 0; k < 8; k++)
+		sum += l[k];
+	return sum;
 }
 
 /* avx512_write - ordinary 64-byte stores of @value. */
