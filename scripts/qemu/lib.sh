@@ -48,12 +48,15 @@ qemu_verdict() {
 		fail=1
 	fi
 	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-		echo "$tag: TIMEOUT after ${tmo}s"
+		echo "$tag: TIMEOUT after ${tmo}s; tail of the log:"
+		tail -30 "$log"
 		fail=1
 	elif ! grep -aq 'MEM\(REG\|TUNE\)-DONE' "$log"; then
 		echo "$tag: the guest did not finish (qemu rc=$qrc); tail of the log:"
 		tail -20 "$log"
 		fail=1
 	fi
+	# a rerun overwrites the log: keep the failed one
+	[ $fail -eq 0 ] || { cp "$log" "$log.failed"; echo "$tag: log kept as $log.failed"; }
 	return $fail
 }

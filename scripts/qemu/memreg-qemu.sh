@@ -42,7 +42,7 @@ accuracy) expect="baseline-stats accuracy-10 stats-10 accuracy-25 stats-25 accur
 lms) expect="lms-low lms-high lms-step-up lms-step-down lms-sysfs" ;;
 reclaim) expect="reclaim-off reclaim-on share-off share-on" ;;
 fuzz) expect="sysfs-fuzz fuzz-after fuzz-unload" ;;
-cycles) expect="load-unload-50" ;;
+cycles) expect="load-unload-50 cycles-no-leak" ;;
 hotplug) expect="cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload" ;;
 *) die "unknown group '$group' (load accuracy lms reclaim fuzz cycles)" ;;
 esac

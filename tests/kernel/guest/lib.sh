@@ -88,12 +88,23 @@ bad_params() {
 	echo 1 > $CPU1_ONLINE
 }
 
+# slab_objs CACHE: active objects of a slab cache (/proc/slabinfo)
+slab_objs() { awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print -1 }' /proc/slabinfo; }
+# meminfo_kb FIELD: a /proc/meminfo figure in kB
+meminfo_kb() { awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo; }
+
 # load_unload_cycles N PERIOD_US PARAMS...: N load/unload cycles (with
 # whatever workloads the caller runs), periods from PERIOD_US up by 2 % a
-# cycle, reclaim and LMS toggled; check load-unload-N
+# cycle, reclaim and LMS toggled; check load-unload-N.  Then
+# cycles-no-leak: no perf counter left (the perf_event slab cache holds
+# at most 8 objects more than before: other perf users may come and go),
+# vmalloc use grown by less than 1 MiB (the core's state alone is ~43 KiB
+# a load: leaking it every cycle would show) and per-CPU memory back
+# within 64 KiB.
 load_unload_cycles() {
-	local n=$1 p=$2 ok=0 i=1
+	local n=$1 p=$2 ok=0 i=1 e0 e1 v0 v1 c0 c1
 	shift 2
+	e0=$(slab_objs perf_event); v0=$(meminfo_kb VmallocUsed); c0=$(meminfo_kb Percpu)
 	while [ $i -le $n ]; do
 		if insmod $KO "$@" cpus=0,1 period_us=$((p + i * p / 50)) \
 			reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
@@ -104,6 +115,10 @@ load_unload_cycles() {
 		i=$((i + 1))
 	done
 	check load-unload-$n "cycles ok=$ok/$n left='$(leftover)'" test "$ok" = $n -a -z "$(leftover)"
+	sleep 1	# RCU-deferred frees (thread stacks, perf events)
+	e1=$(slab_objs perf_event); v1=$(meminfo_kb VmallocUsed); c1=$(meminfo_kb Percpu)
+	check cycles-no-leak "perf_event objects $e0->$e1, VmallocUsed $v0->$v1 kB, Percpu $c0->$c1 kB after $n cycles" \
+		test "$e0" -ge 0 -a "$e1" -le $((e0 + 8)) -a "$v1" -lt $((v0 + 1024)) -a "$c1" -le $((c0 + 64))
 }
 
 # hotplug_checks PERIOD_US MIN_PERIODS WORKER1: with memreg loaded and
