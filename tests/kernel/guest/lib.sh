@@ -88,8 +88,13 @@ bad_params() {
 	echo 1 > $CPU1_ONLINE
 }
 
-# slab_objs CACHE: active objects of a slab cache (/proc/slabinfo)
-slab_objs() { awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print -1 }' /proc/slabinfo; }
+# slab_objs CACHE: objects in use in a slab cache (/proc/slabinfo).  SLUB
+# counts every object of a CPU's current slab as active: shrinking the
+# cache first hands those slabs back, so the count is exact.
+slab_objs() {
+	echo 1 > /sys/kernel/slab/$1/shrink 2>/dev/null
+	awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print -1 }' /proc/slabinfo
+}
 # meminfo_kb FIELD: a /proc/meminfo figure in kB
 meminfo_kb() { awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo; }
 
