@@ -154,8 +154,11 @@ group_lms() {
 	hi=$(awk -v a=$((k2 - h)) -v b=$k2 '$1 > a && $1 <= b { print $3 }' /tmp/lms | med)
 	hiu=$(awk -v a=$((k2 - h)) -v b=$k2 '$1 > a && $1 <= b { print $2 }' /tmp/lms | med)
 	lou=$(awk -v a=$((k1 - h)) -v b=$k1 '$1 > a && $1 <= b { print $2 }' /tmp/lms | med)
-	up=$(awk -v k=$k1 -v H=$H '$1 > k && $3 >= 0.9 * H { print $1 - k; exit }' /tmp/lms)
-	down=$(awk -v k=$k2 -v L=$L '$1 > k && $3 <= 1.6 * L { print $1 - k; exit }' /tmp/lms)
+	# periods the regulator ran after the step (trace lines), not grid
+	# slots: when the host freezes the emulator for a while the period
+	# number jumps with no replenishment, no prediction and no demand
+	up=$(awk -v k=$k1 -v H=$H '$1 > k { n++; if ($3 >= 0.9 * H) { print n; exit } }' /tmp/lms)
+	down=$(awk -v k=$k2 -v L=$L '$1 > k { n++; if ($3 <= 1.6 * L) { print n; exit } }' /tmp/lms)
 	set -- $lo $hi ${up:-99999} ${down:-99999} $hiu $lou
 	# Levels are judged against the use the predictor actually saw: under
 	# TCG the paced demand collapses whenever the host stalls the guest,
