@@ -5,7 +5,8 @@
 # armv8_pmuv3 counter for raw event 0x11 (CPU_CYCLES) with its overflow
 # interrupt.  The emulated PMU counts no cache refills (0x17/0x18 read 0),
 # so CPU cycles stand in for memory traffic.  The harness runs QEMU with
-# -icount (shift=4: 16 ns of guest time per instruction) and the emulated
+# -icount (shift=4: 16 ns of guest time per instruction; all groups but
+# cycles) and the emulated
 # cycle counter counts 1 per guest ns, so the checks do not depend on how
 # loaded the host is.  Accuracy uses 10 ms periods (10^7 cycles): at 16 ns
 # per instruction, kernel paths (interrupt entry, irq_work, the wake-up of
@@ -141,20 +142,18 @@ group_fuzz() {
 	unload_check fuzz-unload
 }
 
-# cycles: 20 load/unload cycles under load (the x86 suite does 50: here
-# about one rmmod in 150 hangs for good, rmmod on cpu1 waiting in
-# perf_remove_from_context's function call to cpu0, which keeps taking its
-# ticks but never runs the call; open, see regulator/kmod/README.md), then
-# CPU hotplug while the PMU counter of the CPU regulates (the counter must
-# be recreated), commits racing hotplug, and the PMU's overflow interrupts
-# on cpu1 after all that.
+# cycles: 50 load/unload cycles under load, as on x86 (memreg_cycles=N
+# overrides), then CPU hotplug while the PMU counter of the CPU regulates
+# (the counter must be recreated), commits racing hotplug, and the PMU's
+# overflow interrupts on cpu1 after all that.  The harness runs this group
+# under multi-threaded TCG, not -icount: see perf-release below.
 # Budgets of 70 % keep both CPUs throttling every period while leaving the
 # (slowly emulated) throttle spin short.
 group_cycles() {
 	/spin -c 0 -t 900 > /dev/null & w0=$!
 	/spin -c 1 -t 900 > /dev/null & w1=$!
 	set -- read_event=$EV read_budget=7000000,7000000 platform_read=20000000
-	load_unload_cycles 20 10000 "$@"
+	load_unload_cycles ${memreg_cycles:-50} 10000 "$@"
 	if insmod $KO "$@" cpus=0,1 period_us=10000; then
 		hotplug_checks 10000 20 $w1
 		i0=$(pmu_irqs 1)
@@ -166,6 +165,25 @@ group_cycles() {
 	else
 		result hotplug FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"
 	fi
+	kill $w0 $w1 2>/dev/null
+}
+
+# perf-release (diagnostic, not in CTest): memreg's unload path without
+# memreg.  With both CPUs busy, /perf_release on cpu1 opens sampling
+# CPU_CYCLES counters on cpu0 and cpu1 (memreg's sample period: 7*10^6 / 8;
+# a ring buffer and a wake-up per sample, so every overflow also queues an
+# irq_work), lets them run 50 ms and closes them, memreg_cycles times
+# (default 300), in one process and with no watcher: a task pinned to cpu0
+# (hang_watch) changes what cpu0 does enough to hide the hang.  Under
+# -icount it hangs within the first cycles exactly where memreg's rmmod
+# was seen to (perf_remove_from_context's function call to cpu0, never
+# run); under --mttcg it does not.
+group_perf_release() {
+	/spin -c 0 -t 3600 > /dev/null & w0=$!
+	/spin -c 1 -t 3600 > /dev/null & w1=$!
+	n=${memreg_cycles:-300}
+	/perf_release -n $n -c 0 -s 1 -e 0x11 -p 875000 -u 50000 > /tmp/pr.out 2>&1; rc=$?
+	check perf-release "rc=$rc $(tail -1 /tmp/pr.out)" test "$rc" = 0
 	kill $w0 $w1 2>/dev/null
 }
 
@@ -240,6 +258,7 @@ group_e2e() {
 echo "MEMREG-GROUP $group kernel=$(uname -r) machine=$(uname -m)"
 case $group in
 load|accuracy|fuzz|cycles|e2e) group_$group ;;
+perf-release) group_perf_release ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac
 guest_finish

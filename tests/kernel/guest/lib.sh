@@ -98,6 +98,35 @@ slab_objs() {
 # meminfo_kb FIELD: a /proc/meminfo figure in kB
 meminfo_kb() { awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo; }
 
+# hang_watch PID WHAT: wait for PID; if it has not exited after 15 s,
+# print (once) what the kernel is doing, from a watcher pinned to cpu0 (the
+# hang seen under arm64 emulation holds a task on cpu1 in a function call
+# to cpu0): /proc/interrupts twice 2 s apart (which interrupts cpu0 still
+# takes), the task's kernel stack and every CPU's backtrace (sysrq l).
+# Then it keeps waiting: the harness's timeout decides.  Returns PID's
+# exit status.  memreg_nowatch=1 on the kernel command line only waits (a
+# watcher pinned to cpu0 changes what cpu0 does).
+hang_watch() {
+	local p=$1
+	[ -n "${memreg_nowatch:-}" ] && { wait $p; return; }
+	taskset -c 0 sh -c "n=0
+		while kill -0 $p 2>/dev/null; do
+			sleep 0.1; n=\$((n + 1))
+			[ \$n = 150 ] || continue
+			echo 'MEMREG-HANG $2 (pid $p) has not returned after 15 s'
+			cat /proc/interrupts; cat /proc/$p/stack
+			echo l > /proc/sysrq-trigger; sleep 2
+			cat /proc/interrupts; dmesg | tail -n 150
+			echo MEMREG-HANG-END
+		done" 2>/dev/null
+	wait $p
+}
+
+# rmmod_watched: rmmod memreg under hang_watch
+rmmod_watched() {
+	rmmod memreg & hang_watch $! rmmod
+}
+
 # load_unload_cycles N PERIOD_US PARAMS...: N load/unload cycles (with
 # whatever workloads the caller runs), periods from PERIOD_US up by 2 % a
 # cycle, reclaim and LMS toggled; check load-unload-N.  Then
@@ -114,7 +143,7 @@ load_unload_cycles() {
 		if insmod $KO "$@" cpus=0,1 period_us=$((p + i * p / 50)) \
 			reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
 			sleep 0.05
-			rmmod memreg && ok=$((ok + 1))
+			rmmod_watched && ok=$((ok + 1))
 		fi
 		[ $((i % 10)) = 0 ] && echo "MEMREG-PROGRESS cycle $i ok=$ok"
 		i=$((i + 1))
