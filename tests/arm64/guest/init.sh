@@ -5,10 +5,9 @@
 # armv8_pmuv3 counter for raw event 0x11 (CPU_CYCLES) with its overflow
 # interrupt.  The emulated PMU counts no cache refills (0x17/0x18 read 0),
 # so CPU cycles stand in for memory traffic.  The harness runs QEMU with
-# -icount (shift=4: 16 ns of guest time per instruction; all groups but
-# cycles) and the emulated
-# cycle counter counts 1 per guest ns, so the checks do not depend on how
-# loaded the host is.  Accuracy uses 10 ms periods (10^7 cycles): at 16 ns
+# -icount (shift=4: 16 ns of guest time per instruction; every group but
+# cycles) and the emulated cycle counter counts 1 per guest ns, so the
+# checks do not depend on how loaded the host is.  Accuracy uses 10 ms periods (10^7 cycles): at 16 ns
 # per instruction, kernel paths (interrupt entry, irq_work, the wake-up of
 # the throttle thread) take ~16x their hardware time in guest time.
 #
