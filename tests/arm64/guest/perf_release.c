@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perf_release - guest-side diagnostic for the arm64 QEMU suite: the perf
- * calls memreg makes at load and unload, without memreg.  Pinned to one
- * CPU, it opens a CPU-wide sampling counter on another CPU (the PMU's
- * overflow interrupt fires there), lets it run, and closes it; closing
- * calls perf_event_release_kernel() -> perf_remove_from_context(), a
- * cross-CPU function call to the counted CPU, exactly the call a hung
- * memreg rmmod was seen waiting in.  A hang here, with no module loaded,
+ * calls memreg makes at load and unload, without memreg.  Pinned to
+ * RUN_CPU, it opens a CPU-wide sampling counter on COUNTED_CPU and one on
+ * RUN_CPU (the PMU's overflow interrupt fires on both), each with a ring
+ * buffer that asks for a wake-up per sample, so that every overflow also
+ * queues an irq_work (a self-IPI), as memreg's throttle does; it lets them
+ * run and closes them.  Closing the remote one calls
+ * perf_event_release_kernel() -> perf_remove_from_context(), a cross-CPU
+ * function call to COUNTED_CPU, exactly the call a hung memreg rmmod was
+ * seen waiting in.  A hang here, with no module loaded,
  * puts the fault in the emulator or the kernel, not in memreg.
  *
  *   perf_release -n CYCLES -c COUNTED_CPU -s RUN_CPU [-e RAW] [-p PERIOD]
@@ -75,7 +78,7 @@ static void counter_close(int fd, void *ring)
 	close(fd);
 }
 
-/* Entry point: parse the options, pin, cycle the counter, report. */
+/* Entry point: parse the options, pin, cycle the counters, report. */
 int main(int argc, char **argv)
 {
 	unsigned long raw = 0x11, period = 875000;
