@@ -77,7 +77,7 @@ static const cyaml_schema_value_t string_entry = {
 /* An optional scalar read as text (numbers are parsed by parse_number). */
 #define OPT_TEXT(key, type, member)					\
 	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER |		\
-			       CYAML_FLAG_OPTIONAL, type, member, 1, 64)
+			       CYAML_FLAG_OPTIONAL, type, member, 0, 64)
 
 static const cyaml_schema_field_t workload_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct raw_workload,
@@ -308,6 +308,9 @@ static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
 		pos = strstr(strstr(text, "sequence entry"), "(line: ");
 	if (pos)
 		sscanf(pos, "(line: %d, column: %d)", &line, &col);
+	if (!pos && ml->err_line > 0)
+		return errf(err, len, MIX_ESYNTAX, path, ml->err_line,
+			    ml->err_col, "%s", ml->err_text);
 	if (!strncmp(text, "Unexpected key: ", 16)) {
 		/* libcyaml marks the end of the previous value: find the key */
 		char key[32] = "";
@@ -439,6 +442,10 @@ static int shape_error(const struct mix_lines *ml, const char *path,
 		return errf(err, len, MIX_ESYNTAX, path, ml->nul_line,
 			    ml->nul_col, "a value holds a NUL character "
 			    "(\\0), which no name, command or number may hold");
+	if (ml->doc2_line)
+		return errf(err, len, MIX_ESYNTAX, path, ml->doc2_line, 0,
+			    "a second YAML document starts here: a mix file "
+			    "is one document");
 	return MIX_OK;
 }
 
@@ -742,7 +749,8 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 		free(text);
 		return MIX_ENOMEM;
 	}
-	/* a text libyaml cannot parse is left to libcyaml's message */
+	/* a text libyaml cannot parse is left to libcyaml's message, with
+	 * libyaml's own position when libcyaml gives none */
 	if (!mix_lines_scan(text, len, ml))
 		rc = shape_error(ml, path, err, errlen);
 	if (!rc) {

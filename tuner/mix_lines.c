@@ -51,6 +51,24 @@ static struct mix_line_entry *entry_of(struct mix_lines *ml, int d,
 	return NULL;
 }
 
+/*
+ * offset_pos - 1-based line and column (in bytes) of byte @off of @buf,
+ * for libyaml's encoding errors, which give only an offset.
+ */
+static void offset_pos(const char *buf, size_t off, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off && buf[i]; i++) {
+		if (buf[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
 /**
  * mix_lines_scan() - record the shape of the document and the positions
  * of its settings, workloads and their keys.
@@ -85,6 +103,15 @@ int mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml)
 		bool is_key = false, node = false;
 
 		if (!yaml_parser_parse(&p, &ev)) {
+			ml->err_line = (int)p.problem_mark.line + 1;
+			ml->err_col = (int)p.problem_mark.column + 1;
+			if (p.error == YAML_READER_ERROR)
+				offset_pos(buf, p.problem_offset,
+					   &ml->err_line, &ml->err_col);
+			snprintf(ml->err_text, sizeof(ml->err_text), "%s%s%s",
+				 p.problem ? p.problem : "YAML error",
+				 p.context ? " " : "",
+				 p.context ? p.context : "");
 			rc = -1;
 			break;
 		}
@@ -158,9 +185,14 @@ int mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml)
 		case YAML_SEQUENCE_END_EVENT:
 			d--;
 			break;
-		case YAML_DOCUMENT_END_EVENT:
+		case YAML_DOCUMENT_START_EVENT:
+			/* a mix is one document: note where a second starts */
+			if (root_seen && !ml->doc2_line) {
+				ml->doc2_line = line;
+				done = true;
+			}
+			break;
 		case YAML_STREAM_END_EVENT:
-			/* only the first document is the mix */
 			done = true;
 			break;
 		default:

@@ -49,6 +49,10 @@ enum mix_root {
  * @nul_line:       line of the first scalar holding a NUL character (an
  *                  escaped "\0", which C strings would cut), 0 if none;
  *                  @nul_col its column.
+ * @doc2_line:      line of a second YAML document, 0 if there is none.
+ * @err_line:       where libyaml stopped on a syntax or encoding error (0:
+ *                  none or unknown); @err_col its column, @err_text its
+ *                  reason.
  */
 struct mix_lines {
 	enum mix_root root;
@@ -58,6 +62,9 @@ struct mix_lines {
 	int n;
 	struct mix_line_entry wl[MIX_LINES_MAX];
 	int nul_line, nul_col;
+	int doc2_line;
+	int err_line, err_col;
+	char err_text[128];
 };
 
 int mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml);

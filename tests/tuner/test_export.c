@@ -334,6 +334,15 @@ static void write_text(const char *dir, const char *name, const char *text)
 	fclose(f);
 }
 
+/* rm_tree - remove the scratch directory @dir and all it holds. */
+static void rm_tree(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
 /* A mix name that would inject a line into any file that took it raw. */
 #define EVIL_MIX "evil\nExecStartPre=/bin/false\n$(touch pwned)'%h\\"
 
@@ -363,8 +372,7 @@ Test(export, modprobe_file_passes_kmod)
 		     "cpus=1-3 read_event=raw:0x17 ");
 	cr_assert(opt && (opt == buf || opt[-1] == '\n'), "kmod does not "
 		  "show memreg's options:\n%s", buf);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	rm_tree(dir);
 	free(text);
 	free(c);
 }
@@ -462,8 +470,7 @@ Test(export, systemd_quotes_paths_and_names, .timeout = 60)
 		     "%s\n%s", rc, buf, text);
 	cr_assert_eq(buf[0], '\0', "systemd-analyze warns:\n%s\n%s", buf,
 		     text);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	rm_tree(dir);
 	free(text);
 	free(c);
 }
@@ -551,8 +558,7 @@ Test(export, resctrl_script_is_safe_shell, .timeout = 60)
 	cr_assert_str_eq(got, "3\n");
 	free(got);
 	cr_assert_neq(access("pwned", F_OK), 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	rm_tree(dir);
 	free(text);
 	free(c);
 }
@@ -579,8 +585,7 @@ Test(export, pqos_line_is_one_command)
 	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
 	cr_assert_str_eq(buf, "[-I]\n[-e]\n[mba:1=80;mba:2=80]\n[-a]\n"
 			 "[core:1=2;core:2=3]\n");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	rm_tree(dir);
 	free(text);
 	free(c);
 }

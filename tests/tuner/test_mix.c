@@ -350,3 +350,8 @@ Test(mix, pipe_with_writer_is_read, .timeout = 10)
 	mix_free(m);
 	free(m);
 }
+Test(mix, bad_two_documents) { check_broken("bad_two_documents.yaml"); }
+Test(mix, bad_utf8) { check_broken("bad_utf8.yaml"); }
+Test(mix, bad_empty_value) { check_broken("bad_empty_value.yaml"); }
+Test(mix, bad_too_many) { check_broken("bad_too_many.yaml"); }
+Test(mix, bad_deep) { check_broken("bad_deep.yaml"); }
