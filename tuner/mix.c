@@ -77,7 +77,7 @@ static const cyaml_schema_value_t string_entry = {
 /* An optional scalar read as text (numbers are parsed by parse_number). */
 #define OPT_TEXT(key, type, member)					\
 	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER |		\
-			       CYAML_FLAG_OPTIONAL, type, member, 0, 64)
+			       CYAML_FLAG_OPTIONAL, type, member, 0, 4096)
 
 static const cyaml_schema_field_t workload_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct raw_workload,
@@ -361,20 +361,23 @@ static int read_text(const char *path, char **buf, size_t *len, char *err,
 	if (fd < 0)
 		return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot read the "
 			    "mix file: %s", strerror(errno));
-	if (fstat(fd, &st) || S_ISDIR(st.st_mode) ||
-	    (S_ISREG(st.st_mode) && st.st_size > MIX_MAX_BYTES)) {
+	if (fstat(fd, &st)) {
 		int e = errno;
 
 		close(fd);
-		if (S_ISDIR(st.st_mode))
-			return errf(err, errlen, MIX_EIO, path, 0, 0, "is a "
-				    "directory: give the mix file (YAML) itself");
-		if (S_ISREG(st.st_mode))
-			return errf(err, errlen, MIX_EIO, path, 0, 0, "is %lld "
-				    "bytes: a mix file is at most %d bytes",
-				    (long long)st.st_size, MIX_MAX_BYTES);
 		return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot read "
 			    "the mix file: %s", strerror(e));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "is a directory: "
+			    "give the mix file (YAML) itself");
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > MIX_MAX_BYTES) {
+		close(fd);
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "is %lld bytes: "
+			    "a mix file is at most %d bytes",
+			    (long long)st.st_size, MIX_MAX_BYTES);
 	}
 	/* blocking reads from here: a pipe with a writer is read to its end */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
