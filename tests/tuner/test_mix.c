@@ -355,3 +355,16 @@ Test(mix, bad_utf8) { check_broken("bad_utf8.yaml"); }
 Test(mix, bad_empty_value) { check_broken("bad_empty_value.yaml"); }
 Test(mix, bad_too_many) { check_broken("bad_too_many.yaml"); }
 Test(mix, bad_deep) { check_broken("bad_deep.yaml"); }
+
+Test(mix, shipped_example_loads)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN];
+
+	cr_assert_eq(mix_load(MEMCAL_SOURCE_DIR "/tuner/examples/example.yaml",
+			      m, err, sizeof(err)), MIX_OK, "%s", err);
+	cr_assert_str_eq(m->name, "example");
+	cr_assert_geq(m->n, 2);
+	mix_free(m);
+	free(m);
+}
