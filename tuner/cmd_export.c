@@ -53,10 +53,13 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 		a->o.resctrl_root = arg;
 		return 0;
 	case 'M':
-		a->o.mba_mbps = 1;
-		return 0;
 	case 'P':
-		a->o.mba_mbps = 0;
+		if (a->o.mba_mbps == (key == 'M' ? 0 : 1))
+			return cli_error(ctx, CLI_EXIT_USAGE, "--mba-mbps and "
+					 "--mba-percent contradict each other: "
+					 "give one (or neither, to follow the "
+					 "resctrl mount)");
+		a->o.mba_mbps = key == 'M';
 		return 0;
 	case 'm':
 		a->o.memtune_path = arg;
@@ -87,7 +90,8 @@ static int render_to(struct cli_ctx *ctx, const struct tune_config *c,
 
 		unlink(tmp);
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write %s: %s",
-				 a->out, rc ? "write failed" : strerror(e));
+				 a->out, rc ? export_strerror(rc, w) :
+				 strerror(e));
 	}
 	return 0;
 }
@@ -105,7 +109,8 @@ static int render_mem(struct cli_ctx *ctx, const struct tune_config *c,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 	rc = export_render(c, a->format, &a->o, f, w);
 	fclose(f);
-	return rc ? cli_error(ctx, CLI_EXIT_FAILURE, "export failed") : 0;
+	return rc ? cli_error(ctx, CLI_EXIT_FAILURE, "%s",
+			      export_strerror(rc, w)) : 0;
 }
 
 /* emit - warnings and the JSON summary. */
@@ -133,14 +138,15 @@ static int emit(struct cli_ctx *ctx, const struct export_args *a,
 }
 
 /**
- * memtune_cmd_export() - 'memtune export --format json|modprobe|systemd|
- * resctrl|pqos [--config ID | --file JSON] [--out FILE]'.
+ * memtune_cmd_export() - 'memtune export --format json|modprobe|
+ * modules-load|systemd|resctrl|pqos [--config ID | --file JSON]
+ * [--out FILE]'.
  */
 int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "format", 'f', "FMT", 'f', "json, modprobe, systemd, resctrl "
-		  "or pqos" },
+		{ "format", 'f', "FMT", 'f', "json, modprobe, modules-load, "
+		  "systemd, resctrl or pqos" },
 		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
 		  "newest)" },
 		{ "file", 0, "JSON", 'F', "read the configuration from a JSON "
@@ -170,14 +176,15 @@ int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 			       "[--out FILE]", opts, export_option, &a, &first);
 	if (!rc && (first != argc || !a.format))
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "export needs --format "
-			       "json|modprobe|systemd|resctrl|pqos and no other "
-			       "arguments");
+			       "json|modprobe|modules-load|systemd|resctrl|pqos "
+			       "and no other arguments");
 	if (!rc && strcmp(a.format, "json") && strcmp(a.format, "modprobe") &&
+	    strcmp(a.format, "modules-load") &&
 	    strcmp(a.format, "systemd") && strcmp(a.format, "resctrl") &&
 	    strcmp(a.format, "pqos"))
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "unknown export format '%s': "
-			       "use json, modprobe, systemd, resctrl or pqos",
-			       a.format);
+			       "use json, modprobe, modules-load, systemd, "
+			       "resctrl or pqos", a.format);
 	if (!rc && !a.file)
 		rc = tune_open_db(ctx, false, &db);
 	if (!rc)
@@ -188,8 +195,10 @@ int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 			rc = render_to(ctx, c, &a, &w);
 		else if (ctx->json)
 			rc = render_mem(ctx, c, &a, &w, &text);
-		else if (export_render(c, a.format, &a.o, ctx->out, &w))
-			rc = cli_error(ctx, CLI_EXIT_FAILURE, "export failed");
+		else if ((rc = export_render(c, a.format, &a.o, ctx->out,
+					     &w)))
+			rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s",
+				       export_strerror(rc, &w));
 	}
 	if (!rc)
 		rc = emit(ctx, &a, id, &w, text);

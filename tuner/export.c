@@ -21,8 +21,7 @@ void export_warn(struct export_warnings *w, const char *fmt, ...)
 
 /**
  * export_render() - render @c in @format to @out.
- * Return: 0, -1 for an unknown format, or an exporter's error (-2 write
- * failure).
+ * Return: 0 or an enum export_rc (EXPORT_EREFUSED with @w->error).
  */
 int export_render(const struct tune_config *c, const char *format,
 		  const struct export_opts *o, FILE *out,
@@ -36,19 +35,34 @@ int export_render(const struct tune_config *c, const char *format,
 	} fmts[] = {
 		{ "json", export_json },
 		{ "modprobe", export_modprobe },
+		{ "modules-load", export_modules_load },
 		{ "systemd", export_systemd },
 		{ "resctrl", export_resctrl },
 		{ "pqos", export_pqos },
 	};
 
 	w->n = 0;
+	w->error[0] = '\0';
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		if (!strcmp(format, fmts[i].name)) {
 			int rc = fmts[i].fn(c, o, out, w);
 
 			if (!rc && (fflush(out) || ferror(out)))
-				rc = -2;
+				rc = EXPORT_EWRITE;
 			return rc;
 		}
-	return -1;
+	return EXPORT_EFORMAT;
+}
+
+/**
+ * export_strerror() - a sentence for export_render()'s result @rc: the
+ * refusal's reason, or what failed.
+ */
+const char *export_strerror(int rc, const struct export_warnings *w)
+{
+	if (rc == EXPORT_EREFUSED && w->error[0])
+		return w->error;
+	if (rc == EXPORT_EFORMAT)
+		return "unknown export format";
+	return "the output could not be written";
 }

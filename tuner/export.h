@@ -3,12 +3,16 @@
  * export.h - render a tuned configuration for deployment.  Every format
  * comes from the one JSON document (struct tune_config):
  *   json      the document itself
- *   modprobe  /etc/modprobe.d/memreg.conf + /etc/modules-load.d/memreg.conf
- *   systemd   a oneshot unit that runs 'memtune apply --file' at boot
- *   resctrl   a sh script creating one resctrl group per best-effort core
- *             (Intel RDT MBA / Arm MPAM): percent rounded up to the
- *             platform's granularity, or MiB/s with mba_MBps
- *   pqos      the equivalent pqos command line
+ *   modprobe      /etc/modprobe.d/memreg.conf: memreg's boot parameters
+ *   modules-load  /etc/modules-load.d/memreg.conf: load memreg at boot
+ *   systemd       a oneshot unit that runs 'memtune apply --file' at boot
+ *   resctrl       a sh script creating one resctrl group per best-effort core
+ *                 (Intel RDT MBA / Arm MPAM): percent rounded up to the
+ *                 platform's granularity, or MiB/s with mba_MBps
+ *   pqos          the equivalent pqos command line
+ * Each format is exactly one file, for one place.  Every name or path
+ * written into a file is escaped or quoted for that file's syntax
+ * (export_quote.c), and a value it cannot carry refuses the export.
  * What a format cannot express is returned as warnings (and written into
  * the output as comments where the format has them).
  */
@@ -38,14 +42,23 @@ struct export_opts {
 	const char *config_path;
 };
 
+/* export_render()'s results besides 0. */
+enum export_rc {
+	EXPORT_EFORMAT = -1,	/* unknown format */
+	EXPORT_EWRITE = -2,	/* the output could not be written */
+	EXPORT_EREFUSED = -3,	/* a value the format cannot carry: @error */
+};
+
 /**
  * struct export_warnings - what the chosen format could not express.
- * @n:    count.
- * @text: sentences.
+ * @n:     count.
+ * @text:  sentences.
+ * @error: why the export was refused (EXPORT_EREFUSED), else empty.
  */
 struct export_warnings {
 	int n;
 	char text[EXPORT_MAX_WARN][256];
+	char error[512];
 };
 
 int export_render(const struct tune_config *c, const char *format,
@@ -53,12 +66,25 @@ int export_render(const struct tune_config *c, const char *format,
 		  struct export_warnings *w);
 void export_warn(struct export_warnings *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int export_refuse(struct export_warnings *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *export_strerror(int rc, const struct export_warnings *w);
+
+/* Quoting for generated files (export_quote.c). */
+const char *export_printable(const char *s, bool unit, char *buf,
+			     size_t len);
+int export_sh_quote(const char *s, char *buf, size_t len);
+int export_unit_arg(const char *s, bool exe, char *buf, size_t len,
+		    const char **why);
 
 int export_module_params(const struct tune_config *c, char *buf, size_t len);
 int export_json(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w);
 int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 		    FILE *out, struct export_warnings *w);
+int export_modules_load(const struct tune_config *c,
+			const struct export_opts *o, FILE *out,
+			struct export_warnings *w);
 int export_systemd(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, struct export_warnings *w);
 int export_resctrl(const struct tune_config *c, const struct export_opts *o,
@@ -67,11 +93,19 @@ int export_pqos(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w);
 
 /* Shared by the RDT exporters (export_rdt.c). */
+/* Units of the resctrl found: MBA values in percent or MiB/s. */
+enum rdt_mode {
+	RDT_MODE_UNKNOWN = 0,	/* no resctrl found */
+	RDT_MODE_PERCENT,
+	RDT_MODE_MBPS,		/* mounted with mba_MBps */
+};
+
 /**
  * struct rdt_info - what resctrl says about MBA on this board.
  * @gran:     bandwidth granularity, percent.
  * @min:      minimum bandwidth, percent.
  * @mbps:     values are MiB/s (mba_MBps mount).
+ * @mode:     the units the resctrl found uses.
  * @domains:  MBA domain ids, comma-separated ("0" or "0,1").
  * @found:    read from a live resctrl (else defaults were assumed).
  */
@@ -79,11 +113,13 @@ struct rdt_info {
 	int gran;
 	int min;
 	bool mbps;
+	enum rdt_mode mode;
 	char domains[64];
 	bool found;
 };
-void rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
-		   struct export_warnings *w);
+int rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
+		  struct export_warnings *w);
 long rdt_value(const struct rdt_info *ri, double bps, double ref_bps);
+bool rdt_no_limit(const struct rdt_info *ri, long v, double ref_bps);
 
 #endif /* MEMTUNE_EXPORT_H */

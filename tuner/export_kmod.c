@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * export_kmod.c - the exports that deploy memreg itself: the JSON
- * document, the modprobe options with their modules-load.d entry, and the
+ * document, the modprobe.d options, the modules-load.d entry, and the
  * systemd unit that applies the configuration at boot.
  */
 #include <string.h>
@@ -18,11 +18,11 @@ int export_json(const struct tune_config *c, const struct export_opts *o,
 	(void)o;
 	(void)w;
 	if (!doc)
-		return -2;
+		return EXPORT_EWRITE;
 	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	json_decref(doc);
 	fputc('\n', out);
-	return rc ? -2 : 0;
+	return rc ? EXPORT_EWRITE : 0;
 }
 
 /* max_cpu - highest CPU number in @c. */
@@ -93,22 +93,69 @@ int export_module_params(const struct tune_config *c, char *buf, size_t len)
 static void header(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, const char *what)
 {
+	char mix[256], at[96], arch[64], model[256], fp[160];
+
 	fprintf(out, "# %s - written by memtune export from tuned configuration "
 		"%lld (mix '%s', created %s)\n# board: %s, %s, fingerprint %s\n",
-		what, o->config_id, c->mix, c->created_at, c->arch,
-		c->cpu_model, c->fingerprint);
+		what, o->config_id,
+		export_printable(c->mix, false, mix, sizeof(mix)),
+		export_printable(c->created_at, false, at, sizeof(at)),
+		export_printable(c->arch, false, arch, sizeof(arch)),
+		export_printable(c->cpu_model, false, model, sizeof(model)),
+		export_printable(c->fingerprint, false, fp, sizeof(fp)));
+}
+
+/*
+ * events_refused - refuse counter events that an options line cannot
+ * carry: kmod splits the line on blanks and memreg's event parameters
+ * have no quoting, so an event is a plain word ("raw:0x17", "4:23").
+ * The other parameters are numbers and CPU lists memtune formats itself.
+ * Returns 0 or EXPORT_EREFUSED.
+ */
+static int events_refused(const struct tune_config *c,
+			  struct export_warnings *w)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				 "_:,.+-";
+
+	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+		const char *e = c->counter[k].event;
+		size_t bad = strspn(e, ok);
+		char shown[256], ch[2] = { e[bad], '\0' }, chs[8];
+
+		if (e[0] && !e[bad])
+			continue;
+		return export_refuse(w, "%s event '%s' holds '%s', which a "
+				     "modprobe.d options line cannot carry: "
+				     "fix the configuration's counter events",
+				     k ? "write" : "read",
+				     export_printable(e, false, shown,
+						      sizeof(shown)),
+				     e[0] ? export_printable(ch, false, chs,
+							     sizeof(chs)) :
+				     "nothing");
+	}
+	return 0;
 }
 
 /**
- * export_modprobe() - /etc/modprobe.d/memreg.conf (boot defaults as
- * module parameters) followed by the /etc/modules-load.d/memreg.conf
- * entry; each file starts at a "# ---- file: PATH" line.
+ * export_modprobe() - /etc/modprobe.d/memreg.conf: memreg's boot
+ * defaults as one "options memreg ..." line, nothing else (loading the
+ * module at boot is the modules-load format's file).
  */
 int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 		    FILE *out, struct export_warnings *w)
 {
 	char params[8192];
+	int rc;
 
+	if (export_module_params(c, params, sizeof(params)))
+		return export_refuse(w, "memreg's parameters do not fit in "
+				     "%zu bytes", sizeof(params));
+	rc = events_refused(c, w);
+	if (rc)
+		return rc;
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		if (!c->counter[k].validated)
 			export_warn(w, "%s event '%s' was not validated on this "
@@ -118,23 +165,37 @@ int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 				    c->counter[k].bytes_per_event);
 	export_warn(w, "LMS cold-start demand is left to memreg's default "
 		    "(each CPU's guarantee)");
-	fprintf(out, "# ---- file: /etc/modprobe.d/memreg.conf ----\n");
 	header(c, o, out, "/etc/modprobe.d/memreg.conf");
+	fprintf(out, "# load memreg at boot with the modules-load format "
+		"(/etc/modules-load.d/memreg.conf)\n");
 	for (int i = 0; i < w->n; i++)
 		fprintf(out, "# warning: %s\n", w->text[i]);
-	if (export_module_params(c, params, sizeof(params)))
-		return -2;
 	fprintf(out, "options memreg %s\n", params);
-	fprintf(out, "# ---- file: /etc/modules-load.d/memreg.conf ----\n");
+	return 0;
+}
+
+/**
+ * export_modules_load() - /etc/modules-load.d/memreg.conf: the one line
+ * that makes systemd-modules-load load memreg at boot, with the
+ * parameters of the modprobe format's file.
+ */
+int export_modules_load(const struct tune_config *c,
+			const struct export_opts *o, FILE *out,
+			struct export_warnings *w)
+{
+	(void)w;
 	header(c, o, out, "/etc/modules-load.d/memreg.conf");
-	fprintf(out, "memreg\n");
+	fprintf(out, "# memreg's parameters come from /etc/modprobe.d/"
+		"memreg.conf (the modprobe format)\nmemreg\n");
 	return 0;
 }
 
 /**
  * export_systemd() - memreg-tune.service: a oneshot unit that runs
  * 'memtune apply --file' on the JSON export at boot and unloads memreg
- * when stopped.
+ * when stopped.  The memtune binary and the JSON path are quoted for
+ * systemd (spaces, '%', '$', quotes); a path a unit cannot carry refuses
+ * the export.
  */
 int export_systemd(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, struct export_warnings *w)
@@ -143,15 +204,39 @@ int export_systemd(const struct tune_config *c, const struct export_opts *o,
 			  "/usr/local/bin/memtune";
 	const char *file = o->config_path ? o->config_path :
 			   "/etc/memcal/tuned-config.json";
+	char qbin[8192], qfile[8192], cond[8192] = "", mix[512],
+	     shown[4096];
+	const char *why;
 
-	export_warn(w, "the unit applies %s: install it with 'memtune export "
-		    "--format json --config %lld --out %s'", file,
-		    o->config_id, file);
+	if (export_unit_arg(bin, true, qbin, sizeof(qbin), &why))
+		return export_refuse(w, "--memtune '%s' %s", export_printable(
+				     bin, false, shown, sizeof(shown)), why);
+	if (export_unit_arg(file, false, qfile, sizeof(qfile), &why))
+		return export_refuse(w, "--config-path '%s' %s",
+				     export_printable(file, false, shown,
+						      sizeof(shown)), why);
+	if (strchr(" \t\\", file[strlen(file) - 1]))
+		return export_refuse(w, "--config-path '%s' ends with a blank "
+				     "or a backslash, which a unit's "
+				     "ConditionPathExists= line would lose",
+				     file);
+	/* a condition path is taken as written, but for its specifiers */
+	for (size_t i = 0, n = 0; file[i] && n + 3 < sizeof(cond); i++) {
+		if (file[i] == '%')
+			cond[n++] = '%';
+		cond[n++] = file[i];
+		cond[n] = '\0';
+	}
+	export_sh_quote(file, shown, sizeof(shown));
+	export_warn(w, "the unit applies %s; install it with: memtune export "
+		    "--format json --config %lld --out %s", file,
+		    o->config_id, shown);
 	header(c, o, out, "memreg-tune.service");
 	fprintf(out, "# install: cp memreg-tune.service /etc/systemd/system/ && "
 		"systemctl enable memreg-tune.service\n");
 	for (int i = 0; i < w->n; i++)
-		fprintf(out, "# warning: %s\n", w->text[i]);
+		fprintf(out, "# warning: %s\n", export_printable(w->text[i],
+			false, shown, sizeof(shown)));
 	fprintf(out, "[Unit]\n"
 		"Description=memcal: regulate memory bandwidth for mix '%s' "
 		"(memreg, period %d us, master cpu %d)\n"
@@ -164,7 +249,8 @@ int export_systemd(const struct tune_config *c, const struct export_opts *o,
 		"ExecStart=%s apply --file %s\n"
 		"ExecStop=/sbin/rmmod memreg\n\n"
 		"[Install]\n"
-		"WantedBy=multi-user.target\n", c->mix, c->period_us,
-		c->master_cpu, file, bin, file);
+		"WantedBy=multi-user.target\n",
+		export_printable(c->mix, true, mix, sizeof(mix)), c->period_us,
+		c->master_cpu, cond, qbin, qfile);
 	return 0;
 }

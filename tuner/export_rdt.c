@@ -3,8 +3,8 @@
  * export_rdt.c - the equivalent of a tuned configuration on Intel RDT /
  * Arm MPAM memory-bandwidth allocation, as resctrl schemata and as a pqos
  * command line.  MBA limits each class of service's total traffic with a
- * percentage (rounded here up to the platform's bandwidth_gran, never
- * below min_bandwidth) or, with the mba_MBps mount option, in MiB/s.  It
+ * percentage (rounded here up to the next step min_bandwidth + N x
+ * bandwidth_gran) or, with the mba_MBps mount option, in MiB/s.  It
  * has no periods, no guarantees, no read/write split and no adaptation:
  * each of those is a warning.  Real-time cores stay in the default group
  * (100 %); each best-effort core gets a group with its guaranteed read +
@@ -37,14 +37,17 @@ static int read_int(const char *dir, const char *name, int dflt, bool *ok)
 
 /*
  * read_domains - MBA domain ids from the root group's schemata line
- * "MB:0=100;1=100"; false when there is none.
+ * "MB:0=100;1=100", and the largest value on it in *@max_val; false when
+ * there is none.
  */
-static bool read_domains(const char *root, char *out, size_t len)
+static bool read_domains(const char *root, char *out, size_t len,
+			 long long *max_val)
 {
 	char path[512], line[512];
 	bool found = false;
 	FILE *f;
 
+	*max_val = -1;
 	snprintf(path, sizeof(path), "%s/schemata", root);
 	f = fopen(path, "r");
 	if (!f)
@@ -59,12 +62,15 @@ static bool read_domains(const char *root, char *out, size_t len)
 			continue;
 		for (char *t = strtok_r(p + 3, ";\n", &save); t;
 		     t = strtok_r(NULL, ";\n", &save)) {
+			long long v;
 			int id;
 
-			if (sscanf(t, " %d=", &id) == 1 && used < len)
-				used += (size_t)snprintf(out + used, len - used,
-							 "%s%d", used ? "," : "",
-							 id);
+			if (sscanf(t, " %d=%lld", &id, &v) != 2 || used >= len)
+				continue;
+			used += (size_t)snprintf(out + used, len - used, "%s%d",
+						 used ? "," : "", id);
+			if (v > *max_val)
+				*max_val = v;
 		}
 		found = used > 0;
 	}
@@ -72,54 +78,96 @@ static bool read_domains(const char *root, char *out, size_t len)
 	return found;
 }
 
-/* mounted_mbps - whether resctrl is mounted with mba_MBps. */
-static bool mounted_mbps(void)
+/*
+ * mount_mode - how resctrl is mounted at @root according to the mount
+ * table: RDT_MODE_MBPS with mba_MBps, RDT_MODE_PERCENT without, else
+ * RDT_MODE_UNKNOWN (not a mount point, as for a copied tree).
+ */
+static enum rdt_mode mount_mode(const char *root)
 {
-	FILE *f = fopen("/proc/mounts", "r");
+	FILE *f = fopen("/proc/self/mounts", "r");
+	enum rdt_mode m = RDT_MODE_UNKNOWN;
 	char line[1024];
-	bool yes = false;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "resctrl ", 8) && strstr(line, "mba_MBps"))
-			yes = true;
+	while (f && fgets(line, sizeof(line), f)) {
+		char dev[256], dir[512], type[64], opts[512];
+
+		if (sscanf(line, "%255s %511s %63s %511s", dev, dir, type,
+			   opts) == 4 && !strcmp(type, "resctrl") &&
+		    !strcmp(dir, root))
+			m = strstr(opts, "mba_MBps") ? RDT_MODE_MBPS :
+						       RDT_MODE_PERCENT;
+	}
 	if (f)
 		fclose(f);
-	return yes;
+	return m;
 }
 
 /**
- * rdt_info_read() - MBA granularity, minimum and domains from
+ * rdt_info_read() - MBA granularity, minimum, domains and mode from
  * @o->resctrl_root (info/MB/bandwidth_gran, info/MB/min_bandwidth,
- * schemata); the documented defaults (10 %, 10 %, domain 0) otherwise,
- * with a warning.
+ * schemata, the mount table); the documented defaults (10 %, 10 %,
+ * domain 0) otherwise, with a warning.  The mode is the mount's:
+ * mba_MBps in its options, or, for a tree that is not a mount point, a
+ * root schemata value above 100 (percent mode shows at most 100).
+ *
+ * Return: 0, or EXPORT_EREFUSED when @o->mba_mbps asks for the units the
+ * resctrl found does not use (@w->error says what to do).
  */
-void rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
-		   struct export_warnings *w)
+int rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
+		  struct export_warnings *w)
 {
 	const char *root = o->resctrl_root ? o->resctrl_root :
 			   "/sys/fs/resctrl";
 	char info[512];
+	long long max_val;
 	bool ok = false;
 
 	snprintf(info, sizeof(info), "%s/info/MB", root);
 	ri->gran = read_int(info, "bandwidth_gran", 10, &ok);
 	ri->min = read_int(info, "min_bandwidth", 10, &ok);
 	ri->found = ok;
-	if (ri->gran < 1)
+	if (ri->gran < 1 || ri->gran > 100)
 		ri->gran = 10;
-	if (!read_domains(root, ri->domains, sizeof(ri->domains)))
+	if (ri->min < 0 || ri->min > 100)
+		ri->min = 10;
+	ri->mode = mount_mode(root);
+	if (!read_domains(root, ri->domains, sizeof(ri->domains), &max_val))
 		snprintf(ri->domains, sizeof(ri->domains), "0");
-	ri->mbps = o->mba_mbps > 0 || (o->mba_mbps < 0 && mounted_mbps());
+	else if (ri->mode == RDT_MODE_UNKNOWN)
+		ri->mode = max_val > 100 ? RDT_MODE_MBPS : RDT_MODE_PERCENT;
+	if (o->mba_mbps > 0 && ri->mode == RDT_MODE_PERCENT)
+		return export_refuse(w, "--mba-mbps: resctrl at %s is in "
+				     "percent mode, where MiB/s values are "
+				     "refused; remount it with 'umount %s && "
+				     "mount -t resctrl -o mba_MBps resctrl "
+				     "%s', drop --mba-mbps, or give "
+				     "--resctrl-root of the target's resctrl",
+				     root, root, root);
+	if (!o->mba_mbps && ri->mode == RDT_MODE_MBPS)
+		return export_refuse(w, "--mba-percent: resctrl at %s is "
+				     "mounted with mba_MBps, where values are "
+				     "MiB/s, not percent; drop --mba-percent "
+				     "or remount it without mba_MBps", root);
+	ri->mbps = o->mba_mbps > 0 || (o->mba_mbps < 0 &&
+				       ri->mode == RDT_MODE_MBPS);
 	if (!ok)
 		export_warn(w, "no MBA information under %s: assumed a %d%% "
 			    "granularity, %d%% minimum and one domain (0); "
 			    "check info/MB on the target", root, ri->gran,
 			    ri->min);
+	if (ri->mbps && ri->mode == RDT_MODE_UNKNOWN)
+		export_warn(w, "MiB/s values: the target's resctrl must be "
+			    "mounted with -o mba_MBps (not checked: no "
+			    "resctrl at %s)", root);
+	return 0;
 }
 
 /**
  * rdt_value() - the MBA value for @bps: MiB/s rounded up, or the percent
- * of @ref_bps rounded up to the granularity, clamped to [min, 100].
+ * of @ref_bps rounded up to the next step the hardware accepts,
+ * min_bandwidth + N x bandwidth_gran, at most 100.  Up, so that a
+ * best-effort core is never limited below its guaranteed bandwidth.
  */
 long rdt_value(const struct rdt_info *ri, double bps, double ref_bps)
 {
@@ -129,10 +177,20 @@ long rdt_value(const struct rdt_info *ri, double bps, double ref_bps)
 	if (ri->mbps)
 		return (long)ceil(bps / 1048576.0);
 	pct = ref_bps > 0 ? bps / ref_bps * 100.0 : 100.0;
-	v = (long)ceil(pct / ri->gran - 1e-9) * ri->gran;
-	if (v < ri->min)
-		v = ri->min;
+	if (pct <= ri->min)
+		return ri->min;
+	v = ri->min + (long)ceil((pct - ri->min) / ri->gran - 1e-9) *
+		      ri->gran;
 	return v > 100 ? 100 : v;
+}
+
+/**
+ * rdt_no_limit() - whether MBA value @v limits nothing: 100 % in percent
+ * mode, or at least the sustainable bandwidth @ref_bps in MiB/s.
+ */
+bool rdt_no_limit(const struct rdt_info *ri, long v, double ref_bps)
+{
+	return ri->mbps ? (double)v >= ref_bps / 1048576.0 : v >= 100;
 }
 
 /* common_warnings - what no MBA setting can express. */
@@ -176,22 +234,70 @@ static void schemata_line(const struct rdt_info *ri, long v, char *buf,
 					 used > 3 ? ";" : "", t, v);
 }
 
+/*
+ * limits - the MBA value of each best-effort core of @c into @v (0 for a
+ * core that gets no group), warning for each that rounds to no limit and
+ * when none is limited at all.  Returns the number of groups.
+ */
+static int limits(const struct tune_config *c, const struct rdt_info *ri,
+		  long *v, struct export_warnings *w)
+{
+	double ref = c->ceiling_bps[TUNE_READ];
+	int groups = 0, free_run = 0;
+
+	for (int i = 0; i < c->n_cpus; i++) {
+		const struct tune_cpu *p = &c->cpus[i];
+
+		v[i] = 0;
+		if (!p->regulated || !strcmp(p->role, "rt"))
+			continue;
+		v[i] = be_value(c, p, ri);
+		groups++;
+		if (rdt_no_limit(ri, v[i], ref)) {
+			free_run++;
+			export_warn(w, "cpu %d: its guarantee (%.0f MB/s) rounds "
+				    "to %ld%s, which is no limit", p->cpu,
+				    (p->b[TUNE_READ].guaranteed_bps +
+				     p->b[TUNE_WRITE].guaranteed_bps) / 1e6,
+				    v[i], ri->mbps ? " MiB/s (the sustainable "
+				    "bandwidth or more)" : " %");
+		}
+	}
+	if (groups && free_run == groups)
+		export_warn(w, "every class is unlimited: this export changes "
+			    "nothing on the target; only memreg can regulate "
+			    "this configuration");
+	if (!ri->mbps && groups)
+		export_warn(w, "percentages are rounded up to the next step "
+			    "the hardware accepts (%d %% + N x %d %%), so no "
+			    "core is limited below its guarantee", ri->min,
+			    ri->gran);
+	return groups;
+}
+
 /**
  * export_resctrl() - a POSIX sh script that mounts resctrl if needed and
  * creates group memcal_cpuN (cpus_list N, schemata MB:...) for each
- * best-effort core.
+ * best-effort core.  Names appear only in comments, escaped; every value
+ * written is single-quoted.
  */
 int export_resctrl(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, struct export_warnings *w)
 {
+	long v[TUNE_MAX_CPUS];
 	struct rdt_info ri;
-	int groups = 0;
+	char mix[256];
+	int rc, groups;
 
-	rdt_info_read(o, &ri, w);
+	rc = rdt_info_read(o, &ri, w);
+	if (rc)
+		return rc;
 	common_warnings(c, w, &ri);
+	groups = limits(c, &ri, v, w);
 	fprintf(out, "#!/bin/sh\n# resctrl schemata - written by memtune "
 		"export from tuned configuration %lld (mix '%s')\n# MBA "
-		"values in %s\n", o->config_id, c->mix,
+		"values in %s\n", o->config_id,
+		export_printable(c->mix, false, mix, sizeof(mix)),
 		ri.mbps ? "MiB/s (mba_MBps)" : "percent");
 	for (int i = 0; i < w->n; i++)
 		fprintf(out, "# warning: %s\n", w->text[i]);
@@ -200,19 +306,22 @@ int export_resctrl(const struct tune_config *c, const struct export_opts *o,
 		ri.mbps ? " -o mba_MBps" : "");
 	for (int i = 0; i < c->n_cpus; i++) {
 		const struct tune_cpu *p = &c->cpus[i];
-		char line[256];
+		char line[256], q[512], names[512];
 
-		if (!p->regulated || !strcmp(p->role, "rt"))
+		if (!v[i])
 			continue;
-		schemata_line(&ri, be_value(c, p, &ri), line, sizeof(line));
+		schemata_line(&ri, v[i], line, sizeof(line));
+		if (export_sh_quote(line, q, sizeof(q)))
+			return export_refuse(w, "schemata line too long");
 		fprintf(out, "# cpu %d (%s): %.1f MB/s read + %.1f MB/s write "
 			"guaranteed\nmkdir -p \"$R/memcal_cpu%d\"\n"
 			"echo %d > \"$R/memcal_cpu%d/cpus_list\"\n"
-			"echo \"%s\" > \"$R/memcal_cpu%d/schemata\"\n", p->cpu,
-			p->workloads, p->b[0].guaranteed_bps / 1e6,
-			p->b[1].guaranteed_bps / 1e6, p->cpu, p->cpu, p->cpu,
-			line, p->cpu);
-		groups++;
+			"echo %s > \"$R/memcal_cpu%d/schemata\"\n", p->cpu,
+			export_printable(p->workloads, false, names,
+					 sizeof(names)),
+			p->b[0].guaranteed_bps / 1e6,
+			p->b[1].guaranteed_bps / 1e6, p->cpu, p->cpu, p->cpu, q,
+			p->cpu);
 	}
 	if (!groups)
 		fprintf(out, "# no best-effort core: nothing to limit\n");
@@ -222,44 +331,52 @@ int export_resctrl(const struct tune_config *c, const struct export_opts *o,
 /**
  * export_pqos() - one pqos command line: classes of service 1.. with the
  * best-effort limits (-e) and their cores (-a); the OS interface (-I) so
- * that it goes through resctrl.
+ * that it goes through resctrl.  Both lists are single-quoted.
  */
 int export_pqos(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w)
 {
+	char e[1024] = "", a[1024] = "", qe[2048], qa[2048], mix[256];
+	long v[TUNE_MAX_CPUS];
 	struct rdt_info ri;
-	char e[1024] = "", a[1024] = "";
 	size_t ue = 0, ua = 0;
-	int cos = 0;
+	int cos = 0, rc;
 
-	rdt_info_read(o, &ri, w);
+	rc = rdt_info_read(o, &ri, w);
+	if (rc)
+		return rc;
 	common_warnings(c, w, &ri);
 	if (ri.mbps)
 		export_warn(w, "MiB/s limits need the MBA software controller: "
 			    "mount resctrl with -o mba_MBps before running pqos");
+	limits(c, &ri, v, w);
 	for (int i = 0; i < c->n_cpus; i++) {
-		const struct tune_cpu *p = &c->cpus[i];
-
-		if (!p->regulated || !strcmp(p->role, "rt"))
+		if (!v[i])
 			continue;
 		cos++;
 		if (ue < sizeof(e))
 			ue += (size_t)snprintf(e + ue, sizeof(e) - ue,
 					       "%s%s:%d=%ld", ue ? ";" : "",
 					       ri.mbps ? "mba_max" : "mba", cos,
-					       be_value(c, p, &ri));
+					       v[i]);
 		if (ua < sizeof(a))
 			ua += (size_t)snprintf(a + ua, sizeof(a) - ua,
 					       "%score:%d=%d", ua ? ";" : "",
-					       cos, p->cpu);
+					       cos, c->cpus[i].cpu);
 	}
+	if (ue >= sizeof(e) || ua >= sizeof(a) ||
+	    export_sh_quote(e, qe, sizeof(qe)) ||
+	    export_sh_quote(a, qa, sizeof(qa)))
+		return export_refuse(w, "too many classes for one pqos "
+				     "command line");
 	fprintf(out, "# pqos - written by memtune export from tuned "
-		"configuration %lld (mix '%s')\n", o->config_id, c->mix);
+		"configuration %lld (mix '%s')\n", o->config_id,
+		export_printable(c->mix, false, mix, sizeof(mix)));
 	for (int i = 0; i < w->n; i++)
 		fprintf(out, "# warning: %s\n", w->text[i]);
 	if (!cos)
 		fprintf(out, "# no best-effort core: nothing to limit\n");
 	else
-		fprintf(out, "pqos -I -e \"%s\" -a \"%s\"\n", e, a);
+		fprintf(out, "pqos -I -e %s -a %s\n", qe, qa);
 	return 0;
 }

@@ -104,7 +104,8 @@ static int on_point(const struct memcal_overhead_point *p, void *user)
  * inputs_overhead() - per-CPU regulation cost from the newest overhead run
  * (or the platform run itself); call after inputs_platform().
  * @assume_ns: > 0 stands in when nothing was measured; otherwise that is
- *             an error naming 'memcal overhead'.
+ *             an error naming 'memcal overhead'.  Given when a measurement
+ *             exists, it has no effect, and a note says so.
  *
  * Return: 0 or -1 with @err.
  */
@@ -157,6 +158,17 @@ int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
 	else if (have < n)
 		note(ti, "overhead was not measured on every core: the others "
 		     "were given the mean of the measured ones");
+	if (have && assume_ns > 0) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "--assume-overhead-ns %.0f was "
+			 "ignored: run %lld measured the overhead (%s), and a "
+			 "measurement always wins; the option stands in only "
+			 "when 'memcal overhead' has not run",
+			 assume_ns, (long long)ti->in.overhead_run_id,
+			 memreg ? "memreg" : "proxy");
+		note(ti, msg);
+	}
 	return 0;
 }
 

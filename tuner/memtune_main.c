@@ -20,8 +20,8 @@ static const struct cli_command memtune_commands[] = {
 	  "MIX.yaml [--config ID] [--runs N] [--module PATH] [--sysfs DIR]",
 	  "run the mix co-scheduled, unregulated and regulated; slowdowns" },
 	{ "export", memtune_cmd_export,
-	  "--format json|modprobe|systemd|resctrl|pqos [--config ID] "
-	  "[--out FILE]", "render a configuration for deployment" },
+	  "--format json|modprobe|modules-load|systemd|resctrl|pqos "
+	  "[--config ID] [--out FILE]", "render a configuration for deployment" },
 	{ "report", memtune_cmd_report,
 	  "[--config ID] [--out FILE] [--format html|csv|json]",
 	  "write a tuning report" },

@@ -7,20 +7,28 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cyaml/cyaml.h>
 #include <jansson.h>
 
+#include "memreg.h"
 #include "mix.h"
 #include "mix_lines.h"
 
 /**
  * struct raw_workload - one workload as libcyaml loads it (optional
- * fields are pointers, NULL when absent).
+ * fields are pointers, NULL when absent).  Numbers arrive as their text
+ * and are checked by parse_number(), so that a fraction, a sign or a
+ * value out of range is refused with its range instead of being
+ * truncated or wrapped.
  * @name, @command, @argv, @argv_count: identity and command.
  * @criticality: CRIT_RT or CRIT_BE.
  * @cpu, @period_us, @deadline_us, @read_mbps, @write_mbps: optional.
@@ -31,24 +39,24 @@ struct raw_workload {
 	char **argv;
 	unsigned argv_count;
 	int criticality;
-	int *cpu;
-	uint32_t *period_us;
-	uint32_t *deadline_us;
-	uint64_t *read_mbps;
-	uint64_t *write_mbps;
+	char *cpu;
+	char *period_us;
+	char *deadline_us;
+	char *read_mbps;
+	char *write_mbps;
 };
 
 /**
  * struct raw_mix - the whole file as libcyaml loads it.
  * @name: mix name.
- * @runs, @percentile, @margin_pct: optional settings.
+ * @runs, @percentile, @margin_pct: optional settings, as text.
  * @workloads, @workloads_count: the sequence.
  */
 struct raw_mix {
 	char *name;
-	uint32_t *runs;
-	uint32_t *percentile;
-	uint32_t *margin_pct;
+	char *runs;
+	char *percentile;
+	char *margin_pct;
 	struct raw_workload *workloads;
 	unsigned workloads_count;
 };
@@ -66,9 +74,14 @@ static const cyaml_schema_value_t string_entry = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, CYAML_UNLIMITED),
 };
 
+/* An optional scalar read as text (numbers are parsed by parse_number). */
+#define OPT_TEXT(key, type, member)					\
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER |		\
+			       CYAML_FLAG_OPTIONAL, type, member, 0, 4096)
+
 static const cyaml_schema_field_t workload_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct raw_workload,
-			       name, 1, 63),
+			       name, 0, 4096),
 	CYAML_FIELD_STRING_PTR("command", CYAML_FLAG_POINTER |
 			       CYAML_FLAG_OPTIONAL, struct raw_workload,
 			       command, 1, 4096),
@@ -78,20 +91,11 @@ static const cyaml_schema_field_t workload_fields[] = {
 	CYAML_FIELD_ENUM("criticality", CYAML_FLAG_DEFAULT,
 			 struct raw_workload, criticality, crit_strings,
 			 CYAML_ARRAY_LEN(crit_strings)),
-	CYAML_FIELD_INT_PTR("cpu", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
-			    struct raw_workload, cpu),
-	CYAML_FIELD_UINT_PTR("period_us", CYAML_FLAG_POINTER |
-			     CYAML_FLAG_OPTIONAL, struct raw_workload,
-			     period_us),
-	CYAML_FIELD_UINT_PTR("deadline_us", CYAML_FLAG_POINTER |
-			     CYAML_FLAG_OPTIONAL, struct raw_workload,
-			     deadline_us),
-	CYAML_FIELD_UINT_PTR("read_mbps", CYAML_FLAG_POINTER |
-			     CYAML_FLAG_OPTIONAL, struct raw_workload,
-			     read_mbps),
-	CYAML_FIELD_UINT_PTR("write_mbps", CYAML_FLAG_POINTER |
-			     CYAML_FLAG_OPTIONAL, struct raw_workload,
-			     write_mbps),
+	OPT_TEXT("cpu", struct raw_workload, cpu),
+	OPT_TEXT("period_us", struct raw_workload, period_us),
+	OPT_TEXT("deadline_us", struct raw_workload, deadline_us),
+	OPT_TEXT("read_mbps", struct raw_workload, read_mbps),
+	OPT_TEXT("write_mbps", struct raw_workload, write_mbps),
 	CYAML_FIELD_END
 };
 
@@ -102,13 +106,10 @@ static const cyaml_schema_value_t workload_entry = {
 
 static const cyaml_schema_field_t mix_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct raw_mix,
-			       name, 1, 127),
-	CYAML_FIELD_UINT_PTR("runs", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
-			     struct raw_mix, runs),
-	CYAML_FIELD_UINT_PTR("percentile", CYAML_FLAG_POINTER |
-			     CYAML_FLAG_OPTIONAL, struct raw_mix, percentile),
-	CYAML_FIELD_UINT_PTR("margin_pct", CYAML_FLAG_POINTER |
-			     CYAML_FLAG_OPTIONAL, struct raw_mix, margin_pct),
+			       name, 0, 4096),
+	OPT_TEXT("runs", struct raw_mix, runs),
+	OPT_TEXT("percentile", struct raw_mix, percentile),
+	OPT_TEXT("margin_pct", struct raw_mix, margin_pct),
 	CYAML_FIELD_SEQUENCE("workloads", CYAML_FLAG_POINTER, struct raw_mix,
 			     workloads, &workload_entry, 1, MIX_MAX_WORKLOADS),
 	CYAML_FIELD_END
@@ -116,6 +117,42 @@ static const cyaml_schema_field_t mix_fields[] = {
 
 static const cyaml_schema_value_t mix_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_mix, mix_fields),
+};
+
+/**
+ * struct num_rule - what one numeric setting accepts.
+ * @key:     its key in the file.
+ * @integer: whole numbers only (else a decimal fraction is kept exactly
+ *           as written, to double precision).
+ * @min:     smallest value accepted.
+ * @max:     largest value accepted.
+ * @unit:    unit and reason shown in the message.
+ */
+struct num_rule {
+	const char *key;
+	bool integer;
+	double min, max;
+	const char *unit;
+};
+
+/*
+ * The ranges: a job period and deadline inside what memreg can regulate
+ * (MEMREG_PERIOD_MIN_NS..MEMREG_PERIOD_MAX_NS); a declared need at most
+ * 10^7 MB/s (10 TB/s, above any memory system); a percentile of at least
+ * the median, since a real-time budget below the median demand throttles
+ * half the periods.
+ */
+static const struct num_rule rules[] = {
+	{ "runs", true, 1, 50, "solo runs per workload" },
+	{ "percentile", false, 50, 100, "percent of the periods" },
+	{ "margin_pct", false, 0, 400, "percent" },
+	{ "cpu", true, 0, 4095, "an OS CPU number" },
+	{ "period_us", true, MEMREG_PERIOD_MIN_NS / 1000,
+	  MEMREG_PERIOD_MAX_NS / 1000, "us, memreg's period range" },
+	{ "deadline_us", true, MEMREG_PERIOD_MIN_NS / 1000,
+	  MEMREG_PERIOD_MAX_NS / 1000, "us, memreg's period range" },
+	{ "read_mbps", false, 0, 1e7, "MB/s" },
+	{ "write_mbps", false, 0, 1e7, "MB/s" },
 };
 
 /**
@@ -206,17 +243,26 @@ int mix_split_command(const char *cmd, char ***argv, int *argc)
 	return MIX_OK;
 }
 
-/* errf - format an error naming @path and, when known, @line. */
+/*
+ * errf - format an error naming @path and, when known, @line and @col
+ * ("FILE: line L, column C: ...").
+ */
 static int errf(char *err, size_t len, int rc, const char *path, int line,
-		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+		int col, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 static int errf(char *err, size_t len, int rc, const char *path, int line,
-		const char *fmt, ...)
+		int col, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	n = line > 0 ? snprintf(err, len, "%s: line %d: ", path, line) :
-		       snprintf(err, len, "%s: ", path);
+	if (line > 0 && col > 0)
+		n = snprintf(err, len, "%s: line %d, column %d: ", path, line,
+			     col);
+	else if (line > 0)
+		n = snprintf(err, len, "%s: line %d: ", path, line);
+	else
+		n = snprintf(err, len, "%s: ", path);
 	if (n < 0 || (size_t)n >= len)
 		return rc;
 	va_start(ap, fmt);
@@ -226,12 +272,29 @@ static int errf(char *err, size_t len, int rc, const char *path, int line,
 }
 
 /*
+ * key_line - line of key @key in any mapping recorded in @ml (top level
+ * first, then the workloads), 0 if none.
+ */
+static int key_line(const struct mix_lines *ml, const char *key)
+{
+	for (int k = 0; k < ml->top.n_keys; k++)
+		if (!strcmp(ml->top.key[k], key))
+			return ml->top.key_line[k];
+	for (int i = 0; i < ml->n; i++)
+		for (int k = 0; k < ml->wl[i].n_keys; k++)
+			if (!strcmp(ml->wl[i].key[k], key))
+				return ml->wl[i].key_line[k];
+	return 0;
+}
+
+/*
  * syntax_error - turn libcyaml's collected log into "FILE: line L, column
  * C: message (where)": the position is the innermost one of the backtrace,
  * or for a missing key the entry that lacks it.
  */
 static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
-			const char *path, char *err, size_t len)
+			const struct mix_lines *ml, const char *path,
+			char *err, size_t len)
 {
 	const char *text = log->len ? log->text : cyaml_strerror(cerr);
 	const char *pos = strstr(text, "(line: ");
@@ -239,26 +302,24 @@ static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
 	int line = 0, col = 0;
 
 	if (cerr == CYAML_ERR_OOM)
-		return errf(err, len, MIX_ENOMEM, path, 0, "out of memory");
+		return errf(err, len, MIX_ENOMEM, path, 0, 0, "out of memory");
 	if (!strncmp(text, "Missing required", 16) &&
 	    strstr(text, "sequence entry"))
 		pos = strstr(strstr(text, "sequence entry"), "(line: ");
 	if (pos)
 		sscanf(pos, "(line: %d, column: %d)", &line, &col);
+	if (!pos && ml->err_line > 0)
+		return errf(err, len, MIX_ESYNTAX, path, ml->err_line,
+			    ml->err_col, "%s", ml->err_text);
 	if (!strncmp(text, "Unexpected key: ", 16)) {
 		/* libcyaml marks the end of the previous value: find the key */
-		struct mix_lines *ml = calloc(1, sizeof(*ml));
 		char key[32] = "";
 
 		sscanf(text + 16, "%31[^; ]", key);
-		if (ml && !mix_lines_scan(path, ml))
-			for (int i = 0; i < ml->n; i++)
-				for (int k = 0; k < ml->wl[i].n_keys; k++)
-					if (!strcmp(ml->wl[i].key[k], key)) {
-						line = ml->wl[i].key_line[k];
-						col = 0;
-					}
-		free(ml);
+		if (key_line(ml, key)) {
+			line = key_line(ml, key);
+			col = 0;
+		}
 	}
 	if (line > 0 && strstr(text, "mapping field 'criticality'") &&
 	    strstr(text, "Invalid"))
@@ -273,6 +334,219 @@ static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
 	else
 		snprintf(err, len, "%s: %s", path, text);
 	return MIX_ESYNTAX;
+}
+
+/**
+ * read_text() - the whole mix file, read once into memory, so that every
+ * later step (libcyaml, the position scan) sees the same bytes and a pipe
+ * can be read at all.
+ * @path: the file: a regular file, a pipe or a character device; a
+ *        directory is refused, and so is anything over MIX_MAX_BYTES.
+ * @buf:  set to the malloc'd text, NUL-terminated.
+ * @len:  set to its length.
+ *
+ * A FIFO is opened without blocking, so one that no program writes to
+ * reads as empty instead of hanging.
+ *
+ * Return: MIX_OK, MIX_EIO or MIX_ENOMEM with @err naming @path.
+ */
+static int read_text(const char *path, char **buf, size_t *len, char *err,
+		     size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	size_t n = 0;
+	struct stat st;
+	char *b;
+
+	if (fd < 0)
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot read the "
+			    "mix file: %s", strerror(errno));
+	if (fstat(fd, &st)) {
+		int e = errno;
+
+		close(fd);
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot read "
+			    "the mix file: %s", strerror(e));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "is a directory: "
+			    "give the mix file (YAML) itself");
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > MIX_MAX_BYTES) {
+		close(fd);
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "is %lld bytes: "
+			    "a mix file is at most %d bytes",
+			    (long long)st.st_size, MIX_MAX_BYTES);
+	}
+	/* blocking reads from here: a pipe with a writer is read to its end */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	b = malloc(MIX_MAX_BYTES + 2);
+	if (!b) {
+		close(fd);
+		return MIX_ENOMEM;
+	}
+	while (n <= MIX_MAX_BYTES) {
+		ssize_t got = read(fd, b + n, MIX_MAX_BYTES + 1 - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			close(fd);
+			free(b);
+			return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot "
+				    "read the mix file: %s", strerror(e));
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (!n && S_ISFIFO(st.st_mode)) {
+		free(b);
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "is a pipe that "
+			    "no program is writing to: start the writer "
+			    "first, or give the mix file itself");
+	}
+	if (n > MIX_MAX_BYTES) {
+		free(b);
+		return errf(err, errlen, MIX_EIO, path, 0, 0, "holds more than "
+			    "%d bytes: a mix file is at most that", MIX_MAX_BYTES);
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return MIX_OK;
+}
+
+/*
+ * shape_error - refuse a document that is not a mapping (empty, only
+ * comments, a scalar, a list) or that holds a NUL character, before
+ * libcyaml, which has no position for these.  MIX_OK when it is a
+ * mapping.
+ */
+static int shape_error(const struct mix_lines *ml, const char *path,
+		       char *err, size_t len)
+{
+	if (ml->root == MIX_ROOT_NONE)
+		return errf(err, len, MIX_ESYNTAX, path, 0, 0, "the mix file "
+			    "is empty (or holds only comments): it needs at "
+			    "least 'name:' and 'workloads:' (see "
+			    "memtune(1), THE MIX FILE)");
+	if (ml->root != MIX_ROOT_MAPPING)
+		return errf(err, len, MIX_ESYNTAX, path, ml->root_line,
+			    ml->root_col, "a mix file is a mapping of settings "
+			    "('name: ...', 'workloads: ...'), not a %s",
+			    ml->root == MIX_ROOT_SCALAR ? "single value" :
+			    "list");
+	if (ml->nul_line)
+		return errf(err, len, MIX_ESYNTAX, path, ml->nul_line,
+			    ml->nul_col, "a value holds a NUL character "
+			    "(\\0), which no name, command or number may hold");
+	if (ml->doc2_line)
+		return errf(err, len, MIX_ESYNTAX, path, ml->doc2_line, 0,
+			    "a second YAML document starts here: a mix file "
+			    "is one document");
+	return MIX_OK;
+}
+
+/*
+ * bad_char - the first control character of @s (C0, DEL or a UTF-8
+ * encoded C1), as a pointer to it, or NULL.
+ */
+static const char *bad_char(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f ||
+		    (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return (const char *)p;
+	return NULL;
+}
+
+/*
+ * check_name - a mix or workload name (@what) must be 1..@max bytes of
+ * printable text: names are written into generated files (unit
+ * descriptions, script comments) and reports, where a newline or an
+ * escape sequence would inject a line or garble a terminal.
+ */
+static int check_name(const char *s, const char *what, size_t max,
+		      const char *path, int line, int col, char *err,
+		      size_t len)
+{
+	const char *bad = bad_char(s);
+
+	if (!s[0])
+		return errf(err, len, MIX_EINVAL, path, line, col, "%s is "
+			    "empty: give it 1 to %zu characters", what, max);
+	if (strlen(s) > max)
+		return errf(err, len, MIX_EINVAL, path, line, col, "%s is %zu "
+			    "bytes long: the most is %zu", what, strlen(s),
+			    max);
+	if (bad)
+		return errf(err, len, MIX_EINVAL, path, line, col, "%s holds "
+			    "a control character (byte 0x%02x at offset %d): "
+			    "names are printable text, no newline, tab or "
+			    "escape", what, (unsigned char)*bad,
+			    (int)(bad - s));
+	return MIX_OK;
+}
+
+/*
+ * number_syntax - whether @s is a plain decimal number: digits with, when
+ * @fraction, an optional ".digits" part; no sign, exponent, hex, blanks.
+ */
+static bool number_syntax(const char *s, bool fraction)
+{
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == s)
+		return false;
+	if (fraction && *p == '.') {
+		const char *f = ++p;
+
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == f)
+			return false;
+	}
+	return !*p;
+}
+
+/*
+ * parse_number - @text of key @key (workload @who, NULL for a top-level
+ * setting) checked against its rule; the value in @v.  The message gives
+ * the range, the unit and the position of the value.
+ */
+static int parse_number(const char *text, const char *key, const char *who,
+			const struct mix_lines *ml, int idx, const char *path,
+			double *v, char *err, size_t len)
+{
+	const struct num_rule *r = NULL;
+	char pre[96] = "";
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (!strcmp(rules[i].key, key))
+			r = &rules[i];
+	if (!r)
+		return errf(err, len, MIX_EINVAL, path, 0, 0, "internal: no "
+			    "rule for '%s'", key);
+	if (who)
+		snprintf(pre, sizeof(pre), "workload '%s': ", who);
+	if (number_syntax(text, !r->integer)) {
+		errno = 0;
+		*v = strtod(text, NULL);
+		if (!errno && *v >= r->min && *v <= r->max)
+			return MIX_OK;
+	}
+	return errf(err, len, MIX_EINVAL, path, mix_lines_key(ml, idx, key),
+		    mix_lines_col(ml, idx, key), "%s%s must be %s from %.15g "
+		    "to %.15g (%s), not '%s'", pre, key, r->integer ?
+		    "a whole number" : "a number (decimals allowed)", r->min,
+		    r->max, r->unit, text);
 }
 
 /* copy_argv - duplicate libcyaml's argv sequence into @w. */
@@ -291,6 +565,39 @@ static int copy_argv(struct mix_workload *w, char **src, unsigned n)
 }
 
 /*
+ * numbers - parse the optional numeric fields of workload @idx into @w:
+ * cpu (-1 when absent), period and deadline in ns (0 when absent), needs
+ * in bytes/s (-1 when absent).
+ */
+static int numbers(const struct raw_workload *r, int idx,
+		   const struct mix_lines *ml, const char *path,
+		   struct mix_workload *w, char *err, size_t len)
+{
+	const struct {
+		const char *key;
+		const char *text;
+	} f[] = {
+		{ "cpu", r->cpu }, { "period_us", r->period_us },
+		{ "deadline_us", r->deadline_us },
+		{ "read_mbps", r->read_mbps }, { "write_mbps", r->write_mbps },
+	};
+	double v[5];
+
+	for (int i = 0; i < 5; i++) {
+		v[i] = -1;
+		if (f[i].text && parse_number(f[i].text, f[i].key, w->name, ml,
+					      idx, path, &v[i], err, len))
+			return MIX_EINVAL;
+	}
+	w->cpu = (int)v[0];
+	w->period_ns = v[1] < 0 ? 0 : (uint64_t)v[1] * 1000;
+	w->deadline_ns = v[2] < 0 ? 0 : (uint64_t)v[2] * 1000;
+	w->read_bps = v[3] < 0 ? -1 : v[3] * 1e6;
+	w->write_bps = v[4] < 0 ? -1 : v[4] * 1e6;
+	return MIX_OK;
+}
+
+/*
  * normalise - check one raw workload and fill @w; errors name the line of
  * the offending key through @ml.
  */
@@ -301,53 +608,49 @@ static int normalise(const struct raw_workload *r, int idx,
 	int line = mix_lines_key(ml, idx, "name");
 	int rc;
 
+	rc = check_name(r->name, "workload name", sizeof(w->name) - 1, path,
+			line, mix_lines_col(ml, idx, "name"), err, len);
+	if (rc)
+		return rc;
 	snprintf(w->name, sizeof(w->name), "%s", r->name);
 	w->line = line;
 	w->rt = r->criticality == CRIT_RT;
-	w->cpu = r->cpu ? *r->cpu : -1;
-	w->read_bps = r->read_mbps ? (double)*r->read_mbps * 1e6 : -1;
-	w->write_bps = r->write_mbps ? (double)*r->write_mbps * 1e6 : -1;
-	if (r->cpu && *r->cpu < 0)
-		return errf(err, len, MIX_EINVAL, path,
-			    mix_lines_key(ml, idx, "cpu"), "workload '%s': "
-			    "cpu must be an OS CPU number >= 0, not %d",
-			    w->name, *r->cpu);
+	rc = numbers(r, idx, ml, path, w, err, len);
+	if (rc)
+		return rc;
 	if (!!r->command == !!r->argv)
-		return errf(err, len, MIX_EINVAL, path, line, "workload '%s': "
-			    "give exactly one of 'command' (a string, split on "
-			    "blanks) or 'argv' (a list)", w->name);
+		return errf(err, len, MIX_EINVAL, path, line, 0, "workload "
+			    "'%s': give exactly one of 'command' (a string, "
+			    "split on blanks) or 'argv' (a list)", w->name);
 	if (r->command) {
 		rc = mix_split_command(r->command, &w->argv, &w->argc);
 		if (rc)
 			return errf(err, len, rc, path,
-				    mix_lines_key(ml, idx, "command"),
+				    mix_lines_key(ml, idx, "command"), 0,
 				    "workload '%s': command is empty or has "
 				    "more than %d words", w->name,
 				    MIX_MAX_ARGS);
 	} else if (copy_argv(w, r->argv, r->argv_count)) {
-		return errf(err, len, MIX_ENOMEM, path, line, "out of memory");
+		return errf(err, len, MIX_ENOMEM, path, line, 0,
+			    "out of memory");
 	}
-	if (r->period_us)
-		w->period_ns = (uint64_t)*r->period_us * 1000;
-	if (r->deadline_us)
-		w->deadline_ns = (uint64_t)*r->deadline_us * 1000;
-	else if (w->rt)
+	if (!r->deadline_us && w->rt)
 		w->deadline_ns = w->period_ns;
 	if (w->rt && !w->deadline_ns)
 		return errf(err, len, MIX_EINVAL, path,
-			    mix_lines_key(ml, idx, "criticality"),
+			    mix_lines_key(ml, idx, "criticality"), 0,
 			    "workload '%s' is real-time but gives neither "
 			    "'deadline_us' nor 'period_us'", w->name);
 	if (!w->rt && (r->period_us || r->deadline_us))
 		return errf(err, len, MIX_EINVAL, path,
 			    mix_lines_key(ml, idx, r->deadline_us ?
-					  "deadline_us" : "period_us"),
+					  "deadline_us" : "period_us"), 0,
 			    "workload '%s' is best-effort: 'period_us' and "
 			    "'deadline_us' apply to real-time workloads only",
 			    w->name);
 	if (w->rt && w->period_ns && w->deadline_ns > w->period_ns)
 		return errf(err, len, MIX_EINVAL, path,
-			    mix_lines_key(ml, idx, "deadline_us"),
+			    mix_lines_key(ml, idx, "deadline_us"), 0,
 			    "workload '%s': deadline_us exceeds period_us",
 			    w->name);
 	return MIX_OK;
@@ -366,13 +669,13 @@ static int check_mix(struct mix *m, const struct mix_lines *ml, char *err,
 
 			if (!strcmp(a->name, b->name))
 				return errf(err, len, MIX_EINVAL, m->path,
-					    mix_lines_key(ml, i, "name"),
+					    mix_lines_key(ml, i, "name"), 0,
 					    "workload name '%s' is used twice "
 					    "(first on line %d)", b->name,
 					    a->line);
 			if (a->cpu >= 0 && a->cpu == b->cpu && (a->rt || b->rt))
 				return errf(err, len, MIX_EINVAL, m->path,
-					    mix_lines_key(ml, i, "cpu"),
+					    mix_lines_key(ml, i, "cpu"), 0,
 					    "workloads '%s' and '%s' share "
 					    "cpu %d, but a real-time workload "
 					    "needs a core of its own", a->name,
@@ -381,9 +684,43 @@ static int check_mix(struct mix *m, const struct mix_lines *ml, char *err,
 	return MIX_OK;
 }
 
+/*
+ * settings - the mix's name and top-level settings, checked, into @m
+ * (defaults: 3 runs, 99th percentile, 20 % margin).
+ */
+static int settings(const struct raw_mix *raw, const struct mix_lines *ml,
+		    struct mix *m, char *err, size_t len)
+{
+	double v;
+	int rc;
+
+	rc = check_name(raw->name, "the mix name", sizeof(m->name) - 1,
+			m->path, mix_lines_key(ml, -1, "name"),
+			mix_lines_col(ml, -1, "name"), err, len);
+	if (rc)
+		return rc;
+	snprintf(m->name, sizeof(m->name), "%s", raw->name);
+	m->runs = 3;
+	m->percentile = 99;
+	m->margin_pct = 20;
+	if (raw->runs) {
+		rc = parse_number(raw->runs, "runs", NULL, ml, -1, m->path, &v,
+				  err, len);
+		m->runs = (unsigned)v;
+	}
+	if (!rc && raw->percentile)
+		rc = parse_number(raw->percentile, "percentile", NULL, ml, -1,
+				  m->path, &m->percentile, err, len);
+	if (!rc && raw->margin_pct)
+		rc = parse_number(raw->margin_pct, "margin_pct", NULL, ml, -1,
+				  m->path, &m->margin_pct, err, len);
+	return rc;
+}
+
 /**
- * mix_load() - read, parse and check a mix file.
- * @path:   the YAML file.
+ * mix_load() - read, parse and check a mix file; the one loader every
+ * command that takes a mix goes through.
+ * @path:   the YAML file (a regular file, a pipe or a character device).
  * @m:      filled on success (free with mix_free()); zeroed first.
  * @err:    receives "FILE: line N[, column C]: what is wrong" on error.
  * @errlen: size of @err.
@@ -399,41 +736,38 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 		.flags = CYAML_CFG_DEFAULT,
 	};
 	struct raw_mix *raw = NULL;
-	struct mix_lines *ml;
+	struct mix_lines *ml = NULL;
 	cyaml_err_t cerr;
-	FILE *probe;
-	int rc = MIX_OK;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->path, sizeof(m->path), "%s", path);
-	probe = fopen(path, "r");
-	if (!probe)
-		return errf(err, errlen, MIX_EIO, path, 0, "cannot read the "
-			    "mix file: %s", strerror(errno));
-	fclose(probe);
-	cerr = cyaml_load_file(path, &cfg, &mix_schema, (cyaml_data_t **)&raw,
-			       NULL);
-	if (cerr != CYAML_OK)
-		return syntax_error(&log, cerr, path, err, errlen);
+	rc = read_text(path, &text, &len, err, errlen);
+	if (rc)
+		return rc;
 	ml = calloc(1, sizeof(*ml));
 	if (!ml) {
-		cyaml_free(&cfg, &mix_schema, raw, 0);
+		free(text);
 		return MIX_ENOMEM;
 	}
-	mix_lines_scan(path, ml);
-	snprintf(m->name, sizeof(m->name), "%s", raw->name);
-	m->runs = raw->runs ? *raw->runs : 3;
-	m->percentile = raw->percentile ? *raw->percentile : 99;
-	m->margin_pct = raw->margin_pct ? *raw->margin_pct : 20;
-	if (m->runs < 1 || m->runs > 50)
-		rc = errf(err, errlen, MIX_EINVAL, path, 0, "runs must be "
-			  "1..50, not %u", m->runs);
-	else if (m->percentile < 50 || m->percentile > 100)
-		rc = errf(err, errlen, MIX_EINVAL, path, 0, "percentile must "
-			  "be 50..100, not %g", m->percentile);
-	else if (m->margin_pct > 400)
-		rc = errf(err, errlen, MIX_EINVAL, path, 0, "margin_pct must "
-			  "be 0..400, not %g", m->margin_pct);
+	/* a text libyaml cannot parse is left to libcyaml's message, with
+	 * libyaml's own position when libcyaml gives none */
+	if (!mix_lines_scan(text, len, ml))
+		rc = shape_error(ml, path, err, errlen);
+	if (!rc) {
+		cerr = cyaml_load_data((const uint8_t *)text, len, &cfg,
+				       &mix_schema, (cyaml_data_t **)&raw, NULL);
+		if (cerr != CYAML_OK)
+			rc = syntax_error(&log, cerr, ml, path, err, errlen);
+		else if (!raw)	/* an empty document loads as nothing */
+			rc = errf(err, errlen, MIX_ESYNTAX, path, 0, 0, "the "
+				  "mix file holds no mapping: it needs at "
+				  "least 'name:' and 'workloads:'");
+	}
+	if (!rc)
+		rc = settings(raw, ml, m, err, errlen);
 	for (unsigned i = 0; !rc && i < raw->workloads_count; i++) {
 		rc = normalise(&raw->workloads[i], (int)i, ml, path,
 			       &m->wl[i], err, errlen);
@@ -441,8 +775,10 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 	}
 	if (!rc)
 		rc = check_mix(m, ml, err, errlen);
-	cyaml_free(&cfg, &mix_schema, raw, 0);
+	if (raw)
+		cyaml_free(&cfg, &mix_schema, raw, 0);
 	free(ml);
+	free(text);
 	if (rc)
 		mix_free(m);
 	return rc;
@@ -463,7 +799,7 @@ int mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
 		const struct mix_workload *w = &m->wl[i];
 
 		if (w->cpu >= 0 && (w->cpu >= nr_cpus || !cpu_exists[w->cpu]))
-			return errf(err, errlen, MIX_EINVAL, m->path, w->line,
+			return errf(err, errlen, MIX_EINVAL, m->path, w->line, 0,
 				    "workload '%s' names cpu %d, which does "
 				    "not exist on this board (it has %d CPUs, "
 				    "0-%d)", w->name, w->cpu, nr_cpus,

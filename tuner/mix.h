@@ -5,7 +5,8 @@
  *   name: example                 # mix name (profiles are stored under it)
  *   runs: 3                       # solo repetitions per workload (1..50)
  *   percentile: 99                # trace percentile sizing RT budgets
- *   margin_pct: 20                # added on top of that percentile
+ *                                 # (50..100, decimals kept: 99.9)
+ *   margin_pct: 20                # added on top of that percentile (0..400)
  *   workloads:
  *     - name: control             # unique within the mix
  *       argv: [memcal-load, compute, --ms, "200"]   # or
@@ -19,7 +20,14 @@
  *
  * Every error names the file, line and column.  Commands are argv lists
  * run with execvp(); a string command is split on blanks, never handed to
- * a shell.
+ * a shell.  Names are 1..63 (mix: 127) bytes of printable text: no
+ * control character, since they are written into generated files.
+ * Numbers are plain decimals inside the range of their setting: whole
+ * numbers for runs, cpu, period_us and deadline_us (10..1000000 us, the
+ * regulator's period range), decimals allowed for percentile, margin_pct
+ * and the needs (0..10^7 MB/s); a sign, an exponent or a fraction where a
+ * whole number is expected is refused, never truncated.  The file is a
+ * regular file, a pipe or a character device of at most MIX_MAX_BYTES.
  */
 #ifndef MEMTUNE_MIX_H
 #define MEMTUNE_MIX_H
@@ -31,6 +39,7 @@
 #define MIX_MAX_WORKLOADS 64
 #define MIX_MAX_ARGS 64
 #define MIX_ERR_LEN 512
+#define MIX_MAX_BYTES (1 << 20)	/* largest mix file read */
 
 /* Result codes of the mix functions. */
 enum mix_rc {

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "export.h"
@@ -140,9 +143,28 @@ Test(export, modprobe)
 	cr_assert(strstr(text, " platform_read=156250 "), "%s", text);
 	cr_assert(strstr(text, " lms=1 reclaim=1 share=1 lms_taps=4 "
 			 "lms_mu=32768 lms_headroom=6554"), "%s", text);
-	cr_assert(strstr(text, "# ---- file: /etc/modules-load.d/memreg.conf "
-			 "----\n"), "%s", text);
-	cr_assert(strstr(text, "\nmemreg\n"));
+	cr_assert_null(strstr(text, "\nmemreg\n"), "the modules-load.d line "
+		       "belongs in its own file:\n%s", text);
+	cr_assert_null(strstr(text, "---- file:"), "%s", text);
+	free(text);
+}
+
+Test(export, modules_load)
+{
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	char *text = render("modules-load", &o, "modules_load.golden", &w);
+	int words = 0;
+
+	/* one module name, and nothing else but comments */
+	for (char *l = text; *l; l = strchr(l, '\n') + 1) {
+		if (*l != '#') {
+			cr_assert(!strncmp(l, "memreg\n", 7), "%s", l);
+			words++;
+		}
+	}
+	cr_assert_eq(words, 1, "%s", text);
+	cr_assert_eq(w.n, 0);
 	free(text);
 }
 
@@ -168,7 +190,7 @@ Test(export, resctrl_percent_rounded_up)
 
 	/* cpu 2: 4864 + 2432 MB/s of 10000 = 72.96 % -> 80 at 10 % steps,
 	 * on both MBA domains of the fixture */
-	cr_assert(strstr(text, "echo \"MB:0=80;1=80\" > "
+	cr_assert(strstr(text, "echo 'MB:0=80;1=80' > "
 			 "\"$R/memcal_cpu2/schemata\""), "%s", text);
 	cr_assert(strstr(text, "echo 3 > \"$R/memcal_cpu3/cpus_list\""));
 	cr_assert_null(strstr(text, "memcal_cpu1"), "the real-time core must "
@@ -180,9 +202,13 @@ Test(export, resctrl_percent_rounded_up)
 
 Test(export, resctrl_mbps)
 {
-	struct export_opts o = opts(1);
+	struct export_opts o = opts(-1);
 	struct export_warnings w;
-	char *text = render("resctrl", &o, "resctrl_mbps.golden", &w);
+	char *text;
+
+	/* detected from the root schemata: values above 100 are MiB/s */
+	o.resctrl_root = FIX "resctrl_mbps";
+	text = render("resctrl", &o, "resctrl_mbps.golden", &w);
 
 	/* 7296e6 B/s = 6958.008 MiB/s, rounded up */
 	cr_assert(strstr(text, "MB:0=6959;1=6959"), "%s", text);
@@ -199,7 +225,7 @@ Test(export, resctrl_without_info_warns)
 	o.resctrl_root = FIX "no-such-resctrl";
 	text = render("resctrl", &o, "resctrl_noinfo.golden", &w);
 	cr_assert(strstr(w.text[0], "no MBA information"), "%s", w.text[0]);
-	cr_assert(strstr(text, "MB:0=80\""), "%s", text);
+	cr_assert(strstr(text, "echo MB:0=80 >"), "%s", text);
 	free(text);
 }
 
@@ -209,8 +235,8 @@ Test(export, pqos)
 	struct export_warnings w;
 	char *text = render("pqos", &o, "pqos.golden", &w);
 
-	cr_assert(strstr(text, "pqos -I -e \"mba:1=80;mba:2=80\" -a "
-			 "\"core:1=2;core:2=3\"\n"), "%s", text);
+	cr_assert(strstr(text, "pqos -I -e 'mba:1=80;mba:2=80' -a "
+			 "'core:1=2;core:2=3'\n"), "%s", text);
 	free(text);
 }
 
@@ -218,9 +244,11 @@ Test(export, pqos_mbps)
 {
 	struct export_opts o = opts(1);
 	struct export_warnings w;
-	char *text = render("pqos", &o, "pqos_mbps.golden", &w);
+	char *text;
 
-	cr_assert(strstr(text, "\"mba_max:1=6959;mba_max:2=6959\""), "%s",
+	o.resctrl_root = FIX "resctrl_mbps";
+	text = render("pqos", &o, "pqos_mbps.golden", &w);
+	cr_assert(strstr(text, "'mba_max:1=6959;mba_max:2=6959'"), "%s",
 		  text);
 	free(text);
 }
@@ -231,7 +259,8 @@ Test(export, unknown_format)
 	struct export_opts o = opts(0);
 	struct export_warnings w;
 
-	cr_assert_eq(export_render(c, "yaml", &o, stdout, &w), -1);
+	cr_assert_eq(export_render(c, "yaml", &o, stdout, &w),
+		     EXPORT_EFORMAT);
 	free(c);
 }
 
@@ -243,8 +272,383 @@ Test(export, rdt_value_rounding)
 	cr_assert_eq(rdt_value(&ri, 7000e6, 10e9), 70, "exact stays");
 	cr_assert_eq(rdt_value(&ri, 1e6, 10e9), 10, "never below min");
 	cr_assert_eq(rdt_value(&ri, 20e9, 10e9), 100, "never above 100");
+	/* the steps are min + N x gran: 5, 15, 25 ... 95, then 100 */
+	ri.min = 5;
+	cr_assert_eq(rdt_value(&ri, 7296e6, 10e9), 75);
+	cr_assert_eq(rdt_value(&ri, 1500e6, 10e9), 15, "a step stays");
+	cr_assert_eq(rdt_value(&ri, 9600e6, 10e9), 100);
+	cr_assert(rdt_no_limit(&ri, 100, 10e9));
+	cr_assert_not(rdt_no_limit(&ri, 95, 10e9));
+	ri.min = 10;
 	ri.gran = 1;
 	cr_assert_eq(rdt_value(&ri, 7296e6, 10e9), 73);
 	ri.mbps = true;
 	cr_assert_eq(rdt_value(&ri, 1048576.0 * 3 + 1, 10e9), 4);
+}
+
+/* render_raw - @format of @c with @o into a string (no golden); rc in *@rc. */
+static char *render_raw(const struct tune_config *c, const char *format,
+			const struct export_opts *o, struct export_warnings *w,
+			int *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert(f);
+	*rc = export_render(c, format, o, f, w);
+	fclose(f);
+	return text;
+}
+
+/*
+ * sh - run @cmd with sh, its stdout and stderr in @buf; the exit status
+ * (-1 when it did not exit).
+ */
+static int sh(const char *cmd, char *buf, size_t len)
+{
+	char full[4096];
+	FILE *p;
+	size_t n;
+	int st;
+
+	snprintf(full, sizeof(full), "(%s) 2>&1", cmd);
+	p = popen(full, "r");
+	cr_assert(p);
+	n = fread(buf, 1, len - 1, p);
+	buf[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* write_text - @text into @dir/@name. */
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* rm_tree - remove the scratch directory @dir and all it holds. */
+static void rm_tree(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* A mix name that would inject a line into any file that took it raw. */
+#define EVIL_MIX "evil\nExecStartPre=/bin/false\n$(touch pwned)'%h\\"
+
+Test(export, modprobe_file_passes_kmod)
+{
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	struct tune_config *c = load();
+	char dir[] = "/tmp/memtune-kmod-XXXXXX", cmd[512], buf[65536];
+	char *text, *opt;
+	int rc;
+
+	if (access("/usr/sbin/modprobe", X_OK) && access("/sbin/modprobe",
+							  X_OK))
+		cr_skip_test("kmod's modprobe is not installed");
+	snprintf(c->mix, sizeof(c->mix), "%s", EVIL_MIX);
+	text = render_raw(c, "modprobe", &o, &w, &rc);
+	cr_assert_eq(rc, 0);
+	cr_assert(mkdtemp(dir));
+	write_text(dir, "memreg.conf", text);
+	snprintf(cmd, sizeof(cmd), "PATH=/usr/sbin:/sbin:$PATH modprobe -C "
+		 "%s --showconfig", dir);
+	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
+	cr_assert_null(strstr(buf, "ERROR"), "kmod rejects a line:\n%s", buf);
+	cr_assert_null(strstr(buf, "bad line"), "%s", buf);
+	opt = strstr(buf, "options memreg period_us=1000 master_cpu=0 "
+		     "cpus=1-3 read_event=raw:0x17 ");
+	cr_assert(opt && (opt == buf || opt[-1] == '\n'), "kmod does not "
+		  "show memreg's options:\n%s", buf);
+	rm_tree(dir);
+	free(text);
+	free(c);
+}
+
+Test(export, modprobe_refuses_what_kmod_cannot_carry)
+{
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	struct tune_config *c = load();
+	char *text;
+	int rc;
+
+	snprintf(c->counter[0].event, sizeof(c->counter[0].event),
+		 "raw:0x17 evil=1");
+	text = render_raw(c, "modprobe", &o, &w, &rc);
+	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert(strstr(w.error, "read event 'raw:0x17 evil=1' holds ' ', "
+			 "which a modprobe.d options line cannot carry"), "%s",
+		  w.error);
+	cr_assert_null(strstr(text, "options"), "%s", text);
+	free(text);
+	snprintf(c->counter[0].event, sizeof(c->counter[0].event),
+		 "raw:0x17\n");
+	text = render_raw(c, "modprobe", &o, &w, &rc);
+	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert(strstr(w.error, "read event 'raw:0x17\\x0a' holds "
+			 "'\\x0a', which a modprobe.d options line cannot "
+			 "carry"), "%s", w.error);
+	cr_assert_str_eq(export_strerror(rc, &w), w.error);
+	free(text);
+	free(c);
+}
+
+/* Every line of @text that is not a comment must be in @allowed. */
+static void no_injected_line(const char *text, const char *const *allowed)
+{
+	const char *l = text;
+
+	while (*l) {
+		size_t n = strcspn(l, "\n");
+		bool ok = *l == '#' || n == 0;
+
+		for (int i = 0; !ok && allowed[i]; i++)
+			ok = !strncmp(l, allowed[i], strlen(allowed[i]));
+		cr_assert(ok, "unexpected line '%.*s' in:\n%s", (int)n, l, text);
+		l += n + (l[n] == '\n');
+	}
+}
+
+Test(export, systemd_quotes_paths_and_names, .timeout = 60)
+{
+	static const char *const keys[] = {
+		"[Unit]", "[Service]", "[Install]", "Description=",
+		"Documentation=", "After=", "ConditionPathExists=", "Type=",
+		"RemainAfterExit=", "ExecStart=", "ExecStop=", "WantedBy=",
+		NULL,
+	};
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	struct tune_config *c = load();
+	char dir[] = "/tmp/memtune-unit-XXXXXX", bindir[128], bin[256];
+	char conf[512], cmd[1024], buf[8192], *text;
+	int rc;
+
+	cr_assert(mkdtemp(dir));
+	snprintf(bindir, sizeof(bindir), "%s/my bin 100%%", dir);
+	cr_assert_eq(mkdir(bindir, 0700), 0);
+	snprintf(bin, sizeof(bin), "%s/mem tune", bindir);
+	snprintf(cmd, sizeof(cmd), "cp /bin/true '%s'", bin);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(conf, sizeof(conf), "%s/it's \"50%%\" $HOME.json", bindir);
+	snprintf(c->mix, sizeof(c->mix), "%s", EVIL_MIX);
+	o.memtune_path = bin;
+	o.config_path = conf;
+	text = render_raw(c, "systemd", &o, &w, &rc);
+	cr_assert_eq(rc, 0, "%s", w.error);
+	no_injected_line(text, keys);
+	cr_assert(strstr(text, "Description=memcal: regulate memory bandwidth "
+			 "for mix 'evil\\x0aExecStartPre=/bin/false\\x0a"
+			 "$(touch pwned)'%%h\\x5c' "), "%s", text);
+	snprintf(buf, sizeof(buf), "ExecStart=\"%s/my bin 100%%%%/mem tune\" "
+		 "apply --file \"%s/my bin 100%%%%/it's \\\"50%%%%\\\" "
+		 "$$HOME.json\"\n", dir, dir);
+	cr_assert(strstr(text, buf), "want %s in:\n%s", buf, text);
+	snprintf(buf, sizeof(buf), "ConditionPathExists=%s/my bin 100%%%%/"
+		 "it's \"50%%%%\" $HOME.json\n", dir);
+	cr_assert(strstr(text, buf), "want %s in:\n%s", buf, text);
+	write_text(dir, "memreg-tune.service", text);
+	if (access("/usr/bin/systemd-analyze", X_OK))
+		cr_skip_test("systemd-analyze is not installed");
+	snprintf(cmd, sizeof(cmd), "cd %s && SYSTEMD_LOG_LEVEL=warning "
+		 "systemd-analyze verify --man=no ./memreg-tune.service", dir);
+	rc = sh(cmd, buf, sizeof(buf));
+	cr_assert_eq(rc, 0, "systemd-analyze verify refuses the unit (%d):\n"
+		     "%s\n%s", rc, buf, text);
+	cr_assert_eq(buf[0], '\0', "systemd-analyze warns:\n%s\n%s", buf,
+		     text);
+	rm_tree(dir);
+	free(text);
+	free(c);
+}
+
+Test(export, systemd_refuses_what_a_unit_cannot_carry)
+{
+	static const struct {
+		const char *bin, *conf, *why;
+	} bad[] = {
+		{ "/opt/it's/memtune", NULL, "--memtune '/opt/it's/memtune' "
+		  "holds a quote or a backslash, which systemd refuses in an "
+		  "executable name" },
+		{ "bin/memtune", NULL, "--memtune 'bin/memtune' is not an "
+		  "absolute path" },
+		{ NULL, "/etc/a\nb.json", "--config-path '/etc/a\\x0ab.json' "
+		  "holds a control character" },
+		{ NULL, "/etc/conf.json ", "ends with a blank" },
+		{ NULL, "conf.json", "is not an absolute path" },
+	};
+	struct tune_config *c = load();
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct export_opts o = opts(0);
+		struct export_warnings w;
+		char *text;
+		int rc;
+
+		if (bad[i].bin)
+			o.memtune_path = bad[i].bin;
+		if (bad[i].conf)
+			o.config_path = bad[i].conf;
+		text = render_raw(c, "systemd", &o, &w, &rc);
+		cr_assert_eq(rc, EXPORT_EREFUSED, "case %zu accepted", i);
+		cr_assert(strstr(w.error, bad[i].why), "case %zu: %s", i,
+			  w.error);
+		cr_assert_eq(text[0], '\0', "a refused export wrote:\n%s",
+			     text);
+		free(text);
+	}
+	free(c);
+}
+
+Test(export, resctrl_script_is_safe_shell, .timeout = 60)
+{
+	static const char *const cmds[] = {
+		"set -e", "R=", "[ -e ", "mkdir -p ", "echo ", NULL,
+	};
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	struct tune_config *c = load();
+	char dir[] = "/tmp/memtune-sh-XXXXXX", root[256], cmd[2048];
+	char buf[8192], want[512], *text, *got;
+	int rc;
+
+	snprintf(c->mix, sizeof(c->mix), "%s", EVIL_MIX);
+	snprintf(c->cpus[2].workloads, sizeof(c->cpus[2].workloads),
+		 "a\nrm -rf /tmp/x");
+	text = render_raw(c, "resctrl", &o, &w, &rc);
+	cr_assert_eq(rc, 0, "%s", w.error);
+	no_injected_line(text, cmds);
+	cr_assert(mkdtemp(dir));
+	write_text(dir, "memcal-resctrl.sh", text);
+	snprintf(cmd, sizeof(cmd), "bash -n %s/memcal-resctrl.sh && sh -n "
+		 "%s/memcal-resctrl.sh", dir, dir);
+	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
+	/* run it on a stand-in resctrl whose path needs quoting; a stub
+	 * mount proves the script does not remount what exists */
+	snprintf(root, sizeof(root), "%s/res ctrl 'x' %%s", dir);
+	cr_assert_eq(mkdir(root, 0700), 0);
+	write_text(root, "schemata", "MB:0=100;1=100\n");
+	write_text(dir, "mount", "#!/bin/sh\necho mount called >&2\nexit 9\n");
+	snprintf(cmd, sizeof(cmd), "chmod +x %s/mount && cd %s && PATH=%s:$PATH "
+		 "RESCTRL=\"$PWD/res ctrl 'x' %%s\" sh ./memcal-resctrl.sh",
+		 dir, dir, dir);
+	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
+	cr_assert_eq(buf[0], '\0', "%s", buf);
+	snprintf(want, sizeof(want), "%s/memcal_cpu2/schemata", root);
+	got = slurp(want);
+	cr_assert(got, "the script did not write %s", want);
+	cr_assert_str_eq(got, "MB:0=80;1=80\n");
+	free(got);
+	snprintf(want, sizeof(want), "%s/memcal_cpu3/cpus_list", root);
+	got = slurp(want);
+	cr_assert(got);
+	cr_assert_str_eq(got, "3\n");
+	free(got);
+	cr_assert_neq(access("pwned", F_OK), 0);
+	rm_tree(dir);
+	free(text);
+	free(c);
+}
+
+Test(export, pqos_line_is_one_command)
+{
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	struct tune_config *c = load();
+	char dir[] = "/tmp/memtune-pqos-XXXXXX", cmd[1024], buf[4096];
+	char *text;
+	int rc;
+
+	snprintf(c->mix, sizeof(c->mix), "%s", EVIL_MIX);
+	text = render_raw(c, "pqos", &o, &w, &rc);
+	cr_assert_eq(rc, 0);
+	no_injected_line(text, (const char *const[]){ "pqos -I -e ", NULL });
+	/* a stub pqos prints its arguments, one per line */
+	cr_assert(mkdtemp(dir));
+	write_text(dir, "pqos", "#!/bin/sh\nfor a; do echo \"[$a]\"; done\n");
+	write_text(dir, "run.sh", text);
+	snprintf(cmd, sizeof(cmd), "chmod +x %s/pqos && PATH=%s:$PATH sh "
+		 "%s/run.sh", dir, dir, dir);
+	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
+	cr_assert_str_eq(buf, "[-I]\n[-e]\n[mba:1=80;mba:2=80]\n[-a]\n"
+			 "[core:1=2;core:2=3]\n");
+	rm_tree(dir);
+	free(text);
+	free(c);
+}
+
+Test(export, mbps_on_a_percent_mount_is_refused)
+{
+	struct export_opts o = opts(1);
+	struct export_warnings w;
+	struct tune_config *c = load();
+	char *text;
+	int rc;
+
+	text = render_raw(c, "resctrl", &o, &w, &rc);
+	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert(strstr(w.error, "--mba-mbps: resctrl at " FIX "resctrl is "
+			 "in percent mode, where MiB/s values are refused; "
+			 "remount it with 'umount"), "%s", w.error);
+	free(text);
+	text = render_raw(c, "pqos", &o, &w, &rc);
+	cr_assert_eq(rc, EXPORT_EREFUSED);
+	free(text);
+	o = opts(0);
+	o.resctrl_root = FIX "resctrl_mbps";
+	text = render_raw(c, "resctrl", &o, &w, &rc);
+	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert(strstr(w.error, "--mba-percent: resctrl at "), "%s",
+		  w.error);
+	free(text);
+	/* nothing to check against: MiB/s as asked, with a warning */
+	o = opts(1);
+	o.resctrl_root = FIX "no-such-resctrl";
+	text = render_raw(c, "resctrl", &o, &w, &rc);
+	cr_assert_eq(rc, 0);
+	cr_assert(strstr(text, "echo MB:0=6959 >"), "%s", text);
+	cr_assert(strstr(text, "# warning: MiB/s values: the target's resctrl "
+			 "must be mounted with -o mba_MBps (not checked"),
+		  "%s", text);
+	free(text);
+	free(c);
+}
+
+Test(export, limits_that_round_to_no_limit_are_said)
+{
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	struct tune_config *c = load();
+	char *text;
+	int rc;
+
+	/* cpu 2 guaranteed 9.7 GB/s of 10: rounds up to 100 % */
+	c->cpus[2].b[TUNE_READ].guaranteed_bps = 9.0e9;
+	c->cpus[2].b[TUNE_WRITE].guaranteed_bps = 0.7e9;
+	text = render_raw(c, "resctrl", &o, &w, &rc);
+	cr_assert_eq(rc, 0);
+	cr_assert(strstr(text, "# warning: cpu 2: its guarantee (9700 MB/s) "
+			 "rounds to 100 %, which is no limit\n"), "%s", text);
+	cr_assert_null(strstr(text, "every class is unlimited"), "%s", text);
+	free(text);
+	c->cpus[3].b[TUNE_READ].guaranteed_bps = 9.5e9;
+	text = render_raw(c, "pqos", &o, &w, &rc);
+	cr_assert_eq(rc, 0);
+	cr_assert(strstr(text, "# warning: every class is unlimited: this "
+			 "export changes nothing on the target"), "%s", text);
+	free(text);
+	free(c);
 }

@@ -6,8 +6,13 @@
  * ("# expect: ...").
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mix.h"
 
@@ -188,3 +193,178 @@ Test(mix, bad_rt_shared_cpu) { check_broken("bad_rt_shared_cpu.yaml"); }
 Test(mix, bad_deadline) { check_broken("bad_deadline.yaml"); }
 Test(mix, bad_empty_command) { check_broken("bad_empty_command.yaml"); }
 Test(mix, bad_no_workloads) { check_broken("bad_no_workloads.yaml"); }
+Test(mix, bad_period_fraction) { check_broken("bad_period_fraction.yaml"); }
+Test(mix, bad_period_long) { check_broken("bad_period_long.yaml"); }
+Test(mix, bad_period_short) { check_broken("bad_period_short.yaml"); }
+Test(mix, bad_deadline_negative) { check_broken("bad_deadline_negative.yaml"); }
+Test(mix, bad_read_wrap) { check_broken("bad_read_wrap.yaml"); }
+Test(mix, bad_write_negative) { check_broken("bad_write_negative.yaml"); }
+Test(mix, bad_write_exponent) { check_broken("bad_write_exponent.yaml"); }
+Test(mix, bad_cpu_negative) { check_broken("bad_cpu_negative.yaml"); }
+Test(mix, bad_percentile_low) { check_broken("bad_percentile_low.yaml"); }
+Test(mix, bad_percentile_high) { check_broken("bad_percentile_high.yaml"); }
+Test(mix, bad_runs_zero) { check_broken("bad_runs_zero.yaml"); }
+Test(mix, bad_runs_fraction) { check_broken("bad_runs_fraction.yaml"); }
+Test(mix, bad_margin_high) { check_broken("bad_margin_high.yaml"); }
+Test(mix, bad_name_newline) { check_broken("bad_name_newline.yaml"); }
+Test(mix, bad_mix_name_escape) { check_broken("bad_mix_name_escape.yaml"); }
+Test(mix, bad_name_tab) { check_broken("bad_name_tab.yaml"); }
+Test(mix, bad_name_long) { check_broken("bad_name_long.yaml"); }
+Test(mix, bad_name_empty) { check_broken("bad_name_empty.yaml"); }
+Test(mix, bad_nul) { check_broken("bad_nul.yaml"); }
+Test(mix, bad_root_scalar) { check_broken("bad_root_scalar.yaml"); }
+Test(mix, bad_root_list) { check_broken("bad_root_list.yaml"); }
+Test(mix, bad_root_null) { check_broken("bad_root_null.yaml"); }
+
+Test(mix, fractions_kept_exactly)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN];
+
+	cr_assert_eq(mix_load(FIX "good_fraction.yaml", m, err, sizeof(err)),
+		     MIX_OK, "%s", err);
+	cr_assert_eq(m->percentile, 99.9, "99.9 must not become 99");
+	cr_assert_eq(m->margin_pct, 12.5);
+	cr_assert_eq(m->wl[0].period_ns, 1000000000ull, "1 s is the longest");
+	cr_assert_eq(m->wl[0].deadline_ns, 10000ull, "10 us is the shortest");
+	cr_assert_float_eq(m->wl[0].read_bps, 0.5e6, 1e-6);
+	cr_assert_float_eq(m->wl[0].write_bps, 1e13, 1);
+	mix_free(m);
+	free(m);
+}
+
+/*
+ * refused - mix_load(@path) must fail with @rc, name @path and say
+ * @phrase; nothing may be left loaded.
+ */
+static void refused(const char *path, int rc, const char *phrase)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN];
+
+	m->n = 7;
+	cr_assert_eq(mix_load(path, m, err, sizeof(err)), rc, "%s: %s", path,
+		     err);
+	cr_assert(!strncmp(err, path, strlen(path)) &&
+		  err[strlen(path)] == ':', "error does not start with the "
+		  "file: %s", err);
+	cr_assert(strstr(err, phrase), "%s: error lacks '%s': %s", path,
+		  phrase, err);
+	cr_assert_eq(m->n, 0);
+	free(m);
+}
+
+/* scratch_file - a file in a fresh temporary directory holding @body. */
+static void scratch_file(char *path, size_t len, const char *name,
+			 const char *body)
+{
+	char dir[] = "/tmp/memtune-mix-XXXXXX";
+	FILE *f;
+
+	cr_assert(mkdtemp(dir));
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f);
+	fputs(body, f);
+	fclose(f);
+}
+
+Test(mix, empty_file_is_refused)
+{
+	char path[256];
+
+	scratch_file(path, sizeof(path), "empty.yaml", "");
+	refused(path, MIX_ESYNTAX, "the mix file is empty (or holds only "
+		"comments): it needs at least 'name:' and 'workloads:'");
+}
+
+Test(mix, comment_only_file_is_refused)
+{
+	char path[256];
+
+	scratch_file(path, sizeof(path), "c.yaml", "# nothing\n\n# here\n");
+	refused(path, MIX_ESYNTAX, "the mix file is empty");
+	scratch_file(path, sizeof(path), "d.yaml", "---\n...\n");
+	refused(path, MIX_ESYNTAX, "the mix file is empty");
+}
+
+Test(mix, dev_null_is_refused) { refused("/dev/null", MIX_ESYNTAX, "empty"); }
+
+Test(mix, directory_is_refused)
+{
+	refused(FIX, MIX_EIO, "is a directory: give the mix file (YAML) "
+		"itself");
+}
+
+Test(mix, huge_file_is_refused)
+{
+	char path[256], cmd[512];
+
+	scratch_file(path, sizeof(path), "huge.yaml", "");
+	cr_assert_eq(truncate(path, 3 << 20), 0);
+	refused(path, MIX_EIO, "is 3145728 bytes: a mix file is at most "
+		"1048576 bytes");
+	refused("/dev/zero", MIX_EIO, "holds more than 1048576 bytes");
+	snprintf(cmd, sizeof(cmd), "rm -f %s", path);
+	cr_assert_eq(system(cmd), 0);
+}
+
+Test(mix, fifo_without_writer_does_not_hang, .timeout = 10)
+{
+	char path[256];
+
+	scratch_file(path, sizeof(path), "fifo", "");
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	refused(path, MIX_EIO, "is a pipe that no program is writing to");
+	unlink(path);
+}
+
+Test(mix, pipe_with_writer_is_read, .timeout = 10)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char path[64], err[MIX_ERR_LEN];
+	int fd[2];
+	pid_t pid;
+
+	cr_assert_eq(pipe(fd), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		const char body[] = "name: piped\nworkloads:\n  - name: a\n"
+				    "    command: /bin/true\n"
+				    "    criticality: be\n";
+
+		close(fd[0]);
+		usleep(100000);	/* the reader is waiting by now */
+		_exit(write(fd[1], body, sizeof(body) - 1) !=
+		      (ssize_t)sizeof(body) - 1);
+	}
+	close(fd[1]);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
+	cr_assert_eq(mix_load(path, m, err, sizeof(err)), MIX_OK, "%s", err);
+	cr_assert_str_eq(m->name, "piped");
+	cr_assert_eq(m->n, 1);
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	mix_free(m);
+	free(m);
+}
+Test(mix, bad_two_documents) { check_broken("bad_two_documents.yaml"); }
+Test(mix, bad_utf8) { check_broken("bad_utf8.yaml"); }
+Test(mix, bad_empty_value) { check_broken("bad_empty_value.yaml"); }
+Test(mix, bad_too_many) { check_broken("bad_too_many.yaml"); }
+Test(mix, bad_deep) { check_broken("bad_deep.yaml"); }
+
+Test(mix, shipped_example_loads)
+{
+	struct mix *m = calloc(1, sizeof(*m));
+	char err[MIX_ERR_LEN];
+
+	cr_assert_eq(mix_load(MEMCAL_SOURCE_DIR "/tuner/examples/example.yaml",
+			      m, err, sizeof(err)), MIX_OK, "%s", err);
+	cr_assert_str_eq(m->name, "example");
+	cr_assert_geq(m->n, 2);
+	mix_free(m);
+	free(m);
+}
