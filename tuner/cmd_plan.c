@@ -126,6 +126,8 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		exists[i] = i < ti->in.nr_cpus;
 	if (mix_check_cpus(m, exists, ti->in.nr_cpus, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	plan_floor_caches(ti->platform.topology_json, ti->in.nr_cpus,
+			  ti->in.cache_bytes);
 	if (inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)) ||
 	    inputs_profiles(db, m, ti, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
