@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -167,5 +168,7 @@ void config_warn(struct tune_config *c, const char *fmt, ...)
 struct tune_cpu *config_cpu(struct tune_config *c, int cpu);
 const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu);
 void config_cpulist(const struct tune_config *c, char *buf, size_t len);
+/* config_print.c */
+void config_print(FILE *f, const struct tune_config *c, int64_t id);
 
 #endif /* MEMTUNE_CONFIG_H */

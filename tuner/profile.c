@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "identity.h"
 #include "inputs.h"
 #include "memtune_cmds.h"
 #include "runner.h"
@@ -365,9 +366,13 @@ static double mean_bps(const uint64_t *v, size_t n, int tick_us)
 	return n ? s / ((double)n * tick_us * 1e-6) : 0;
 }
 
-/* store_and_print - one transaction for all profiles, then the output. */
+/*
+ * store_and_print - one transaction for all profiles, each with the
+ * identity of the binary it ran (@bin, same index), then the output.
+ */
 static int store_and_print(struct cli_ctx *ctx, memcal_db *db,
-			   const struct mix *m, struct memcal_profile *p)
+			   const struct mix *m, struct memcal_profile *p,
+			   const struct memcal_binary *bin)
 {
 	json_t *arr = json_array();
 
@@ -375,7 +380,8 @@ static int store_and_print(struct cli_ctx *ctx, memcal_db *db,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
 				 memcal_db_errmsg(db));
 	for (int i = 0; i < m->n; i++)
-		if (memcal_db_profile_store(db, &p[i])) {
+		if (memcal_db_profile_store(db, &p[i]) ||
+		    memcal_db_profile_binary_set(db, p[i].id, &bin[i])) {
 			memcal_db_rollback(db);
 			json_decref(arr);
 			return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
@@ -437,6 +443,7 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 	};
 	struct profile_opts o = { 0, 600 };
 	struct memcal_profile *p = NULL;
+	struct memcal_binary *bin = NULL;
 	struct tune_inputs *ti = calloc(1, sizeof(*ti));
 	struct mix *m = calloc(1, sizeof(*m));
 	memcal_db *db = NULL;
@@ -475,7 +482,8 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 	pmu.on = pmu.cfg[0].validated || pmu.cfg[1].validated;
 	pmu.fd[0] = pmu.fd[1] = -1;
 	p = calloc((size_t)m->n, sizeof(*p));
-	if (!p) {
+	bin = calloc((size_t)m->n, sizeof(*bin));
+	if (!p || !bin) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
@@ -489,6 +497,11 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 		snprintf(p[i].criticality, sizeof(p[i].criticality), "%s",
 			 w->rt ? "rt" : "be");
 		p[i].argv_json = argv_json;
+		if (ident_binary(w->argv[0], &bin[i], err, sizeof(err))) {
+			rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload '%s': "
+				       "%s", w->name, err);
+			break;
+		}
 		cli_info(ctx, "profiling '%s' (%u runs)", w->name,
 			 o.runs ? o.runs : m->runs);
 		rc = profile_one(ctx, w, w->cpu >= 0 ? w->cpu : first_cpu(),
@@ -496,7 +509,7 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 				 &p[i]);
 	}
 	if (!rc)
-		rc = store_and_print(ctx, db, m, p);
+		rc = store_and_print(ctx, db, m, p, bin);
 out:
 	for (int i = 0; p && i < m->n; i++) {
 		free(p[i].argv_json);
@@ -504,6 +517,7 @@ out:
 		free(p[i].trace_write);
 	}
 	free(p);
+	free(bin);
 	if (ti)
 		inputs_free(ti);
 	free(ti);
