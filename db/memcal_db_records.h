@@ -65,6 +65,10 @@ int memcal_db_profile_binary_set(memcal_db *db, int64_t profile_id,
 int memcal_db_profile_binary_get(memcal_db *db, int64_t profile_id,
 				 struct memcal_binary *b);
 
+struct memcal_validation;
+int memcal_db_validation_get(memcal_db *db, int64_t id,
+			     struct memcal_validation *v);
+
 int memcal_db_config_key_set(memcal_db *db, int64_t config_id,
 			     const char *key);
 int memcal_db_config_find_key(memcal_db *db, const char *key, int64_t *id);

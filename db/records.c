@@ -10,6 +10,7 @@
 
 #include "db_internal.h"
 #include "memcal_db_records.h"
+#include "memcal_db_tune.h"
 
 /*
  * Every record as (kind, rank, id, created_at, mix, name, parent_id,
@@ -207,10 +208,12 @@ static int delete_tree(memcal_db *db, const char *kind, int64_t id,
 						 (long long)d.ids[i]);
 		return db_fail(db, MEMCAL_DB_EINVAL, "%s %lld is used by %s %s%s:"
 			       " nothing was deleted; delete %s first, or give"
-			       " --force to delete %s with it", kind,
-			       (long long)id, child, list, d.over ? ", ..." :
-			       "", d.n > 1 ? "them" : "it", d.n > 1 ? "them" :
-			       "it");
+			       " --force to delete %s as well", kind,
+			       (long long)id, !strcmp(child, "config") ?
+			       (d.n > 1 ? "configurations" : "configuration") :
+			       (d.n > 1 ? "validations" : "validation"), list,
+			       d.over ? ", ..." : "", d.n > 1 ? "those" : "that",
+			       d.n > 1 ? "them" : "it");
 	}
 	for (int i = 0; i < d.n; i++) {
 		rc = delete_tree(db, child, d.ids[i], force, fn, user);
@@ -296,4 +299,35 @@ int memcal_db_config_find_key(memcal_db *db, const char *key, int64_t *id)
 
 	return rc ? rc : db_fetch_one(db, st, id, db_decode_id, "no "
 				      "configuration with these inputs");
+}
+
+/* decode_validation_row - id, config_id, times, regulated, notes. */
+static void decode_validation_row(sqlite3_stmt *st, void *row)
+{
+	struct memcal_validation *v = row;
+
+	v->id = sqlite3_column_int64(st, 0);
+	v->config_id = sqlite3_column_int64(st, 1);
+	db_col_text(st, 2, v->started_at, sizeof(v->started_at));
+	db_col_text(st, 3, v->finished_at, sizeof(v->finished_at));
+	v->regulated = sqlite3_column_int(st, 4);
+	v->notes = db_col_strdup(st, 5);
+}
+
+/**
+ * memcal_db_validation_get() - validation run @id.
+ * Free with memcal_db_validation_free().  Return: OK or ENOTFOUND.
+ */
+int memcal_db_validation_get(memcal_db *db, int64_t id,
+			     struct memcal_validation *v)
+{
+	sqlite3_stmt *st;
+	int rc = db_query(db, &st, "SELECT id, config_id, started_at,"
+			  " finished_at, regulated, notes FROM validation_run"
+			  " WHERE id = ?", "I", id);
+
+	memset(v, 0, sizeof(*v));
+	return rc ? rc : db_fetch_one(db, st, v, decode_validation_row,
+				      "no validation %lld: 'memtune list' "
+				      "shows what there is", (long long)id);
 }

@@ -18,6 +18,9 @@ int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv);
 int memtune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv);
 int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv);
 int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_list(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv);
 /* Implemented in reports/. */
 int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 

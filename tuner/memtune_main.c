@@ -25,6 +25,13 @@ static const struct cli_command memtune_commands[] = {
 	{ "report", memtune_cmd_report,
 	  "[--config ID] [--out FILE] [--format html|csv|json]",
 	  "write a tuning report" },
+	{ "list", memtune_cmd_list, "[--kind KIND] [--mix NAME]",
+	  "configurations, profiles and validations, newest first" },
+	{ "show", memtune_cmd_show, "[ID | --profile ID | --validation ID]",
+	  "one configuration (plan, reasons, provenance) or record" },
+	{ "delete", memtune_cmd_delete,
+	  "ID | --profile ID | --validation ID [--force]",
+	  "delete a record; --force: with what depends on it" },
 	{ NULL, NULL, NULL, NULL },
 };
 
