@@ -51,17 +51,17 @@ static int rec_option(struct cli_ctx *ctx, int key, const char *arg,
 	struct rec_opts *o = user;
 
 	switch (key) {
-	case 'k':
+	case 'K':
 		if (strcmp(arg, "config") && strcmp(arg, "profile") &&
 		    strcmp(arg, "validation"))
 			return cli_error(ctx, CLI_EXIT_USAGE, "--kind %s: "
 					 "config, profile or validation", arg);
 		o->kind = arg;
 		return 0;
-	case 'm':
+	case 'M':
 		o->mix = arg;
 		return 0;
-	case 'f':
+	case 'F':
 		o->force = true;
 		return 0;
 	default:
@@ -69,8 +69,8 @@ static int rec_option(struct cli_ctx *ctx, int key, const char *arg,
 			return cli_error(ctx, CLI_EXIT_USAGE, "name one record: "
 					 "a configuration ID, --profile ID or "
 					 "--validation ID");
-		o->kind = key == 'p' ? "profile" : "validation";
-		return parse_id(ctx, key == 'p' ? "--profile " : "--validation ",
+		o->kind = key == 'P' ? "profile" : "validation";
+		return parse_id(ctx, key == 'P' ? "--profile " : "--validation ",
 				arg, &o->id);
 	}
 }
@@ -176,9 +176,9 @@ static int db_error(struct cli_ctx *ctx, memcal_db *db)
 int memtune_cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "kind", 0, "KIND", 'k', "only config, profile or "
+		{ "kind", 0, "KIND", 'K', "only config, profile or "
 		  "validation records" },
-		{ "mix", 0, "NAME", 'm', "only records of this mix" },
+		{ "mix", 0, "NAME", 'M', "only records of this mix" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct rec_sink s = { .ctx = ctx };
@@ -217,6 +217,7 @@ static int print_provenance(struct cli_ctx *ctx, memcal_db *db,
 			    const struct tune_config *c, int64_t id)
 {
 	struct rec_sink s = { .ctx = ctx };
+	struct memcal_config row;
 	FILE *f = ctx->out;
 
 	fprintf(f, "provenance:\n  created %s by memtune %s from %s (p%g, "
@@ -226,16 +227,17 @@ static int print_provenance(struct cli_ctx *ctx, memcal_db *db,
 		"run %lld (%s)\n", (long long)c->platform_id, c->arch,
 		c->cpu_model, (long long)c->calibration_run_id,
 		(long long)c->overhead_run_id, c->overhead_method);
-	for (int i = 0; i < c->n_profiles; i++) {
+	if (memcal_db_config_get(db, id, &row))
+		return db_error(ctx, db);
+	for (size_t i = 0; i < row.n_profiles; i++) {
 		struct memcal_record r;
 
-		if (memcal_db_record_get(db, "profile", c->profile_ids[i], &r))
-			fprintf(f, "  profile %lld: no longer stored\n",
-				(long long)c->profile_ids[i]);
-		else
+		if (!memcal_db_record_get(db, "profile", row.profile_ids[i],
+					  &r))
 			fprintf(f, "  profile %lld: %s, %s\n", (long long)r.id,
 				r.name, r.created_at);
 	}
+	memcal_db_config_free(&row);
 	fprintf(f, "validations:\n");
 	if (memcal_db_record_dependents(db, "config", id, sink_record, &s))
 		return db_error(ctx, db);
@@ -431,8 +433,8 @@ static int show_validation(struct cli_ctx *ctx, memcal_db *db, int64_t id)
 int memtune_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "profile", 0, "ID", 'p', "show workload profile ID" },
-		{ "validation", 0, "ID", 'v', "show validation ID" },
+		{ "profile", 0, "ID", 'P', "show workload profile ID" },
+		{ "validation", 0, "ID", 'V', "show validation ID" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct rec_opts o;
@@ -462,9 +464,9 @@ int memtune_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 int memtune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "profile", 0, "ID", 'p', "delete workload profile ID" },
-		{ "validation", 0, "ID", 'v', "delete validation ID" },
-		{ "force", 0, NULL, 'f', "also delete the records that depend "
+		{ "profile", 0, "ID", 'P', "delete workload profile ID" },
+		{ "validation", 0, "ID", 'V', "delete validation ID" },
+		{ "force", 0, NULL, 'F', "also delete the records that depend "
 		  "on it" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
