@@ -229,3 +229,165 @@ Test(cli, plan_without_overhead_says_run_memcal_overhead, .timeout = 120)
 		  o->out);
 	free(o);
 }
+
+/* configs - tuned configurations stored in @db (memtune list --json). */
+static size_t configs(const char *db)
+{
+	struct out *o = malloc(sizeof(*o));
+	json_t *doc;
+	size_t n;
+
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "list",
+		"--kind", "config", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	doc = json_loads(o->out, 0, NULL);
+	cr_assert(doc, "%s", o->text);
+	n = json_array_size(json_object_get(doc, "records"));
+	json_decref(doc);
+	free(o);
+	return n;
+}
+
+Test(cli, plan_twice_stores_one_configuration, .timeout = 120)
+{
+	char dir[64], db[128], mix[128];
+	struct out *o = malloc(sizeof(*o));
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	seed(db, 10e9, 20000);
+	write_mix(dir, mix, sizeof(mix), small_mix);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "tuned configuration 1 "), "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "configuration 1 was planned from the same "
+			 "inputs"), "%s", o->text);
+	cr_assert(strstr(o->text, "tuned configuration 1 "), "%s", o->text);
+	cr_assert_eq(configs(db), 1);
+	/* another option is another input: a second configuration */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
+		mix, "--periods", "1000,2000", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->out, "\"config_id\": 2"), "%s", o->out);
+	cr_assert_eq(configs(db), 2);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
+		mix, "--periods", "1000,2000", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->out, "\"existing\": true"), "%s", o->out);
+	cr_assert_eq(configs(db), 2);
+	free(o);
+}
+
+/* copy_file - @from to @to, executable. */
+static void copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+	size_t n;
+
+	cr_assert(a && b);
+	while ((n = fread(buf, 1, sizeof(buf), a)) > 0)
+		cr_assert_eq(fwrite(buf, 1, n, b), n);
+	fclose(a);
+	fclose(b);
+	cr_assert_eq(chmod(to, 0755), 0);
+}
+
+Test(cli, changed_argv_refuses_with_the_profile_command, .timeout = 120)
+{
+	char dir[64], db[128], mix[128], want[256];
+	struct out *o = malloc(sizeof(*o));
+	char *edited = strdup(small_mix), *p;
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	seed(db, 10e9, 20000);
+	write_mix(dir, mix, sizeof(mix), small_mix);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	p = strstr(edited, "--mb 96");
+	cr_assert(p);
+	memcpy(p, "--mb 48", 7);	/* the stream now reads half as much */
+	write_mix(dir, mix, sizeof(mix), edited);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "workload 'stream'"), "%s", o->text);
+	cr_assert(strstr(o->text, "its command changed"), "%s", o->text);
+	snprintf(want, sizeof(want), "'memtune profile %s'", mix);
+	cr_assert(strstr(o->text, want), "%s", o->text);
+	cr_assert_eq(configs(db), 0, "nothing was planned");
+	/* a changed core is a changed profile too */
+	p = strstr(edited, "cpu: 1");
+	memcpy(p, "cpu: 0", 6);
+	write_mix(dir, mix, sizeof(mix), edited);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	p = strstr(edited, "cpu: 0");
+	memcpy(p, "cpu: 1", 6);
+	write_mix(dir, mix, sizeof(mix), edited);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "profiled on cpu 0, the mix now declares "
+			 "cpu 1"), "%s", o->text);
+	/* profiled again: planned */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	free(edited);
+	free(o);
+}
+
+Test(cli, changed_or_missing_binary_refuses, .timeout = 120)
+{
+	char dir[64], db[128], mix[128], bin[128], body[1024], want[256];
+	struct out *o = malloc(sizeof(*o));
+	FILE *f;
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	snprintf(bin, sizeof(bin), "%s/load", dir);
+	seed(db, 10e9, 20000);
+	copy_file(MEMCAL_BINARY_DIR "/tuner/memcal-load", bin);
+	snprintf(body, sizeof(body),
+		 "name: own\n"
+		 "runs: 1\n"
+		 "workloads:\n"
+		 "  - name: control\n"
+		 "    argv: [%s, compute, --iters, \"100000\"]\n"
+		 "    criticality: rt\n"
+		 "    deadline_us: 100000\n"
+		 "    cpu: 1\n", bin);
+	write_mix(dir, mix, sizeof(mix), body);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	/* rebuilt: same path, other contents */
+	f = fopen(bin, "ab");
+	cr_assert(f);
+	fputs("rebuilt", f);
+	fclose(f);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "changed since it was profiled"), "%s",
+		  o->text);
+	snprintf(want, sizeof(want), "'memtune profile %s'", mix);
+	cr_assert(strstr(o->text, want), "%s", o->text);
+	/* gone */
+	cr_assert_eq(unlink(bin), 0);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "is not an executable file here"), "%s",
+		  o->text);
+	cr_assert(strstr(o->text, want), "%s", o->text);
+	cr_assert_eq(configs(db), 0);
+	free(o);
+}
