@@ -16,10 +16,13 @@
  * struct plan_opts - options of 'memtune plan'.
  * @assume_ns: --assume-overhead-ns (0: refuse without a measurement).
  * @periods:   --periods, 0-terminated.
+ * @reprofile: --reprofile: profile the mix first when a profile is
+ *             missing or no longer matches it.
  */
 struct plan_opts {
 	double assume_ns;
 	uint32_t periods[PLAN_MAX_PERIODS];
+	bool reprofile;
 };
 
 /* plan_option - option callback. */
@@ -31,6 +34,10 @@ static int plan_option(struct cli_ctx *ctx, int key, const char *arg,
 	uint64_t v;
 	size_t n;
 
+	if (key == 'r') {
+		o->reprofile = true;
+		return 0;
+	}
 	if (key == 'a') {
 		if (cli_parse_u64(arg, 1, 100000000, &v, &why))
 			return cli_error(ctx, CLI_EXIT_USAGE,
@@ -100,6 +107,34 @@ static int show_existing(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 	return 0;
 }
 
+static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+		     const struct plan_opts *o, struct tune_inputs *ti,
+		     struct tune_config *c);
+
+/*
+ * reprofile - --reprofile and a profile missing or stale (@why): profile
+ * the mix, then plan from the fresh inputs.
+ */
+static int reprofile(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+		     const struct plan_opts *o, struct tune_inputs *ti,
+		     struct tune_config *c, const char *why)
+{
+	struct plan_opts again = *o;
+	int rc;
+
+	cli_info(ctx, "profiling mix '%s' again (--reprofile): %s", m->name,
+		 why);
+	again.reprofile = false;
+	rc = tune_check_local_cpus(ctx, m);
+	if (!rc)
+		rc = profile_mix(ctx, db, m, 0, 600, true);
+	if (rc)
+		return rc;
+	inputs_free(ti);
+	memset(ti, 0, sizeof(*ti));
+	return plan_with(ctx, db, m, &again, ti, c);
+}
+
 /* plan_with - plan @m against the database and store the result. */
 static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		     const struct plan_opts *o, struct tune_inputs *ti,
@@ -119,12 +154,14 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	plan_floor_caches(ti->platform.topology_json, ti->in.nr_cpus,
 			  ti->in.cache_bytes);
-	if (inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)) ||
-	    inputs_profiles(db, m, ti, err, sizeof(err)))
+	if (inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	if (inputs_profiles(db, m, ti, err, sizeof(err)) ||
+	    profile_check(db, m, ti, err, sizeof(err)))
+		return o->reprofile ? reprofile(ctx, db, m, o, ti, c, err) :
+		       cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	memcpy(ti->in.periods_us, o->periods, sizeof(o->periods));
-	if (profile_check(db, m, ti, err, sizeof(err)) ||
-	    ident_inputs_key(ti, o->assume_ns, key, err, sizeof(err)))
+	if (ident_inputs_key(ti, o->assume_ns, key, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	if (!memcal_db_config_find_key(db, key, &id))
 		return show_existing(ctx, db, id, c);
@@ -167,6 +204,8 @@ int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 		  "(default 100,200,500,1000,2000,5000,10000,20000)" },
 		{ "assume-overhead-ns", 0, "NS", 'a', "regulation cost per "
 		  "period to assume when 'memcal overhead' has not run" },
+		{ "reprofile", 0, NULL, 'r', "profile the mix first when a "
+		  "workload's profile is missing or no longer matches it" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct plan_opts o;

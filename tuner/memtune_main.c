@@ -10,7 +10,8 @@ static const struct cli_command memtune_commands[] = {
 	{ "profile", memtune_cmd_profile, "MIX.yaml [--runs N] [--timeout S]",
 	  "run each workload solo, pinned; store its time and traffic trace" },
 	{ "plan", memtune_cmd_plan,
-	  "MIX.yaml [--periods LIST_US] [--assume-overhead-ns NS]",
+	  "MIX.yaml [--periods LIST_US] [--assume-overhead-ns NS] "
+	  "[--reprofile]",
 	  "choose period, master core, budgets, LMS parameters; explain" },
 	{ "apply", memtune_cmd_apply,
 	  "[--config ID | --file JSON] [--module PATH] [--sysfs DIR] "

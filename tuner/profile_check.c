@@ -67,7 +67,7 @@ int profile_check(memcal_db *db, const struct mix *m,
 			continue;
 		snprintf(err, errlen, "workload '%s' of mix '%s' is not what was "
 			 "profiled: %s; profile it again with 'memtune profile "
-			 "%s'", m->wl[i].name,
+			 "%s' (or give plan --reprofile)", m->wl[i].name,
 			 m->name, why, m->path);
 		return -1;
 	}

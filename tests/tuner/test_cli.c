@@ -336,12 +336,17 @@ Test(cli, changed_argv_refuses_with_the_profile_command, .timeout = 120)
 	cr_assert_eq(o->rc, 1, "%s", o->text);
 	cr_assert(strstr(o->text, "profiled on cpu 0, the mix now declares "
 			 "cpu 1"), "%s", o->text);
-	/* profiled again: planned */
-	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
-		"--runs", "1", NULL });
+	/* --reprofile profiles it again, then plans */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix,
+		"--reprofile", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "profiling mix 'small' again"), "%s",
+		  o->text);
+	cr_assert(strstr(o->text, "tuned configuration 1 "), "%s", o->text);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "planned from the same inputs"), "%s",
+		  o->text);
 	free(edited);
 	free(o);
 }
