@@ -10,7 +10,6 @@
 
 #include "db_internal.h"
 #include "memcal_db_records.h"
-#include "memcal_db_tune.h"
 
 /*
  * Every record as (kind, rank, id, created_at, mix, name, parent_id,
@@ -299,35 +298,4 @@ int memcal_db_config_find_key(memcal_db *db, const char *key, int64_t *id)
 
 	return rc ? rc : db_fetch_one(db, st, id, db_decode_id, "no "
 				      "configuration with these inputs");
-}
-
-/* decode_validation_row - id, config_id, times, regulated, notes. */
-static void decode_validation_row(sqlite3_stmt *st, void *row)
-{
-	struct memcal_validation *v = row;
-
-	v->id = sqlite3_column_int64(st, 0);
-	v->config_id = sqlite3_column_int64(st, 1);
-	db_col_text(st, 2, v->started_at, sizeof(v->started_at));
-	db_col_text(st, 3, v->finished_at, sizeof(v->finished_at));
-	v->regulated = sqlite3_column_int(st, 4);
-	v->notes = db_col_strdup(st, 5);
-}
-
-/**
- * memcal_db_validation_get() - validation run @id.
- * Free with memcal_db_validation_free().  Return: OK or ENOTFOUND.
- */
-int memcal_db_validation_get(memcal_db *db, int64_t id,
-			     struct memcal_validation *v)
-{
-	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT id, config_id, started_at,"
-			  " finished_at, regulated, notes FROM validation_run"
-			  " WHERE id = ?", "I", id);
-
-	memset(v, 0, sizeof(*v));
-	return rc ? rc : db_fetch_one(db, st, v, decode_validation_row,
-				      "no validation %lld: 'memtune list' "
-				      "shows what there is", (long long)id);
 }

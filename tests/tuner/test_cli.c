@@ -205,18 +205,31 @@ Test(cli, budgets_that_cannot_fit)
 	free(o);
 }
 
+/*
+ * profiled_small - a scratch directory @dir (64 bytes) with database @db
+ * (128) seeded at 10 GB/s and @ovh_ns, and small_mix as @mix (128),
+ * profiled once.
+ */
+static void profiled_small(char *dir, char *db, char *mix, double ovh_ns)
+{
+	struct out *o = malloc(sizeof(*o));
+
+	scratch(dir, 64);
+	snprintf(db, 128, "%s/m.db", dir);
+	seed(db, 10e9, ovh_ns);
+	write_mix(dir, mix, 128, small_mix);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	free(o);
+}
+
 Test(cli, plan_without_overhead_says_run_memcal_overhead, .timeout = 120)
 {
 	char dir[64], db[128], mix[128];
 	struct out *o = malloc(sizeof(*o));
 
-	scratch(dir, sizeof(dir));
-	snprintf(db, sizeof(db), "%s/m.db", dir);
-	seed(db, 10e9, 0);
-	write_mix(dir, mix, sizeof(mix), small_mix);
-	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
-		"--runs", "1", NULL });
-	cr_assert_eq(o->rc, 0, "%s", o->text);
+	profiled_small(dir, db, mix, 0);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
 	cr_assert_eq(o->rc, 1, "%s", o->text);
 	cr_assert(strstr(o->text, "run 'memcal overhead' first"), "%s",
@@ -253,13 +266,7 @@ Test(cli, plan_twice_stores_one_configuration, .timeout = 120)
 	char dir[64], db[128], mix[128];
 	struct out *o = malloc(sizeof(*o));
 
-	scratch(dir, sizeof(dir));
-	snprintf(db, sizeof(db), "%s/m.db", dir);
-	seed(db, 10e9, 20000);
-	write_mix(dir, mix, sizeof(mix), small_mix);
-	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
-		"--runs", "1", NULL });
-	cr_assert_eq(o->rc, 0, "%s", o->text);
+	profiled_small(dir, db, mix, 20000);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
 	cr_assert(strstr(o->text, "tuned configuration 1 "), "%s", o->text);
@@ -304,13 +311,7 @@ Test(cli, changed_argv_refuses_with_the_profile_command, .timeout = 120)
 	struct out *o = malloc(sizeof(*o));
 	char *edited = strdup(small_mix), *p;
 
-	scratch(dir, sizeof(dir));
-	snprintf(db, sizeof(db), "%s/m.db", dir);
-	seed(db, 10e9, 20000);
-	write_mix(dir, mix, sizeof(mix), small_mix);
-	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
-		"--runs", "1", NULL });
-	cr_assert_eq(o->rc, 0, "%s", o->text);
+	profiled_small(dir, db, mix, 20000);
 	p = strstr(edited, "--mb 96");
 	cr_assert(p);
 	memcpy(p, "--mb 48", 7);	/* the stream now reads half as much */
