@@ -130,6 +130,18 @@ Test(cli, profile_plan_export_validate, .timeout = 240)
 	cr_assert_str_eq(json_string_value(json_object_get(cfg, "format")),
 			 "memcal.tuned-config");
 	cr_assert(json_array_size(json_object_get(cfg, "explain")) >= 4);
+	{
+		/* cpu 1 is real-time and its compute writes nothing: it
+		 * still gets its floor, and no less */
+		json_t *w = json_object_get(json_array_get(json_object_get(
+			cfg, "cpus"), 1), "write");
+		json_int_t fl = json_integer_value(json_object_get(w,
+							"floor_events"));
+
+		cr_assert_gt(fl, 0, "no write floor: %s", o->out);
+		cr_assert_geq(json_integer_value(json_object_get(w,
+			"guaranteed_events")), fl);
+	}
 	json_decref(doc);
 
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
