@@ -111,6 +111,12 @@ static void explain_rt(struct tune_config *out, int c, int k,
 		       PLAN_FLOOR_NOISE_SHARE * 100,
 		       f->noise / sec / 1e6 / PLAN_FLOOR_NOISE_SHARE,
 		       f->noise / sec / 1e6);
+	if (!f->cache_known && k == TUNE_READ)
+		config_warn(out, "cpu %d: the platform profile lists no cache "
+			    "for it, so its floors assume %u KiB of private "
+			    "cache; run 'memcal run' on a board whose topology "
+			    "is visible for a measured figure", c,
+			    PLAN_FLOOR_DEFAULT_CACHE / 1024);
 }
 
 /*

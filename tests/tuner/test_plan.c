@@ -274,6 +274,9 @@ Test(plan, zero_write_profile_gets_the_floor)
 		      config_cpu(c, 1)->b[TUNE_READ].floor_events);
 	cr_assert(has_explain(c, "cpu 1 write budget", "512 KiB"),
 		  "the reasons state the floor and its figures");
+	for (int i = 0; i < c->n_warn; i++)
+		cr_assert_not(strstr(c->warn[i], "lists no cache"),
+			      "cpu 1's cache is known: %s", c->warn[i]);
 	/* best-effort cores get no floor */
 	cr_assert_eq(config_cpu(c, 2)->b[TUNE_WRITE].floor_events, 0);
 	free(f);
@@ -293,6 +296,20 @@ Test(plan, floors_pick_periods_that_hold_them)
 	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
 	check_fit(f, c);
 	cr_assert_geq(c->period_us, 1000, "period %d us", c->period_us);
+	f->in.cache_bytes[1] = 0;	/* unknown: assumed, and said */
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert(has_explain(c, "cpu 1 read budget", "assumed"));
+	cr_assert_eq(config_cpu(c, 1)->b[TUNE_READ].floor_events,
+		     (uint64_t)((PLAN_FLOOR_DEFAULT_CACHE + 0.01 * 10e9 *
+				 c->period_us / 1e6 + 63) / 64));
+	{
+		bool warned = false;
+
+		for (int i = 0; i < c->n_warn; i++)
+			warned |= !!strstr(c->warn[i], "cpu 1: the platform "
+					   "profile lists no cache");
+		cr_assert(warned, "no warning about the assumed cache");
+	}
 	free(f);
 	free(c);
 }
