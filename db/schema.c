@@ -206,6 +206,21 @@ static const char *const migrations[] = {
 	"  throttles INTEGER NOT NULL,"
 	"  throttled_ns INTEGER NOT NULL"
 	") STRICT;",
+
+	/*
+	 * 1 -> 2: what a profile ran (the resolved binary: path, size and
+	 * content hash; '' for rows profiled before) and the key of the
+	 * inputs a configuration was planned from ('' for older rows).
+	 */
+	"ALTER TABLE workload_profile ADD COLUMN binary_path TEXT NOT NULL"
+	"  DEFAULT '';"
+	"ALTER TABLE workload_profile ADD COLUMN binary_size INTEGER NOT NULL"
+	"  DEFAULT -1;"
+	"ALTER TABLE workload_profile ADD COLUMN binary_hash TEXT NOT NULL"
+	"  DEFAULT '';"
+	"ALTER TABLE tuned_config ADD COLUMN inputs_key TEXT NOT NULL"
+	"  DEFAULT '';"
+	"CREATE INDEX tuned_config_inputs ON tuned_config(inputs_key);",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "db_internal.h"
+#include "memcal_db_records.h"
 #include "memcal_db_tune.h"
 
 /* trace_encode - @n values as a little-endian byte array (malloc'd). */
@@ -356,4 +357,31 @@ int memcal_db_validation_result_list(memcal_db *db, int64_t validation_id,
 
 	return rc ? rc : db_walk(db, st, &r, decode_validation_result,
 				 emit_validation_result, (void *)fn, user);
+}
+
+/**
+ * memcal_db_validation_get() - validation run @id, with the configuration
+ * it validated.  Free with memcal_db_validation_free().
+ * Return: OK or ENOTFOUND.
+ */
+int memcal_db_validation_get(memcal_db *db, int64_t id,
+			     struct memcal_validation *v)
+{
+	sqlite3_stmt *st;
+	int rc = db_query(db, &st, "SELECT id, started_at, finished_at,"
+			  " regulated, notes FROM validation_run WHERE id = ?",
+			  "I", id);
+
+	memset(v, 0, sizeof(*v));
+	if (!rc)
+		rc = db_fetch_one(db, st, v, decode_validation, "no validation "
+				  "%lld: 'memtune list' shows what there is",
+				  (long long)id);
+	if (!rc)
+		rc = db_query(db, &st, "SELECT config_id FROM validation_run"
+			      " WHERE id = ?", "I", id);
+	if (!rc)
+		rc = db_fetch_one(db, st, &v->config_id, db_decode_id, "no "
+				  "validation %lld", (long long)id);
+	return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "identity.h"
 #include "inputs.h"
 #include "memtune_cmds.h"
 
@@ -15,10 +16,13 @@
  * struct plan_opts - options of 'memtune plan'.
  * @assume_ns: --assume-overhead-ns (0: refuse without a measurement).
  * @periods:   --periods, 0-terminated.
+ * @reprofile: --reprofile: profile the mix first when a profile is
+ *             missing or no longer matches it.
  */
 struct plan_opts {
 	double assume_ns;
 	uint32_t periods[PLAN_MAX_PERIODS];
+	bool reprofile;
 };
 
 /* plan_option - option callback. */
@@ -30,6 +34,10 @@ static int plan_option(struct cli_ctx *ctx, int key, const char *arg,
 	uint64_t v;
 	size_t n;
 
+	if (key == 'r') {
+		o->reprofile = true;
+		return 0;
+	}
 	if (key == 'a') {
 		if (cli_parse_u64(arg, 1, 100000000, &v, &why))
 			return cli_error(ctx, CLI_EXIT_USAGE,
@@ -45,47 +53,13 @@ static int plan_option(struct cli_ctx *ctx, int key, const char *arg,
 	return 0;
 }
 
-/* print_human - the configuration and its reasons as text. */
-static void print_human(struct cli_ctx *ctx, const struct tune_config *c,
-			int64_t id)
-{
-	FILE *f = ctx->out;
-
-	fprintf(f, "tuned configuration %lld for mix '%s' (platform %lld, "
-		"calibration run %lld)\n", (long long)id, c->mix,
-		(long long)c->platform_id, (long long)c->calibration_run_id);
-	fprintf(f, "  period %d us, master cpu %d, LMS %s (%u taps, step %.2f, "
-		"headroom %.0f%%), reclaim %s, share %s\n", c->period_us,
-		c->master_cpu, c->lms ? "on" : "off", c->taps,
-		c->mu_q16 / 65536.0, c->headroom_q16 * 100.0 / 65536.0,
-		c->reclaim ? "on" : "off", c->share ? "on" : "off");
-	fprintf(f, "  %-4s %-5s %-24s %21s %21s\n", "cpu", "role", "workloads",
-		"read MB/s g/ceil", "write MB/s g/ceil");
-	for (int i = 0; i < c->n_cpus; i++) {
-		const struct tune_cpu *p = &c->cpus[i];
-		char r[32], w[32];
-
-		snprintf(r, sizeof(r), "%.1f/%.1f", p->b[0].guaranteed_bps / 1e6,
-			 p->b[0].ceiling_bps / 1e6);
-		snprintf(w, sizeof(w), "%.1f/%.1f", p->b[1].guaranteed_bps / 1e6,
-			 p->b[1].ceiling_bps / 1e6);
-		fprintf(f, "  %-4d %-5s %-24s %21s %21s%s\n", p->cpu, p->role,
-			p->workloads[0] ? p->workloads : "-",
-			p->regulated ? r : "-", p->regulated ? w : "-",
-			p->cpu == c->master_cpu ? "  (master)" : "");
-	}
-	fprintf(f, "why:\n");
-	for (int i = 0; i < c->n_explain; i++)
-		fprintf(f, "  - %s\n", c->explain[i]);
-	if (c->n_warn)
-		fprintf(f, "warnings:\n");
-	for (int i = 0; i < c->n_warn; i++)
-		fprintf(f, "  - %s\n", c->warn[i]);
-}
-
-/* store - the configuration row, in one transaction; sets *@id. */
+/*
+ * store - the configuration row with its inputs key @key, in one
+ * transaction; sets *@id.
+ */
 static int store(struct cli_ctx *ctx, memcal_db *db,
-		 const struct tune_config *c, const char *doc, int64_t *id)
+		 const struct tune_config *c, const char *doc,
+		 const char *key, int64_t *id)
 {
 	struct memcal_config row;
 
@@ -100,6 +74,7 @@ static int store(struct cli_ctx *ctx, memcal_db *db,
 	row.profile_ids = (int64_t *)c->profile_ids;
 	row.n_profiles = (size_t)c->n_profiles;
 	if (memcal_db_begin(db) || memcal_db_config_store(db, &row) ||
+	    memcal_db_config_key_set(db, row.id, key) ||
 	    memcal_db_commit(db)) {
 		memcal_db_rollback(db);
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
@@ -109,13 +84,64 @@ static int store(struct cli_ctx *ctx, memcal_db *db,
 	return 0;
 }
 
+/*
+ * show_existing - configuration @id was planned from these very inputs:
+ * say so and show it instead of storing a copy.
+ */
+static int show_existing(struct cli_ctx *ctx, memcal_db *db, int64_t id,
+			 struct tune_config *c)
+{
+	int rc = tune_load_config(ctx, db, id, NULL, c, &id);
+
+	if (rc)
+		return rc;
+	cli_info(ctx, "configuration %lld was planned from the same inputs "
+		 "(mix file, profiles, platform profile, options): not stored "
+		 "again", (long long)id);
+	if (ctx->json)
+		return cli_emit_json(ctx, json_pack("{s:I,s:b,s:o}",
+						    "config_id", (json_int_t)id,
+						    "existing", 1, "document",
+						    config_to_json(c)));
+	config_print(ctx->out, c, id);
+	return 0;
+}
+
+static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+		     const struct plan_opts *o, struct tune_inputs *ti,
+		     struct tune_config *c);
+
+/*
+ * reprofile - --reprofile and a profile missing or stale (@why): profile
+ * the mix, then plan from the fresh inputs.
+ */
+static int reprofile(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+		     const struct plan_opts *o, struct tune_inputs *ti,
+		     struct tune_config *c, const char *why)
+{
+	struct plan_opts again = *o;
+	int rc;
+
+	cli_info(ctx, "profiling mix '%s' again (--reprofile): %s", m->name,
+		 why);
+	again.reprofile = false;
+	rc = tune_check_local_cpus(ctx, m);
+	if (!rc)
+		rc = profile_mix(ctx, db, m, 0, 600, true);
+	if (rc)
+		return rc;
+	inputs_free(ti);
+	memset(ti, 0, sizeof(*ti));
+	return plan_with(ctx, db, m, &again, ti, c);
+}
+
 /* plan_with - plan @m against the database and store the result. */
 static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		     const struct plan_opts *o, struct tune_inputs *ti,
 		     struct tune_config *c)
 {
 	bool exists[TUNE_MAX_CPUS];
-	char err[768], *doc;
+	char err[1536], *doc, key[65];
 	int64_t id = 0;
 	json_t *j;
 	int rc;
@@ -126,10 +152,19 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		exists[i] = i < ti->in.nr_cpus;
 	if (mix_check_cpus(m, exists, ti->in.nr_cpus, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
-	if (inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)) ||
-	    inputs_profiles(db, m, ti, err, sizeof(err)))
+	plan_floor_caches(ti->platform.topology_json, ti->in.nr_cpus,
+			  ti->in.cache_bytes);
+	if (inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	if (inputs_profiles(db, m, ti, err, sizeof(err)) ||
+	    profile_check(db, m, ti, err, sizeof(err)))
+		return o->reprofile ? reprofile(ctx, db, m, o, ti, c, err) :
+		       cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	memcpy(ti->in.periods_us, o->periods, sizeof(o->periods));
+	if (ident_inputs_key(ti, o->assume_ns, key, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	if (!memcal_db_config_find_key(db, key, &id))
+		return show_existing(ctx, db, id, c);
 	rc = plan_run(&ti->in, c, err, sizeof(err));
 	if (rc)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot plan mix '%s': "
@@ -143,7 +178,7 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		json_decref(j);
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 	}
-	rc = store(ctx, db, c, doc, &id);
+	rc = store(ctx, db, c, doc, key, &id);
 	free(doc);
 	if (rc) {
 		json_decref(j);
@@ -154,7 +189,7 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 						    (json_int_t)id, "document",
 						    j));
 	json_decref(j);
-	print_human(ctx, c, id);
+	config_print(ctx->out, c, id);
 	return 0;
 }
 
@@ -169,6 +204,8 @@ int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 		  "(default 100,200,500,1000,2000,5000,10000,20000)" },
 		{ "assume-overhead-ns", 0, "NS", 'a', "regulation cost per "
 		  "period to assume when 'memcal overhead' has not run" },
+		{ "reprofile", 0, NULL, 'r', "profile the mix first when a "
+		  "workload's profile is missing or no longer matches it" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct plan_opts o;

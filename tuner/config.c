@@ -14,10 +14,19 @@
 /* budget_json - one class's limits as an object. */
 static json_t *budget_json(const struct tune_budget *b)
 {
-	return json_pack("{s:f,s:f,s:I,s:I}", "guaranteed_bps",
-			 b->guaranteed_bps, "ceiling_bps", b->ceiling_bps,
-			 "guaranteed_events", (json_int_t)b->guaranteed_events,
-			 "ceiling_events", (json_int_t)b->ceiling_events);
+	json_t *o = json_pack("{s:f,s:f,s:I,s:I}", "guaranteed_bps",
+			      b->guaranteed_bps, "ceiling_bps", b->ceiling_bps,
+			      "guaranteed_events",
+			      (json_int_t)b->guaranteed_events,
+			      "ceiling_events", (json_int_t)b->ceiling_events);
+
+	/* a floor only where one was set: real-time cores */
+	if (o && b->floor_events) {
+		json_object_set_new(o, "floor_bps", json_real(b->floor_bps));
+		json_object_set_new(o, "floor_events",
+				    json_integer((json_int_t)b->floor_events));
+	}
+	return o;
 }
 
 /* counter_json - one class's counter event as an object. */
@@ -148,15 +157,18 @@ static void copy_str(char *dst, size_t len, json_t *v)
 /* read_budget - one class's limits; -1 if malformed. */
 static int read_budget(json_t *o, struct tune_budget *b)
 {
-	json_int_t g = -1, ce = -1;
+	json_int_t g = -1, ce = -1, fe = 0;
 
-	if (json_unpack(o, "{s:F,s:F,s:I,s:I}", "guaranteed_bps",
+	b->floor_bps = 0;
+	if (json_unpack(o, "{s:F,s:F,s:I,s:I,s?F,s?I}", "guaranteed_bps",
 			&b->guaranteed_bps, "ceiling_bps", &b->ceiling_bps,
-			"guaranteed_events", &g, "ceiling_events", &ce) ||
-	    g < 0 || ce < 0)
+			"guaranteed_events", &g, "ceiling_events", &ce,
+			"floor_bps", &b->floor_bps, "floor_events", &fe) ||
+	    g < 0 || ce < 0 || fe < 0)
 		return -1;
 	b->guaranteed_events = (uint64_t)g;
 	b->ceiling_events = (uint64_t)ce;
+	b->floor_events = (uint64_t)fe;
 	return 0;
 }
 

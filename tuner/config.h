@@ -17,7 +17,8 @@
  *   platform_ceiling {read_bps, write_bps, read_events, write_events}
  *   cpus       [{cpu, role: "rt"|"be"|"idle", regulated, master,
  *                workloads: [names], read: {guaranteed_bps, ceiling_bps,
- *                guaranteed_events, ceiling_events}, write: {...}}]
+ *                guaranteed_events, ceiling_events[, floor_bps,
+ *                floor_events]}, write: {...}}]
  *   workloads  [{name, cpu, criticality, deadline_us, period_us, argv}]
  *   provenance {platform_id, calibration_run_id, overhead_run_id,
  *               overhead_method, profile_ids, mix_file, percentile,
@@ -30,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -47,10 +49,14 @@ enum { TUNE_READ = 0, TUNE_WRITE = 1, TUNE_NR_CLASSES = 2 };
  * @guaranteed_bps, @ceiling_bps: bytes per second.
  * @guaranteed_events, @ceiling_events: the same per period, in counter
  *	events (what memreg takes).
+ * @floor_bps, @floor_events: the least a real-time core is given whatever
+ *	its trace says (0 elsewhere); see plan_floor.c.
  */
 struct tune_budget {
 	double guaranteed_bps, ceiling_bps;
 	uint64_t guaranteed_events, ceiling_events;
+	double floor_bps;
+	uint64_t floor_events;
 };
 
 /**
@@ -162,5 +168,7 @@ void config_warn(struct tune_config *c, const char *fmt, ...)
 struct tune_cpu *config_cpu(struct tune_config *c, int cpu);
 const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu);
 void config_cpulist(const struct tune_config *c, char *buf, size_t len);
+/* config_print.c */
+void config_print(FILE *f, const struct tune_config *c, int64_t id);
 
 #endif /* MEMTUNE_CONFIG_H */

@@ -18,9 +18,14 @@ int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv);
 int memtune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv);
 int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv);
 int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_list(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int memtune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv);
 /* Implemented in reports/. */
 int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 
+int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+		unsigned runs, unsigned timeout_s, bool quiet);
 int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db);
 int tune_load_mix(struct cli_ctx *ctx, const char *path, struct mix *m);
 int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m);

@@ -10,7 +10,8 @@ static const struct cli_command memtune_commands[] = {
 	{ "profile", memtune_cmd_profile, "MIX.yaml [--runs N] [--timeout S]",
 	  "run each workload solo, pinned; store its time and traffic trace" },
 	{ "plan", memtune_cmd_plan,
-	  "MIX.yaml [--periods LIST_US] [--assume-overhead-ns NS]",
+	  "MIX.yaml [--periods LIST_US] [--assume-overhead-ns NS] "
+	  "[--reprofile]",
 	  "choose period, master core, budgets, LMS parameters; explain" },
 	{ "apply", memtune_cmd_apply,
 	  "[--config ID | --file JSON] [--module PATH] [--sysfs DIR] "
@@ -25,6 +26,13 @@ static const struct cli_command memtune_commands[] = {
 	{ "report", memtune_cmd_report,
 	  "[--config ID] [--out FILE] [--format html|csv|json]",
 	  "write a tuning report" },
+	{ "list", memtune_cmd_list, "[--kind KIND] [--mix NAME]",
+	  "configurations, profiles and validations, newest first" },
+	{ "show", memtune_cmd_show, "[ID | --profile ID | --validation ID]",
+	  "one configuration (plan, reasons, provenance) or record" },
+	{ "delete", memtune_cmd_delete,
+	  "ID | --profile ID | --validation ID [--force]",
+	  "delete a record; --force: with what depends on it" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -67,6 +67,8 @@ struct plan_profile {
  * @periods_us:     candidate periods (0-terminated; empty: defaults).
  * @platform_id, @calibration_run_id, @overhead_run_id: provenance.
  * @fingerprint, @arch, @cpu_model: the board.
+ * @cache_bytes:    per CPU, its private data caches in bytes (0: unknown,
+ *                  the floors assume PLAN_FLOOR_DEFAULT_CACHE).
  */
 struct plan_input {
 	const struct mix *mix;
@@ -81,6 +83,7 @@ struct plan_input {
 	char fingerprint[65];
 	char arch[32];
 	char cpu_model[128];
+	uint64_t cache_bytes[TUNE_MAX_CPUS];
 };
 
 /**
@@ -135,6 +138,26 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
 		 char *err, size_t errlen);
 double plan_percentile(uint64_t *v, size_t n, double pct);
+/* plan_floor.c */
+#define PLAN_FLOOR_NOISE_SHARE 0.01
+#define PLAN_FLOOR_DEFAULT_CACHE (1u << 20)
+/**
+ * struct plan_floor - the floor of one real-time core and one class.
+ * @refill: bytes per period to refill its private caches.
+ * @noise:  bytes per period for what the trace cannot see.
+ * @bytes:  @refill + @noise.
+ * @cache:  the private cache size used.
+ * @cache_known: @cache came from the platform profile.
+ */
+struct plan_floor {
+	double refill, noise, bytes;
+	uint64_t cache;
+	bool cache_known;
+};
+void plan_floor(const struct plan_input *in, int cpu, int k, double sec,
+		struct plan_floor *f);
+int plan_floor_caches(const char *topology_json, int nr_cpus,
+		      uint64_t *cache_bytes);
 /* plan_replay.c */
 int plan_traces_build(const struct plan_input *in, const int *cpu_of,
 		      struct plan_traces *t, char *err, size_t errlen);

@@ -3,8 +3,9 @@
  * plan_budget.c - per-core read and write budgets for one period.
  *
  * Real-time cores get a guaranteed share sized from their own trace: the
- * mix's percentile of the per-period demand plus its margin (ceiling: the
- * largest period's demand plus the margin).  Best-effort cores share what
+ * mix's percentile of the per-period demand plus its margin, never below
+ * the floor of plan_floor.c (ceiling: the largest period's demand plus the
+ * margin, never below the guarantee).  Best-effort cores share what
  * the real-time guarantees leave of the sustainable bandwidth, in
  * proportion to their own percentile demand, and may grow (LMS, reclaim,
  * spare sharing) up to that remainder.  The sum of guarantees never
@@ -86,6 +87,39 @@ static uint64_t events_down(double bytes, double bpe)
 }
 
 /*
+ * explain_rt - the reason for a real-time core's budget: its trace's
+ * need, its floor and where the floor's figures come from.
+ */
+static void explain_rt(struct tune_config *out, int c, int k,
+		       const struct tune_budget *b, const struct plan_floor *f,
+		       double need, double sec)
+{
+	config_explain(out, "cpu %d %s budget %.1f MB/s guaranteed, %.1f MB/s "
+		       "ceiling: real-time, the larger of p%g of its trace + "
+		       "%g%% (%.1f MB/s) and its floor %.1f MB/s = %s "
+		       "%.0f KiB%s once per %.0f us period "
+		       "(%.1f MB/s) + %g%% of the %.1f MB/s sustainable "
+		       "(%.1f MB/s)", c, k ? "write" : "read",
+		       b->guaranteed_bps / 1e6, b->ceiling_bps / 1e6,
+		       out->percentile, out->margin_pct, need / sec / 1e6,
+		       b->floor_bps / 1e6, k ? "the write-backs of a refill "
+		       "that evicts the dirty lines of its private caches" :
+		       "a refill of its private caches",
+		       (double)f->cache / 1024,
+		       f->cache_known ? "" : " (assumed: the topology lists "
+		       "none)", sec * 1e6, f->refill / sec / 1e6,
+		       PLAN_FLOOR_NOISE_SHARE * 100,
+		       f->noise / sec / 1e6 / PLAN_FLOOR_NOISE_SHARE,
+		       f->noise / sec / 1e6);
+	if (!f->cache_known && k == TUNE_READ)
+		config_warn(out, "cpu %d: the platform profile lists no cache "
+			    "for it, so its floors assume %u KiB of private "
+			    "cache; run 'memcal run' on a board whose topology "
+			    "is visible for a measured figure", c,
+			    PLAN_FLOOR_DEFAULT_CACHE / 1024);
+}
+
+/*
  * fit_class - budgets of class @k at period @sec seconds; PLAN_ENOFIT with
  * a message when the real-time guarantees exceed the platform ceiling.
  */
@@ -95,7 +129,8 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 {
 	static const char *const cls[] = { "read", "write" };
 	double plat = in->sustain_bps[k] * sec, rt_sum = 0, be_w = 0;
-	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], bpe;
+	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], bpe, floor_sum = 0;
+	struct plan_floor fl[TUNE_MAX_CPUS];
 	double margin = 1.0 + in->mix->margin_pct / 100.0;
 	uint64_t ev_sum = 0;
 	int n_be = 0;
@@ -108,17 +143,33 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			     &mx[c]);
 		if (!t->has_work[c])
 			continue;
-		if (t->rt[c])
-			rt_sum += pct[c] * margin;
-		else {
+		if (t->rt[c]) {
+			plan_floor(in, c, k, sec, &fl[c]);
+			floor_sum += fl[c].bytes;
+			rt_sum += fmax(pct[c] * margin, fl[c].bytes);
+		} else {
 			n_be++;
 			be_w += pct[c] > 0 ? pct[c] : 1;
 		}
 	}
+	if (floor_sum > plat) {
+		snprintf(err, errlen, "budgets cannot fit: the real-time cores' "
+			 "floors alone need %.1f MB/s of %s traffic at a %.0f us "
+			 "period (each: its private caches refilled once per "
+			 "period, plus %g%% of the sustainable bandwidth for "
+			 "what a profile cannot see), but the board sustains "
+			 "%.1f MB/s; plan with longer periods (--periods), make "
+			 "a workload best-effort, or run the real-time "
+			 "workloads on fewer cores", floor_sum / sec / 1e6,
+			 cls[k], sec * 1e6, PLAN_FLOOR_NOISE_SHARE * 100,
+			 plat / sec / 1e6);
+		return PLAN_ENOFIT;
+	}
 	if (rt_sum > plat || (n_be && plat - rt_sum < (double)n_be * bpe)) {
 		snprintf(err, errlen, "budgets cannot fit: the real-time cores "
 			 "need %.1f MB/s of %s traffic (p%g of their traces + "
-			 "%g%%)%s, but the board sustains %.1f MB/s; lower the "
+			 "%g%%, at least their floors)%s, but the board sustains "
+			 "%.1f MB/s; lower the "
 			 "percentile or margin, make a workload best-effort, "
 			 "or run 'memcal run' again if the calibration is "
 			 "wrong", rt_sum / sec / 1e6, cls[k],
@@ -135,11 +186,12 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		if (!t->has_work[c])
 			continue;
 		if (t->rt[c]) {
-			g = pct[c] * margin;
+			g = fmax(pct[c] * margin, fl[c].bytes);
 			ce = fmax(g, mx[c] * margin);
 			if (ce > plat)
 				ce = plat;
 			b->guaranteed_events = events_up(g, bpe);
+			b->floor_events = events_up(fl[c].bytes, bpe);
 		} else {
 			g = (plat - rt_sum) * (pct[c] > 0 ? pct[c] : 1) / be_w;
 			ce = plat - rt_sum;
@@ -176,14 +228,18 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 
 		b->guaranteed_bps = (double)b->guaranteed_events * bpe / sec;
 		b->ceiling_bps = (double)b->ceiling_events * bpe / sec;
-		if (explain && t->has_work[c])
+		b->floor_bps = (double)b->floor_events * bpe / sec;
+		if (!explain || !t->has_work[c])
+			continue;
+		if (t->rt[c])
+			explain_rt(out, c, k, b, &fl[c], pct[c] * margin, sec);
+		else
 			config_explain(out, "cpu %d %s budget %.1f MB/s "
-				       "guaranteed, %.1f MB/s ceiling: %s", c,
-				       cls[k], b->guaranteed_bps / 1e6,
-				       b->ceiling_bps / 1e6, t->rt[c] ?
-				       "real-time, p-percentile of its trace "
-				       "plus the margin" : "best-effort, a "
-				       "share of what real-time cores leave");
+				       "guaranteed, %.1f MB/s ceiling: "
+				       "best-effort, a share of what real-time "
+				       "cores leave", c, cls[k],
+				       b->guaranteed_bps / 1e6,
+				       b->ceiling_bps / 1e6);
 	}
 	if (explain)
 		config_explain(out, "%s guarantees total %.1f MB/s of the "

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "identity.h"
 #include "inputs.h"
 #include "memtune_cmds.h"
 #include "runner.h"
@@ -365,9 +366,13 @@ static double mean_bps(const uint64_t *v, size_t n, int tick_us)
 	return n ? s / ((double)n * tick_us * 1e-6) : 0;
 }
 
-/* store_and_print - one transaction for all profiles, then the output. */
+/*
+ * store_and_print - one transaction for all profiles, each with the
+ * identity of the binary it ran (@bin, same index), then the output.
+ */
 static int store_and_print(struct cli_ctx *ctx, memcal_db *db,
-			   const struct mix *m, struct memcal_profile *p)
+			   const struct mix *m, struct memcal_profile *p,
+			   const struct memcal_binary *bin, bool quiet)
 {
 	json_t *arr = json_array();
 
@@ -375,16 +380,17 @@ static int store_and_print(struct cli_ctx *ctx, memcal_db *db,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
 				 memcal_db_errmsg(db));
 	for (int i = 0; i < m->n; i++)
-		if (memcal_db_profile_store(db, &p[i])) {
+		if (memcal_db_profile_store(db, &p[i]) ||
+		    memcal_db_profile_binary_set(db, p[i].id, &bin[i])) {
 			memcal_db_rollback(db);
 			json_decref(arr);
 			return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
 					 memcal_db_errmsg(db));
 		}
-	if (memcal_db_commit(db)) {
+	if (memcal_db_commit(db) || quiet) {
 		json_decref(arr);
-		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
-				 memcal_db_errmsg(db));
+		return quiet ? 0 : cli_error(ctx, CLI_EXIT_FAILURE, "%s",
+					     memcal_db_errmsg(db));
 	}
 	if (!ctx->json)
 		fprintf(ctx->out, "%-16s %4s %4s %10s %10s %11s %11s  %s\n",
@@ -424,46 +430,26 @@ static int store_and_print(struct cli_ctx *ctx, memcal_db *db,
 }
 
 /**
- * memtune_cmd_profile() - 'memtune profile MIX.yaml [--runs N]
- * [--timeout S]'.
+ * profile_mix() - profile every workload of @m solo, pinned, and store
+ * the profiles with the binary each ran, in one transaction.
+ * @runs:      repetitions (0: the mix's).
+ * @timeout_s: per run.
+ * @quiet:     store only; print no table (plan --reprofile).
+ *
+ * Return: 0 or a CLI exit code (the message printed).
  */
-int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
+int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+		unsigned runs, unsigned timeout_s, bool quiet)
 {
-	static const struct cli_option opts[] = {
-		{ "runs", 'r', "N", 'r', "solo runs per workload (default: the "
-		  "mix's 'runs', else 3)" },
-		{ "timeout", 0, "S", 't', "kill a run after S seconds (600)" },
-		{ NULL, 0, NULL, 0, NULL },
-	};
-	struct profile_opts o = { 0, 600 };
 	struct memcal_profile *p = NULL;
+	struct memcal_binary *bin = NULL;
 	struct tune_inputs *ti = calloc(1, sizeof(*ti));
-	struct mix *m = calloc(1, sizeof(*m));
-	memcal_db *db = NULL;
 	struct pmu pmu;
-	char err[512], *mixpath = NULL;
-	int npos, rc;
+	char err[512];
+	int rc = 0;
 
-	if (!ti || !m) {
-		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-		goto out;
-	}
-	rc = tune_parse_args(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
-			     profile_option, &o, &mixpath, 1, &npos);
-	if (rc)
-		goto out;
-	if (npos != 1) {
-		rc = cli_error(ctx, CLI_EXIT_USAGE, "profile takes one mix "
-			       "file; see 'memtune profile --help'");
-		goto out;
-	}
-	rc = tune_load_mix(ctx, mixpath, m);
-	if (!rc)
-		rc = tune_check_local_cpus(ctx, m);
-	if (!rc)
-		rc = tune_open_db(ctx, true, &db);
-	if (rc)
-		goto out;
+	if (!ti)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 	if (inputs_platform(db, ti, err, sizeof(err))) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 		goto out;
@@ -475,7 +461,8 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 	pmu.on = pmu.cfg[0].validated || pmu.cfg[1].validated;
 	pmu.fd[0] = pmu.fd[1] = -1;
 	p = calloc((size_t)m->n, sizeof(*p));
-	if (!p) {
+	bin = calloc((size_t)m->n, sizeof(*bin));
+	if (!p || !bin) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
@@ -489,14 +476,18 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 		snprintf(p[i].criticality, sizeof(p[i].criticality), "%s",
 			 w->rt ? "rt" : "be");
 		p[i].argv_json = argv_json;
+		if (ident_binary(w->argv[0], &bin[i], err, sizeof(err))) {
+			rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload '%s': "
+				       "%s", w->name, err);
+			break;
+		}
 		cli_info(ctx, "profiling '%s' (%u runs)", w->name,
-			 o.runs ? o.runs : m->runs);
+			 runs ? runs : m->runs);
 		rc = profile_one(ctx, w, w->cpu >= 0 ? w->cpu : first_cpu(),
-				 o.runs ? o.runs : m->runs, o.timeout_s, &pmu,
-				 &p[i]);
+				 runs ? runs : m->runs, timeout_s, &pmu, &p[i]);
 	}
 	if (!rc)
-		rc = store_and_print(ctx, db, m, p);
+		rc = store_and_print(ctx, db, m, p, bin, quiet);
 out:
 	for (int i = 0; p && i < m->n; i++) {
 		free(p[i].argv_json);
@@ -504,11 +495,46 @@ out:
 		free(p[i].trace_write);
 	}
 	free(p);
-	if (ti)
-		inputs_free(ti);
+	free(bin);
+	inputs_free(ti);
 	free(ti);
-	if (m)
-		mix_free(m);
+	return rc;
+}
+
+/**
+ * memtune_cmd_profile() - 'memtune profile MIX.yaml [--runs N]
+ * [--timeout S]'.
+ */
+int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "runs", 'r', "N", 'r', "solo runs per workload (default: the "
+		  "mix's 'runs', else 3)" },
+		{ "timeout", 0, "S", 't', "kill a run after S seconds (600)" },
+		{ NULL, 0, NULL, 0, NULL },
+	};
+	struct profile_opts o = { 0, 600 };
+	struct mix *m = calloc(1, sizeof(*m));
+	memcal_db *db = NULL;
+	char *mixpath = NULL;
+	int npos, rc;
+
+	if (!m)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+	rc = tune_parse_args(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
+			     profile_option, &o, &mixpath, 1, &npos);
+	if (!rc && npos != 1)
+		rc = cli_error(ctx, CLI_EXIT_USAGE, "profile takes one mix "
+			       "file; see 'memtune profile --help'");
+	if (!rc)
+		rc = tune_load_mix(ctx, mixpath, m);
+	if (!rc)
+		rc = tune_check_local_cpus(ctx, m);
+	if (!rc)
+		rc = tune_open_db(ctx, true, &db);
+	if (!rc)
+		rc = profile_mix(ctx, db, m, o.runs, o.timeout_s, false);
+	mix_free(m);
 	free(m);
 	memcal_db_close(db);
 	return rc;

@@ -55,6 +55,41 @@ static const char *sibling_path(const char *name, char *buf, size_t len)
 }
 
 /**
+ * runner_resolve() - the file runner_start() would run for @name: the
+ * sibling memcal-load, a name with a slash as given, else the first
+ * executable match along $PATH (execvp's default when unset); written to
+ * @buf as an absolute path without symbolic links.
+ * Return: 0, or -1 when no executable file answers to @name.
+ */
+int runner_resolve(const char *name, char *buf, size_t len)
+{
+	char sib[PATH_MAX], cand[PATH_MAX], real[PATH_MAX];
+	const char *file = sibling_path(name, sib, sizeof(sib));
+	const char *path = getenv("PATH");
+
+	if (!name || !*name)
+		return -1;
+	if (strchr(file, '/')) {
+		if (access(file, X_OK) || !realpath(file, real))
+			return -1;
+		return snprintf(buf, len, "%s", real) >= (int)len ? -1 : 0;
+	}
+	if (!path)
+		path = "/bin:/usr/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(cand, sizeof(cand), "%.*s/%s", (int)n, n ? path : ".",
+			 file);
+		if (!access(cand, X_OK) && realpath(cand, real))
+			return snprintf(buf, len, "%s", real) >= (int)len ?
+			       -1 : 0;
+		path += n + (path[n] == ':');
+	}
+	return -1;
+}
+
+/**
  * runner_start() - fork and exec @j, pinned to @j->cpu.
  * Return: 0, or -1 with @err naming the command and the reason.
  */

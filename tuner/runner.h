@@ -43,6 +43,7 @@ struct runner_job {
 };
 
 uint64_t runner_now_ns(void);
+int runner_resolve(const char *name, char *buf, size_t len);
 int runner_start(struct runner_job *j, char *err, size_t errlen);
 int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 		    char *err, size_t errlen);

@@ -26,6 +26,8 @@ void seed(const char *dbpath, double bps, double ovh_ns);
 void seed_fp(const char *dbpath, double bps, double ovh_ns,
 	     const char *fingerprint);
 void write_mix(const char *dir, char *path, size_t len, const char *body);
+char *slurp_file(const char *path);
+void golden_check(const char *text, const char *path);
 extern const char small_mix[];
 
 #endif /* MEMTUNE_TEST_CLI_UTIL_H */

@@ -130,6 +130,18 @@ Test(cli, profile_plan_export_validate, .timeout = 240)
 	cr_assert_str_eq(json_string_value(json_object_get(cfg, "format")),
 			 "memcal.tuned-config");
 	cr_assert(json_array_size(json_object_get(cfg, "explain")) >= 4);
+	{
+		/* cpu 1 is real-time and its compute writes nothing: it
+		 * still gets its floor, and no less */
+		json_t *w = json_object_get(json_array_get(json_object_get(
+			cfg, "cpus"), 1), "write");
+		json_int_t fl = json_integer_value(json_object_get(w,
+							"floor_events"));
+
+		cr_assert_gt(fl, 0, "no write floor: %s", o->out);
+		cr_assert_geq(json_integer_value(json_object_get(w,
+			"guaranteed_events")), fl);
+	}
 	json_decref(doc);
 
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
@@ -205,18 +217,31 @@ Test(cli, budgets_that_cannot_fit)
 	free(o);
 }
 
+/*
+ * profiled_small - a scratch directory @dir (64 bytes) with database @db
+ * (128) seeded at 10 GB/s and @ovh_ns, and small_mix as @mix (128),
+ * profiled once.
+ */
+static void profiled_small(char *dir, char *db, char *mix, double ovh_ns)
+{
+	struct out *o = malloc(sizeof(*o));
+
+	scratch(dir, 64);
+	snprintf(db, 128, "%s/m.db", dir);
+	seed(db, 10e9, ovh_ns);
+	write_mix(dir, mix, 128, small_mix);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	free(o);
+}
+
 Test(cli, plan_without_overhead_says_run_memcal_overhead, .timeout = 120)
 {
 	char dir[64], db[128], mix[128];
 	struct out *o = malloc(sizeof(*o));
 
-	scratch(dir, sizeof(dir));
-	snprintf(db, sizeof(db), "%s/m.db", dir);
-	seed(db, 10e9, 0);
-	write_mix(dir, mix, sizeof(mix), small_mix);
-	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
-		"--runs", "1", NULL });
-	cr_assert_eq(o->rc, 0, "%s", o->text);
+	profiled_small(dir, db, mix, 0);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
 	cr_assert_eq(o->rc, 1, "%s", o->text);
 	cr_assert(strstr(o->text, "run 'memcal overhead' first"), "%s",
@@ -227,5 +252,160 @@ Test(cli, plan_without_overhead_says_run_memcal_overhead, .timeout = 120)
 	cr_assert_eq(o->rc, 0, "%s", o->text);
 	cr_assert(strstr(o->out, "\"overhead_method\": \"assumed\""), "%s",
 		  o->out);
+	free(o);
+}
+
+/* configs - tuned configurations stored in @db (memtune list --json). */
+static size_t configs(const char *db)
+{
+	struct out *o = malloc(sizeof(*o));
+	json_t *doc;
+	size_t n;
+
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "list",
+		"--kind", "config", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	doc = json_loads(o->out, 0, NULL);
+	cr_assert(doc, "%s", o->text);
+	n = json_array_size(json_object_get(doc, "records"));
+	json_decref(doc);
+	free(o);
+	return n;
+}
+
+Test(cli, plan_twice_stores_one_configuration, .timeout = 120)
+{
+	char dir[64], db[128], mix[128];
+	struct out *o = malloc(sizeof(*o));
+
+	profiled_small(dir, db, mix, 20000);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "tuned configuration 1 "), "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "configuration 1 was planned from the same "
+			 "inputs"), "%s", o->text);
+	cr_assert(strstr(o->text, "tuned configuration 1 "), "%s", o->text);
+	cr_assert_eq(configs(db), 1);
+	/* another option is another input: a second configuration */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
+		mix, "--periods", "1000,2000", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->out, "\"config_id\": 2"), "%s", o->out);
+	cr_assert_eq(configs(db), 2);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
+		mix, "--periods", "1000,2000", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->out, "\"existing\": true"), "%s", o->out);
+	cr_assert_eq(configs(db), 2);
+	free(o);
+}
+
+/* copy_file - @from to @to, executable. */
+static void copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+	size_t n;
+
+	cr_assert(a && b);
+	while ((n = fread(buf, 1, sizeof(buf), a)) > 0)
+		cr_assert_eq(fwrite(buf, 1, n, b), n);
+	fclose(a);
+	fclose(b);
+	cr_assert_eq(chmod(to, 0755), 0);
+}
+
+Test(cli, changed_argv_refuses_with_the_profile_command, .timeout = 120)
+{
+	char dir[64], db[128], mix[128], want[256];
+	struct out *o = malloc(sizeof(*o));
+	char *edited = strdup(small_mix), *p;
+
+	profiled_small(dir, db, mix, 20000);
+	p = strstr(edited, "--mb 96");
+	cr_assert(p);
+	memcpy(p, "--mb 48", 7);	/* the stream now reads half as much */
+	write_mix(dir, mix, sizeof(mix), edited);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "workload 'stream'"), "%s", o->text);
+	cr_assert(strstr(o->text, "its command changed"), "%s", o->text);
+	snprintf(want, sizeof(want), "'memtune profile %s'", mix);
+	cr_assert(strstr(o->text, want), "%s", o->text);
+	cr_assert_eq(configs(db), 0, "nothing was planned");
+	/* a changed core is a changed profile too */
+	p = strstr(edited, "cpu: 1");
+	memcpy(p, "cpu: 0", 6);
+	write_mix(dir, mix, sizeof(mix), edited);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		"--runs", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	p = strstr(edited, "cpu: 0");
+	memcpy(p, "cpu: 1", 6);
+	write_mix(dir, mix, sizeof(mix), edited);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "profiled on cpu 0, the mix now declares "
+			 "cpu 1"), "%s", o->text);
+	/* --reprofile profiles it again, then plans */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix,
+		"--reprofile", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "profiling mix 'small' again"), "%s",
+		  o->text);
+	cr_assert(strstr(o->text, "tuned configuration 1 "), "%s", o->text);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "planned from the same inputs"), "%s",
+		  o->text);
+	free(edited);
+	free(o);
+}
+
+Test(cli, changed_or_missing_binary_refuses, .timeout = 120)
+{
+	char dir[64], db[128], mix[128], bin[128], body[1024], want[256];
+	struct out *o = malloc(sizeof(*o));
+	FILE *f;
+
+	scratch(dir, sizeof(dir));
+	snprintf(db, sizeof(db), "%s/m.db", dir);
+	snprintf(bin, sizeof(bin), "%s/load", dir);
+	seed(db, 10e9, 20000);
+	copy_file(MEMCAL_BINARY_DIR "/tuner/memcal-load", bin);
+	snprintf(body, sizeof(body),
+		 "name: own\n"
+		 "runs: 1\n"
+		 "workloads:\n"
+		 "  - name: control\n"
+		 "    argv: [%s, compute, --iters, \"100000\"]\n"
+		 "    criticality: rt\n"
+		 "    deadline_us: 100000\n"
+		 "    cpu: 1\n", bin);
+	write_mix(dir, mix, sizeof(mix), body);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "profile", mix,
+		NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	/* rebuilt: same path, other contents */
+	f = fopen(bin, "ab");
+	cr_assert(f);
+	fputs("rebuilt", f);
+	fclose(f);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "changed since it was profiled"), "%s",
+		  o->text);
+	snprintf(want, sizeof(want), "'memtune profile %s'", mix);
+	cr_assert(strstr(o->text, want), "%s", o->text);
+	/* gone */
+	cr_assert_eq(unlink(bin), 0);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "is not an executable file here"), "%s",
+		  o->text);
+	cr_assert(strstr(o->text, want), "%s", o->text);
+	cr_assert_eq(configs(db), 0);
 	free(o);
 }

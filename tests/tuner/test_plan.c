@@ -234,6 +234,104 @@ Test(plan, budgets_that_cannot_fit)
 	free(c);
 }
 
+/*
+ * has_explain - whether some reason of @c contains both @a and @b.
+ */
+static bool has_explain(const struct tune_config *c, const char *a,
+			const char *b)
+{
+	for (int i = 0; i < c->n_explain; i++)
+		if (strstr(c->explain[i], a) && strstr(c->explain[i], b))
+			return true;
+	return false;
+}
+
+Test(plan, zero_write_profile_gets_the_floor)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+	double sec, want;
+
+	add(f, "control", true, 1, 200e6, false);
+	memset(f->wr[0], 0, sizeof(f->wr[0]));	/* the profile saw no write */
+	add(f, "hog", false, 2, 3e9, false);
+	f->in.cache_bytes[1] = 512 * 1024;
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	check_fit(f, c);
+	sec = c->period_us / 1e6;
+	/* one refill of the 512 KiB private caches per period + 1% of the
+	 * 5 GB/s sustainable write bandwidth, in 64-byte events */
+	want = 512 * 1024 + 0.01 * 5e9 * sec;
+	cr_assert_eq(config_cpu(c, 1)->b[TUNE_WRITE].floor_events,
+		     (uint64_t)((want + 63) / 64), "floor %llu events",
+		     (unsigned long long)config_cpu(c, 1)->b[1].floor_events);
+	cr_assert_geq(config_cpu(c, 1)->b[TUNE_WRITE].guaranteed_events,
+		      config_cpu(c, 1)->b[TUNE_WRITE].floor_events);
+	cr_assert_gt(config_cpu(c, 1)->b[TUNE_WRITE].guaranteed_bps, 1e6,
+		     "a zero-write trace still gets a real write budget");
+	cr_assert_geq(config_cpu(c, 1)->b[TUNE_READ].guaranteed_events,
+		      config_cpu(c, 1)->b[TUNE_READ].floor_events);
+	cr_assert(has_explain(c, "cpu 1 write budget", "512 KiB"),
+		  "the reasons state the floor and its figures");
+	for (int i = 0; i < c->n_warn; i++)
+		cr_assert_not(strstr(c->warn[i], "lists no cache"),
+			      "cpu 1's cache is known: %s", c->warn[i]);
+	/* best-effort cores get no floor */
+	cr_assert_eq(config_cpu(c, 2)->b[TUNE_WRITE].floor_events, 0);
+	free(f);
+	free(c);
+}
+
+Test(plan, floors_pick_periods_that_hold_them)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+
+	/* a 4 MiB refill per period fits 5 GB/s only from ~1 ms up */
+	add(f, "control", true, 1, 100e6, false);
+	add(f, "hog", false, 2, 3e9, false);
+	f->in.cache_bytes[1] = 4u << 20;
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	check_fit(f, c);
+	cr_assert_geq(c->period_us, 1000, "period %d us", c->period_us);
+	f->in.cache_bytes[1] = 0;	/* unknown: assumed, and said */
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert(has_explain(c, "cpu 1 read budget", "assumed"));
+	cr_assert_eq(config_cpu(c, 1)->b[TUNE_READ].floor_events,
+		     (uint64_t)((PLAN_FLOOR_DEFAULT_CACHE + 0.01 * 10e9 *
+				 c->period_us / 1e6 + 63) / 64));
+	{
+		bool warned = false;
+
+		for (int i = 0; i < c->n_warn; i++)
+			warned |= !!strstr(c->warn[i], "cpu 1: the platform "
+					   "profile lists no cache");
+		cr_assert(warned, "no warning about the assumed cache");
+	}
+	free(f);
+	free(c);
+}
+
+Test(plan, platform_too_small_for_the_floors)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+
+	/* 1 MiB refilled per 20 ms period is 52 MB/s: more than 20 MB/s */
+	f->in.sustain_bps[0] = f->in.sustain_bps[1] = 20e6;
+	add(f, "control", true, 1, 1e6, false);
+	add(f, "be", false, 2, 1e6, false);
+	cr_assert_eq(plan(f, c, err), PLAN_ENOFIT, "%s", err);
+	cr_assert(strstr(err, "floors alone need"), "%s", err);
+	cr_assert(strstr(err, "20.0 MB/s"), "%s", err);
+	cr_assert(strstr(err, "--periods"), "%s", err);
+	free(f);
+	free(c);
+}
+
 /* period_for - the period chosen for a best-effort trace shape. */
 static int period_for(bool bursty)
 {

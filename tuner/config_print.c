@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * config_print.c - a tuned configuration as text for a person: the
+ * headline choices, the per-core budgets (with a real-time core's floor),
+ * the reasons and the warnings.  'memtune plan' and 'memtune show' print
+ * it the same way.
+ */
+#include <stdio.h>
+
+#include "config.h"
+
+/* mbps_pair - "guaranteed/ceiling" in MB/s. */
+static void mbps_pair(char *buf, size_t len, const struct tune_budget *b)
+{
+	snprintf(buf, len, "%.1f/%.1f", b->guaranteed_bps / 1e6,
+		 b->ceiling_bps / 1e6);
+}
+
+/**
+ * config_print() - @c, stored as configuration @id, as text on @f.
+ */
+void config_print(FILE *f, const struct tune_config *c, int64_t id)
+{
+	fprintf(f, "tuned configuration %lld for mix '%s' (platform %lld, "
+		"calibration run %lld)\n", (long long)id, c->mix,
+		(long long)c->platform_id, (long long)c->calibration_run_id);
+	fprintf(f, "  period %d us, master cpu %d, LMS %s (%u taps, step %.2f, "
+		"headroom %.0f%%), reclaim %s, share %s\n", c->period_us,
+		c->master_cpu, c->lms ? "on" : "off", c->taps,
+		c->mu_q16 / 65536.0, c->headroom_q16 * 100.0 / 65536.0,
+		c->reclaim ? "on" : "off", c->share ? "on" : "off");
+	fprintf(f, "  %-4s %-5s %-24s %21s %21s\n", "cpu", "role", "workloads",
+		"read MB/s g/ceil", "write MB/s g/ceil");
+	for (int i = 0; i < c->n_cpus; i++) {
+		const struct tune_cpu *p = &c->cpus[i];
+		char r[32], w[32];
+
+		mbps_pair(r, sizeof(r), &p->b[TUNE_READ]);
+		mbps_pair(w, sizeof(w), &p->b[TUNE_WRITE]);
+		fprintf(f, "  %-4d %-5s %-24s %21s %21s%s", p->cpu, p->role,
+			p->workloads[0] ? p->workloads : "-",
+			p->regulated ? r : "-", p->regulated ? w : "-",
+			p->cpu == c->master_cpu ? "  (master)" : "");
+		if (p->regulated && (p->b[TUNE_READ].floor_events ||
+				     p->b[TUNE_WRITE].floor_events))
+			fprintf(f, "  floor %.1f/%.1f",
+				p->b[TUNE_READ].floor_bps / 1e6,
+				p->b[TUNE_WRITE].floor_bps / 1e6);
+		fputc('\n', f);
+	}
+	fprintf(f, "why:\n");
+	for (int i = 0; i < c->n_explain; i++)
+		fprintf(f, "  - %s\n", c->explain[i]);
+	if (c->n_warn)
+		fprintf(f, "warnings:\n");
+	for (int i = 0; i < c->n_warn; i++)
+		fprintf(f, "  - %s\n", c->warn[i]);
+}
