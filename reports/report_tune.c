@@ -65,21 +65,18 @@ static const char *doc_string(const json_t *obj, const char *path)
 }
 
 /*
- * report_doc_reason() - the document's explanation of a choice: the first
- * "explain" sentence that mentions @what ("period", "master"), else NULL.
+ * report_doc_reason() - the document's explanation of the choice @key
+ * ("period", "master"): the sentence the planner stored under that key of
+ * its "reasons" object, else NULL.  Looked up by key, never by the words
+ * of a sentence: the master's reason speaks of overhead "per period" too.
  */
-const char *report_doc_reason(const struct report *r, const char *what)
+const char *report_doc_reason(const struct report *r, const char *key)
 {
-	json_t *ex = r->doc ? json_object_get(r->doc, "explain") : NULL;
-	size_t i;
-	json_t *s;
+	json_t *why = r->doc ? json_object_get(r->doc, "reasons") : NULL;
+	json_t *s = json_is_object(why) ? json_object_get(why, key) : NULL;
 
-	if (json_is_array(ex))
-		json_array_foreach(ex, i, s)
-			if (json_is_string(s) &&
-			    strcasestr(json_string_value(s), what))
-				return json_string_value(s);
-	return NULL;
+	return json_is_string(s) && json_string_length(s) ?
+	       json_string_value(s) : NULL;
 }
 
 /* report_sustainable() - the sustainable row of @traffic, or NULL. */
@@ -192,7 +189,7 @@ static int read_cores(struct report *r)
 int report_read_config_doc(struct report *r, memcal_db *db)
 {
 	json_error_t jerr;
-	json_t *w;
+	json_t *warnings, *w;
 	size_t i;
 
 	(void)db;
@@ -204,9 +201,9 @@ int report_read_config_doc(struct report *r, memcal_db *db)
 			    "shown.", (long long)r->config.id);
 		return 0;
 	}
-	w = json_object_get(r->doc, "warnings");
-	if (json_is_array(w))
-		json_array_foreach(w, i, w)
+	warnings = json_object_get(r->doc, "warnings");
+	if (json_is_array(warnings))
+		json_array_foreach(warnings, i, w)
 			if (json_is_string(w))
 				report_warn(r, "Planner: %s", json_string_value(w));
 	return read_cores(r);

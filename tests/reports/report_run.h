@@ -6,6 +6,7 @@
 #ifndef MEMCAL_REPORT_RUN_H
 #define MEMCAL_REPORT_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /**
@@ -25,5 +26,6 @@ int run_report(struct run_out *o, const char *tool, const char *db,
 void run_out_free(struct run_out *o);
 size_t count_str(const char *hay, const char *needle);
 char *slurp(const char *path);
+bool golden_match(const char *got, const char *path, char *why, size_t len);
 
 #endif /* MEMCAL_REPORT_RUN_H */
