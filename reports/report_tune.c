@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_figures.h"
 #ifdef MEMCAL_REPORTS_HAVE_LMS
 #include "memreg.h"
 #endif
@@ -83,10 +84,7 @@ const char *report_doc_reason(const struct report *r, const char *key)
 const struct memcal_sustainable *report_sustainable(const struct report *r,
 						    const char *traffic)
 {
-	for (size_t i = 0; i < r->n_sus; i++)
-		if (!strcmp(r->sus[i].traffic, traffic))
-			return &r->sus[i];
-	return NULL;
+	return figures_sustainable(r->sus, r->n_sus, traffic);
 }
 
 /*

@@ -82,7 +82,13 @@ static int store_bandwidth(memcal_db *db, struct fix_ids *ids)
 		.platform_id = ids->platform_id, .kind = "full",
 		.tool_version = "0.1.0", .params_json = "{\"repeat\":5}",
 		.started_at = "2026-01-02T03:04:05Z",
-		.finished_at = "2026-01-02T03:09:05Z", .notes = "",
+		.finished_at = "2026-01-02T03:09:05Z",
+		/* long enough to wrap; one word longer than a line */
+		.notes = "machine busy before the run: up to 100% of a CPU "
+			 "used by other processes; buffer on node 0 at "
+			 "/sys/devices/system/node/node0/hugepages/"
+			 "hugepages-2048kB/nr_hugepages_mempolicy; figures "
+			 "may be low",
 	};
 	int rc = memcal_db_run_store(db, &run);
 

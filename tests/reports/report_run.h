@@ -21,6 +21,11 @@ struct run_out {
 	char *err;
 };
 
+struct cli_ctx;
+typedef int (*run_cmd_fn)(struct cli_ctx *ctx, int argc, char **argv);
+
+int run_command(struct run_out *o, run_cmd_fn fn, const char *tool,
+		const char *command, const char *db, const char *const *args);
 int run_report(struct run_out *o, const char *tool, const char *db,
 	       const char *const *args);
 void run_out_free(struct run_out *o);
