@@ -122,12 +122,12 @@ static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
 static int add_overhead(const struct memcal_overhead_point *pt, void *user)
 {
 	json_array_append_new(user, json_pack(
-		"{s:i, s:i, s:s, s:s, s:i, s:i, s:f, s:f, s:f}",
+		"{s:i, s:i, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:b}",
 		"cpu", pt->cpu, "period_us", pt->period_us,
 		"benchmark", pt->benchmark, "method", pt->method,
 		"master_cpu", pt->master_cpu, "repetitions", pt->repetitions,
 		"ratio_median", pt->ratio_median, "ratio_min", pt->ratio_min,
-		"ratio_max", pt->ratio_max));
+		"ratio_max", pt->ratio_max, "lower_bound", pt->lower_bound));
 	return 0;
 }
 
@@ -535,17 +535,21 @@ static void print_run(FILE *f, json_t *doc)
 	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy: "
 		"an upper bound):\n");
 	json_array_foreach(json_object_get(doc, "overhead"), i, e)
-		fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %.3f [%.3f..%.3f]\n",
+		fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %s%.3f "
+			"[%.3f..%.3f]%s\n",
 			json_integer_value(json_object_get(e, "cpu")),
 			json_integer_value(json_object_get(e, "period_us")),
 			json_string_value(json_object_get(e, "benchmark")),
 			json_string_value(json_object_get(e, "method")),
 			json_integer_value(json_object_get(e, "cpu")) ==
 			json_integer_value(json_object_get(e, "master_cpu")) ?
-			" master" : "",
+			" master" : "", json_is_true(json_object_get(e,
+			"lower_bound")) ? ">= " : "",
 			json_real_value(json_object_get(e, "ratio_median")),
 			json_real_value(json_object_get(e, "ratio_min")),
-			json_real_value(json_object_get(e, "ratio_max")));
+			json_real_value(json_object_get(e, "ratio_max")),
+			json_is_true(json_object_get(e, "lower_bound")) ?
+			" livelocked: lower bound" : "");
 	print_none(f, json_object_get(doc, "overhead"));
 	print_models(f, json_object_get(doc, "overhead_models"));
 }

@@ -206,6 +206,10 @@ static const char *const migrations[] = {
 	"  throttles INTEGER NOT NULL,"
 	"  throttled_ns INTEGER NOT NULL"
 	") STRICT;",
+
+	/* 1 -> 2: overhead points of a livelocked core are lower bounds. */
+	"ALTER TABLE overhead_point ADD COLUMN lower_bound INTEGER NOT NULL"
+	"  DEFAULT 0 CHECK (lower_bound IN (0,1));",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -154,7 +154,8 @@ static void calibration(FILE *f, const struct report *r)
 
 		snprintf(series, sizeof(series), "%s/%s", p->benchmark,
 			 p->method);
-		snprintf(note, sizeof(note), "master %d", p->master_cpu);
+		snprintf(note, sizeof(note), "master %d%s", p->master_cpu,
+			 p->lower_bound ? ", livelocked: lower bound" : "");
 		line(f, &(struct csv_row){ "overhead", series, p->cpu,
 					   p->period_us, "us", p->ratio_median,
 					   "ratio", p->ratio_min, p->ratio_max,

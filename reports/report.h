@@ -164,7 +164,6 @@ double report_bw_at(const struct report *r, const char *kind, int n_cpus,
 int report_max_cpus(const struct report *r);
 double report_peak_bw(const struct report *r, const char *kind, int *n_cpus);
 int report_overhead_master(const struct report *r);
-int report_master_cpu(const struct report *r);
 double report_overhead_at(const struct report *r, int cpu, int period_us);
 bool report_overhead_proxy(const struct report *r);
 

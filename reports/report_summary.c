@@ -124,39 +124,22 @@ double report_peak_bw(const struct report *r, const char *kind, int *n_cpus)
 }
 
 /*
- * report_overhead_master() - the master core of the overhead
- * measurements: the master_cpu most points name, or -1 if none does.
+ * report_overhead_master() - the master core of the overhead measurements
+ * as the stored points say: the master_cpu every point names, or -1 when
+ * none does or they name different cores (a sweep that moved the master).
  */
 int report_overhead_master(const struct report *r)
 {
-	int best = -1;
-	size_t best_n = 0;
+	int master = -1;
 
 	for (size_t i = 0; i < r->n_ov; i++) {
-		int m = r->ov[i].master_cpu;
-		size_t n = 0;
-
-		if (m < 0)
+		if (r->ov[i].master_cpu < 0)
 			continue;
-		for (size_t j = 0; j < r->n_ov; j++)
-			n += r->ov[j].master_cpu == m;
-		if (n > best_n) {
-			best_n = n;
-			best = m;
-		}
+		if (master >= 0 && r->ov[i].master_cpu != master)
+			return -1;
+		master = r->ov[i].master_cpu;
 	}
-	return best;
-}
-
-/*
- * report_master_cpu() - the master core to highlight: the tuned
- * configuration's when there is one, else the overhead measurements'.
- */
-int report_master_cpu(const struct report *r)
-{
-	if (r->have_config)
-		return r->config.master_cpu;
-	return report_overhead_master(r);
+	return master;
 }
 
 /* report_overhead_proxy() - any overhead figure comes from the proxy. */

@@ -221,3 +221,18 @@ Test(show, headline_equals_the_reports_figures)
 	json_decref(sh);
 	json_decref(rep);
 }
+
+Test(show, livelocked_points_are_lower_bounds)
+{
+	char id[32], *s;
+
+	snprintf(db_path, sizeof(db_path), "%s/charts.db", fix_tmpdir());
+	cr_assert_eq(fix_create_charts(db_path, &ids), 0);
+	snprintf(id, sizeof(id), "%lld", (long long)ids.overhead_run_id);
+	s = show((const char *const[]){ "--run", id, NULL });
+	cr_expect_eq(count_str(s, "livelocked: lower bound"), 1);
+	cr_expect(strstr(s, "  cpu 1       20 us  compute proxy  master >= "
+			 "2.200 [2.178..2.222] livelocked: lower bound\n"), "%s",
+		  s);
+	free(s);
+}
