@@ -193,7 +193,9 @@ static void draw_knee(struct svg_chart *c, const struct memcal_sustainable *s,
 
 		snprintf(note, sizeof(note), "%s, past the measured curve",
 			 label);
-		svg_note(c, x1, pts[n - 1].y, "end", color, note);
+		/* above the end of the bound line, where the curve stops */
+		svg_note(c, x1, s->idle_latency_ns * s->bound_ratio, "end",
+			 color, note);
 	}
 	fputs("</g>\n", c->f);
 	snprintf(label, sizeof(label), "%s knee%s", s->traffic,

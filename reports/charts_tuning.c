@@ -140,17 +140,13 @@ int chart_budgets(FILE *f, const struct report *r)
 			svg_bar(&c, x + slot * 0.08, x + slot * 0.92,
 				log ? c.y.d0 : 0, v, sum ? "#777777" :
 				svg_palette(i), label);
-			snprintf(label, sizeof(label), "%.*f", v < 10 ? 2 : 1,
-				 v);
+			snprintf(label, sizeof(label), "%.3g", v);
 			svg_note(&c, x + slot / 2, v, "middle", "#222222",
 				 label);
 		}
-		if (!isnan(ceil)) {
-			snprintf(label, sizeof(label), "%s %.2f GB/s", what,
-				 ceil / 1e9);
+		if (!isnan(ceil))	/* named in the legend, clear of bars */
 			svg_hline(&c, ceil / 1e9, k + 0.05, k + 0.95, "#D55E00",
-				  "6 4", label);
-		}
+				  "6 4", NULL);
 	}
 	for (size_t i = 0; i < r->n_cores; i++) {
 		const struct report_core_budget *b = &r->cores[i];
@@ -163,8 +159,17 @@ int chart_budgets(FILE *f, const struct report *r)
 		svg_legend_add(&c, label, svg_palette(i), NULL, 0, true);
 	}
 	svg_legend_add(&c, "sum of the budgets", "#777777", NULL, 0, true);
-	svg_legend_add(&c, "sustainable bandwidth", "#D55E00", "6 4", 1.5,
-		       false);
+	for (int k = 0; k < 2; k++) {
+		const char *what;
+		double ceil = ceiling_of(r, cls[k], &what);
+		char label[96];
+
+		if (isnan(ceil))
+			continue;
+		snprintf(label, sizeof(label), "%s: %s %.2f GB/s", cls[k], what,
+			 ceil / 1e9);
+		svg_legend_add(&c, label, "#D55E00", "6 4", 1.5, false);
+	}
 	svg_chart_end(&c);
 	return 1;
 }

@@ -22,7 +22,7 @@
 #include "memcal_db_tune.h"
 
 #define REPORT_MAX_NOTES 32
-#define REPORT_NOTE_LEN 1024
+#define REPORT_NOTE_LEN 4096
 
 /* Output formats. */
 enum report_format {

@@ -172,7 +172,8 @@ Test(charts, small_budgets_next_to_a_large_ceiling_get_a_log_axis)
 	cr_expect_gt(bar_height(s, "CPU 0 read: 1.260 GB/s"), 60);
 	cr_expect_gt(bar_height(s, "CPU 0 write: 0.600 GB/s"), 30);
 	cr_expect(strstr(s, ">1.26</text>"));
-	cr_expect(strstr(s, ">sustainable (lower bound) 75.00 GB/s</text>"));
+	cr_expect(strstr(s, ">read: sustainable (lower bound) 75.00 GB/s"
+			 "</text>"));
 	free(s);
 	report_free(&rep);
 }
