@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fixture_report.h"
 #include "memcal_db.h"
@@ -164,34 +163,20 @@ uint64_t fix_charts_tick(int i)
 	return (uint64_t)(150e3 + 60e3 * sin(i / 40.0) + (i % 7) * 9e3);
 }
 
+/* fill_charts - fix_write() filler of fix_create_charts(). */
+static int fill_charts(memcal_db *db, unsigned parts, struct fix_ids *ids)
+{
+	int rc = charts_calibration(db, ids);
+
+	(void)parts;
+	return rc ? rc : charts_tuning(db, ids);
+}
+
 /**
  * fix_create_charts() - create the database @path described above.
  * Return: 0 or a db code.
  */
 int fix_create_charts(const char *path, struct fix_ids *ids)
 {
-	char err[512];
-	memcal_db *db;
-	int rc;
-
-	memset(ids, 0, sizeof(*ids));
-	unlink(path);
-	rc = memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "fixture: %s\n", err);
-		return rc;
-	}
-	rc = memcal_db_begin(db);
-	if (!rc)
-		rc = charts_calibration(db, ids);
-	if (!rc)
-		rc = charts_tuning(db, ids);
-	if (rc) {
-		fprintf(stderr, "fixture: %s\n", memcal_db_errmsg(db));
-		memcal_db_rollback(db);
-	} else {
-		rc = memcal_db_commit(db);
-	}
-	memcal_db_close(db);
-	return rc;
+	return fix_write(path, fill_charts, 0, ids);
 }

@@ -17,6 +17,7 @@
 #include "fixture_report.h"
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
+#include "report.h"
 
 static char tmpdirs[8][64];
 static int n_tmpdirs;
@@ -316,10 +317,12 @@ static int store_validation(memcal_db *db, struct fix_ids *ids)
 }
 
 /**
- * fix_create() - create the database @path holding @parts (FIX_*); 0 for
- * an empty database with the schema only.  Return: 0 or a db code.
+ * fix_write() - create the database @path afresh and fill it with
+ * @fill(@db, @parts, @ids) in one transaction (rolled back on failure).
+ * Return: 0 or a db code.
  */
-int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
+int fix_write(const char *path, fix_fill_fn fill, unsigned parts,
+	      struct fix_ids *ids)
 {
 	char err[512];
 	memcal_db *db;
@@ -333,7 +336,24 @@ int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
 		return rc;
 	}
 	rc = memcal_db_begin(db);
-	if (!rc && (parts & (FIX_BANDWIDTH | FIX_OVERHEAD)))
+	if (!rc)
+		rc = fill(db, parts, ids);
+	if (rc) {
+		fprintf(stderr, "fixture: %s\n", memcal_db_errmsg(db));
+		memcal_db_rollback(db);
+	} else {
+		rc = memcal_db_commit(db);
+	}
+	memcal_db_close(db);
+	return rc;
+}
+
+/* fill_parts - fix_write() filler of fix_create(): the @parts asked. */
+static int fill_parts(memcal_db *db, unsigned parts, struct fix_ids *ids)
+{
+	int rc = 0;
+
+	if (parts & (FIX_BANDWIDTH | FIX_OVERHEAD))
 		rc = store_platform(db, ids);
 	if (!rc && (parts & FIX_BANDWIDTH))
 		rc = store_bandwidth(db, ids);
@@ -347,14 +367,16 @@ int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
 		rc = store_config(db, ids);
 	if (!rc && (parts & FIX_VALIDATION) && ids->config_id)
 		rc = store_validation(db, ids);
-	if (rc) {
-		fprintf(stderr, "fixture: %s\n", memcal_db_errmsg(db));
-		memcal_db_rollback(db);
-	} else {
-		rc = memcal_db_commit(db);
-	}
-	memcal_db_close(db);
 	return rc;
+}
+
+/**
+ * fix_create() - create the database @path holding @parts (FIX_*); 0 for
+ * an empty database with the schema only.  Return: 0 or a db code.
+ */
+int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
+{
+	return fix_write(path, fill_parts, parts, ids);
 }
 
 /**
@@ -394,6 +416,29 @@ int fix_add_config(const char *path, const char *doc, struct fix_ids *ids)
 	else
 		memcal_db_rollback(db);
 	ids->config_id = c.id;
+	memcal_db_close(db);
+	return rc;
+}
+
+/**
+ * fix_load_tuning() - load configuration @config_id of the database @path
+ * into @r as `memtune report` does (read-only).  Return: 0 or a db code.
+ */
+int fix_load_tuning(const char *path, int64_t config_id, struct report *r)
+{
+	char err[512];
+	memcal_db *db;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->tool = "memtune";
+	rc = memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
+			    sizeof(err));
+	if (rc) {
+		fprintf(stderr, "fixture: %s\n", err);
+		return rc;
+	}
+	rc = report_load_tuning(r, db, config_id);
 	memcal_db_close(db);
 	return rc;
 }

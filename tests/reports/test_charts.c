@@ -24,18 +24,12 @@ static struct fix_ids ids;
 static void load(void)
 {
 	const char *dir = fix_tmpdir();
-	char path[128], err[256];
-	memcal_db *db;
+	char path[128];
 
 	cr_assert(dir);
 	snprintf(path, sizeof(path), "%s/charts.db", dir);
 	cr_assert_eq(fix_create_charts(path, &ids), 0);
-	memset(&rep, 0, sizeof(rep));
-	rep.tool = "memtune";
-	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
-				    sizeof(err)), 0, "%s", err);
-	cr_assert_eq(report_load_tuning(&rep, db, ids.config_id), 0);
-	memcal_db_close(db);
+	cr_assert_eq(fix_load_tuning(path, ids.config_id, &rep), 0);
 }
 
 /* draw - one chart of the loaded report as a string. */
