@@ -103,6 +103,11 @@ static void summary(FILE *f, const struct report *r)
 		snprintf(series, sizeof(series), "peak_%s", kinds[k]);
 		line(f, &(struct csv_row){ "summary", series, -1, n, "cores", v,
 					   "B/s", NAN, NAN, NULL });
+		snprintf(series, sizeof(series), "single_core_%s", kinds[k]);
+		line(f, &(struct csv_row){ "summary", series, -1, 1, "cores",
+					   report_bw_at(r, kinds[k], 1, NULL,
+							NULL), "B/s", NAN, NAN,
+					   NULL });
 	}
 	if (r->have_config) {
 		line(f, &(struct csv_row){ "summary", "period", -1, NAN, NULL,

@@ -201,3 +201,19 @@ Test(report_golden, no_reason_key_means_no_reason_shown)
 	json_decref(d);
 	report_free(&rep);
 }
+
+Test(report_golden, a_note_too_long_says_it_was_cut)
+{
+	char *big = malloc(REPORT_NOTE_LEN * 2);
+
+	cr_assert(big);
+	memset(big, 'x', REPORT_NOTE_LEN * 2 - 1);
+	big[REPORT_NOTE_LEN * 2 - 1] = '\0';
+	memset(&rep, 0, sizeof(rep));
+	report_warn(&rep, "Notes of run 1: %s", big);
+	cr_assert_eq(rep.n_warnings, 1);
+	cr_expect_eq(strlen(rep.warnings[0]), REPORT_NOTE_LEN - 1);
+	cr_expect(!strcmp(rep.warnings[0] + REPORT_NOTE_LEN - 7, " [...]"),
+		  "ends in \"%s\"", rep.warnings[0] + REPORT_NOTE_LEN - 7);
+	free(big);
+}
