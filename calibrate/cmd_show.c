@@ -445,8 +445,8 @@ static void print_latency(FILE *f, json_t *arr)
 	fprintf(f, "\nLoaded latency (pointer chase under load; median "
 		"[min..max] ns):\n");
 	json_array_foreach(arr, i, e)
-		fprintf(f, "  %-6s cpu %-3lld load %-3lld pace %4.2f %7.2f GB/s "
-			"%7.1f [%.1f..%.1f]\n",
+		fprintf(f, "  %-6s cpu %-3lld load %-3lld pace %4.2f %7.2f "
+			"GB/s %7.1f [%.1f..%.1f]\n",
 			json_string_value(json_object_get(e, "traffic")),
 			json_integer_value(json_object_get(e, "chase_cpu")),
 			json_integer_value(json_object_get(e, "load_cpus")),
@@ -486,13 +486,14 @@ static void print_run(FILE *f, json_t *doc)
 	size_t i;
 	json_t *e;
 
-	fprintf(f, "Run %lld (%s) on platform #%lld, %s .. %s, memcal %s\n",
+	fprintf(f, "Run %lld (%s) on platform #%lld, memcal %s\n"
+		"Ran %s .. %s\n",
 		json_integer_value(json_object_get(run, "id")),
 		json_string_value(json_object_get(run, "kind")),
 		json_integer_value(json_object_get(run, "platform_id")),
+		json_string_value(json_object_get(run, "tool_version")),
 		json_string_value(json_object_get(run, "started_at")),
-		json_string_value(json_object_get(run, "finished_at")),
-		json_string_value(json_object_get(run, "tool_version")));
+		json_string_value(json_object_get(run, "finished_at")));
 	if (*json_string_value(json_object_get(run, "notes")))
 		memcal_print_wrapped(f, "Notes: ", json_string_value(
 				     json_object_get(run, "notes")), 78);
@@ -524,8 +525,8 @@ static void print_run(FILE *f, json_t *doc)
 	print_none(f, json_object_get(doc, "sustainable"));
 	fputc('\n', f);
 	memcal_print_wrapped(f, "PMU: ", json_is_object(pmu) ?
-			     json_string_value(json_object_get(pmu, "message")) :
-			     "not examined in this run", 78);
+			     json_string_value(json_object_get(pmu,
+			     "message")) : "not examined in this run", 78);
 	json_array_foreach(json_object_get(doc, "pmu_events"), i, e)
 		fprintf(f, "  %-40s %-5s %s%s\n",
 			json_string_value(json_object_get(e, "name")),

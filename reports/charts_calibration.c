@@ -398,7 +398,8 @@ int chart_overhead(FILE *f, const struct report *r)
 	svg_chart_axes(&c, "regulation period (us, log scale)",
 		       "slowdown C'/C", &xt, &yt);
 	svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", NULL);
-	for (int pass = 0; pass < 2; pass++)	/* master-on-core drawn last */
+	/* master-on-core series drawn last, on top */
+	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < ns; i++) {
 			struct ov_series *g = &s[i];
 			const char *color = cpu_color(r, g->cpu);

@@ -135,8 +135,8 @@ int chart_budgets(FILE *f, const struct report *r)
 				snprintf(label, sizeof(label), "%s sum: %.3f "
 					 "GB/s", cls[k], v);
 			else
-				snprintf(label, sizeof(label), "CPU %d %s: %.3f "
-					 "GB/s", b->cpu, cls[k], v);
+				snprintf(label, sizeof(label), "CPU %d %s: "
+					 "%.3f GB/s", b->cpu, cls[k], v);
 			svg_bar(&c, x + slot * 0.08, x + slot * 0.92,
 				log ? c.y.d0 : 0, v, sum ? "#777777" :
 				svg_palette(i), label);
@@ -144,7 +144,8 @@ int chart_budgets(FILE *f, const struct report *r)
 			svg_note(&c, x + slot / 2, v, "middle", "#222222",
 				 label);
 		}
-		if (!isnan(ceil))	/* named in the legend, clear of bars */
+		/* the ceiling is named in the legend, clear of the bars */
+		if (!isnan(ceil))
 			svg_hline(&c, ceil / 1e9, k + 0.05, k + 0.95, "#D55E00",
 				  "6 4", NULL);
 	}

@@ -138,7 +138,8 @@ static void summary_figures(FILE *f, const struct report *r)
 			if (!shortest || r->ov[i].period_us < shortest)
 				shortest = r->ov[i].period_us;
 		n = snprintf(buf, sizeof(buf), "at %d us:", shortest);
-		for (size_t i = 0; i < r->n_ov && n < (int)sizeof(buf) - 60; i++) {
+		for (size_t i = 0; i < r->n_ov && n < (int)sizeof(buf) - 60;
+		     i++) {
 			const struct memcal_overhead_point *p = &r->ov[i];
 
 			if (p->period_us == shortest)

@@ -136,8 +136,8 @@ static void calibration_json(json_t *o, const struct report *r)
 		const struct memcal_overhead_point *p = &r->ov[i];
 
 		json_array_append_new(ov, json_pack(
-			"{s:i, s:i, s:s, s:s, s:i, s:b, s:i, s:o, s:o, s:o, s:b}",
-			"cpu", p->cpu, "period_us", p->period_us, "benchmark",
+			"{s:i, s:i, s:s, s:s, s:i, s:b, s:i, s:o, s:o, s:o, "
+			"s:b}", "cpu", p->cpu, "period_us", p->period_us, "benchmark",
 			p->benchmark, "method", p->method, "master_cpu",
 			p->master_cpu, "on_master", p->master_cpu == p->cpu,
 			"repetitions", p->repetitions,

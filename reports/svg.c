@@ -279,13 +279,13 @@ static void marker(FILE *f, double px, double py, double radius,
 	if (m == SVG_MARK_SQUARE)
 		fprintf(f, "<rect class=\"mark\" x=\"%.2f\" y=\"%.2f\" "
 			"width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-			"stroke=\"#ffffff\" stroke-width=\"0.8\">",
-			px - radius, py - radius, 2 * radius, 2 * radius, color);
+			"stroke=\"#ffffff\" stroke-width=\"0.8\">", px - radius,
+			py - radius, 2 * radius, 2 * radius, color);
 	else if (m == SVG_MARK_LOWER_BOUND)
 		/* open triangle, apex up: "at least this much" */
 		fprintf(f, "<path class=\"mark lower-bound\" d=\"M%.2f %.2f"
-			"L%.2f %.2fL%.2f %.2fZ\" fill=\"#ffffff\" stroke=\"%s\" "
-			"stroke-width=\"1.8\">", px, py - radius * 1.6,
+			"L%.2f %.2fL%.2f %.2fZ\" fill=\"#ffffff\" "
+			"stroke=\"%s\" stroke-width=\"1.8\">", px, py - radius * 1.6,
 			px + radius * 1.4, py + radius, px - radius * 1.4,
 			py + radius, color);
 	else

@@ -236,9 +236,9 @@ Test(db, version_1_overhead_points_gain_lower_bound_false)
 	/* back to schema 1: overhead_point without its lower_bound column */
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(h, "PRAGMA foreign_keys=OFF;"
-		"CREATE TABLE v1 AS SELECT id, run_id, cpu, period_us, benchmark,"
-		" method, master_cpu, repetitions, ratio_median, ratio_min,"
-		" ratio_max FROM overhead_point;"
+		"CREATE TABLE v1 AS SELECT id, run_id, cpu, period_us,"
+		" benchmark, method, master_cpu, repetitions, ratio_median,"
+		" ratio_min, ratio_max FROM overhead_point;"
 		"DROP TABLE overhead_point;"
 		"ALTER TABLE v1 RENAME TO overhead_point;"
 		"PRAGMA user_version = 1;", 0, 0, 0), SQLITE_OK,

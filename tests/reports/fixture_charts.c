@@ -20,7 +20,8 @@ static int charts_calibration(memcal_db *db, struct fix_ids *ids)
 {
 	static const int periods[] = { 20, 50, 100, 1000 };
 	struct memcal_platform p = {
-		.fingerprint = "fixture-charts-0001", .hostname = "charts-board",
+		.fingerprint = "fixture-charts-0001",
+		.hostname = "charts-board",
 		.arch = "x86_64", .cpu_model = "fixture EPYC", .kernel = "6.1",
 		.packages = 1, .numa_nodes = 1, .cores = 2, .pus = 2,
 		.topology_json = "{}",
