@@ -6,11 +6,15 @@
  * once as JSON and printed either as JSON or as text, so the two outputs
  * cannot disagree.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "memcal_cmds.h"
 #include "memcal_db.h"
+#include "report.h"
+#include "report_figures.h"
+#include "results.h"
 
 enum { OPT_RUN = 256 };
 
@@ -118,12 +122,12 @@ static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
 static int add_overhead(const struct memcal_overhead_point *pt, void *user)
 {
 	json_array_append_new(user, json_pack(
-		"{s:i, s:i, s:s, s:s, s:i, s:i, s:f, s:f, s:f}",
+		"{s:i, s:i, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:b}",
 		"cpu", pt->cpu, "period_us", pt->period_us,
 		"benchmark", pt->benchmark, "method", pt->method,
 		"master_cpu", pt->master_cpu, "repetitions", pt->repetitions,
 		"ratio_median", pt->ratio_median, "ratio_min", pt->ratio_min,
-		"ratio_max", pt->ratio_max));
+		"ratio_max", pt->ratio_max, "lower_bound", pt->lower_bound));
 	return 0;
 }
 
@@ -197,42 +201,6 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 	return MEMCAL_DB_OK;
 }
 
-/* best_of - the largest @field among @arr's entries matching @kind/@scope. */
-static double best_of(json_t *arr, const char *kind, const char *scope)
-{
-	double best = 0;
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(arr, i, e) {
-		const char *k = json_string_value(json_object_get(e, "kind"));
-		const char *s = json_string_value(json_object_get(e, "scope"));
-		double v = json_real_value(json_object_get(e, "median_bps"));
-
-		if (k && s && !strcmp(k, kind) && !strcmp(s, scope) && v > best)
-			best = v;
-	}
-	return best;
-}
-
-/* sustainable_of - the sustainable figure of @traffic, or 0. */
-static double sustainable_of(json_t *arr, const char *traffic, bool *lower)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(arr, i, e) {
-		const char *t = json_string_value(json_object_get(e, "traffic"));
-
-		if (t && !strcmp(t, traffic)) {
-			*lower = json_is_true(json_object_get(e, "lower_bound"));
-			return json_real_value(json_object_get(e, "bandwidth_bps"));
-		}
-	}
-	*lower = false;
-	return 0;
-}
-
 /* worst_overhead - the largest median C'/C of @arr and its method. */
 static double worst_overhead(json_t *arr, const char **method)
 {
@@ -253,35 +221,88 @@ static double worst_overhead(json_t *arr, const char **method)
 }
 
 /**
- * headline() - the few figures a run is known by, from its full figures.
- * @fig: output of run_figures().
+ * struct run_rows - the rows of one run that its headline is computed
+ * from (malloc'd arrays).
+ * @bw, @n_bw:   bandwidth rows.
+ * @sus, @n_sus: sustainable-bandwidth rows.
  */
-static json_t *headline(json_t *fig)
+struct run_rows {
+	struct memcal_bw *bw;
+	size_t n_bw;
+	struct memcal_sustainable *sus;
+	size_t n_sus;
+};
+
+/* keep_bw - memcal_db_bw_list() callback: collect the row. */
+static int keep_bw(const struct memcal_bw *bw, void *user)
 {
-	json_t *bw = json_object_get(fig, "bandwidth");
-	json_t *sus = json_object_get(fig, "sustainable");
+	struct run_rows *rr = user;
+
+	return report_push((void **)&rr->bw, &rr->n_bw, sizeof(*bw), bw);
+}
+
+/* keep_sus - memcal_db_sustainable_list() callback: collect the row. */
+static int keep_sus(const struct memcal_sustainable *s, void *user)
+{
+	struct run_rows *rr = user;
+
+	return report_push((void **)&rr->sus, &rr->n_sus, sizeof(*s), s);
+}
+
+/* bw_or_zero - a figure for JSON: 0 when it was not measured. */
+static double bw_or_zero(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+/**
+ * headline() - the few figures a run is known by: one core and peak
+ * bandwidth and the sustainable bandwidth from the run's rows, computed by
+ * the reports' own functions (report_figures.h) so that `memcal show` and
+ * `memcal report` print the same numbers; PMU and overhead from @fig
+ * (output of run_figures()).
+ * Return: a new JSON object, or NULL on a database or memory failure.
+ */
+static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
+{
 	json_t *pmu = json_object_get(fig, "pmu");
 	json_t *ovh = json_object_get(fig, "overhead");
+	const struct memcal_sustainable *sr, *sw;
+	struct run_rows rr = { 0 };
 	const char *method;
-	double worst = worst_overhead(ovh, &method);
-	bool rlow, wlow;
-	double sr = sustainable_of(sus, "read", &rlow);
-	double sw = sustainable_of(sus, "write", &wlow);
+	double worst = worst_overhead(ovh, &method), pr, pw;
+	int nr = 0, nw = 0;
+	json_t *h = NULL;
 
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:o, s:I,"
-			 " s:f, s:s?}",
-		"core_read_bps", best_of(bw, "read", "core"),
-		"core_write_bps", best_of(bw, "write", "core"),
-		"aggregate_read_bps", best_of(bw, "read", "aggregate"),
-		"aggregate_write_bps", best_of(bw, "write", "aggregate"),
-		"sustainable_read_bps", sr, "sustainable_write_bps", sw,
-		"sustainable_read_lower_bound", rlow,
-		"sustainable_write_lower_bound", wlow,
+	if (memcal_db_bw_list(db, run_id, keep_bw, &rr) ||
+	    memcal_db_sustainable_list(db, run_id, keep_sus, &rr))
+		goto out;
+	pr = figures_bw_peak(rr.bw, rr.n_bw, "read", &nr);
+	pw = figures_bw_peak(rr.bw, rr.n_bw, "write", &nw);
+	sr = figures_sustainable(rr.sus, rr.n_sus, "read");
+	sw = figures_sustainable(rr.sus, rr.n_sus, "write");
+	h = json_pack("{s:f, s:f, s:f, s:i, s:f, s:i, s:f, s:f, s:b, s:b, s:o,"
+		      " s:I, s:f, s:s?}",
+		"core_read_bps", bw_or_zero(figures_bw_at(rr.bw, rr.n_bw,
+					    "read", 1, NULL, NULL)),
+		"core_write_bps", bw_or_zero(figures_bw_at(rr.bw, rr.n_bw,
+					     "write", 1, NULL, NULL)),
+		"aggregate_read_bps", bw_or_zero(pr), "aggregate_read_cores",
+		nr, "aggregate_write_bps", bw_or_zero(pw),
+		"aggregate_write_cores", nw,
+		"sustainable_read_bps", sr ? sr->bandwidth_bps : 0,
+		"sustainable_write_bps", sw ? sw->bandwidth_bps : 0,
+		"sustainable_read_lower_bound", sr && sr->lower_bound,
+		"sustainable_write_lower_bound", sw && sw->lower_bound,
 		"pmu_available", pmu && json_is_object(pmu) ?
 			json_incref(json_object_get(pmu, "available")) :
 			json_null(),
 		"overhead_points", (json_int_t)json_array_size(ovh),
 		"overhead_worst_ratio", worst, "overhead_method", method);
+out:
+	free(rr.bw);
+	free(rr.sus);
+	return h;
 }
 
 /**
@@ -302,8 +323,13 @@ static int add_run(const struct memcal_run *r, void *user)
 	struct list_state *ls = user;
 	json_t *o = run_json(r), *fig = json_object();
 
+	json_t *h;
+
 	ls->rc = run_figures(ls->db, r->id, fig);
-	json_object_set_new(o, "headline", headline(fig));
+	h = ls->rc ? NULL : headline(ls->db, r->id, fig);
+	if (!ls->rc && !h)
+		ls->rc = MEMCAL_DB_ERROR;
+	json_object_set_new(o, "headline", h ? h : json_null());
 	json_decref(fig);
 	json_array_append_new(ls->runs, o);
 	return ls->rc;
@@ -321,6 +347,20 @@ static void print_gbs(FILE *f, const char *label, json_t *o, const char *key,
 			"  (lower bound: too few cores to load memory)" : "");
 	else
 		fprintf(f, "  %-28s %8s\n", label, "-");
+}
+
+/* print_peak - the peak bandwidth of @kind and the core count it took. */
+static void print_peak(FILE *f, const char *kind, json_t *h)
+{
+	char label[64], key[64];
+	long long n;
+
+	snprintf(key, sizeof(key), "aggregate_%s_cores", kind);
+	n = json_integer_value(json_object_get(h, key));
+	snprintf(label, sizeof(label), "%s, peak (%lld core%s)", kind, n,
+		 n == 1 ? "" : "s");
+	snprintf(key, sizeof(key), "aggregate_%s_bps", kind);
+	print_gbs(f, label, h, key, NULL);
 }
 
 /* print_listing - text form of the listing built by show_listing(). */
@@ -378,8 +418,8 @@ static void print_listing(FILE *f, json_t *doc)
 		}
 		print_gbs(f, "read, one core", h, "core_read_bps", NULL);
 		print_gbs(f, "write, one core", h, "core_write_bps", NULL);
-		print_gbs(f, "read, all cores", h, "aggregate_read_bps", NULL);
-		print_gbs(f, "write, all cores", h, "aggregate_write_bps", NULL);
+		print_peak(f, "read", h);
+		print_peak(f, "write", h);
 		print_gbs(f, "sustainable read", h, "sustainable_read_bps",
 			  "sustainable_read_lower_bound");
 		print_gbs(f, "sustainable write", h, "sustainable_write_bps",
@@ -396,6 +436,48 @@ static void print_none(FILE *f, json_t *arr)
 		fprintf(f, "  (none)\n");
 }
 
+/* print_latency - the loaded-latency points, one line each. */
+static void print_latency(FILE *f, json_t *arr)
+{
+	size_t i;
+	json_t *e;
+
+	fprintf(f, "\nLoaded latency (pointer chase under load; median "
+		"[min..max] ns):\n");
+	json_array_foreach(arr, i, e)
+		fprintf(f, "  %-6s cpu %-3lld load %-3lld pace %4.2f %7.2f "
+			"GB/s %7.1f [%.1f..%.1f]\n",
+			json_string_value(json_object_get(e, "traffic")),
+			json_integer_value(json_object_get(e, "chase_cpu")),
+			json_integer_value(json_object_get(e, "load_cpus")),
+			json_real_value(json_object_get(e, "pace")),
+			json_real_value(json_object_get(e, "bandwidth_bps")) /
+			1e9, json_real_value(json_object_get(e, "latency_ns")),
+			json_real_value(json_object_get(e, "latency_min_ns")),
+			json_real_value(json_object_get(e, "latency_max_ns")));
+	print_none(f, arr);
+}
+
+/* print_models - the fitted overhead models, one line per core. */
+static void print_models(FILE *f, json_t *arr)
+{
+	size_t i;
+	json_t *e;
+
+	fprintf(f, "\nOverhead models (C'/C = base + cost per interrupt / "
+		"period):\n");
+	json_array_foreach(arr, i, e)
+		fprintf(f, "  cpu %-3lld %-7s %-6s cost %8.3f us  base %.3f  "
+			"r2 %.3f\n",
+			json_integer_value(json_object_get(e, "cpu")),
+			json_string_value(json_object_get(e, "benchmark")),
+			json_string_value(json_object_get(e, "method")),
+			json_real_value(json_object_get(e, "cost_per_irq_ns")) /
+			1e3, json_real_value(json_object_get(e, "base_ratio")),
+			json_real_value(json_object_get(e, "r2")));
+	print_none(f, arr);
+}
+
 /* print_run - text form of one run's figures. */
 static void print_run(FILE *f, json_t *doc)
 {
@@ -404,16 +486,17 @@ static void print_run(FILE *f, json_t *doc)
 	size_t i;
 	json_t *e;
 
-	fprintf(f, "Run %lld (%s) on platform #%lld, %s .. %s, memcal %s\n",
+	fprintf(f, "Run %lld (%s) on platform #%lld, memcal %s\n"
+		"Ran %s .. %s\n",
 		json_integer_value(json_object_get(run, "id")),
 		json_string_value(json_object_get(run, "kind")),
 		json_integer_value(json_object_get(run, "platform_id")),
+		json_string_value(json_object_get(run, "tool_version")),
 		json_string_value(json_object_get(run, "started_at")),
-		json_string_value(json_object_get(run, "finished_at")),
-		json_string_value(json_object_get(run, "tool_version")));
+		json_string_value(json_object_get(run, "finished_at")));
 	if (*json_string_value(json_object_get(run, "notes")))
-		fprintf(f, "Notes: %s\n",
-			json_string_value(json_object_get(run, "notes")));
+		memcal_print_wrapped(f, "Notes: ", json_string_value(
+				     json_object_get(run, "notes")), 78);
 	fprintf(f, "\nBandwidth (program-visible bytes; median [min..max] "
 		"GB/s):\n");
 	json_array_foreach(json_object_get(doc, "bandwidth"), i, e)
@@ -426,39 +509,50 @@ static void print_run(FILE *f, json_t *doc)
 			json_real_value(json_object_get(e, "min_bps")) / 1e9,
 			json_real_value(json_object_get(e, "max_bps")) / 1e9);
 	print_none(f, json_object_get(doc, "bandwidth"));
+	print_latency(f, json_object_get(doc, "latency"));
 	fprintf(f, "\nSustainable bandwidth:\n");
-	json_array_foreach(json_object_get(doc, "sustainable"), i, e)
-		fprintf(f, "  %-6s %7.2f GB/s%s  (%s)\n",
-			json_string_value(json_object_get(e, "traffic")),
-			json_real_value(json_object_get(e, "bandwidth_bps")) / 1e9,
-			json_is_true(json_object_get(e, "lower_bound")) ?
-			" lower bound" : "",
-			json_string_value(json_object_get(e, "criterion")));
+	json_array_foreach(json_object_get(doc, "sustainable"), i, e) {
+		char lead[96];
+
+		snprintf(lead, sizeof(lead), "  %-6s %7.2f GB/s%s  ",
+			 json_string_value(json_object_get(e, "traffic")),
+			 json_real_value(json_object_get(e, "bandwidth_bps")) /
+			 1e9, json_is_true(json_object_get(e, "lower_bound")) ?
+			 " lower bound" : "");
+		memcal_print_wrapped(f, lead, json_string_value(
+				     json_object_get(e, "criterion")), 78);
+	}
 	print_none(f, json_object_get(doc, "sustainable"));
-	fprintf(f, "\nPMU: %s\n", json_is_object(pmu) ?
-		json_string_value(json_object_get(pmu, "message")) :
-		"not examined in this run");
+	fputc('\n', f);
+	memcal_print_wrapped(f, "PMU: ", json_is_object(pmu) ?
+			     json_string_value(json_object_get(pmu,
+			     "message")) : "not examined in this run", 78);
 	json_array_foreach(json_object_get(doc, "pmu_events"), i, e)
 		fprintf(f, "  %-40s %-5s %s%s\n",
 			json_string_value(json_object_get(e, "name")),
 			json_string_value(json_object_get(e, "traffic")),
 			json_is_true(json_object_get(e, "chosen")) ? "chosen " : "",
 			json_string_value(json_object_get(e, "message")));
-	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy = "
-		"user-space timer, an upper bound):\n");
+	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy: "
+		"an upper bound):\n");
 	json_array_foreach(json_object_get(doc, "overhead"), i, e)
-		fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %.3f [%.3f..%.3f]\n",
+		fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %s%.3f "
+			"[%.3f..%.3f]%s\n",
 			json_integer_value(json_object_get(e, "cpu")),
 			json_integer_value(json_object_get(e, "period_us")),
 			json_string_value(json_object_get(e, "benchmark")),
 			json_string_value(json_object_get(e, "method")),
 			json_integer_value(json_object_get(e, "cpu")) ==
 			json_integer_value(json_object_get(e, "master_cpu")) ?
-			" master" : "",
+			" master" : "", json_is_true(json_object_get(e,
+			"lower_bound")) ? ">= " : "",
 			json_real_value(json_object_get(e, "ratio_median")),
 			json_real_value(json_object_get(e, "ratio_min")),
-			json_real_value(json_object_get(e, "ratio_max")));
+			json_real_value(json_object_get(e, "ratio_max")),
+			json_is_true(json_object_get(e, "lower_bound")) ?
+			" livelocked: lower bound" : "");
 	print_none(f, json_object_get(doc, "overhead"));
+	print_models(f, json_object_get(doc, "overhead_models"));
 }
 
 /**

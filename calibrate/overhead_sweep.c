@@ -439,6 +439,7 @@ static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
 			 s->r->method);
 		pt->db.master_cpu = cfg[k].master;
 		pt->ruined = cfg[k].ruined;
+		pt->db.lower_bound = pt->ruined;
 		pt->ticks = ticks[k];
 		pt->overruns = over[k];
 		pt->foreign = foreign;

@@ -64,6 +64,8 @@ int memcal_result_load(memcal_db *db, int64_t run_id,
 		       struct memcal_run_result *r, char *err, size_t errlen);
 
 void memcal_result_print(const struct memcal_run_result *r, FILE *out);
+void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
+			 int width);
 json_t *memcal_result_to_json(const struct memcal_run_result *r);
 
 #endif /* MEMCAL_RESULTS_H */

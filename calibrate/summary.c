@@ -86,6 +86,45 @@ static void print_pmu(const struct memcal_run_result *r, FILE *out)
 	}
 }
 
+/**
+ * memcal_print_wrapped() - print @text after @lead, wrapped at word
+ * boundaries so that no line is longer than @width columns, continuation
+ * lines indented by the width of @lead.  A word longer than a line is
+ * printed whole on its own line, never cut; each line break of @text
+ * starts a new line.
+ */
+void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
+			 int width)
+{
+	int indent = (int)strlen(lead), col = indent;
+	const char *p = text;
+
+	fputs(lead, out);
+	while (*p) {
+		size_t word = strcspn(p, " \n");
+
+		if (word) {
+			if (col > indent && col + 1 + (int)word > width) {
+				fprintf(out, "\n%*s", indent, "");
+				col = indent;
+			} else if (col > indent) {
+				fputc(' ', out);
+				col++;
+			}
+			fwrite(p, 1, word, out);
+			col += (int)word;
+			p += word;
+		}
+		if (*p == '\n' && p[1]) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		}
+		if (*p)
+			p++;
+	}
+	fputc('\n', out);
+}
+
 /*
  * memcal_result_print - the summary: board, bandwidth table, latency
  * curves, sustainable bandwidth, PMU, notes.
@@ -105,7 +144,7 @@ void memcal_result_print(const struct memcal_run_result *r, FILE *out)
 	print_sustainable(r, out);
 	print_pmu(r, out);
 	if (r->run.notes && r->run.notes[0])
-		fprintf(out, "notes: %s\n", r->run.notes);
+		memcal_print_wrapped(out, "notes: ", r->run.notes, 78);
 }
 
 /* bw_json - one bandwidth row as JSON. */

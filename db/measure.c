@@ -251,11 +251,11 @@ int memcal_db_overhead_store(memcal_db *db, int64_t run_id,
 {
 	return db_exec(db, "INSERT INTO overhead_point (run_id, cpu, period_us,"
 		       " benchmark, method, master_cpu, repetitions,"
-		       " ratio_median, ratio_min, ratio_max)"
-		       " VALUES (?,?,?,?,?,?,?,?,?,?)", "Iiittiiddd", run_id,
+		       " ratio_median, ratio_min, ratio_max, lower_bound)"
+		       " VALUES (?,?,?,?,?,?,?,?,?,?,?)", "Iiittiidddb", run_id,
 		       pt->cpu, pt->period_us, pt->benchmark, pt->method,
 		       pt->master_cpu, pt->repetitions, pt->ratio_median,
-		       pt->ratio_min, pt->ratio_max);
+		       pt->ratio_min, pt->ratio_max, (int)pt->lower_bound);
 }
 
 /* decode_overhead - an overhead_point row into its struct. */
@@ -272,6 +272,7 @@ static void decode_overhead(sqlite3_stmt *st, void *row)
 	pt->ratio_median = sqlite3_column_double(st, 6);
 	pt->ratio_min = sqlite3_column_double(st, 7);
 	pt->ratio_max = sqlite3_column_double(st, 8);
+	pt->lower_bound = sqlite3_column_int(st, 9);
 }
 
 /* emit_overhead - typed callback trampoline. */
@@ -288,7 +289,8 @@ int memcal_db_overhead_list(memcal_db *db, int64_t run_id,
 	sqlite3_stmt *st;
 	int rc = db_query(db, &st, "SELECT cpu, period_us, benchmark, method,"
 			  " master_cpu, repetitions, ratio_median, ratio_min,"
-			  " ratio_max FROM overhead_point WHERE run_id = ?"
+			  " ratio_max, lower_bound FROM overhead_point"
+			  " WHERE run_id = ?"
 			  " ORDER BY id", "I", run_id);
 
 	return rc ? rc : db_walk(db, st, &pt, decode_overhead, emit_overhead,

@@ -38,7 +38,7 @@ enum memcal_db_rc {
 };
 
 /* Current schema version written by this build. */
-#define MEMCAL_DB_SCHEMA_VERSION 2
+#define MEMCAL_DB_SCHEMA_VERSION 3
 
 /* Open flags. */
 #define MEMCAL_DB_OPEN_CREATE	0x1	/* create file (and parent dir) */
@@ -230,6 +230,9 @@ struct memcal_pmu_event {
  * @master_cpu: master core during the measurement (-1 if none).
  * @repetitions: repetitions kept.
  * @ratio_median, @ratio_min, @ratio_max: C'/C.
+ * @lower_bound: a run hit the wall-clock bound (the core livelocked): the
+ *              ratio was extrapolated from the work done and is only a
+ *              lower bound.
  */
 struct memcal_overhead_point {
 	int cpu;
@@ -239,6 +242,7 @@ struct memcal_overhead_point {
 	int master_cpu;
 	int repetitions;
 	double ratio_median, ratio_min, ratio_max;
+	bool lower_bound;
 };
 
 /**

@@ -221,6 +221,10 @@ static const char *const migrations[] = {
 	"ALTER TABLE tuned_config ADD COLUMN inputs_key TEXT NOT NULL"
 	"  DEFAULT '';"
 	"CREATE INDEX tuned_config_inputs ON tuned_config(inputs_key);",
+
+	/* 2 -> 3: overhead points of a livelocked core are lower bounds. */
+	"ALTER TABLE overhead_point ADD COLUMN lower_bound INTEGER NOT NULL"
+	"  DEFAULT 0 CHECK (lower_bound IN (0,1));",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

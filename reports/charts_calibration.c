@@ -19,7 +19,6 @@
 #define MAX_PTS 256
 #define W REPORT_CHART_WIDTH
 #define H REPORT_CHART_HEIGHT
-#define MASTER_COLOR "#D55E00"
 
 /**
  * struct xy - one point of a series being assembled, with its spread.
@@ -39,12 +38,12 @@ static int cmp_x(const void *a, const void *b)
 }
 
 /*
- * draw_series - line, whiskers and points of @n points of @pts in @color;
- * @width and @dash style the line.
+ * draw_series - line, whiskers and @m markers of @n points of @pts in
+ * @color; @width and @dash style the line.
  */
 static void draw_series(struct svg_chart *c, const struct xy *pts, size_t n,
 			const char *color, double width, const char *dash,
-			const char *name)
+			enum svg_marker m, const char *name)
 {
 	double x[MAX_PTS], y[MAX_PTS];
 
@@ -57,7 +56,7 @@ static void draw_series(struct svg_chart *c, const struct xy *pts, size_t n,
 			svg_error_bar(c, x[i], pts[i].lo, pts[i].hi, color);
 	}
 	svg_series_line(c, x, y, n, color, width, dash);
-	svg_series_points(c, x, y, n, color, width > 2 ? 4 : 3, name);
+	svg_series_markers(c, x, y, n, color, width > 2 ? 4 : 3, m, name);
 }
 
 /* ticks_y - nice y range from @lo to @hi and its ticks. */
@@ -124,7 +123,7 @@ int chart_bandwidth(FILE *f, const struct report *r)
 		if (!np[k])
 			continue;
 		draw_series(&c, pts[k], np[k], svg_palette((size_t)k), 2, NULL,
-			    names[k]);
+			    SVG_MARK_CIRCLE, names[k]);
 		svg_legend_add(&c, names[k], svg_palette((size_t)k), NULL, 2,
 			       false);
 	}
@@ -163,6 +162,48 @@ static size_t latency_series(const struct report *r, const char *traffic,
 }
 
 /*
+ * draw_knee - the knee of one traffic class over its measured curve @pts
+ * (@n points, sorted by bandwidth): the latency bound as a line over the
+ * curve's bandwidth range only, and the sustainable bandwidth as a
+ * vertical line when it lies on the curve.  A knee past the curve's last
+ * point (a lower bound taken from the bandwidth phase) is a note at the
+ * curve's end: no line is drawn where nothing was measured.  Both lines
+ * sit in a <g class="knee"> for the tests.
+ */
+static void draw_knee(struct svg_chart *c, const struct memcal_sustainable *s,
+		      const struct xy *pts, size_t n, const char *color)
+{
+	double knee = s->bandwidth_bps / 1e9, x0 = pts[0].x, x1 = pts[n - 1].x;
+	char label[128];
+
+	fprintf(c->f, "<g class=\"knee\" data-traffic=\"%s\" "
+		"data-curve-x0=\"%.6g\" data-curve-x1=\"%.6g\">\n",
+		s->traffic, x0, x1);
+	snprintf(label, sizeof(label), "%s bound %.0f ns (%.2gx)", s->traffic,
+		 s->idle_latency_ns * s->bound_ratio, s->bound_ratio);
+	svg_hline(c, s->idle_latency_ns * s->bound_ratio, x0, x1, color, "2 3",
+		  NULL);
+	svg_legend_add(c, label, color, "2 3", 1.5, false);
+	snprintf(label, sizeof(label), "knee %s: %s%.1f GB/s", s->traffic,
+		 s->lower_bound ? ">= " : "", knee);
+	if (knee >= x0 && knee <= x1 * (1 + 1e-9)) {
+		svg_vline(c, knee, color, "6 4", label);
+	} else {
+		char note[160];
+
+		snprintf(note, sizeof(note), "%s, past the measured curve",
+			 label);
+		/* above the end of the bound line, where the curve stops */
+		svg_note(c, x1, s->idle_latency_ns * s->bound_ratio, "end",
+			 color, note);
+	}
+	fputs("</g>\n", c->f);
+	snprintf(label, sizeof(label), "%s knee%s", s->traffic,
+		 s->lower_bound ? " (lower bound)" : "");
+	svg_legend_add(c, label, color, "6 4", 1.5, false);
+}
+
+/*
  * chart_latency() - pointer-chase latency against the aggregate bandwidth
  * of the load generators, per traffic class, with the sustainable
  * bandwidth (the knee) and the latency bound marked.
@@ -185,11 +226,10 @@ int chart_latency(FILE *f, const struct report *r)
 				"(not --quick).");
 		return 0;
 	}
-	for (size_t i = 0; i < r->n_sus; i++) {
-		xmax = fmax(xmax, r->sus[i].bandwidth_bps / 1e9);
+	/* the x axis is the curves': a knee past them is noted, not drawn */
+	for (size_t i = 0; i < r->n_sus; i++)
 		ymax = fmax(ymax, r->sus[i].idle_latency_ns *
 			    r->sus[i].bound_ratio);
-	}
 	svg_chart_begin(&c, f, "chart-latency", title, "Pointer-chase latency "
 			"while the other cores generate traffic; whiskers min "
 			"to max. The knee is the sustainable bandwidth.", W, H);
@@ -211,72 +251,111 @@ int chart_latency(FILE *f, const struct report *r)
 
 		if (np[k]) {
 			draw_series(&c, pts[k], np[k], color, 2, NULL,
-				    traffic[k]);
+				    SVG_MARK_CIRCLE, traffic[k]);
 			snprintf(label, sizeof(label), "%s traffic", traffic[k]);
 			svg_legend_add(&c, label, color, NULL, 2, false);
 		}
-		if (!s)
+		if (!s || !np[k])
 			continue;
-		snprintf(label, sizeof(label), "knee %s: %s%.1f GB/s",
-			 traffic[k], s->lower_bound ? ">= " : "",
-			 s->bandwidth_bps / 1e9);
-		svg_vline(&c, s->bandwidth_bps / 1e9, color, "6 4", label);
-		snprintf(label, sizeof(label), "%s bound %.0f ns (%.2gx)",
-			 traffic[k], s->idle_latency_ns * s->bound_ratio,
-			 s->bound_ratio);
-		svg_hline(&c, s->idle_latency_ns * s->bound_ratio, NAN, NAN,
-			  color, "2 3", NULL);
-		svg_legend_add(&c, label, color, "2 3", 1.5, false);
-		snprintf(label, sizeof(label), "%s knee%s", traffic[k],
-			 s->lower_bound ? " (lower bound)" : "");
-		svg_legend_add(&c, label, color, "6 4", 1.5, false);
+		draw_knee(&c, s, pts[k], np[k], color);
 	}
 	svg_chart_end(&c);
 	return 1;
 }
 
 /**
- * struct ov_series - the overhead points of one core, benchmark, method.
+ * struct ov_series - the overhead points of one core, benchmark, method
+ * and master placement.
  * @cpu, @benchmark, @method: identity.
- * @pts, @n: points, sorted by period.
+ * @on_master: the points were measured with the master on @cpu itself
+ *             (the stored master_cpu equals the core), not elsewhere.
+ * @master:    the master core of the points (the first one's, when
+ *             @on_master is false and they differ).
+ * @pts, @n:   points, sorted by period.
+ * @low:       the points that are lower bounds (a livelocked core).
+ * @n_low:     their number.
  */
 struct ov_series {
 	int cpu;
 	const char *benchmark;
 	const char *method;
+	bool on_master;
+	int master;
 	struct xy pts[64];
 	size_t n;
+	struct xy low[64];
+	size_t n_low;
 };
 
 /* ov_group - find or add the series of @p in @s (at most @cap). */
 static struct ov_series *ov_group(struct ov_series *s, size_t *n, size_t cap,
 				  const struct memcal_overhead_point *p)
 {
+	bool on = p->master_cpu == p->cpu;
+
 	for (size_t i = 0; i < *n; i++)
-		if (s[i].cpu == p->cpu && !strcmp(s[i].benchmark, p->benchmark)
-		    && !strcmp(s[i].method, p->method))
+		if (s[i].cpu == p->cpu && s[i].on_master == on &&
+		    !strcmp(s[i].benchmark, p->benchmark) &&
+		    !strcmp(s[i].method, p->method))
 			return &s[i];
 	if (*n >= cap)
 		return NULL;
 	s[*n] = (struct ov_series){ .cpu = p->cpu, .benchmark = p->benchmark,
-				    .method = p->method };
+				    .method = p->method, .on_master = on,
+				    .master = p->master_cpu };
 	return &s[(*n)++];
+}
+
+/* cpu_color - the colour of @cpu: its rank among the cores of @r->ov. */
+static const char *cpu_color(const struct report *r, int cpu)
+{
+	size_t rank = 0;
+
+	for (size_t i = 0; i < r->n_ov; i++) {
+		bool seen = false;
+
+		if (r->ov[i].cpu >= cpu)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = r->ov[j].cpu == r->ov[i].cpu;
+		rank += !seen;
+	}
+	return svg_palette(rank);
+}
+
+/* ov_label - the legend text of series @g. */
+static void ov_label(const struct ov_series *g, char *buf, size_t len)
+{
+	bool memory = !strcmp(g->benchmark, "memory");
+
+	if (g->on_master)
+		snprintf(buf, len, "CPU %d, master on it%s", g->cpu,
+			 memory ? ", memory" : "");
+	else if (g->master >= 0)
+		snprintf(buf, len, "CPU %d, master on CPU %d%s", g->cpu,
+			 g->master, memory ? ", memory" : "");
+	else
+		snprintf(buf, len, "CPU %d, no master%s", g->cpu,
+			 memory ? ", memory" : "");
 }
 
 /*
  * chart_overhead() - C'/C against the regulation period (log scale), one
- * line per core (and benchmark), the master core drawn thick in red.
+ * line per core, benchmark and master placement: the points measured with
+ * the master on the core itself (thick, solid) are never joined to those
+ * measured with the master elsewhere (thin, dashed); which is which is the
+ * stored master core of each point.  Points that are only lower bounds (a
+ * livelocked core) get an open triangle.
  */
 int chart_overhead(FILE *f, const struct report *r)
 {
 	const char *title = "Interrupt overhead C'/C against period, per core";
-	int master = report_master_cpu(r);
 	struct ov_series *s;
-	size_t ns = 0, other = 0;
+	size_t ns = 0, n_low = 0;
 	double xlo = INFINITY, xhi = 0, ylo = 1, yhi = 1;
 	struct svg_chart c;
 	struct svg_ticks xt, yt;
-	char sub[200];
+	char sub[240];
 
 	if (!r->n_ov) {
 		svg_placeholder(f, "chart-overhead", title, W, H,
@@ -289,19 +368,25 @@ int chart_overhead(FILE *f, const struct report *r)
 		return -1;
 	for (size_t i = 0; i < r->n_ov; i++) {
 		const struct memcal_overhead_point *p = &r->ov[i];
-		struct ov_series *g = ov_group(s, &ns, SVG_MAX_LEGEND - 1, p);
+		struct ov_series *g = ov_group(s, &ns, SVG_MAX_LEGEND - 2, p);
+		struct xy pt = { p->period_us, p->ratio_median, p->ratio_min,
+				 p->ratio_max };
 
 		if (!g || g->n >= 64 || p->period_us <= 0)
 			continue;
-		g->pts[g->n++] = (struct xy){ p->period_us, p->ratio_median,
-					      p->ratio_min, p->ratio_max };
+		g->pts[g->n++] = pt;
+		if (p->lower_bound) {
+			g->low[g->n_low++] = pt;
+			n_low++;
+		}
 		xlo = fmin(xlo, p->period_us);
 		xhi = fmax(xhi, p->period_us);
 		ylo = fmin(ylo, fmin(p->ratio_median, p->ratio_min));
 		yhi = fmax(yhi, fmax(p->ratio_median, p->ratio_max));
 	}
 	snprintf(sub, sizeof(sub), "Run time with the periodic interrupt over "
-		 "run time without; median, whiskers min to max; method: %s.",
+		 "run time without; median, whiskers min to max; method: %s. "
+		 "Thick: the master runs on that core; dashed: elsewhere.",
 		 report_overhead_proxy(r) ? "proxy (user-space timer, an upper "
 		 "bound)" : "memreg in monitor-only mode");
 	svg_chart_begin(&c, f, "chart-overhead", title, sub, W, H);
@@ -313,32 +398,40 @@ int chart_overhead(FILE *f, const struct report *r)
 	svg_chart_axes(&c, "regulation period (us, log scale)",
 		       "slowdown C'/C", &xt, &yt);
 	svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", NULL);
-	for (int pass = 0; pass < 2; pass++)	/* master drawn last, on top */
+	/* master-on-core series drawn last, on top */
+	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < ns; i++) {
-			bool is_master = s[i].cpu == master;
-			const char *color;
-			const char *dash = strcmp(s[i].benchmark, "memory") ?
-					   NULL : "5 3";
+			struct ov_series *g = &s[i];
+			const char *color = cpu_color(r, g->cpu);
+			double width = g->on_master ? 3.2 : 1.6;
+			const char *dash = g->on_master ? NULL : "6 3";
+			enum svg_marker m = strcmp(g->benchmark, "memory") ?
+					    SVG_MARK_CIRCLE : SVG_MARK_SQUARE;
 			char label[96];
 
-			if (is_master != (pass == 1))
+			if (g->on_master != (pass == 1))
 				continue;
-			if (is_master) {
-				color = MASTER_COLOR;
-			} else {
-				if (other % 8 == 5)
-					other++;	/* the master's colour */
-				color = svg_palette(other++);
-			}
-			qsort(s[i].pts, s[i].n, sizeof(s[i].pts[0]), cmp_x);
-			snprintf(label, sizeof(label), "CPU %d%s%s%s", s[i].cpu,
-				 is_master ? " (master)" : "",
-				 dash ? ", " : "", dash ? s[i].benchmark : "");
-			draw_series(&c, s[i].pts, s[i].n, color,
-				    is_master ? 3.5 : 1.8, dash, label);
-			svg_legend_add(&c, label, color, dash,
-				       is_master ? 3.5 : 1.8, false);
+			qsort(g->pts, g->n, sizeof(g->pts[0]), cmp_x);
+			ov_label(g, label, sizeof(label));
+			draw_series(&c, g->pts, g->n, color, width, dash, m,
+				    label);
+			svg_legend_marker(&c, label, color, dash, width, m);
 		}
+	for (size_t i = 0; i < ns; i++) {
+		double x[64], y[64];
+
+		for (size_t k = 0; k < s[i].n_low; k++) {
+			x[k] = s[i].low[k].x;
+			y[k] = s[i].low[k].y;
+		}
+		if (s[i].n_low)
+			svg_series_markers(&c, x, y, s[i].n_low,
+					   cpu_color(r, s[i].cpu), 5,
+					   SVG_MARK_LOWER_BOUND, "livelocked");
+	}
+	if (n_low)
+		svg_legend_marker(&c, "livelocked: lower bound", "#333333",
+				  NULL, 0, SVG_MARK_LOWER_BOUND);
 	svg_legend_add(&c, "no overhead (1.0)", "#888888", "3 3", 1.5, false);
 	svg_chart_end(&c);
 	free(s);

@@ -15,7 +15,8 @@
 
 #define W REPORT_CHART_WIDTH
 #define H REPORT_CHART_HEIGHT
-#define LMS_MAX_PLOT 2000
+/* Periods the LMS chart shows at most: each stays a few pixels wide. */
+#define LMS_MAX_PLOT 150
 
 /* ceiling_of - the sustainable bandwidth of @cls, else the document's
  * platform ceiling; *@what says which.  NAN when neither exists. */
@@ -35,18 +36,51 @@ static double ceiling_of(const struct report *r, const char *cls,
 	return report_doc_number(r->doc, (const char *const[]){ path, NULL });
 }
 
+/* Largest span (max / min) a linear budget axis keeps: ~1.5 decades. */
+#define BUDGET_LINEAR_SPAN 31.6
+
 /*
- * chart_budgets() - for read and write, the guaranteed budgets of the
- * regulated cores stacked in one bar, next to the sustainable bandwidth.
+ * budget_axis - the y axis of the budget chart from the smallest budget
+ * @vmin to @vmax (GB/s): linear from 0, or base-10 log when the values
+ * span more than BUDGET_LINEAR_SPAN, so that a budget of 1 GB/s stays
+ * readable next to a ceiling of 75 GB/s.  Return: the axis is log.
+ */
+static bool budget_axis(struct svg_chart *c, double vmin, double vmax,
+			struct svg_ticks *yt)
+{
+	double lo = 0, hi = vmax * 1.12;
+
+	if (vmin > 0 && vmax / vmin > BUDGET_LINEAR_SPAN) {
+		lo = vmin / 1.5;
+		hi = vmax * 1.5;
+		svg_nice_range(&lo, &hi, 0, true);
+		svg_chart_set_y(c, lo, hi, true);
+		svg_log_ticks(lo, hi, yt);
+		return true;
+	}
+	svg_nice_range(&lo, &hi, 6, false);
+	svg_chart_set_y(c, lo, hi, false);
+	svg_linear_ticks(lo, hi, 6, yt);
+	return false;
+}
+
+/*
+ * chart_budgets() - for read and write, the guaranteed budget of each
+ * regulated core as its own bar, then their sum, next to the sustainable
+ * bandwidth; each bar carries its value.  The axis turns logarithmic when
+ * the figures span more than about 1.5 decades.
  */
 int chart_budgets(FILE *f, const struct report *r)
 {
 	static const char *const cls[] = { "read", "write" };
 	const char *title = "Per-core budgets against the sustainable bandwidth";
-	double total[2] = { 0, 0 }, ymax = 0;
-	bool any = false;
+	double total[2] = { 0, 0 }, ymax = 0, vmin = INFINITY;
+	size_t nbar[2] = { 0, 0 };
+	bool any = false, log;
 	struct svg_chart c;
 	struct svg_ticks yt;
+	char n0[64], n1[64];
+	const char *names[2] = { n0, n1 };
 
 	for (size_t i = 0; i < r->n_cores; i++) {
 		double v[2] = { r->cores[i].read_bps, r->cores[i].write_bps };
@@ -54,6 +88,8 @@ int chart_budgets(FILE *f, const struct report *r)
 		for (int k = 0; k < 2; k++)
 			if (v[k] > 0) {
 				total[k] += v[k];
+				vmin = fmin(vmin, v[k] / 1e9);
+				nbar[k]++;
 				any = true;
 			}
 	}
@@ -71,48 +107,47 @@ int chart_budgets(FILE *f, const struct report *r)
 		ymax = fmax(ymax, fmax(total[k], isnan(ceil) ? 0 : ceil) / 1e9);
 	}
 	svg_chart_begin(&c, f, "chart-budgets", title, "Guaranteed budget of "
-			"each regulated core, stacked; their sum must stay "
+			"each regulated core and their sum, which must stay "
 			"under the sustainable bandwidth.", W, H);
-	{
-		double lo = 0, hi = ymax * 1.12;
-
-		svg_nice_range(&lo, &hi, 6, false);
-		svg_chart_set_y(&c, lo, hi, false);
-		svg_linear_ticks(lo, hi, 6, &yt);
-	}
-	svg_chart_axes(&c, NULL, "guaranteed bandwidth (GB/s)", NULL, &yt);
-	{
-		char n0[64], n1[64];
-		const char *names[2] = { n0, n1 };
-
-		snprintf(n0, sizeof(n0), "read: sum %.2f GB/s", total[0] / 1e9);
-		snprintf(n1, sizeof(n1), "write: sum %.2f GB/s", total[1] / 1e9);
-		svg_chart_categories(&c, names, 2, "traffic class");
-	}
+	log = budget_axis(&c, vmin, ymax, &yt);
+	svg_chart_axes(&c, NULL, log ? "guaranteed bandwidth (GB/s, log "
+		       "scale)" : "guaranteed bandwidth (GB/s)", NULL, &yt);
+	snprintf(n0, sizeof(n0), "read: sum %.2f GB/s", total[0] / 1e9);
+	snprintf(n1, sizeof(n1), "write: sum %.2f GB/s", total[1] / 1e9);
+	svg_chart_categories(&c, names, 2, "traffic class");
 	for (int k = 0; k < 2; k++) {
-		double base = 0;
+		double slot = 0.8 / (double)(nbar[k] + 1), x = k + 0.1;
 		const char *what;
 		double ceil = ceiling_of(r, cls[k], &what);
 		char label[160];
 
-		for (size_t i = 0; i < r->n_cores; i++) {
+		for (size_t i = 0; i <= r->n_cores; i++, x += slot) {
+			bool sum = i == r->n_cores;
 			const struct report_core_budget *b = &r->cores[i];
-			double v = (k ? b->write_bps : b->read_bps) / 1e9;
+			double v = (sum ? total[k] : k ? b->write_bps :
+				    b->read_bps) / 1e9;
 
-			if (!(v > 0))
+			if (!(v > 0)) {
+				x -= slot;
 				continue;
-			snprintf(label, sizeof(label), "CPU %d %s: %.3f GB/s",
-				 b->cpu, cls[k], v);
-			svg_bar(&c, k + 0.25, k + 0.75, base, base + v,
+			}
+			if (sum)
+				snprintf(label, sizeof(label), "%s sum: %.3f "
+					 "GB/s", cls[k], v);
+			else
+				snprintf(label, sizeof(label), "CPU %d %s: "
+					 "%.3f GB/s", b->cpu, cls[k], v);
+			svg_bar(&c, x + slot * 0.08, x + slot * 0.92,
+				log ? c.y.d0 : 0, v, sum ? "#777777" :
 				svg_palette(i), label);
-			base += v;
+			snprintf(label, sizeof(label), "%.3g", v);
+			svg_note(&c, x + slot / 2, v, "middle", "#222222",
+				 label);
 		}
-		if (!isnan(ceil)) {
-			snprintf(label, sizeof(label), "%s %.2f GB/s", what,
-				 ceil / 1e9);
-			svg_hline(&c, ceil / 1e9, k + 0.1, k + 0.9, "#D55E00",
-				  "6 4", label);
-		}
+		/* the ceiling is named in the legend, clear of the bars */
+		if (!isnan(ceil))
+			svg_hline(&c, ceil / 1e9, k + 0.05, k + 0.95, "#D55E00",
+				  "6 4", NULL);
 	}
 	for (size_t i = 0; i < r->n_cores; i++) {
 		const struct report_core_budget *b = &r->cores[i];
@@ -124,8 +159,18 @@ int chart_budgets(FILE *f, const struct report *r)
 			 " (master)" : "");
 		svg_legend_add(&c, label, svg_palette(i), NULL, 0, true);
 	}
-	svg_legend_add(&c, "sustainable bandwidth", "#D55E00", "6 4", 1.5,
-		       false);
+	svg_legend_add(&c, "sum of the budgets", "#777777", NULL, 0, true);
+	for (int k = 0; k < 2; k++) {
+		const char *what;
+		double ceil = ceiling_of(r, cls[k], &what);
+		char label[96];
+
+		if (isnan(ceil))
+			continue;
+		snprintf(label, sizeof(label), "%s: %s %.2f GB/s", cls[k], what,
+			 ceil / 1e9);
+		svg_legend_add(&c, label, "#D55E00", "6 4", 1.5, false);
+	}
 	svg_chart_end(&c);
 	return 1;
 }
@@ -210,7 +255,8 @@ int chart_validation(FILE *f, const struct report *r)
 
 /*
  * chart_lms() - actual demand and the LMS prediction made for it, per
- * period, over time (the first LMS_MAX_PLOT periods).
+ * regulation period (report_tune.c sums the trace's ticks into periods),
+ * over time: the first LMS_MAX_PLOT periods, each a point.
  */
 int chart_lms(FILE *f, const struct report *r)
 {
@@ -244,8 +290,9 @@ int chart_lms(FILE *f, const struct report *r)
 		t[2 * n + i] = r->lms.predicted[i] / div;
 	}
 	xhi = t[n - 1] > 0 ? t[n - 1] : 1;
-	snprintf(sub, sizeof(sub), "CPU %d, %s%s.", r->lms.cpu, r->lms.source,
-		 r->lms.n > n ? " (first periods only)" : "");
+	snprintf(sub, sizeof(sub), "CPU %d, %s; %zu of %zu periods of %d us "
+		 "shown.", r->lms.cpu, r->lms.source, n, r->lms.n,
+		 r->lms.period_us);
 	svg_chart_begin(&c, f, "chart-lms", title, sub, W, H);
 	svg_chart_set_x(&c, xlo, xhi, false);
 	svg_linear_ticks(xlo, xhi, 8, &xt);
@@ -259,8 +306,10 @@ int chart_lms(FILE *f, const struct report *r)
 	snprintf(ylabel, sizeof(ylabel), "read demand (%s)", unit);
 	svg_chart_axes(&c, "time (ms)", ylabel, &xt, &yt);
 	svg_series_line(&c, t, t + n, n, svg_palette(0), 1.8, NULL);
+	svg_series_points(&c, t, t + n, n, svg_palette(0), 2.2, "actual");
 	svg_series_line(&c, t, t + 2 * n, n, svg_palette(1), 1.8, "5 3");
-	svg_legend_add(&c, "actual demand", svg_palette(0), NULL, 1.8, false);
+	svg_legend_marker(&c, "actual demand per period", svg_palette(0),
+			  NULL, 1.8, SVG_MARK_CIRCLE);
 	svg_legend_add(&c, "LMS prediction", svg_palette(1), "5 3", 1.8, false);
 	svg_chart_end(&c);
 	free(t);

@@ -103,6 +103,11 @@ static void summary(FILE *f, const struct report *r)
 		snprintf(series, sizeof(series), "peak_%s", kinds[k]);
 		line(f, &(struct csv_row){ "summary", series, -1, n, "cores", v,
 					   "B/s", NAN, NAN, NULL });
+		snprintf(series, sizeof(series), "single_core_%s", kinds[k]);
+		line(f, &(struct csv_row){ "summary", series, -1, 1, "cores",
+					   report_bw_at(r, kinds[k], 1, NULL,
+							NULL), "B/s", NAN, NAN,
+					   NULL });
 	}
 	if (r->have_config) {
 		line(f, &(struct csv_row){ "summary", "period", -1, NAN, NULL,
@@ -154,7 +159,8 @@ static void calibration(FILE *f, const struct report *r)
 
 		snprintf(series, sizeof(series), "%s/%s", p->benchmark,
 			 p->method);
-		snprintf(note, sizeof(note), "master %d", p->master_cpu);
+		snprintf(note, sizeof(note), "master %d%s", p->master_cpu,
+			 p->lower_bound ? ", livelocked: lower bound" : "");
 		line(f, &(struct csv_row){ "overhead", series, p->cpu,
 					   p->period_us, "us", p->ratio_median,
 					   "ratio", p->ratio_min, p->ratio_max,

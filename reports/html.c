@@ -132,21 +132,26 @@ static void summary_figures(FILE *f, const struct report *r)
 		row(f, "PMU", buf);
 	}
 	if (r->n_ov) {
-		int master = report_overhead_master(r), shortest = 0;
+		int shortest = 0;
 
 		for (size_t i = 0; i < r->n_ov; i++)
 			if (!shortest || r->ov[i].period_us < shortest)
 				shortest = r->ov[i].period_us;
 		n = snprintf(buf, sizeof(buf), "at %d us:", shortest);
-		for (size_t i = 0; i < r->n_ov && n < (int)sizeof(buf) - 40; i++)
-			if (r->ov[i].period_us == shortest &&
-			    (!i || r->ov[i - 1].cpu != r->ov[i].cpu ||
-			     r->ov[i - 1].period_us != shortest))
+		for (size_t i = 0; i < r->n_ov && n < (int)sizeof(buf) - 60;
+		     i++) {
+			const struct memcal_overhead_point *p = &r->ov[i];
+
+			if (p->period_us == shortest)
 				n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-					      " CPU %d%s %.3fx;", r->ov[i].cpu,
-					      r->ov[i].cpu == master ?
-					      " (master)" : "",
-					      r->ov[i].ratio_median);
+					      " CPU %d%s%s %s%.3fx;", p->cpu,
+					      p->master_cpu == p->cpu ?
+					      " (master on it)" : "",
+					      strcmp(p->benchmark, "compute") ?
+					      " memory" : "",
+					      p->lower_bound ? ">= " : "",
+					      p->ratio_median);
+		}
 		snprintf(buf + n, sizeof(buf) - (size_t)n, " method %s",
 			 report_overhead_proxy(r) ? "proxy (upper bound)" :
 			 "memreg");
@@ -212,9 +217,9 @@ struct section {
 };
 
 static const struct section sections[] = {
-	{ chart_budgets, true, "Guaranteed budgets of the regulated cores, "
-	  "stacked per traffic class, against the board's sustainable "
-	  "bandwidth." },
+	{ chart_budgets, true, "Guaranteed budget of each regulated core and "
+	  "their sum per traffic class, against the board's sustainable "
+	  "bandwidth (a log axis when they span more than 1.5 decades)." },
 	{ chart_validation, true, "Slowdown of each workload against its solo "
 	  "run, co-scheduled without and with the regulator." },
 	{ chart_lms, true, "Per-period demand and the NLMS prediction made for "
@@ -224,8 +229,9 @@ static const struct section sections[] = {
 	{ chart_latency, false, "Latency of a pointer chase as the other cores "
 	  "load the memory; past the knee latency grows fast." },
 	{ chart_overhead, false, "Cost of the periodic regulation interrupt: "
-	  "each core's slowdown at each period. The master core is drawn "
-	  "thick." },
+	  "each core's slowdown at each period, with the master core on it "
+	  "(thick) and elsewhere (dashed); open triangles are lower bounds "
+	  "of a livelocked core." },
 };
 
 /* report_chart_count() - number of charts a report of @r contains. */

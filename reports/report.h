@@ -22,7 +22,7 @@
 #include "memcal_db_tune.h"
 
 #define REPORT_MAX_NOTES 32
-#define REPORT_NOTE_LEN 320
+#define REPORT_NOTE_LEN 4096
 
 /* Output formats. */
 enum report_format {
@@ -152,7 +152,7 @@ int report_push(void **arr, size_t *n, size_t elem, const void *item);
 
 /* report_tune.c: the tuned-config document, read defensively. */
 int report_read_config_doc(struct report *r, memcal_db *db);
-const char *report_doc_reason(const struct report *r, const char *what);
+const char *report_doc_reason(const struct report *r, const char *key);
 double report_doc_number(const json_t *obj, const char *const *keys);
 const struct memcal_sustainable *report_sustainable(const struct report *r,
 						    const char *traffic);
@@ -164,7 +164,6 @@ double report_bw_at(const struct report *r, const char *kind, int n_cpus,
 int report_max_cpus(const struct report *r);
 double report_peak_bw(const struct report *r, const char *kind, int *n_cpus);
 int report_overhead_master(const struct report *r);
-int report_master_cpu(const struct report *r);
 double report_overhead_at(const struct report *r, int cpu, int period_us);
 bool report_overhead_proxy(const struct report *r);
 

@@ -136,12 +136,14 @@ static void calibration_json(json_t *o, const struct report *r)
 		const struct memcal_overhead_point *p = &r->ov[i];
 
 		json_array_append_new(ov, json_pack(
-			"{s:i, s:i, s:s, s:s, s:i, s:i, s:o, s:o, s:o}", "cpu",
-			p->cpu, "period_us", p->period_us, "benchmark",
+			"{s:i, s:i, s:s, s:s, s:i, s:b, s:i, s:o, s:o, s:o, "
+			"s:b}", "cpu", p->cpu, "period_us", p->period_us, "benchmark",
 			p->benchmark, "method", p->method, "master_cpu",
-			p->master_cpu, "repetitions", p->repetitions,
+			p->master_cpu, "on_master", p->master_cpu == p->cpu,
+			"repetitions", p->repetitions,
 			"ratio_median", num(p->ratio_median), "ratio_min",
-			num(p->ratio_min), "ratio_max", num(p->ratio_max)));
+			num(p->ratio_min), "ratio_max", num(p->ratio_max),
+			"lower_bound", p->lower_bound));
 	}
 	for (size_t i = 0; i < r->n_om; i++) {
 		const struct memcal_overhead_model *m = &r->om[i];

@@ -26,13 +26,20 @@ int report_push(void **arr, size_t *n, size_t elem, const void *item)
 	return 0;
 }
 
-/* note - format one sentence into the next slot of @tab (dropped if full). */
+/*
+ * note - format one sentence into the next slot of @tab (dropped if full).
+ * A sentence longer than a slot ends in " [...]", so that the cut shows.
+ */
 static void note(char (*tab)[REPORT_NOTE_LEN], size_t *n, const char *fmt,
 		 va_list ap)
 {
+	static const char more[] = " [...]";
+
 	if (*n >= REPORT_MAX_NOTES)
 		return;
-	vsnprintf(tab[*n], REPORT_NOTE_LEN, fmt, ap);
+	if (vsnprintf(tab[*n], REPORT_NOTE_LEN, fmt, ap) >= REPORT_NOTE_LEN)
+		memcpy(tab[*n] + REPORT_NOTE_LEN - sizeof(more), more,
+		       sizeof(more));
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp(tab[i], tab[*n]))
 			return;		/* said already */

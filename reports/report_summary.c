@@ -1,32 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * report_summary.c - the figures a report derives from the stored rows,
- * computed in one place so that the HTML page, the CSV and the JSON agree
- * with each other and with the charts.
+ * computed in one place so that the HTML page, the CSV, the JSON, the
+ * charts and `memcal show` (figures_*(), report_figures.h) agree.
  */
 #include <math.h>
 #include <string.h>
 
 #include "report.h"
+#include "report_figures.h"
 
 /**
- * report_bw_at() - bandwidth of traffic @kind with @n_cpus cores at once,
- * bytes per second, as the bandwidth chart plots it.
+ * figures_bw_at() - bandwidth of traffic @kind with @n_cpus cores at once,
+ * bytes per second, from the @n rows @bw of one run: the figure every
+ * output shows for that core count (the bandwidth chart, the reports'
+ * "one core" and peak figures, `memcal show`).
  * @lo, @hi: (optional) the spread: min and max of the repetitions.
  *
- * Rule: aggregate rows win; among them the best kernel variant (highest
- * median).  Without an aggregate row, the mean of the one-core ("core")
- * rows with that many CPUs.  Return: NAN when nothing was measured.
+ * Rule: aggregate rows win (the scaling curve measures 1..N cores the same
+ * way); among them the best kernel variant (highest median).  Without an
+ * aggregate row, the mean of the per-core ("core") rows with that many
+ * CPUs.  Return: NAN when nothing was measured.
  */
-double report_bw_at(const struct report *r, const char *kind, int n_cpus,
-		    double *lo, double *hi)
+double figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
+		     int n_cpus, double *lo, double *hi)
 {
 	double best = NAN, blo = NAN, bhi = NAN, sum = 0, smin = INFINITY,
 	       smax = 0;
 	size_t n_core = 0;
 
-	for (size_t i = 0; i < r->n_bw; i++) {
-		const struct memcal_bw *b = &r->bw[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct memcal_bw *b = &bw[i];
 
 		if (strcmp(b->kind, kind) || b->n_cpus != n_cpus)
 			continue;
@@ -55,32 +59,33 @@ double report_bw_at(const struct report *r, const char *kind, int n_cpus,
 	return best;
 }
 
-/* report_max_cpus() - the most CPUs any bandwidth row ran at once. */
-int report_max_cpus(const struct report *r)
+/* figures_max_cpus() - the most CPUs any of the @n rows @bw ran at once. */
+int figures_max_cpus(const struct memcal_bw *bw, size_t n)
 {
-	int n = 0;
+	int most = 0;
 
-	for (size_t i = 0; i < r->n_bw; i++)
-		if (r->bw[i].n_cpus > n)
-			n = r->bw[i].n_cpus;
-	return n;
+	for (size_t i = 0; i < n; i++)
+		if (bw[i].n_cpus > most)
+			most = bw[i].n_cpus;
+	return most;
 }
 
 /*
- * report_peak_bw() - the highest bandwidth of @kind over every core count
- * (report_bw_at()); *@n_cpus (optional) gets the count.  NAN if none.
+ * figures_bw_peak() - the highest figures_bw_at() of @kind over every core
+ * count; *@n_cpus (optional) gets the count.  NAN if none.
  */
-double report_peak_bw(const struct report *r, const char *kind, int *n_cpus)
+double figures_bw_peak(const struct memcal_bw *bw, size_t n,
+		       const char *kind, int *n_cpus)
 {
+	int most = figures_max_cpus(bw, n), at = 0;
 	double best = NAN;
-	int at = 0;
 
-	for (int n = 1; n <= report_max_cpus(r); n++) {
-		double v = report_bw_at(r, kind, n, NULL, NULL);
+	for (int k = 1; k <= most; k++) {
+		double v = figures_bw_at(bw, n, kind, k, NULL, NULL);
 
 		if (!isnan(v) && (isnan(best) || v > best)) {
 			best = v;
-			at = n;
+			at = k;
 		}
 	}
 	if (n_cpus)
@@ -88,40 +93,53 @@ double report_peak_bw(const struct report *r, const char *kind, int *n_cpus)
 	return best;
 }
 
-/*
- * report_overhead_master() - the master core of the overhead
- * measurements: the master_cpu most points name, or -1 if none does.
- */
-int report_overhead_master(const struct report *r)
+/* figures_sustainable() - the row of @traffic among the @n rows, or NULL. */
+const struct memcal_sustainable *
+figures_sustainable(const struct memcal_sustainable *sus, size_t n,
+		    const char *traffic)
 {
-	int best = -1;
-	size_t best_n = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(sus[i].traffic, traffic))
+			return &sus[i];
+	return NULL;
+}
 
-	for (size_t i = 0; i < r->n_ov; i++) {
-		int m = r->ov[i].master_cpu;
-		size_t n = 0;
+/* report_bw_at() - figures_bw_at() of the report's run. */
+double report_bw_at(const struct report *r, const char *kind, int n_cpus,
+		    double *lo, double *hi)
+{
+	return figures_bw_at(r->bw, r->n_bw, kind, n_cpus, lo, hi);
+}
 
-		if (m < 0)
-			continue;
-		for (size_t j = 0; j < r->n_ov; j++)
-			n += r->ov[j].master_cpu == m;
-		if (n > best_n) {
-			best_n = n;
-			best = m;
-		}
-	}
-	return best;
+/* report_max_cpus() - figures_max_cpus() of the report's run. */
+int report_max_cpus(const struct report *r)
+{
+	return figures_max_cpus(r->bw, r->n_bw);
+}
+
+/* report_peak_bw() - figures_bw_peak() of the report's run. */
+double report_peak_bw(const struct report *r, const char *kind, int *n_cpus)
+{
+	return figures_bw_peak(r->bw, r->n_bw, kind, n_cpus);
 }
 
 /*
- * report_master_cpu() - the master core to highlight: the tuned
- * configuration's when there is one, else the overhead measurements'.
+ * report_overhead_master() - the master core of the overhead measurements
+ * as the stored points say: the master_cpu every point names, or -1 when
+ * none does or they name different cores (a sweep that moved the master).
  */
-int report_master_cpu(const struct report *r)
+int report_overhead_master(const struct report *r)
 {
-	if (r->have_config)
-		return r->config.master_cpu;
-	return report_overhead_master(r);
+	int master = -1;
+
+	for (size_t i = 0; i < r->n_ov; i++) {
+		if (r->ov[i].master_cpu < 0)
+			continue;
+		if (master >= 0 && r->ov[i].master_cpu != master)
+			return -1;
+		master = r->ov[i].master_cpu;
+	}
+	return master;
 }
 
 /* report_overhead_proxy() - any overhead figure comes from the proxy. */

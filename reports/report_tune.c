@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_figures.h"
 #ifdef MEMCAL_REPORTS_HAVE_LMS
 #include "memreg.h"
 #endif
@@ -65,31 +66,25 @@ static const char *doc_string(const json_t *obj, const char *path)
 }
 
 /*
- * report_doc_reason() - the document's explanation of a choice: the first
- * "explain" sentence that mentions @what ("period", "master"), else NULL.
+ * report_doc_reason() - the document's explanation of the choice @key
+ * ("period", "master"): the sentence the planner stored under that key of
+ * its "reasons" object, else NULL.  Looked up by key, never by the words
+ * of a sentence: the master's reason speaks of overhead "per period" too.
  */
-const char *report_doc_reason(const struct report *r, const char *what)
+const char *report_doc_reason(const struct report *r, const char *key)
 {
-	json_t *ex = r->doc ? json_object_get(r->doc, "explain") : NULL;
-	size_t i;
-	json_t *s;
+	json_t *why = r->doc ? json_object_get(r->doc, "reasons") : NULL;
+	json_t *s = json_is_object(why) ? json_object_get(why, key) : NULL;
 
-	if (json_is_array(ex))
-		json_array_foreach(ex, i, s)
-			if (json_is_string(s) &&
-			    strcasestr(json_string_value(s), what))
-				return json_string_value(s);
-	return NULL;
+	return json_is_string(s) && json_string_length(s) ?
+	       json_string_value(s) : NULL;
 }
 
 /* report_sustainable() - the sustainable row of @traffic, or NULL. */
 const struct memcal_sustainable *report_sustainable(const struct report *r,
 						    const char *traffic)
 {
-	for (size_t i = 0; i < r->n_sus; i++)
-		if (!strcmp(r->sus[i].traffic, traffic))
-			return &r->sus[i];
-	return NULL;
+	return figures_sustainable(r->sus, r->n_sus, traffic);
 }
 
 /*
@@ -192,7 +187,7 @@ static int read_cores(struct report *r)
 int report_read_config_doc(struct report *r, memcal_db *db)
 {
 	json_error_t jerr;
-	json_t *w;
+	json_t *warnings, *w;
 	size_t i;
 
 	(void)db;
@@ -204,9 +199,9 @@ int report_read_config_doc(struct report *r, memcal_db *db)
 			    "shown.", (long long)r->config.id);
 		return 0;
 	}
-	w = json_object_get(r->doc, "warnings");
-	if (json_is_array(w))
-		json_array_foreach(w, i, w)
+	warnings = json_object_get(r->doc, "warnings");
+	if (json_is_array(warnings))
+		json_array_foreach(warnings, i, w)
 			if (json_is_string(w))
 				report_warn(r, "Planner: %s", json_string_value(w));
 	return read_cores(r);
@@ -243,7 +238,24 @@ static int pick_profile(struct report *r, memcal_db *db,
 	return have ? 0 : -1;
 }
 
-/* replay_lms - feed a profile's read trace through the core's NLMS. */
+/*
+ * lms_ticks_per_period - how many trace ticks of @tick_us make one
+ * regulation period of @period_us (at least 1: a trace coarser than the
+ * period is replayed at its own tick).
+ */
+static size_t lms_ticks_per_period(int period_us, int tick_us)
+{
+	long k = tick_us > 0 ? lround((double)period_us / tick_us) : 1;
+
+	return k > 1 ? (size_t)k : 1;
+}
+
+/*
+ * replay_lms - feed a profile's read trace through the core's NLMS at the
+ * regulation period, as memreg runs it: the trace's ticks (often 100 us)
+ * are summed into periods of the configuration's length first, and a
+ * partial period at the end is dropped.
+ */
 static int replay_lms(struct report *r, memcal_db *db)
 {
 	struct memcal_profile p;
@@ -253,6 +265,7 @@ static int replay_lms(struct report *r, memcal_db *db)
 	double mu = report_doc_number(r->doc, (const char *const[]){
 					  "lms.mu_q16", NULL });
 	double bpe = report_bytes_per_event(r, "read");
+	size_t k, n;
 	double dt;
 	memreg_u32 pred;
 
@@ -269,29 +282,39 @@ static int replay_lms(struct report *r, memcal_db *db)
 		return 0;
 	if (!(bpe > 0))
 		bpe = 64;	/* one cache line: NLMS is scale-invariant */
-	dt = p.trace_period_us * 1e-6;
-	r->lms.actual = calloc(p.trace_len, sizeof(double));
-	r->lms.predicted = calloc(p.trace_len, sizeof(double));
+	k = lms_ticks_per_period(r->config.period_us, p.trace_period_us);
+	n = p.trace_len / k;
+	dt = (double)k * p.trace_period_us * 1e-6;
+	r->lms.actual = calloc(n ? n : 1, sizeof(double));
+	r->lms.predicted = calloc(n ? n : 1, sizeof(double));
 	if (!r->lms.actual || !r->lms.predicted || !(dt > 0)) {
 		memcal_db_profile_free(&p);
 		return -1;
 	}
-	memreg_lms_init(&s, (memreg_u32)taps, 1,
-			(memreg_u64)(p.trace_read[0] / bpe));
-	pred = s.last_pred;
-	for (size_t i = 0; i < p.trace_len; i++) {
-		r->lms.actual[i] = (double)p.trace_read[i] / dt;
-		r->lms.predicted[i] = pred * bpe / dt;
-		pred = memreg_lms_update(&s, (memreg_u32)mu,
-					 (memreg_u64)(p.trace_read[i] / bpe));
+	for (size_t i = 0; i < n; i++) {
+		double bytes = 0;
+
+		for (size_t j = 0; j < k; j++)
+			bytes += (double)p.trace_read[i * k + j];
+		r->lms.actual[i] = bytes / dt;
 	}
-	r->lms.n = p.trace_len;
+	memreg_lms_init(&s, (memreg_u32)taps, 1,
+			(memreg_u64)(n ? r->lms.actual[0] * dt / bpe : 0));
+	pred = s.last_pred;
+	for (size_t i = 0; i < n; i++) {
+		r->lms.predicted[i] = pred * bpe / dt;
+		pred = memreg_lms_update(&s, (memreg_u32)mu, (memreg_u64)(
+					 r->lms.actual[i] * dt / bpe));
+	}
+	r->lms.n = n;
 	r->lms.cpu = p.cpu;
-	r->lms.period_us = p.trace_period_us;
+	r->lms.period_us = (int)(k * (size_t)p.trace_period_us);
 	snprintf(r->lms.source, sizeof(r->lms.source), "read trace of "
-		 "workload '%.100s' (%s) replayed through memreg's fixed-point "
-		 "NLMS, %d taps, mu %.3f", p.workload, p.trace_source,
-		 (int)taps, mu / MEMREG_ONE);
+		 "workload '%.100s' (%s, %d us ticks summed into %d us "
+		 "periods) replayed through memreg's fixed-point NLMS, %d "
+		 "taps, mu %.3f", p.workload, p.trace_source,
+		 p.trace_period_us, r->lms.period_us, (int)taps,
+		 mu / MEMREG_ONE);
 	memcal_db_profile_free(&p);
 	return 0;
 }

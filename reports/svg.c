@@ -265,14 +265,50 @@ void svg_series_line(struct svg_chart *c, const double *x, const double *y,
 }
 
 /*
- * svg_series_points() - a circle of @radius at each point inside the plot
- * rectangle (its centre inside); points outside (or not finite) are
- * dropped.  @title, when
- * given, becomes each point's tooltip prefix.
+ * marker - one @marker of @radius centred at pixel (@px, @py); @title (may
+ * be NULL) with the data values (@x, @y) becomes its tooltip.
  */
-void svg_series_points(struct svg_chart *c, const double *x, const double *y,
-		       size_t n, const char *color, double radius,
-		       const char *title)
+static void marker(FILE *f, double px, double py, double radius,
+		   enum svg_marker m, const char *color, const char *title,
+		   double x, double y)
+{
+	const char *end = m == SVG_MARK_SQUARE ? "</rect>\n" :
+			  m == SVG_MARK_LOWER_BOUND ? "</path>\n" :
+			  "</circle>\n";
+
+	if (m == SVG_MARK_SQUARE)
+		fprintf(f, "<rect class=\"mark\" x=\"%.2f\" y=\"%.2f\" "
+			"width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+			"stroke=\"#ffffff\" stroke-width=\"0.8\">", px - radius,
+			py - radius, 2 * radius, 2 * radius, color);
+	else if (m == SVG_MARK_LOWER_BOUND)
+		/* open triangle, apex up: "at least this much" */
+		fprintf(f, "<path class=\"mark lower-bound\" d=\"M%.2f %.2f"
+			"L%.2f %.2fL%.2f %.2fZ\" fill=\"#ffffff\" "
+			"stroke=\"%s\" stroke-width=\"1.8\">", px, py - radius * 1.6,
+			px + radius * 1.4, py + radius, px - radius * 1.4,
+			py + radius, color);
+	else
+		fprintf(f, "<circle class=\"mark\" cx=\"%.2f\" cy=\"%.2f\" "
+			"r=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\" "
+			"stroke-width=\"0.8\">", px, py, radius, color);
+	if (title) {
+		fputs("<title>", f);
+		svg_escape(f, title);
+		fprintf(f, ": %g, %g%s</title>", x, y,
+			m == SVG_MARK_LOWER_BOUND ? " (lower bound)" : "");
+	}
+	fputs(end, f);
+}
+
+/*
+ * svg_series_markers() - a @marker of @radius at each point inside the
+ * plot rectangle (its centre inside); points outside (or not finite) are
+ * dropped.  @title, when given, becomes each point's tooltip prefix.
+ */
+void svg_series_markers(struct svg_chart *c, const double *x,
+			const double *y, size_t n, const char *color,
+			double radius, enum svg_marker m, const char *title)
 {
 	/* not clip-path'd: a marker on the edge stays whole */
 	fputs("<g class=\"points\">\n", c->f);
@@ -283,17 +319,17 @@ void svg_series_points(struct svg_chart *c, const double *x, const double *y,
 		if (!isfinite(px) || !isfinite(py) || px < c->px0 ||
 		    px > c->px1 || py < c->py0 || py > c->py1)
 			continue;
-		fprintf(c->f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\" "
-			"fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.8\">",
-			px, py, radius, color);
-		if (title) {
-			fputs("<title>", c->f);
-			svg_escape(c->f, title);
-			fprintf(c->f, ": %g, %g</title>", x[i], y[i]);
-		}
-		fputs("</circle>\n", c->f);
+		marker(c->f, px, py, radius, m, color, title, x[i], y[i]);
 	}
 	fputs("</g>\n", c->f);
+}
+
+/* svg_series_points() - svg_series_markers() with filled circles. */
+void svg_series_points(struct svg_chart *c, const double *x, const double *y,
+		       size_t n, const char *color, double radius,
+		       const char *title)
+{
+	svg_series_markers(c, x, y, n, color, radius, SVG_MARK_CIRCLE, title);
 }
 
 /* segment - one clipped line in pixel coordinates (dropped if outside). */
@@ -445,6 +481,24 @@ int svg_legend_add(struct svg_chart *c, const char *label, const char *color,
 }
 
 /*
+ * svg_legend_marker() - svg_legend_add() of a line swatch (none when
+ * @width is 0) with the point marker @m drawn on it.
+ * Return: 0, -ENOSPC when the legend is full.
+ */
+int svg_legend_marker(struct svg_chart *c, const char *label,
+		      const char *color, const char *dash, double width,
+		      enum svg_marker m)
+{
+	int rc = svg_legend_add(c, label, color, dash, width, false);
+
+	if (!rc) {
+		c->legend[c->n_legend - 1].marker = m;
+		c->legend[c->n_legend - 1].width = width;
+	}
+	return rc;
+}
+
+/*
  * svg_chart_end() - draw the legend in the column right of the plot (long
  * labels are shrunk to fit) and close the <svg> element.
  */
@@ -462,12 +516,15 @@ void svg_chart_end(struct svg_chart *c)
 		if (e->bar)
 			fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"18\" "
 				"height=\"10\" fill=\"%s\"/>\n", x, y, e->color);
-		else
+		else if (e->width > 0)
 			fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
 				"y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%.1f\""
 				"%s%s%s/>\n", x, y + 5, x + 18, y + 5, e->color,
 				e->width, e->dash ? " stroke-dasharray=\"" : "",
 				e->dash ? e->dash : "", e->dash ? "\"" : "");
+		if (e->marker != SVG_MARK_NONE)
+			marker(f, x + 9, y + 5, 4, e->marker, e->color, NULL,
+			       0, 0);
 		while (size > 7 && svg_text_width(e->label, size) > room)
 			size -= 0.5;
 		text(f, x + 24, y + 9, "start", size, "#222222", NULL, e->label);

@@ -47,6 +47,17 @@ struct svg_ticks {
 	double step;
 };
 
+/*
+ * Point markers: a filled circle, a filled square, and an open triangle
+ * pointing up (a value that is only a lower bound: the truth is higher).
+ */
+enum svg_marker {
+	SVG_MARK_NONE = 0,
+	SVG_MARK_CIRCLE,
+	SVG_MARK_SQUARE,
+	SVG_MARK_LOWER_BOUND,
+};
+
 /**
  * struct svg_legend_entry - one legend line.
  * @label:  text (escaped on output).
@@ -54,6 +65,7 @@ struct svg_ticks {
  * @dash:   stroke-dasharray of a line swatch, or NULL for solid.
  * @bar:    draw a filled square instead of a line.
  * @width:  stroke width of a line swatch.
+ * @marker: a point marker drawn on the swatch (SVG_MARK_NONE: none).
  */
 struct svg_legend_entry {
 	char label[96];
@@ -61,6 +73,7 @@ struct svg_legend_entry {
 	const char *dash;
 	bool bar;
 	double width;
+	enum svg_marker marker;
 };
 
 /**
@@ -116,6 +129,10 @@ void svg_series_line(struct svg_chart *c, const double *x, const double *y,
 void svg_series_points(struct svg_chart *c, const double *x, const double *y,
 		       size_t n, const char *color, double radius,
 		       const char *title);
+void svg_series_markers(struct svg_chart *c, const double *x,
+			const double *y, size_t n, const char *color,
+			double radius, enum svg_marker marker,
+			const char *title);
 void svg_error_bar(struct svg_chart *c, double x, double ylo, double yhi,
 		   const char *color);
 void svg_bar(struct svg_chart *c, double x0, double x1, double y0, double y1,
@@ -128,6 +145,9 @@ void svg_note(struct svg_chart *c, double x, double y, const char *anchor,
 	      const char *color, const char *text);
 int svg_legend_add(struct svg_chart *c, const char *label, const char *color,
 		   const char *dash, double width, bool bar);
+int svg_legend_marker(struct svg_chart *c, const char *label,
+		      const char *color, const char *dash, double width,
+		      enum svg_marker marker);
 void svg_chart_end(struct svg_chart *c);
 void svg_placeholder(FILE *f, const char *id, const char *title,
 		     double width, double height, const char *message);

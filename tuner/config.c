@@ -98,11 +98,15 @@ static json_t *workloads_json(const struct tune_config *c)
  */
 json_t *config_to_json(const struct tune_config *c)
 {
-	json_t *ids = json_array();
+	json_t *ids = json_array(), *doc, *reasons = json_object();
 
 	for (int i = 0; ids && i < c->n_profiles; i++)
 		json_array_append_new(ids, json_integer(c->profile_ids[i]));
-	return json_pack(
+	for (int k = 0; reasons && k < TUNE_NR_REASONS; k++)
+		if (c->reason[k][0])
+			json_object_set_new(reasons, tune_reason_key(k),
+					    json_string(c->reason[k]));
+	doc = json_pack(
 		"{s:s,s:i,s:s,s:s,s:s,"
 		"s:{s:I,s:s,s:s,s:s,s:i},"
 		"s:i,s:i,"
@@ -146,6 +150,11 @@ json_t *config_to_json(const struct tune_config *c)
 					c->n_explain),
 		"warnings", strings_json((char (*)[TUNE_NOTE_LEN])c->warn,
 					 c->n_warn));
+	/* "reasons" only when the planner keyed one: older documents stay */
+	if (doc && json_object_size(reasons))
+		json_object_set(doc, "reasons", reasons);
+	json_decref(reasons);
+	return doc;
 }
 
 /* copy_str - copy JSON string @v into @dst (empty when not a string). */
@@ -363,6 +372,9 @@ int config_from_json(json_t *doc, struct tune_config *c, char *err,
 			c->profile_ids[c->n_profiles++] = json_integer_value(v);
 	c->n_explain = read_notes(json_object_get(doc, "explain"), c->explain);
 	c->n_warn = read_notes(json_object_get(doc, "warnings"), c->warn);
+	for (int k = 0; k < TUNE_NR_REASONS; k++)
+		copy_str(c->reason[k], TUNE_NOTE_LEN, json_object_get(
+			 json_object_get(doc, "reasons"), tune_reason_key(k)));
 	return 0;
 }
 
@@ -401,6 +413,35 @@ void config_explain(struct tune_config *c, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	add_note(c->explain, &c->n_explain, fmt, ap);
+	va_end(ap);
+}
+
+/* tune_reason_key() - the "reasons" key of @kind ("period", "master"). */
+const char *tune_reason_key(enum tune_reason kind)
+{
+	static const char *const keys[TUNE_NR_REASONS] = {
+		[TUNE_REASON_PERIOD] = "period",
+		[TUNE_REASON_MASTER] = "master",
+	};
+
+	return (unsigned)kind < TUNE_NR_REASONS ? keys[kind] : NULL;
+}
+
+/**
+ * config_reason() - record why the choice @kind was made: an explain
+ * sentence that readers also find under "reasons" by its key.
+ */
+void config_reason(struct tune_config *c, enum tune_reason kind,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note(c->explain, &c->n_explain, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	if ((unsigned)kind < TUNE_NR_REASONS)
+		vsnprintf(c->reason[kind], TUNE_NOTE_LEN, fmt, ap);
 	va_end(ap);
 }
 

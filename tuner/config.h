@@ -24,6 +24,7 @@
  *               overhead_method, profile_ids, mix_file, percentile,
  *               margin_pct, trace_sources}
  *   explain    [sentences: why each choice]
+ *   reasons    {period, master: the explain sentence of that choice}
  *   warnings   [sentences]
  */
 #ifndef MEMTUNE_CONFIG_H
@@ -43,6 +44,16 @@
 #define TUNE_NOTE_LEN 400
 
 enum { TUNE_READ = 0, TUNE_WRITE = 1, TUNE_NR_CLASSES = 2 };
+
+/*
+ * Choices whose explanation a reader looks up by key (the "reasons"
+ * object of the document, keys tune_reason_key()).
+ */
+enum tune_reason {
+	TUNE_REASON_PERIOD = 0,
+	TUNE_REASON_MASTER = 1,
+	TUNE_NR_REASONS = 2,
+};
 
 /**
  * struct tune_budget - one CPU's limits for one traffic class.
@@ -121,6 +132,8 @@ struct tune_wl {
  * @profile_ids, @n_profiles: workload profiles used.
  * @mix_file, @percentile, @margin_pct, @trace_sources: provenance.
  * @n_explain, @explain, @n_warn, @warn: prose.
+ * @reason:    per enum tune_reason, the explain sentence of that choice
+ *             ("" when the planner gave none).
  */
 struct tune_config {
 	char mix[128];
@@ -154,6 +167,7 @@ struct tune_config {
 	char explain[TUNE_MAX_NOTES][TUNE_NOTE_LEN];
 	int n_warn;
 	char warn[TUNE_MAX_NOTES][TUNE_NOTE_LEN];
+	char reason[TUNE_NR_REASONS][TUNE_NOTE_LEN];
 };
 
 json_t *config_to_json(const struct tune_config *c);
@@ -163,6 +177,10 @@ int config_from_text(const char *text, struct tune_config *c, char *err,
 		     size_t errlen);
 void config_explain(struct tune_config *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void config_reason(struct tune_config *c, enum tune_reason kind,
+		   const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *tune_reason_key(enum tune_reason kind);
 void config_warn(struct tune_config *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct tune_cpu *config_cpu(struct tune_config *c, int cpu);

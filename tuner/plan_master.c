@@ -52,10 +52,11 @@ int plan_master(const struct plan_input *in, const int *cpu_of,
 		return PLAN_EINVAL;
 	}
 	out->master_cpu = best;
-	config_explain(out, "master core %d: not a real-time core; cheapest by "
-		       "measured overhead (%.1f us per period, %s) plus load "
-		       "(%.0f best-effort workload%s on it)", best,
-		       in->overhead_ns[best] / 1000.0, in->overhead_method,
-		       load[best], load[best] == 1.0 ? "" : "s");
+	config_reason(out, TUNE_REASON_MASTER, "master core %d: not a "
+		      "real-time core; cheapest by measured overhead (%.1f us "
+		      "per period, %s) plus load (%.0f best-effort workload%s "
+		      "on it)", best, in->overhead_ns[best] / 1000.0,
+		      in->overhead_method, load[best],
+		      load[best] == 1.0 ? "" : "s");
 	return PLAN_OK;
 }

@@ -88,9 +88,10 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 		       "error replayed through regulator/sim: %s", line);
 	rc = plan_budgets(in, t, best, out, false, err, errlen);
 	if (!rc)
-		config_explain(out, "period %u us: the lowest cost %.3f; "
-			       "overhead per period from the %s measurement",
-			       best, best_cost, in->overhead_method);
+		config_reason(out, TUNE_REASON_PERIOD, "period %u us: the "
+			      "lowest cost %.3f; overhead per period from the "
+			      "%s measurement", best, best_cost,
+			      in->overhead_method);
 	free(tmp);
 	return rc;
 }

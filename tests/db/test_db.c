@@ -215,6 +215,45 @@ Test(db, old_empty_database_is_migrated)
 	cr_assert_eq(pragma_int(path, "SELECT count(*) FROM unrelated"), 0);
 }
 
+/* count_lower - memcal_db_overhead_list() callback: count the points. */
+static int count_lower(const struct memcal_overhead_point *pt, void *user)
+{
+	int *n = user;
+
+	n[0]++;
+	n[1] += pt->lower_bound;
+	return 0;
+}
+
+Test(db, version_1_overhead_points_gain_lower_bound_false)
+{
+	struct fixture_ids ids;
+	int n[2] = { 0, 0 };
+	memcal_db *db;
+	sqlite3 *h;
+
+	cr_assert_eq(fixture_db_create(path, &ids), 0);
+	/* back to schema 1: overhead_point without its lower_bound column */
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, "PRAGMA foreign_keys=OFF;"
+		"CREATE TABLE v1 AS SELECT id, run_id, cpu, period_us,"
+		" benchmark, method, master_cpu, repetitions, ratio_median,"
+		" ratio_min, ratio_max FROM overhead_point;"
+		"DROP TABLE overhead_point;"
+		"ALTER TABLE v1 RENAME TO overhead_point;"
+		"PRAGMA user_version = 1;", 0, 0, 0), SQLITE_OK,
+		"%s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	db = open_ok(path, 0);
+	cr_assert_eq(memcal_db_overhead_list(db, ids.overhead_run_id,
+					     count_lower, n), MEMCAL_DB_OK);
+	memcal_db_close(db);
+	cr_assert_eq(pragma_int(path, "PRAGMA user_version"),
+		     MEMCAL_DB_SCHEMA_VERSION);
+	cr_expect_eq(n[0], 4, "points kept");
+	cr_expect_eq(n[1], 0, "none of them a lower bound");
+}
+
 Test(db, writes_outside_a_transaction_are_refused)
 {
 	memcal_db *db = open_ok(path, MEMCAL_DB_OPEN_CREATE);

@@ -12,9 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "fixture_report.h"
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
+#include "report.h"
 
 static char tmpdirs[8][64];
 static int n_tmpdirs;
@@ -80,7 +83,13 @@ static int store_bandwidth(memcal_db *db, struct fix_ids *ids)
 		.platform_id = ids->platform_id, .kind = "full",
 		.tool_version = "0.1.0", .params_json = "{\"repeat\":5}",
 		.started_at = "2026-01-02T03:04:05Z",
-		.finished_at = "2026-01-02T03:09:05Z", .notes = "",
+		.finished_at = "2026-01-02T03:09:05Z",
+		/* long enough to wrap; one word longer than a line */
+		.notes = "machine busy before the run: up to 100% of a CPU "
+			 "used by other processes; buffer on node 0 at "
+			 "/sys/devices/system/node/node0/hugepages/"
+			 "hugepages-2048kB/nr_hugepages_mempolicy; figures "
+			 "may be low",
 	};
 	int rc = memcal_db_run_store(db, &run);
 
@@ -241,6 +250,11 @@ static const char config_doc[] =
 	"\"Master CPU 0: it runs no workload, so the master's extra interrupt "
 	"cost (1.79x at 32 us in the overhead sweep) falls on no critical task."
 	"\"],"
+	"\"reasons\":{\"period\":\"Period 1000 us: the shortest period whose "
+	"measured overhead stays under 2 % on every regulated core.\","
+	"\"master\":\"Master CPU 0: it runs no workload, so the master's extra "
+	"interrupt cost (1.79x at 32 us in the overhead sweep) falls on no "
+	"critical task.\"},"
 	"\"warnings\":[\"Counter events are assumed, not validated: no PMU.\"]}";
 
 /* store_config - a profile with a trace, and the configuration. */
@@ -303,10 +317,12 @@ static int store_validation(memcal_db *db, struct fix_ids *ids)
 }
 
 /**
- * fix_create() - create the database @path holding @parts (FIX_*); 0 for
- * an empty database with the schema only.  Return: 0 or a db code.
+ * fix_write() - create the database @path afresh and fill it with
+ * @fill(@db, @parts, @ids) in one transaction (rolled back on failure).
+ * Return: 0 or a db code.
  */
-int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
+int fix_write(const char *path, fix_fill_fn fill, unsigned parts,
+	      struct fix_ids *ids)
 {
 	char err[512];
 	memcal_db *db;
@@ -320,7 +336,24 @@ int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
 		return rc;
 	}
 	rc = memcal_db_begin(db);
-	if (!rc && (parts & (FIX_BANDWIDTH | FIX_OVERHEAD)))
+	if (!rc)
+		rc = fill(db, parts, ids);
+	if (rc) {
+		fprintf(stderr, "fixture: %s\n", memcal_db_errmsg(db));
+		memcal_db_rollback(db);
+	} else {
+		rc = memcal_db_commit(db);
+	}
+	memcal_db_close(db);
+	return rc;
+}
+
+/* fill_parts - fix_write() filler of fix_create(): the @parts asked. */
+static int fill_parts(memcal_db *db, unsigned parts, struct fix_ids *ids)
+{
+	int rc = 0;
+
+	if (parts & (FIX_BANDWIDTH | FIX_OVERHEAD))
 		rc = store_platform(db, ids);
 	if (!rc && (parts & FIX_BANDWIDTH))
 		rc = store_bandwidth(db, ids);
@@ -334,20 +367,23 @@ int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
 		rc = store_config(db, ids);
 	if (!rc && (parts & FIX_VALIDATION) && ids->config_id)
 		rc = store_validation(db, ids);
-	if (rc) {
-		fprintf(stderr, "fixture: %s\n", memcal_db_errmsg(db));
-		memcal_db_rollback(db);
-	} else {
-		rc = memcal_db_commit(db);
-	}
-	memcal_db_close(db);
 	return rc;
+}
+
+/**
+ * fix_create() - create the database @path holding @parts (FIX_*); 0 for
+ * an empty database with the schema only.  Return: 0 or a db code.
+ */
+int fix_create(const char *path, unsigned parts, struct fix_ids *ids)
+{
+	return fix_write(path, fill_parts, parts, ids);
 }
 
 /**
  * fix_add_config() - store one more tuned configuration, with document
  * @doc (text), for the platform and calibration run of @ids; sets
- * @ids->config_id.  Return: 0 or a db code.
+ * @ids->config_id.  The row's period and master core are the document's
+ * (1000 us and CPU 0 when it does not say).  Return: 0 or a db code.
  */
 int fix_add_config(const char *path, const char *doc, struct fix_ids *ids)
 {
@@ -355,11 +391,21 @@ int fix_add_config(const char *path, const char *doc, struct fix_ids *ids)
 		.platform_id = ids->platform_id, .mix = "golden",
 		.calibration_run_id = ids->run_id, .document = (char *)doc,
 		.period_us = 1000, .master_cpu = 0,
+		.created_at = "2026-01-02T06:30:00Z",
 	};
+	json_t *d = json_loads(doc, 0, NULL);
 	char err[512];
 	memcal_db *db;
-	int rc = memcal_db_open(path, 0, &db, err, sizeof(err));
+	int rc;
 
+	if (json_is_integer(json_object_get(d, "period_us")))
+		c.period_us = (int)json_integer_value(json_object_get(d,
+							"period_us"));
+	if (json_is_integer(json_object_get(d, "master_cpu")))
+		c.master_cpu = (int)json_integer_value(json_object_get(d,
+							"master_cpu"));
+	json_decref(d);
+	rc = memcal_db_open(path, 0, &db, err, sizeof(err));
 	if (rc)
 		return rc;
 	rc = memcal_db_begin(db);
@@ -370,6 +416,29 @@ int fix_add_config(const char *path, const char *doc, struct fix_ids *ids)
 	else
 		memcal_db_rollback(db);
 	ids->config_id = c.id;
+	memcal_db_close(db);
+	return rc;
+}
+
+/**
+ * fix_load_tuning() - load configuration @config_id of the database @path
+ * into @r as `memtune report` does (read-only).  Return: 0 or a db code.
+ */
+int fix_load_tuning(const char *path, int64_t config_id, struct report *r)
+{
+	char err[512];
+	memcal_db *db;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->tool = "memtune";
+	rc = memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
+			    sizeof(err));
+	if (rc) {
+		fprintf(stderr, "fixture: %s\n", err);
+		return rc;
+	}
+	rc = report_load_tuning(r, db, config_id);
 	memcal_db_close(db);
 	return rc;
 }

@@ -40,7 +40,21 @@ struct fix_ids {
 };
 
 int fix_create(const char *path, unsigned parts, struct fix_ids *ids);
+
+struct memcal_db;
+typedef int (*fix_fill_fn)(struct memcal_db *db, unsigned parts,
+			   struct fix_ids *ids);
+int fix_write(const char *path, fix_fill_fn fill, unsigned parts,
+	      struct fix_ids *ids);
+
+/* fixture_charts.c: the database whose charts need care. */
+#define FIX_CHARTS_TICKS 2000	/* 100 us ticks: 200 periods of 1 ms */
+int fix_create_charts(const char *path, struct fix_ids *ids);
+uint64_t fix_charts_tick(int i);
 int fix_add_config(const char *path, const char *doc, struct fix_ids *ids);
 const char *fix_tmpdir(void);
+
+struct report;
+int fix_load_tuning(const char *path, int64_t config_id, struct report *r);
 
 #endif /* MEMCAL_FIXTURE_REPORT_H */

@@ -6,6 +6,7 @@
 #ifndef MEMCAL_REPORT_RUN_H
 #define MEMCAL_REPORT_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /**
@@ -20,10 +21,16 @@ struct run_out {
 	char *err;
 };
 
+struct cli_ctx;
+typedef int (*run_cmd_fn)(struct cli_ctx *ctx, int argc, char **argv);
+
+int run_command(struct run_out *o, run_cmd_fn fn, const char *tool,
+		const char *command, const char *db, const char *const *args);
 int run_report(struct run_out *o, const char *tool, const char *db,
 	       const char *const *args);
 void run_out_free(struct run_out *o);
 size_t count_str(const char *hay, const char *needle);
 char *slurp(const char *path);
+bool golden_match(const char *got, const char *path, char *why, size_t len);
 
 #endif /* MEMCAL_REPORT_RUN_H */

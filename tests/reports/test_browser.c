@@ -61,7 +61,36 @@ static void render(const char *tool, const char *db_path, const char *name)
 	cr_expect_eq(memcmp(sig, "\x89PNG\r\n\x1a\n", 8), 0, "not a PNG");
 }
 
-Test(browser, renders_the_reports, .timeout = 85)
+/*
+ * dom - the document Chromium builds from the page @name.html of the
+ * build tree (--dump-dom), as a string: what a reader's browser sees.
+ */
+static char *dom(const char *name)
+{
+	char html[512], out[512], cmd[2048], prof[] = "/tmp/memcal-chr-XXXXXX";
+	char *s;
+	int rc;
+
+	snprintf(html, sizeof(html), "%s/tests/reports/%s.html",
+		 MEMCAL_BINARY_DIR, name);
+	snprintf(out, sizeof(out), "%s/tests/reports/%s.dom",
+		 MEMCAL_BINARY_DIR, name);
+	cr_assert(mkdtemp(prof));
+	snprintf(cmd, sizeof(cmd), "timeout 25 " CHROMIUM " --headless "
+		 "--no-sandbox --disable-gpu --no-first-run "
+		 "--disable-background-networking --user-data-dir=%s "
+		 "--dump-dom file://%s >%s 2>/dev/null", prof, html, out);
+	rc = system(cmd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", prof);
+	if (system(cmd))
+		cr_log_warn("could not remove %s", prof);
+	cr_assert_eq(rc, 0, "chromium --dump-dom failed (status %d)", rc);
+	s = slurp(out);
+	cr_assert(s && strstr(s, "</html>"), "no DOM in %s", out);
+	return s;
+}
+
+Test(browser, renders_the_reports, .timeout = 120)
 {
 	const char *dir = fix_tmpdir();
 	char db[256];
@@ -75,6 +104,23 @@ Test(browser, renders_the_reports, .timeout = 85)
 	cr_assert_eq(fix_create(db, FIX_ALL, &ids), 0);
 	render("memcal", db, "report-memcal");
 	render("memtune", db, "report-memtune");
+	/* charts that need care: master placements, a livelocked point, a
+	 * knee past the curve, a log budget axis, 100 us ticks in 1 ms */
+	snprintf(db, sizeof(db), "%s/charts.db", dir);
+	cr_assert_eq(fix_create_charts(db, &ids), 0);
+	render("memtune", db, "report-charts");
+	{
+		/* the browser's own parse of that page holds the marks */
+		char *d = dom("report-charts");
+
+		cr_expect_eq(count_str(d, "class=\"chart\""), 5);
+		cr_expect_eq(count_str(d, "class=\"mark lower-bound\""), 2);
+		cr_expect(strstr(d, "CPU 1, master on CPU 0"));
+		cr_expect(strstr(d, "GB/s, log scale)"));
+		cr_expect(strstr(d, "past the measured curve"));
+		cr_expect(strstr(d, "150 of 200 periods of 1000 us shown"));
+		free(d);
+	}
 	snprintf(db, sizeof(db), "%s/empty.db", dir);
 	cr_assert_eq(fix_create(db, 0, &ids), 0);
 	render("memcal", db, "report-empty");

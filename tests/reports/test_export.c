@@ -197,6 +197,10 @@ Test(report_csv, parses_and_matches_the_database)
 	cr_assert(row);
 	cr_expect(rel_eq(strtod(row[5], NULL), FIX_PEAK_READ));
 	cr_expect_str_eq(row[3], "4");
+	/* one core: the same figure as the page's and the JSON's */
+	row = find(&c, "summary", "single_core_read");
+	cr_assert(row);
+	cr_expect(rel_eq(strtod(row[5], NULL), 10e9));
 	row = find(&c, "summary", "period");
 	cr_assert(row);
 	cr_expect_str_eq(row[5], "1000");

@@ -118,14 +118,16 @@ Test(report_html, calibration_on_the_fixture)
 	cr_expect(strstr(s, "18.00 GB/s (idle latency 100 ns; latency &lt;= "
 			 "1.5 x idle)"));
 	cr_expect(strstr(s, "&gt;= 9.00 GB/s"));
-	cr_expect(strstr(s, "at 10 us: CPU 0 (master) 3.530x; CPU 1 1.280x;"));
+	cr_expect(strstr(s, "at 10 us: CPU 0 (master on it) 3.530x; CPU 1 "
+			 "1.280x;"));
 	/* warnings where they apply */
 	cr_expect(strstr(s, "No usable hardware PMU"));
 	cr_expect(strstr(s, "proxy method"));
 	cr_expect(strstr(s, "only a lower bound"));
 	cr_expect(strstr(s, "Notes of overhead run 2: proxy: no memreg"));
-	/* charts: legends, master highlighted, knee marked, units */
-	cr_expect(strstr(s, "CPU 0 (master)"));
+	/* charts: legends, master placement as stored, knee marked, units */
+	cr_expect(strstr(s, "CPU 0, master on it"));
+	cr_expect(strstr(s, "CPU 1, master on CPU 0"));
 	cr_expect(strstr(s, "knee read: 18.0 GB/s"));
 	cr_expect(strstr(s, "knee write: &gt;= 9.0 GB/s"));
 	cr_expect(strstr(s, "bandwidth (GB/s)"));
@@ -171,8 +173,9 @@ Test(report_html, tuning_on_the_fixture)
 			 "1.050</td>"));
 	cr_expect(strstr(s, "regulated (memreg)"));
 	/* LMS: the trace replayed through the regulator core */
-	cr_expect(strstr(s, "replayed through memreg&#39;s fixed-point NLMS, "
-			 "4 taps"));
+	cr_expect(strstr(s, "1000 us ticks summed into 1000 us periods) "
+			 "replayed through"));
+	cr_expect(strstr(s, "memreg&#39;s fixed-point NLMS, 4 taps"));
 	cr_expect(strstr(s, "LMS prediction"));
 	free(s);
 }
@@ -252,9 +255,12 @@ Test(report_html, the_tuners_own_document)
 	cr_assert_eq(ids.config_id, 2);
 	s = html("memtune", args);
 	cr_expect(strstr(s, "configuration 2 of mix &#39;golden&#39;"));
-	cr_expect(strstr(s, "CPU 0 - master core 0: not a real-time core"));
+	/* no "reasons" object: no row borrows a sentence by its words */
+	cr_expect(strstr(s, "CPU 0 - the configuration document gives no "
+			 "reason"));
 	cr_expect(strstr(s, "1000 us - the configuration document gives no "
 			 "reason"));
+	cr_expect(strstr(s, "<li>master core 0: not a real-time core</li>"));
 	cr_expect(strstr(s, "4 taps, mu 0.500, headroom 10 %"));
 	/* idle, unregulated CPU 0 left out; CPU 3 carries two workloads */
 	cr_expect_null(strstr(s, "<td class=\"num\">0</td><td>be"));

@@ -406,6 +406,21 @@ Test(plan, lms_and_modes_chosen_and_explained)
 		saw_lms |= !strncmp(c->explain[i], "LMS on", 6);
 	}
 	cr_assert(saw_period && saw_master && saw_lms);
+	/* the reasons a report shows are keyed, not found by their words */
+	cr_assert(!strncmp(c->reason[TUNE_REASON_PERIOD], "period ", 7),
+		  "%s", c->reason[TUNE_REASON_PERIOD]);
+	cr_assert(!strncmp(c->reason[TUNE_REASON_MASTER], "master core", 11),
+		  "%s", c->reason[TUNE_REASON_MASTER]);
+	{
+		json_t *j = config_to_json(c);
+		json_t *why = json_object_get(j, "reasons");
+
+		cr_assert_str_eq(json_string_value(json_object_get(why,
+				 "master")), c->reason[TUNE_REASON_MASTER]);
+		cr_assert_str_eq(json_string_value(json_object_get(why,
+				 "period")), c->reason[TUNE_REASON_PERIOD]);
+		json_decref(j);
+	}
 	free(f);
 	free(c);
 }
