@@ -225,7 +225,7 @@ static int count_lower(const struct memcal_overhead_point *pt, void *user)
 	return 0;
 }
 
-Test(db, version_1_overhead_points_gain_lower_bound_false)
+Test(db, version_2_overhead_points_gain_lower_bound_false)
 {
 	struct fixture_ids ids;
 	int n[2] = { 0, 0 };
@@ -233,7 +233,7 @@ Test(db, version_1_overhead_points_gain_lower_bound_false)
 	sqlite3 *h;
 
 	cr_assert_eq(fixture_db_create(path, &ids), 0);
-	/* back to schema 1: overhead_point without its lower_bound column */
+	/* back to schema 2: overhead_point without its lower_bound column */
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(h, "PRAGMA foreign_keys=OFF;"
 		"CREATE TABLE v1 AS SELECT id, run_id, cpu, period_us,"
@@ -241,7 +241,7 @@ Test(db, version_1_overhead_points_gain_lower_bound_false)
 		" ratio_min, ratio_max FROM overhead_point;"
 		"DROP TABLE overhead_point;"
 		"ALTER TABLE v1 RENAME TO overhead_point;"
-		"PRAGMA user_version = 1;", 0, 0, 0), SQLITE_OK,
+		"PRAGMA user_version = 2;", 0, 0, 0), SQLITE_OK,
 		"%s", sqlite3_errmsg(h));
 	sqlite3_close(h);
 	db = open_ok(path, 0);
