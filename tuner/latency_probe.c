@@ -205,7 +205,8 @@ static int ct_line(const char *line, struct ct_parse *p, struct lat_dist *d)
 
 	if (line[0] >= '0' && line[0] <= '9') {
 		/* "BUCKET COUNT [COUNT...]": thread 0's count */
-		if (read_u64(line, &b, &end) || read_u64(end, &c, &end))
+		if (read_u64(line, &b, &end) || read_u64(end, &c, &end) ||
+		    end[strspn(end, "0123456789 \t\r")])
 			return -1;
 		p->hist_lines++;
 		if (b < d->n_buckets) {

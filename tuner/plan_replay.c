@@ -148,7 +148,8 @@ static void fill_reg(const struct tune_config *c, int nr_cpus,
 	for (int i = 0; i < nr_cpus; i++) {
 		const struct tune_cpu *p = config_cpu_const(c, i);
 
-		r->cpu[i].active = p && p->regulated;
+		/* an exempt core is monitored, never throttled: unlimited */
+		r->cpu[i].active = p && p->regulated && !p->rt_exempt;
 		for (int k = 0; k < 2; k++) {
 			r->cpu[i].guaranteed[k] = r->cpu[i].active ?
 				p->b[k].guaranteed_events : 1;
@@ -299,6 +300,7 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		goto out;
 	}
 	fill_score(in, t, ev, res, tpp, period_ns, c->lms, s);
+	plan_exempt_score(c, res, in->mix->percentile, s);
 out:
 	if (res)
 		free(res->periods);
