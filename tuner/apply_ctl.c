@@ -83,7 +83,7 @@ static int stage_exempt(struct memreg_ctl *c, const struct tune_cpu *p,
 		snprintf(err, errlen, "this memreg has no cpu%d/rt_exempt: it "
 			 "predates the real-time exemption; load a memreg.ko "
 			 "built from this tree", p->cpu);
-		return -ENOENT;
+		return -EINVAL;	/* a failure to fix, not "no memreg here" */
 	}
 	return stage_u64(c, p->cpu, "rt_exempt", p->rt_exempt);
 }
