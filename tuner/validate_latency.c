@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "memcal_db_job_latency.h"
+#include "report.h"
 #include "validate_latency.h"
 
 const char *const vlat_cond_name[VLAT_N_COND] = { "solo", "unregulated",
@@ -267,17 +268,8 @@ json_t *vlat_json(const struct vlat *v, const struct mix *m)
 			if (!v->dist[i][k].samples)
 				continue;
 			to_row(v, m, i, k, &l);
-			json_array_append_new(a, json_pack(
-				"{s:s,s:i,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
-				"workload", l.workload, "cpu", l.cpu,
-				"condition", l.condition, "probe", l.probe,
-				"period_ns", (json_int_t)l.period_ns,
-				"deadline_ns", (json_int_t)l.deadline_ns,
-				"samples", (json_int_t)l.samples,
-				"p50_ns", (json_int_t)l.p50_ns,
-				"p99_ns", (json_int_t)l.p99_ns,
-				"max_ns", (json_int_t)l.max_ns,
-				"deadline_misses", (json_int_t)l.misses));
+			json_array_append_new(a,
+					      report_job_latency_row_json(&l));
 		}
 	return a;
 }
