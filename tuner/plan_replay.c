@@ -148,8 +148,9 @@ static void fill_reg(const struct tune_config *c, int nr_cpus,
 	for (int i = 0; i < nr_cpus; i++) {
 		const struct tune_cpu *p = config_cpu_const(c, i);
 
-		/* an exempt core is monitored, never throttled: unlimited */
-		r->cpu[i].active = p && p->regulated && !p->rt_exempt;
+		r->cpu[i].active = p && p->regulated;
+		/* monitored and budgeted, never held (memreg's rt_exempt) */
+		r->cpu[i].exempt = r->cpu[i].active && p->rt_exempt;
 		for (int k = 0; k < 2; k++) {
 			r->cpu[i].guaranteed[k] = r->cpu[i].active ?
 				p->b[k].guaranteed_events : 1;
