@@ -225,6 +225,28 @@ static const char *const migrations[] = {
 	/* 2 -> 3: overhead points of a livelocked core are lower bounds. */
 	"ALTER TABLE overhead_point ADD COLUMN lower_bound INTEGER NOT NULL"
 	"  DEFAULT 0 CHECK (lower_bound IN (0,1));",
+
+	/* 3 -> 4: per-job latency distributions of real-time workloads. */
+	"CREATE TABLE job_latency ("
+	"  id INTEGER PRIMARY KEY,"
+	"  validation_id INTEGER NOT NULL REFERENCES validation_run(id)"
+	"    ON DELETE CASCADE,"
+	"  workload TEXT NOT NULL,"
+	"  cpu INTEGER NOT NULL,"
+	"  condition TEXT NOT NULL"
+	"    CHECK (condition IN ('solo','unregulated','regulated')),"
+	"  probe TEXT NOT NULL CHECK (probe IN ('cyclictest','self')),"
+	"  period_ns INTEGER NOT NULL CHECK (period_ns > 0),"
+	"  deadline_ns INTEGER NOT NULL CHECK (deadline_ns > 0),"
+	"  samples INTEGER NOT NULL CHECK (samples > 0),"
+	"  p50_ns INTEGER NOT NULL CHECK (p50_ns >= 0),"
+	"  p99_ns INTEGER NOT NULL CHECK (p99_ns >= p50_ns),"
+	"  max_ns INTEGER NOT NULL CHECK (max_ns >= 0),"
+	"  misses INTEGER NOT NULL CHECK (misses BETWEEN 0 AND samples),"
+	"  overflow INTEGER NOT NULL CHECK (overflow BETWEEN 0 AND samples),"
+	"  histogram TEXT NOT NULL CHECK (json_valid(histogram)),"
+	"  UNIQUE (validation_id, workload, condition)"
+	") STRICT;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -7,7 +7,8 @@
  *   dataset,series,cpu,x,x_unit,y,y_unit,y_min,y_max,note
  *
  * datasets: summary, bandwidth, latency, sustainable, overhead, budget,
- * validation_unregulated, validation_regulated, lms_actual, lms_predicted,
+ * validation_unregulated, validation_regulated, job_latency (x jobs, y
+ * p99 ns, y_min p50, y_max max), job_deadline_misses, lms_actual, lms_predicted,
  * warning, missing.  Values are in base units (B/s, ns, us) with 10
  * significant digits; an empty field means "not applicable".
  */
@@ -196,6 +197,22 @@ static void tuning(FILE *f, const struct report *r)
 					   v->regulated_ns > 0 ?
 					   v->regulated_ns / solo : NAN,
 					   "x solo", NAN, NAN, NULL });
+	}
+	for (size_t i = 0; i < r->n_jl; i++) {
+		const struct memcal_job_latency *l = &r->jl[i];
+		char series[160];
+
+		snprintf(series, sizeof(series), "%s %s", l->workload,
+			 l->condition);
+		line(f, &(struct csv_row){ "job_latency", series, l->cpu,
+					   (double)l->samples, "jobs",
+					   (double)l->p99_ns, "ns p99",
+					   (double)l->p50_ns,
+					   (double)l->max_ns, l->probe });
+		line(f, &(struct csv_row){ "job_deadline_misses", series,
+					   l->cpu, (double)l->deadline_ns,
+					   "ns deadline", (double)l->misses,
+					   "jobs", NAN, NAN, l->probe });
 	}
 	for (size_t i = 0; i < r->lms.n; i++) {
 		double t = (double)i * r->lms.period_us;

@@ -222,6 +222,9 @@ static const struct section sections[] = {
 	  "bandwidth (a log axis when they span more than 1.5 decades)." },
 	{ chart_validation, true, "Slowdown of each workload against its solo "
 	  "run, co-scheduled without and with the regulator." },
+	{ chart_job_latency, true, "Per-job latency of each real-time "
+	  "workload alone, co-run without and with the regulator: the "
+	  "99th percentile and the deadline are marked." },
 	{ chart_lms, true, "Per-period demand and the NLMS prediction made for "
 	  "it one period ahead." },
 	{ chart_bandwidth, false, "Aggregate bandwidth as more cores run the "

@@ -20,6 +20,7 @@
 
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
+#include "memcal_db_job_latency.h"
 
 #define REPORT_MAX_NOTES 32
 #define REPORT_NOTE_LEN 4096
@@ -92,6 +93,7 @@ struct report_lms_trace {
  * @have_validation: @validation was found.
  * @validation:  the newest validation of @config.
  * @res, @n_res: its per-workload results.
+ * @jl, @n_jl:   its per-job latency distributions (report_job_latency.c).
  * @lms:         the LMS trace, if any.
  * @warnings, @n_warnings: what the reader must keep in mind.
  * @missing, @n_missing: what the database lacks for this report.
@@ -131,6 +133,8 @@ struct report {
 	struct memcal_validation validation;
 	struct memcal_validation_result *res;
 	size_t n_res;
+	struct memcal_job_latency *jl;
+	size_t n_jl;
 	struct report_lms_trace lms;
 
 	char warnings[REPORT_MAX_NOTES][REPORT_NOTE_LEN];
@@ -177,6 +181,13 @@ int chart_budgets(FILE *f, const struct report *r);
 int chart_validation(FILE *f, const struct report *r);
 int chart_lms(FILE *f, const struct report *r);
 int report_chart_count(const struct report *r);
+
+/* report_job_latency.c: per-job latency of the real-time workloads. */
+int report_load_job_latency(struct report *r, memcal_db *db);
+void report_job_latency_free(struct report *r);
+int chart_job_latency(FILE *f, const struct report *r);
+json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
+json_t *report_job_latency_json(const struct report *r);
 
 /* Renderers.  Each returns 0 or -errno. */
 int report_write_html(FILE *f, const struct report *r);

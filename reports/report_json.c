@@ -223,6 +223,7 @@ static void tuning_json(json_t *o, const struct report *r)
 			  r->validation.started_at, "finished_at",
 			  r->validation.finished_at, "regulated",
 			  r->validation.regulated, "results", res));
+	json_object_set_new(o, "job_latency", report_job_latency_json(r));
 	json_object_set_new(o, "lms", !r->lms.n ? json_null() :
 		json_pack("{s:s, s:i, s:i, s:o, s:o}", "source", r->lms.source,
 			  "cpu", r->lms.cpu, "period_us", r->lms.period_us,

@@ -365,6 +365,7 @@ void report_free(struct report *r)
 	free(r->om);
 	free(r->cores);
 	free(r->res);
+	report_job_latency_free(r);
 	free(r->lms.actual);
 	free(r->lms.predicted);
 	memset(r, 0, sizeof(*r));

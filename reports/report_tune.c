@@ -362,6 +362,8 @@ static int load_validation(struct report *r, memcal_db *db)
 	if (!rc && !r->n_res)
 		report_missing(r, "Validation %lld stored no results.",
 			       (long long)r->validation.id);
+	if (!rc)
+		rc = report_load_job_latency(r, db);
 	return rc;
 }
 

@@ -66,6 +66,28 @@ static int stage_u64(struct memreg_ctl *c, int cpu, const char *name,
 			 memreg_ctl_stage_cpu(c, cpu, name, buf);
 }
 
+/*
+ * stage_exempt - cpuN/rt_exempt of @p: 1 when the configuration exempts
+ * it, 0 where the attribute exists (clearing an earlier exemption).  A
+ * memreg without the attribute is refused only when an exemption is
+ * asked for.  Returns 0 or a negative errno with @err set.
+ */
+static int stage_exempt(struct memreg_ctl *c, const struct tune_cpu *p,
+			char *err, size_t errlen)
+{
+	char cur[16];
+
+	if (memreg_ctl_read(c, p->cpu, "rt_exempt", cur, sizeof(cur))) {
+		if (!p->rt_exempt)
+			return 0;
+		snprintf(err, errlen, "this memreg has no cpu%d/rt_exempt: it "
+			 "predates the real-time exemption; load a memreg.ko "
+			 "built from this tree", p->cpu);
+		return -EINVAL;	/* a failure to fix, not "no memreg here" */
+	}
+	return stage_u64(c, p->cpu, "rt_exempt", p->rt_exempt);
+}
+
 /* stage_cpu - the per-CPU values of @p under cpuN/. */
 static int stage_cpu(struct memreg_ctl *c, const struct tune_cpu *p)
 {
@@ -116,6 +138,12 @@ int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 		rc = stage_u64(h, -1, g[i].name, g[i].v);
 	for (int i = 0; !rc && i < c->n_cpus; i++)
 		rc = stage_cpu(h, &c->cpus[i]);
+	for (int i = 0; !rc && i < c->n_cpus; i++)
+		if ((rc = stage_exempt(h, &c->cpus[i], err, errlen))) {
+			memreg_ctl_discard(h);
+			memreg_ctl_close(h);
+			return ctl_rc(rc);
+		}
 	if (!rc)
 		rc = memreg_ctl_commit(h);
 	if (rc) {

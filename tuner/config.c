@@ -63,12 +63,17 @@ static json_t *cpus_json(const struct tune_config *c)
 		for (char *t = strtok_r(buf, ",", &save); t;
 		     t = strtok_r(NULL, ",", &save))
 			json_array_append_new(names, json_string(t));
-		json_array_append_new(a, json_pack(
+		json_t *o = json_pack(
 			"{s:i,s:s,s:b,s:b,s:o,s:o,s:o}", "cpu", p->cpu,
 			"role", p->role, "regulated", p->regulated, "master",
 			p->cpu == c->master_cpu, "workloads", names, "read",
 			budget_json(&p->b[TUNE_READ]), "write",
-			budget_json(&p->b[TUNE_WRITE])));
+			budget_json(&p->b[TUNE_WRITE]));
+
+		/* present only when set: documents without it read as false */
+		if (o && p->rt_exempt)
+			json_object_set_new(o, "rt_exempt", json_true());
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -219,6 +224,7 @@ static int read_cpus(json_t *a, struct tune_config *c)
 		    read_budget(json_object_get(o, "write"), &p->b[TUNE_WRITE]))
 			return -1;
 		p->regulated = reg;
+		p->rt_exempt = json_is_true(json_object_get(o, "rt_exempt"));
 		copy_str(p->role, sizeof(p->role), json_object_get(o, "role"));
 		p->workloads[0] = '\0';
 		json_array_foreach(names, k, n) {
@@ -473,11 +479,12 @@ const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu)
 	return NULL;
 }
 
-/**
- * config_cpulist() - the regulated CPUs as a cpulist ("1-3,5"), the
- * format memreg's cpus= parameter takes.
+/*
+ * cpulist_of - the regulated CPUs (only the real-time-exempt ones when
+ * @exempt) as a cpulist ("1-3,5").
  */
-void config_cpulist(const struct tune_config *c, char *buf, size_t len)
+static void cpulist_of(const struct tune_config *c, bool exempt, char *buf,
+		       size_t len)
 {
 	bool on[TUNE_MAX_CPUS] = { false };
 	size_t used = 0;
@@ -485,7 +492,8 @@ void config_cpulist(const struct tune_config *c, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < c->n_cpus; i++)
 		if (c->cpus[i].regulated && c->cpus[i].cpu >= 0 &&
-		    c->cpus[i].cpu < TUNE_MAX_CPUS)
+		    c->cpus[i].cpu < TUNE_MAX_CPUS &&
+		    (!exempt || c->cpus[i].rt_exempt))
 			on[c->cpus[i].cpu] = true;
 	for (int i = 0; i < TUNE_MAX_CPUS; i++) {
 		int j = i;
@@ -504,4 +512,23 @@ void config_cpulist(const struct tune_config *c, char *buf, size_t len)
 						 used ? "," : "", i);
 		i = j;
 	}
+}
+
+/**
+ * config_cpulist() - the regulated CPUs as a cpulist ("1-3,5"), the
+ * format memreg's cpus= parameter takes.
+ */
+void config_cpulist(const struct tune_config *c, char *buf, size_t len)
+{
+	cpulist_of(c, false, buf, len);
+}
+
+/**
+ * config_exempt_cpulist() - the real-time-exempt CPUs (monitored, never
+ * throttled) as a cpulist, the format of memreg's rt_exempt= parameter;
+ * "" when there are none.
+ */
+void config_exempt_cpulist(const struct tune_config *c, char *buf, size_t len)
+{
+	cpulist_of(c, true, buf, len);
 }

@@ -15,7 +15,7 @@
  *   counters   {read|write: {event, perf_type, perf_config, bytes_per_event,
  *               source: "validated"|"assumed"}}
  *   platform_ceiling {read_bps, write_bps, read_events, write_events}
- *   cpus       [{cpu, role: "rt"|"be"|"idle", regulated, master,
+ *   cpus       [{cpu, role: "rt"|"be"|"idle", regulated, master, rt_exempt?,
  *                workloads: [names], read: {guaranteed_bps, ceiling_bps,
  *                guaranteed_events, ceiling_events[, floor_bps,
  *                floor_events]}, write: {...}}]
@@ -75,6 +75,8 @@ struct tune_budget {
  * @cpu:       OS CPU number.
  * @role:      "rt", "be" or "idle".
  * @regulated: memreg regulates it.
+ * @rt_exempt: real-time exemption: memreg monitors it but never throttles
+ *             it (document field "rt_exempt": true, absent when false).
  * @workloads: names of the workloads placed on it, comma-separated.
  * @b:         per class budgets.
  */
@@ -82,6 +84,7 @@ struct tune_cpu {
 	int cpu;
 	char role[8];
 	bool regulated;
+	bool rt_exempt;
 	char workloads[256];
 	struct tune_budget b[TUNE_NR_CLASSES];
 };
@@ -186,6 +189,8 @@ void config_warn(struct tune_config *c, const char *fmt, ...)
 struct tune_cpu *config_cpu(struct tune_config *c, int cpu);
 const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu);
 void config_cpulist(const struct tune_config *c, char *buf, size_t len);
+void config_exempt_cpulist(const struct tune_config *c, char *buf,
+			   size_t len);
 /* config_print.c */
 void config_print(FILE *f, const struct tune_config *c, int64_t id);
 

@@ -60,7 +60,8 @@ static size_t put_array(const struct tune_config *c, char *buf, size_t len,
 
 /**
  * export_module_params() - memreg's module parameters for @c, as one
- * line ("period_us=... master_cpu=... cpus=... read_budget=..."), the
+ * line ("period_us=... master_cpu=... cpus=... read_budget=...", and
+ * "rt_exempt=CPULIST" when real-time cores are exempt), the
  * string both the modprobe export and 'memtune apply' (finit_module) use.
  * Return: 0, or -1 if @len was too small.
  */
@@ -86,6 +87,10 @@ int export_module_params(const struct tune_config *c, char *buf, size_t len)
 		(unsigned long long)c->ceiling_events[1], c->monitor, c->lms,
 		c->reclaim, c->share, c->taps, c->mu_q16, c->headroom_q16,
 		c->reclaim_quantum);
+	config_exempt_cpulist(c, cpus, sizeof(cpus));
+	if (cpus[0])	/* only when asked: older memreg lacks the parameter */
+		used += (size_t)snprintf(buf + used, used < len ? len - used :
+					 0, " rt_exempt=%s", cpus);
 	return used < len ? 0 : -1;
 }
 

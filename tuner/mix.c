@@ -49,7 +49,7 @@ struct raw_workload {
 /**
  * struct raw_mix - the whole file as libcyaml loads it.
  * @name: mix name.
- * @runs, @percentile, @margin_pct: optional settings, as text.
+ * @runs, @percentile, @margin_pct, @rt_exempt: optional settings, as text.
  * @workloads, @workloads_count: the sequence.
  */
 struct raw_mix {
@@ -57,6 +57,7 @@ struct raw_mix {
 	char *runs;
 	char *percentile;
 	char *margin_pct;
+	char *rt_exempt;
 	struct raw_workload *workloads;
 	unsigned workloads_count;
 };
@@ -110,6 +111,7 @@ static const cyaml_schema_field_t mix_fields[] = {
 	OPT_TEXT("runs", struct raw_mix, runs),
 	OPT_TEXT("percentile", struct raw_mix, percentile),
 	OPT_TEXT("margin_pct", struct raw_mix, margin_pct),
+	OPT_TEXT("rt_exempt", struct raw_mix, rt_exempt),
 	CYAML_FIELD_SEQUENCE("workloads", CYAML_FLAG_POINTER, struct raw_mix,
 			     workloads, &workload_entry, 1, MIX_MAX_WORKLOADS),
 	CYAML_FIELD_END
@@ -714,6 +716,16 @@ static int settings(const struct raw_mix *raw, const struct mix_lines *ml,
 	if (!rc && raw->margin_pct)
 		rc = parse_number(raw->margin_pct, "margin_pct", NULL, ml, -1,
 				  m->path, &m->margin_pct, err, len);
+	if (!rc && raw->rt_exempt) {
+		m->rt_exempt = !strcmp(raw->rt_exempt, "true");
+		if (!m->rt_exempt && strcmp(raw->rt_exempt, "false"))
+			rc = errf(err, len, MIX_EINVAL, m->path,
+				  mix_lines_key(ml, -1, "rt_exempt"),
+				  mix_lines_col(ml, -1, "rt_exempt"),
+				  "rt_exempt must be true or false (monitor the "
+				  "real-time cores but never throttle them), "
+				  "not '%s'", raw->rt_exempt);
+	}
 	return rc;
 }
 

@@ -7,6 +7,9 @@
  *   percentile: 99                # trace percentile sizing RT budgets
  *                                 # (50..100, decimals kept: 99.9)
  *   margin_pct: 20                # added on top of that percentile (0..400)
+ *   rt_exempt: false              # true: real-time cores monitored, never
+ *                                 # throttled; best-effort budgets leave
+ *                                 # room for their profiled demand
  *   workloads:
  *     - name: control             # unique within the mix
  *       argv: [memcal-load, compute, --ms, "200"]   # or
@@ -81,6 +84,7 @@ struct mix_workload {
  * @runs:       solo repetitions per workload.
  * @percentile: trace percentile that sizes real-time budgets (50..100).
  * @margin_pct: margin added on top of it, percent.
+ * @rt_exempt:  real-time cores are monitored but never throttled.
  * @n:          number of workloads.
  * @wl:         the workloads.
  */
@@ -90,6 +94,7 @@ struct mix {
 	unsigned runs;
 	double percentile;
 	double margin_pct;
+	bool rt_exempt;
 	int n;
 	struct mix_workload wl[MIX_MAX_WORKLOADS];
 };

@@ -99,6 +99,7 @@ int plan_run(const struct plan_input *in, struct tune_config *out,
 	rc = plan_traces_build(in, cpu_of, &t, err, errlen);
 	if (rc)
 		return rc;
+	plan_exempt_mark(in, &t, out);
 	rc = plan_period(in, &t, out, err, errlen);
 	if (!rc)
 		rc = plan_lms(in, &t, out, err, errlen);
@@ -115,6 +116,10 @@ int plan_run(const struct plan_input *in, struct tune_config *out,
 			       "demand unserved %.1f%%", s.overhead * 100,
 			       s.overuse * 100, s.rt_throttle * 100,
 			       s.be_unserved * 100);
+	if (!rc) {
+		plan_exempt_explain_budgets(in, out);
+		plan_exempt_explain_replay(in, &s, out);
+	}
 	plan_traces_free(&t);
 	return rc;
 }

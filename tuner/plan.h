@@ -14,6 +14,7 @@
  *                  the regulation-error measure
  *   plan_period.c  the period: overhead against regulation error
  *   plan_lms.c     NLMS taps/step/headroom and reclaim/share modes
+ *   plan_exempt.c  the real-time exemption: marking, reasons, replay check
  *   plan.c         the whole sequence
  */
 #ifndef MEMTUNE_PLAN_H
@@ -105,6 +106,22 @@ struct plan_traces {
 };
 
 /**
+ * struct plan_exempt_figures - one class's traffic of the real-time-exempt
+ * cores in a replay (plan_exempt.c).
+ * @any:            some core is exempt.
+ * @pct_bps:        their summed traffic per period at the mix percentile.
+ * @peak_bps:       ... at its peak.
+ * @total_peak_bps: all cores' traffic in the busiest period.
+ * @over_periods:   periods where the exempt cores alone exceeded the
+ *                  sustainable bandwidth.
+ */
+struct plan_exempt_figures {
+	bool any;
+	double pct_bps, peak_bps, total_peak_bps;
+	size_t over_periods;
+};
+
+/**
  * struct plan_score - what one replay says about one configuration.
  * @overhead:   mean fraction of a regulated core lost to the period timer.
  * @overuse:    fraction of served traffic that ran above the core's
@@ -114,6 +131,8 @@ struct plan_traces {
  * @be_unserved: fraction of best-effort demand not served.
  * @pred_err:   mean relative LMS prediction error.
  * @cost:       the weighted sum the planner minimises.
+ * @exempt:     per class, the real-time-exempt cores' traffic.
+ * @exempt_periods: periods replayed.
  */
 struct plan_score {
 	double overhead;
@@ -122,6 +141,8 @@ struct plan_score {
 	double be_unserved;
 	double pred_err;
 	double cost;
+	struct plan_exempt_figures exempt[TUNE_NR_CLASSES];
+	size_t exempt_periods;
 };
 
 int plan_run(const struct plan_input *in, struct tune_config *out,
@@ -168,6 +189,18 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 /* plan_period.c */
 int plan_period(const struct plan_input *in, const struct plan_traces *t,
 		struct tune_config *out, char *err, size_t errlen);
+/* plan_exempt.c */
+struct memreg_sim_result;
+void plan_exempt_mark(const struct plan_input *in, const struct plan_traces *t,
+		      struct tune_config *out);
+void plan_exempt_explain_budgets(const struct plan_input *in,
+				 struct tune_config *out);
+void plan_exempt_score(const struct tune_config *c,
+		       const struct memreg_sim_result *res, double percentile,
+		       struct plan_score *s);
+void plan_exempt_explain_replay(const struct plan_input *in,
+				const struct plan_score *s,
+				struct tune_config *out);
 /* plan_lms.c */
 int plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	     struct tune_config *out, char *err, size_t errlen);

@@ -149,6 +149,8 @@ static void fill_reg(const struct tune_config *c, int nr_cpus,
 		const struct tune_cpu *p = config_cpu_const(c, i);
 
 		r->cpu[i].active = p && p->regulated;
+		/* monitored and budgeted, never held (memreg's rt_exempt) */
+		r->cpu[i].exempt = r->cpu[i].active && p->rt_exempt;
 		for (int k = 0; k < 2; k++) {
 			r->cpu[i].guaranteed[k] = r->cpu[i].active ?
 				p->b[k].guaranteed_events : 1;
@@ -299,6 +301,7 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		goto out;
 	}
 	fill_score(in, t, ev, res, tpp, period_ns, c->lms, s);
+	plan_exempt_score(c, res, in->mix->percentile, s);
 out:
 	if (res)
 		free(res->periods);

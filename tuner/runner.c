@@ -201,6 +201,8 @@ int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 					jobs[i].status = status;
 					jobs[i].done = 1;
 					left--;
+					if (jobs[i].stop_pid > 0)
+						kill(jobs[i].stop_pid, SIGINT);
 				}
 			continue;
 		}

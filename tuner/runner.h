@@ -23,6 +23,8 @@
  *               the child waits to exec (e.g. to attach perf counters);
  *               a non-zero return kills the child.
  * @hook_user:   handed to @before_exec.
+ * @stop_pid:    if not 0, a process (a probe timing this job) that
+ *               runner_wait_all() sends SIGINT when this job exits.
  * @pid:         (out) child.
  * @start_ns:    (out) start time.
  * @end_ns:      (out) exit time.
@@ -36,6 +38,7 @@ struct runner_job {
 	const char *report_path;
 	int (*before_exec)(pid_t pid, void *user);
 	void *hook_user;
+	pid_t stop_pid;
 	pid_t pid;
 	uint64_t start_ns, end_ns;
 	int status;

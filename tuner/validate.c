@@ -10,7 +10,10 @@
  *
  * Deadline misses: a periodic memcal-load reports its jobs and misses
  * ($MEMCAL_LOAD_REPORT); any other real-time command counts as one job
- * whose deadline is the mix's deadline_us.
+ * whose deadline is the mix's deadline_us.  Per-job latency: every
+ * real-time workload's jobs are also timed solo, co-run unregulated and
+ * co-run regulated (validate_latency.c: its own job report, or cyclictest
+ * beside it) and the distributions stored with the validation.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +24,7 @@
 #include "apply.h"
 #include "memtune_cmds.h"
 #include "runner.h"
+#include "validate_latency.h"
 
 /**
  * struct validate_opts - options of 'memtune validate'.
@@ -75,15 +79,19 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /*
- * co_run - run every workload of @m at once, pinned per @c, @o->runs
- * times; fill @res per workload.  Returns 0 or a CLI exit code.
+ * co_run - run every workload of @m at once (only workload @only when it
+ * is not -1), pinned per @c, @o->runs times; fill @res per workload and
+ * add the real-time workloads' job times to @lat's condition @cond.
+ * Returns 0 or a CLI exit code.
  */
 static int co_run(struct cli_ctx *ctx, const struct mix *m,
 		  const struct tune_config *c, const struct validate_opts *o,
+		  int only, enum vlat_cond cond, struct vlat *lat,
 		  struct co_result *res)
 {
 	struct runner_job jobs[MIX_MAX_WORKLOADS];
 	char paths[MIX_MAX_WORKLOADS][64], err[512];
+	int first = only < 0 ? 0 : only, n = only < 0 ? m->n : 1;
 	double *t = calloc((size_t)m->n * o->runs, sizeof(double));
 	int rc = 0;
 
@@ -96,6 +104,9 @@ static int co_run(struct cli_ctx *ctx, const struct mix *m,
 		for (int i = 0; i < m->n; i++) {
 			int fd;
 
+			memset(&jobs[i], 0, sizeof(jobs[i]));
+			if (i < first || i >= first + n)
+				continue;
 			snprintf(paths[i], sizeof(paths[i]),
 				 "/tmp/memtune-report-XXXXXX");
 			fd = mkstemp(paths[i]);
@@ -103,19 +114,20 @@ static int co_run(struct cli_ctx *ctx, const struct mix *m,
 				close(fd);
 				unlink(paths[i]);
 			}
-			memset(&jobs[i], 0, sizeof(jobs[i]));
 			jobs[i].argv = m->wl[i].argv;
 			jobs[i].cpu = c->wl[i].cpu;
 			jobs[i].report_path = paths[i];
 		}
-		for (int i = 0; i < m->n && !rc; i++, started++)
+		for (int i = first; i < first + n && !rc; i++, started++) {
+			vlat_start(lat, i, &jobs[i]);
 			if (runner_start(&jobs[i], err, sizeof(err)))
 				rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload "
 					       "'%s': %s", m->wl[i].name, err);
-		if (runner_wait_all(jobs, started, (uint64_t)o->timeout_s *
-				    1000000000ull, err, sizeof(err)) && !rc)
+		}
+		if (runner_wait_all(jobs + first, started, (uint64_t)o->timeout_s
+				    * 1000000000ull, err, sizeof(err)) && !rc)
 			rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
-		for (int i = 0; i < started; i++) {
+		for (int i = first; i < first + started; i++) {
 			int64_t j = 0, mi = 0;
 
 			if (!rc && runner_exit_ok(&jobs[i], err, sizeof(err)))
@@ -132,10 +144,11 @@ static int co_run(struct cli_ctx *ctx, const struct mix *m,
 				res[i].misses += t[(size_t)i * o->runs + r] >
 						 (double)m->wl[i].deadline_ns;
 			}
+			vlat_collect(lat, cond, i, paths[i]);
 			unlink(paths[i]);
 		}
 	}
-	for (int i = 0; !rc && i < m->n; i++) {
+	for (int i = first; !rc && i < first + n; i++) {
 		qsort(t + (size_t)i * o->runs, o->runs, sizeof(double), cmp_d);
 		res[i].ns = t[(size_t)i * o->runs + o->runs / 2];
 	}
@@ -207,7 +220,7 @@ static void stats_all(struct validate_opts *o, const struct tune_config *c,
 /* output - the results as a table or JSON. */
 static int output(struct cli_ctx *ctx, int64_t vid, bool regulated,
 		  const char *note, const struct memcal_validation_result *r,
-		  int n)
+		  int n, const struct vlat *lat, const struct mix *m)
 {
 	json_t *a = json_array();
 
@@ -253,25 +266,30 @@ static int output(struct cli_ctx *ctx, int64_t vid, bool regulated,
 		}
 	}
 	if (ctx->json)
-		return cli_emit_json(ctx, json_pack("{s:I,s:b,s:s,s:o}",
+		return cli_emit_json(ctx, json_pack("{s:I,s:b,s:s,s:o,s:o}",
 						    "validation_id",
 						    (json_int_t)vid, "regulated",
 						    regulated, "notes", note,
-						    "results", a));
+						    "results", a, "latency",
+						    vlat_json(lat, m)));
 	json_decref(a);
+	vlat_print(ctx->out, lat, m);
 	return 0;
 }
 
 /* store - the validation run and its results in one transaction. */
 static int store(struct cli_ctx *ctx, memcal_db *db,
 		 struct memcal_validation *v,
-		 const struct memcal_validation_result *r, int n)
+		 const struct memcal_validation_result *r, int n,
+		 const struct vlat *lat, const struct mix *m)
 {
 	if (memcal_db_begin(db) || memcal_db_validation_store(db, v))
 		goto fail;
 	for (int i = 0; i < n; i++)
 		if (memcal_db_validation_result_store(db, v->id, &r[i]))
 			goto fail;
+	if (vlat_store(db, v->id, lat, m))
+		goto fail;
 	if (!memcal_db_commit(db))
 		return 0;
 fail:
@@ -321,8 +339,8 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 static int run_modes(struct cli_ctx *ctx, const struct mix *m,
 		     const struct tune_config *c, struct validate_opts *o,
 		     const double *solo, struct memcal_validation *v,
-		     struct memcal_validation_result *r, char *note,
-		     size_t len)
+		     struct memcal_validation_result *r, struct vlat *lat,
+		     char *note, size_t len)
 {
 	struct co_result un[MIX_MAX_WORKLOADS], re[MIX_MAX_WORKLOADS];
 	struct tune_reg_stats s0[TUNE_MAX_CPUS], s1[TUNE_MAX_CPUS];
@@ -334,9 +352,17 @@ static int run_modes(struct cli_ctx *ctx, const struct mix *m,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot switch memreg "
 				 "to monitor-only for the unregulated run: %s",
 				 err);
+	for (int i = 0; i < m->n; i++)
+		if (lat->probe[i] != VLAT_NONE) {
+			cli_info(ctx, "'%s' alone, its jobs timed",
+				 m->wl[i].name);
+			rc = co_run(ctx, m, c, o, i, VLAT_SOLO, lat, un);
+			if (rc)
+				return rc;
+		}
 	cli_info(ctx, "co-scheduled run, unregulated (%u run%s)", o->runs,
 		 o->runs == 1 ? "" : "s");
-	rc = co_run(ctx, m, c, o, un);
+	rc = co_run(ctx, m, c, o, -1, VLAT_UNREG, lat, un);
 	if (rc)
 		return rc;
 	v->regulated = regulate(ctx, o, c, note, len);
@@ -346,7 +372,7 @@ static int run_modes(struct cli_ctx *ctx, const struct mix *m,
 	if (v->regulated) {
 		cli_info(ctx, "co-scheduled run, regulated");
 		stats_all(o, c, s0);
-		rc = co_run(ctx, m, c, o, re);
+		rc = co_run(ctx, m, c, o, -1, VLAT_REG, lat, re);
 		stats_all(o, c, s1);
 		if (o->reg.loaded_here && !o->keep &&
 		    tune_reg_unload(&o->reg, err, sizeof(err)))
@@ -381,6 +407,37 @@ static int run_modes(struct cli_ctx *ctx, const struct mix *m,
 	return 0;
 }
 
+/* cpus_of - each workload's core in @c, into @cpus. */
+static const int *cpus_of(const struct tune_config *c, int n, int *cpus)
+{
+	for (int i = 0; i < n; i++)
+		cpus[i] = c->wl[i].cpu;
+	return cpus;
+}
+
+/*
+ * latency_notes - append to @note what per-job timing could not measure:
+ * the regulated distributions without a regulator, and @lat's own note.
+ */
+static void latency_notes(struct cli_ctx *ctx, const struct vlat *lat,
+			  bool regulated, char *note, size_t len)
+{
+	size_t n = strlen(note);
+
+	if (vlat_any(lat) && !regulated) {
+		snprintf(note + n, len - n, "%sper-job latency: regulated "
+			 "distribution unavailable (memreg could not be "
+			 "loaded here); solo and co-run unregulated stored",
+			 n ? "; " : "");
+		cli_warn(ctx, "%s", note + n + (n ? 2 : 0));
+		n = strlen(note);
+	}
+	if (lat->note[0]) {
+		snprintf(note + n, len - n, "%s%s", n ? "; " : "", lat->note);
+		cli_warn(ctx, "%s", lat->note);
+	}
+}
+
 /**
  * memtune_cmd_validate() - 'memtune validate MIX.yaml [--config ID]
  * [--runs N] [--module PATH] [--sysfs DIR] [--keep]'.
@@ -407,14 +464,16 @@ int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 	struct mix *m = calloc(1, sizeof(*m));
 	struct memcal_validation v;
 	double solo[MIX_MAX_WORKLOADS] = { 0 };
-	char note[600] = "";
+	char note[1200] = "";
+	struct vlat *lat = calloc(1, sizeof(*lat));
+	int cpus[MIX_MAX_WORKLOADS];
 	memcal_db *db = NULL;
 	char *mixpath = NULL;
 	int npos, rc;
 	void *pctx[2] = { m, solo };
 
 	memset(&v, 0, sizeof(v));
-	if (!c || !m) {
+	if (!c || !m || !lat) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
@@ -444,15 +503,22 @@ int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc)
 		goto out;
 	memcal_db_timestamp(v.started_at);
-	rc = run_modes(ctx, m, c, &o, solo, &v, r, note, sizeof(note));
+	rc = vlat_init(lat, m, cpus_of(c, m->n, cpus));
+	if (!rc)
+		rc = run_modes(ctx, m, c, &o, solo, &v, r, lat, note,
+			       sizeof(note));
 	if (rc)
 		goto out;
 	memcal_db_timestamp(v.finished_at);
+	latency_notes(ctx, lat, v.regulated, note, sizeof(note));
 	v.notes = note;
-	rc = store(ctx, db, &v, r, m->n);
+	rc = store(ctx, db, &v, r, m->n, lat, m);
 	if (!rc)
-		rc = output(ctx, v.id, v.regulated, note, r, m->n);
+		rc = output(ctx, v.id, v.regulated, note, r, m->n, lat, m);
 out:
+	if (lat)
+		vlat_free(lat);
+	free(lat);
 	free(c);
 	if (m)
 		mix_free(m);

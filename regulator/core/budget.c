@@ -112,14 +112,21 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 	return MEMREG_OK;
 }
 
-/* Mark class @cls of @cpu exhausted; returns MEMREG_THROTTLE(_ALL). */
+/*
+ * Mark class @cls of @cpu exhausted; returns MEMREG_THROTTLE(_ALL).  An
+ * exempt CPU is marked the same way (it counts as exhausted for spare
+ * sharing) but the period is counted as an exempt overrun, not a throttle.
+ */
 static memreg_u32 memreg_throttle(struct memreg *r, struct memreg_cpu *c,
 				  memreg_u32 cpu, memreg_u32 cls)
 {
 	memreg_u64 mask;
 
 	if (!c->throttled) {
-		c->stats.throttles++;
+		if (memreg_unlikely(r->cfg.cpu[cpu].exempt))
+			c->stats.exempt_overruns++;
+		else
+			c->stats.throttles++;
 		mask = memreg_mask_set(&r->throttled_mask, (memreg_u64)1 << cpu);
 	} else {
 		mask = (memreg_u64)memreg_atomic64_read(&r->throttled_mask);

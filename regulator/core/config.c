@@ -101,6 +101,8 @@ static int memreg_validate_cpu(const struct memreg_cpu_cfg *cc,
 {
 	memreg_u32 cls;
 
+	if (cc->exempt > 1)
+		return memreg_fail(why, "exempt must be 0 or 1", MEMREG_EINVAL);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		if (cc->guaranteed[cls] < 1)
 			return memreg_fail(why, "guaranteed budget must be >= 1 event",

@@ -170,11 +170,17 @@ struct memreg_lms_cfg {
  *	its static budget without LMS and its minimum with LMS.  >= 1.
  * @ceiling: per class, the most events per period the CPU may ever get
  *	(LMS, reclaim and spare grants included).  >= @guaranteed, <= E.
+ * @exempt: 0 or 1.  1: the CPU is monitored and budgeted as usual but the
+ *	glue never holds it (a real-time core): an exhausted budget counts
+ *	in stats.exempt_overruns instead of stats.throttles, and the per-core
+ *	entry points still report MEMREG_THROTTLE(_ALL) so that the glue and
+ *	the spare-sharing decision see the budget as used up.
  */
 struct memreg_cpu_cfg {
 	memreg_u32 active;
 	memreg_u64 guaranteed[MEMREG_NR_CLASSES];
 	memreg_u64 ceiling[MEMREG_NR_CLASSES];
+	memreg_u32 exempt;
 };
 
 /**
@@ -237,6 +243,8 @@ struct memreg_arm {
  *	the reclaim pool (written by the master, not the owner)
  * @reclaimed: per class, events taken from the reclaim pool
  * @shared: per class, events received as spare grants
+ * @exempt_overruns: periods in which an exempt CPU (memreg_cpu_cfg.exempt)
+ *	exhausted a budget and would have been throttled
  */
 struct memreg_stats {
 	memreg_u64 periods;
@@ -249,6 +257,7 @@ struct memreg_stats {
 	memreg_u64 donated[MEMREG_NR_CLASSES];
 	memreg_u64 reclaimed[MEMREG_NR_CLASSES];
 	memreg_u64 shared[MEMREG_NR_CLASSES];
+	memreg_u64 exempt_overruns;
 };
 
 /**

@@ -128,6 +128,9 @@ int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
 			  cfg->slack_div, MRK_SLACK_MAX);
 		return -EINVAL;
 	}
+	ret = mrk_throttle_check(cfg, err, len);
+	if (ret)
+		return ret;
 	if (cfg->core.master_cpu >= nr_cpu_ids ||
 	    !cpu_online(cfg->core.master_cpu)) {
 		scnprintf(err, len, "master cpu %u is not online",

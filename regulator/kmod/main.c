@@ -116,6 +116,56 @@ static unsigned int slack_div = 8;
 module_param(slack_div, uint, 0444);
 MODULE_PARM_DESC(slack_div, "counter overflows every guarantee/slack_div events (1..1024)");
 
+static unsigned int throttle_prio = MRK_THROTTLE_PRIO;
+module_param(throttle_prio, uint, 0444);
+MODULE_PARM_DESC(throttle_prio, "SCHED_FIFO priority of the throttle threads (1..98; default 50)");
+
+static unsigned int rt_prio_param;	/* rt_prio() is a kernel helper */
+module_param_named(rt_prio, rt_prio_param, uint, 0444);
+MODULE_PARM_DESC(rt_prio, "0 (off) or 2..99: a SCHED_FIFO/RR task of this priority or above is never held off a throttled CPU");
+
+static char *rt_exempt = "";
+module_param(rt_exempt, charp, 0444);
+MODULE_PARM_DESC(rt_exempt, "CPUs monitored but never throttled, as a cpulist (default none)");
+
+/*
+ * The real-time options of the boot configuration: throttle priority,
+ * rt_prio and the rt_exempt cpulist into @cfg (ranges are checked by
+ * mrk_cfg_check()).  Refuses an rt_exempt list that does not parse or
+ * names a CPU beyond the slots, with a message in @err.
+ */
+static int mrk_params_rt(struct mrk_cfg *cfg, char *err, size_t len)
+{
+	cpumask_var_t mask;
+	unsigned int cpu;
+	int ret = 0;
+
+	cfg->throttle_prio = throttle_prio;
+	cfg->rt_prio = rt_prio_param;
+	if (!rt_exempt[0])
+		return 0;
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpulist_parse(rt_exempt, mask);
+	if (ret) {
+		scnprintf(err, len, "rt_exempt '%s' is not a cpulist of existing CPUs",
+			  rt_exempt);
+		goto out;
+	}
+	for_each_cpu(cpu, mask) {
+		if (cpu >= cfg->core.nr_cpus) {
+			scnprintf(err, len, "cpu %u in rt_exempt=%s does not exist",
+				  cpu, rt_exempt);
+			ret = -ENODEV;
+			goto out;
+		}
+		cfg->core.cpu[cpu].exempt = 1;
+	}
+out:
+	free_cpumask_var(mask);
+	return ret;
+}
+
 /*
  * Fill one per-CPU, per-class u64 field from a module_param_array: none
  * given keeps @dflt, one value applies to every CPU, otherwise value i is
@@ -241,6 +291,8 @@ static int __init mrk_init(void)
 	}
 
 	ret = mrk_params_to_cfg(&mrk_staged, err, sizeof(err));
+	if (!ret)
+		ret = mrk_params_rt(&mrk_staged, err, sizeof(err));
 	if (!ret)
 		ret = mrk_cfg_check(&mrk_staged, err, sizeof(err));
 	if (!ret) {

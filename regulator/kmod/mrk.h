@@ -54,6 +54,9 @@
 #define MRK_EVENT_LEN	32
 #define MRK_ERR_LEN	200
 #define MRK_SLACK_MAX	1024
+#define MRK_THROTTLE_PRIO	50	/* default SCHED_FIFO priority of the throttle threads */
+#define MRK_THROTTLE_PRIO_MAX	98
+#define MRK_RT_PRIO_MAX		99
 
 /**
  * struct mrk_cfg - a complete configuration: the core's plus the glue's
@@ -63,11 +66,18 @@
  * @slack_div: a counter overflows every max(1, guaranteed / slack_div)
  *             events, so a period overshoots its budget by at most that
  *             many events plus the throttle latency (1..MRK_SLACK_MAX)
+ * @throttle_prio: SCHED_FIFO priority of the throttle threads
+ *             (1..MRK_THROTTLE_PRIO_MAX)
+ * @rt_prio:   0, or 2..MRK_RT_PRIO_MAX: a real-time task of this priority or
+ *             above is never held off a throttled CPU (the throttle threads
+ *             run below it); per-CPU exemption is core.cpu[].exempt
  */
 struct mrk_cfg {
 	struct memreg_cfg	core;
 	char			event[MEMREG_NR_CLASSES][MRK_EVENT_LEN];
 	u32			slack_div;
+	u32			throttle_prio;
+	u32			rt_prio;
 };
 
 /**
@@ -164,6 +174,7 @@ void mrk_throttle_exit(void);
 int mrk_throttle_start(struct mrk_cpu *c);
 void mrk_throttle_stop(struct mrk_cpu *c);
 void mrk_throttle_now(struct mrk_cpu *c, int action);
+int mrk_throttle_check(const struct mrk_cfg *cfg, char *err, size_t len);
 
 /* master.c */
 int mrk_master_start(void);

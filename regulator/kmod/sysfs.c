@@ -156,6 +156,7 @@ static u64 mrk_stat(unsigned int id, unsigned int cpu)
 	case 14: return READ_ONCE(c->errors);
 	case 15: return READ_ONCE(c->throttled);
 	case 16: return READ_ONCE(c->perf_throttled);
+	case 17: return READ_ONCE(s->exempt_overruns);
 	}
 	return 0;
 }
@@ -302,6 +303,8 @@ static struct mrk_attr mrk_global_attrs[] = {
 	MRK_G(lms_cold_write, MRK_U64, core.lms.cold_start[MEMREG_WRITE], 0, E),
 	MRK_G(reclaim_quantum, MRK_U32, core.reclaim_quantum, 0, E),
 	MRK_G(slack_div, MRK_U32, slack_div, 1, MRK_SLACK_MAX),
+	MRK_G(throttle_prio, MRK_U32, throttle_prio, 1, MRK_THROTTLE_PRIO_MAX),
+	MRK_G(rt_prio, MRK_U32, rt_prio, 0, MRK_RT_PRIO_MAX),
 };
 
 static struct mrk_attr mrk_cpu_attrs[] = {
@@ -322,6 +325,8 @@ static struct mrk_attr mrk_cpu_attrs[] = {
 	MRK_S(read_pred_error, 24), MRK_S(write_pred_error, 25),
 	MRK_S(running, 26), MRK_S(errors, 28), MRK_S(throttled, 30),
 	MRK_S(perf_throttled, 32),
+	MRK_C(rt_exempt, MRK_U32, exempt, 0, 1),
+	MRK_S(exempt_overruns, 34),
 };
 #undef E
 

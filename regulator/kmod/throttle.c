@@ -22,8 +22,65 @@
 #include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/smpboot.h>
+#include <uapi/linux/sched/types.h>
 
 #include "mrk.h"
+
+/*
+ * The SCHED_FIFO priority the throttle threads run at under @cfg:
+ * throttle_prio, lowered below rt_prio when that is set, so that a
+ * real-time task of priority rt_prio or above preempts a throttle at once
+ * (the scheduler does the rest: the thread stays runnable, so nothing of
+ * lower priority gets the CPU back while the RT task runs).
+ */
+static u32 mrk_throttle_prio(const struct mrk_cfg *cfg)
+{
+	if (cfg->rt_prio)
+		return min(cfg->throttle_prio, cfg->rt_prio - 1);
+	return cfg->throttle_prio;
+}
+
+/*
+ * Check the throttle options of @cfg (commit and module load): priorities
+ * in range, and an rt_prio that leaves a real-time priority for the
+ * throttle threads below it.  Writes a one-line reason to @err.
+ */
+int mrk_throttle_check(const struct mrk_cfg *cfg, char *err, size_t len)
+{
+	if (cfg->throttle_prio < 1 || cfg->throttle_prio > MRK_THROTTLE_PRIO_MAX) {
+		scnprintf(err, len, "throttle_prio %u out of range 1..%u",
+			  cfg->throttle_prio, MRK_THROTTLE_PRIO_MAX);
+		return -ERANGE;
+	}
+	if (cfg->rt_prio > MRK_RT_PRIO_MAX) {
+		scnprintf(err, len, "rt_prio %u out of range 0 (off) or 2..%u",
+			  cfg->rt_prio, MRK_RT_PRIO_MAX);
+		return -ERANGE;
+	}
+	if (cfg->rt_prio == 1) {
+		scnprintf(err, len, "rt_prio 1 leaves no SCHED_FIFO priority below "
+			  "it for the throttle threads (use 2..%u, or 0 for off)",
+			  MRK_RT_PRIO_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Run @p (a throttle thread) at SCHED_FIFO priority @prio if it is not. */
+static void mrk_throttle_set_prio(struct task_struct *p, u32 prio)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_FIFO,
+		.sched_priority	= prio,
+	};
+
+	if (p->policy == SCHED_FIFO && p->rt_priority == prio)
+		return;
+	if (sched_setattr_nocheck(p, &attr))
+		mrk_set_error("cpu %d: cannot set the throttle thread to "
+			      "SCHED_FIFO %u", task_cpu(p), prio);
+}
 
 /* irq_work callback: wake the throttle thread (and the master if asked). */
 static void mrk_throttle_work(struct irq_work *work)
@@ -43,9 +100,22 @@ static void mrk_throttle_work(struct irq_work *work)
  */
 void mrk_throttle_now(struct mrk_cpu *c, int action)
 {
+	bool share = action == MEMREG_THROTTLE_ALL &&
+		(mrk_active.core.flags & MEMREG_F_SHARE);
+
+	if (mrk_active.core.cpu[c->cpu].exempt) {
+		/*
+		 * Monitored, never held (the core counted an exempt overrun);
+		 * its exhausted budget still completes "every CPU throttled".
+		 */
+		if (share && !atomic_read(&mrk_share_req)) {
+			atomic_set(&mrk_share_req, 1);
+			irq_work_queue(&c->work);
+		}
+		return;
+	}
 	WRITE_ONCE(c->throttled, 1);
-	if (action == MEMREG_THROTTLE_ALL &&
-	    (mrk_active.core.flags & MEMREG_F_SHARE))
+	if (share)
 		atomic_set(&mrk_share_req, 1);
 	irq_work_queue(&c->work);
 }
@@ -99,10 +169,10 @@ static void mrk_throttle_fn(unsigned int cpu)
 	atomic64_add(ktime_get_ns() - t0, &c->throttled_ns);
 }
 
-/* smpboot setup: the thread runs at SCHED_FIFO (sched_set_fifo()). */
+/* smpboot setup: the thread runs at SCHED_FIFO, mrk_throttle_prio(). */
 static void mrk_throttle_setup(unsigned int cpu)
 {
-	sched_set_fifo(current);
+	mrk_throttle_set_prio(current, mrk_throttle_prio(&mrk_active));
 }
 
 /* smpboot park (CPU going offline): forget any throttle. */
@@ -139,8 +209,9 @@ void mrk_throttle_exit(void)
 }
 
 /*
- * Prepare @c's throttle path (irq_work, flags) for regulation.  Process
- * context, mrk_mutex held, CPU online.
+ * Prepare @c's throttle path (irq_work, flags, the thread's priority for
+ * the active configuration) for regulation.  Process context, mrk_mutex
+ * held, CPU online.
  */
 int mrk_throttle_start(struct mrk_cpu *c)
 {
@@ -149,7 +220,10 @@ int mrk_throttle_start(struct mrk_cpu *c)
 	atomic64_set(&c->throttled_ns, 0);
 	c->work = IRQ_WORK_INIT_HARD(mrk_throttle_work);
 	c->thread = per_cpu(mrk_throttle_task, c->cpu);
-	return c->thread ? 0 : -ENODEV;
+	if (!c->thread)
+		return -ENODEV;
+	mrk_throttle_set_prio(c->thread, mrk_throttle_prio(&mrk_active));
+	return 0;
 }
 
 /*

@@ -251,6 +251,14 @@ static int sim_serve(struct sim_state *st, uint32_t cpu, uint64_t k,
 		}
 		memreg_overflow(&st->reg, cpu, (uint32_t)kc, sc->consumed[kc], &arm);
 		sim_take_arm(sc, &arm);
+		if (st->cfg->reg.cpu[cpu].exempt) {
+			/* never held, as memreg's glue does: it runs on,
+			 * unbudgeted, to the end of the period */
+			sc->throttled = 0;
+			for (c = 0; c < MEMREG_NR_CLASSES; c++)
+				sc->rem[c] = MEMREG_BUDGET_INF;
+			continue;
+		}
 		if (arm.action == MEMREG_THROTTLE_ALL)
 			all = 1;
 	}

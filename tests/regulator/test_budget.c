@@ -299,3 +299,38 @@ Test(budget, huge_counter_values_saturate)
 	cr_assert_eq(a.budget[0], MEMREG_EVENTS_MAX);
 	free(r);
 }
+
+Test(budget, exempt_cpu_counts_overruns_not_throttles)
+{
+	struct memreg *r = reg_new();
+	struct memreg_cfg c;
+	struct memreg_arm a;
+	const char *why = "";
+
+	reg_cfg(&c, 2, 10, 100, 100, 0, 1);
+	c.cpu[1].exempt = 2;
+	cr_assert_eq(memreg_init(r, &c, &why), MEMREG_EINVAL);
+	cr_assert_str_eq(why, "exempt must be 0 or 1");
+	c.cpu[1].exempt = 1;
+	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_replenish(r, 0, 5, zero2, 0, &a), MEMREG_OK);
+	cr_assert_eq(memreg_replenish(r, 1, 5, zero2, 0, &a), MEMREG_OK);
+
+	/* the exempt CPU exhausts first: reported, counted as exempt overrun */
+	cr_assert_eq(memreg_overflow(r, 1, MEMREG_READ, 10, &a), MEMREG_OK);
+	cr_assert_eq(a.action, MEMREG_THROTTLE);
+	cr_assert_eq(memreg_overflow(r, 1, MEMREG_READ, 20, &a), MEMREG_OK);
+	cr_assert_eq(r->cpu[1].stats.exempt_overruns, 1, "once per period");
+	cr_assert_eq(r->cpu[1].stats.throttles, 0);
+	/* it counts as exhausted for sharing: the other CPU completes "all" */
+	cr_assert_eq(memreg_overflow(r, 0, MEMREG_READ, 10, &a), MEMREG_OK);
+	cr_assert_eq(a.action, MEMREG_THROTTLE_ALL);
+	cr_assert_eq(r->cpu[0].stats.throttles, 1);
+	cr_assert_eq(r->cpu[0].stats.exempt_overruns, 0);
+
+	cr_assert_eq(memreg_replenish(r, 1, 6, zero2, 0, &a), MEMREG_OK);
+	cr_assert_eq(memreg_overflow(r, 1, MEMREG_READ, 10, &a), MEMREG_OK);
+	cr_assert_eq(r->cpu[1].stats.exempt_overruns, 2);
+	cr_assert_eq(r->cpu[1].stats.throttles, 0);
+	free(r);
+}

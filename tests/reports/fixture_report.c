@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "fixture_report.h"
+#include "memcal_db_job_latency.h"
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
 #include "report.h"
@@ -308,11 +309,27 @@ static int store_validation(memcal_db *db, struct fix_ids *ids)
 		{ "video", 2, 4e8, 5.2e8, 5.9e8, 0, 0, 0, 900, 9e7 },
 		{ "compress", 3, 1e9, 1.4e9, 1.6e9, 0, 0, 0, 700, 2e8 },
 	};
+	/* the real-time workload's jobs, 20 ms deadline: solo, co-run
+	 * unregulated (late tail, 2 misses) and regulated */
+	const struct memcal_job_latency jl[] = {
+		{ FIX_ESCAPED_WL, 1, "solo", "self", 20000000, 20000000, 100,
+		  5000000, 6000000, 6100000, 0, 0,
+		  (char *)"[[5000,50],[5500,40],[6000,9],[6100,1]]" },
+		{ FIX_ESCAPED_WL, 1, "unregulated", "self", 20000000, 20000000,
+		  100, 9000000, 21000000, 23000000, 2, 0,
+		  (char *)"[[8000,50],[12000,40],[15000,8],[21000,1],"
+		  "[23000,1]]" },
+		{ FIX_ESCAPED_WL, 1, "regulated", "self", 20000000, 20000000,
+		  100, 6000000, 8000000, 8200000, 0, 0,
+		  (char *)"[[6000,60],[7000,30],[8000,9],[8200,1]]" },
+	};
 	int rc = memcal_db_validation_store(db, &v);
 
 	ids->validation_id = v.id;
 	for (size_t i = 0; !rc && i < 3; i++)
 		rc = memcal_db_validation_result_store(db, v.id, &res[i]);
+	for (size_t i = 0; !rc && i < 3; i++)
+		rc = memcal_db_job_latency_store(db, v.id, &jl[i]);
 	return rc;
 }
 

@@ -180,6 +180,8 @@ Test(report_csv, parses_and_matches_the_database)
 	cr_expect_eq(rows_of(&c, "overhead"), 4 * 8);
 	cr_expect_eq(rows_of(&c, "budget"), 3 * 2);
 	cr_expect_eq(rows_of(&c, "validation_regulated"), 3);
+	cr_expect_eq(rows_of(&c, "job_latency"), 3);
+	cr_expect_eq(rows_of(&c, "job_deadline_misses"), 3);
 	cr_expect_eq(rows_of(&c, "lms_actual"), 200);
 	cr_expect_eq(rows_of(&c, "lms_predicted"), 200);
 	cr_expect_geq(rows_of(&c, "warning"), 3);
@@ -233,7 +235,13 @@ Test(report_json, parses_and_matches_the_database)
 			 "memcal.report/1");
 	cr_expect_str_eq(json_string_value(json_object_get(doc, "tool")),
 			 "memtune");
-	cr_expect_eq(json_integer_value(json_object_get(doc, "charts")), 6);
+	cr_expect_eq(json_integer_value(json_object_get(doc, "charts")), 7);
+	a = json_object_get(doc, "job_latency");
+	cr_expect_eq(json_array_size(a), 3);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(a, 1),
+		"p99_ns")), 21000000);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(a, 1),
+		"deadline_misses")), 2);
 	cr_expect_str_eq(json_string_value(json_object_get(
 		json_object_get(doc, "platform"), "hostname")), FIX_HOST);
 	cr_expect_eq(json_array_size(json_object_get(doc, "bandwidth")), 21);

@@ -142,6 +142,29 @@ Test(report_html, calibration_on_the_fixture)
 	free(s);
 }
 
+/*
+ * job_latency_chart - the per-job latency chart of the fixture: one CDF
+ * and one p99 dot per condition, the deadline line, the legend figures.
+ */
+static void job_latency_chart(const char *s)
+{
+	const char *a = strstr(s, "id=\"chart-job-latency\" class=\"chart\"");
+	char *svg;
+
+	cr_assert(a, "no per-job latency chart");
+	svg = strndup(a, (size_t)(strstr(a, "</svg>") - a));
+	cr_expect_eq(count_str(svg, "<path fill=\"none\""), 3, "%s", svg);
+	cr_expect_eq(count_str(svg, "<circle"), 3, "%s", svg);
+	cr_expect(strstr(svg, "deadline 20 ms"), "%s", svg);
+	cr_expect(strstr(svg, ">p99<"), "%s", svg);
+	cr_expect(strstr(svg, "solo: p99 6.00 ms, 0/100 late"), "%s", svg);
+	cr_expect(strstr(svg, "unregulated: p99 21.00 ms, 2/100 late"), "%s",
+		  svg);
+	cr_expect(strstr(svg, "regulated: p99 8.00 ms, 0/100 late"), "%s",
+		  svg);
+	free(svg);
+}
+
 Test(report_html, tuning_on_the_fixture)
 {
 	char *s;
@@ -149,8 +172,9 @@ Test(report_html, tuning_on_the_fixture)
 	make_db(FIX_ALL);
 	s = html("memtune", NULL);
 	self_contained(s);
-	cr_expect_eq(count_str(s, "<svg "), 6);
+	cr_expect_eq(count_str(s, "<svg "), 7);
 	cr_expect_null(strstr(s, "chart missing"), "a chart is missing");
+	job_latency_chart(s);
 	cr_expect(strstr(s, "id=\"chart-budgets\" class=\"chart\""));
 	cr_expect(strstr(s, "id=\"chart-validation\" class=\"chart\""));
 	cr_expect(strstr(s, "id=\"chart-lms\" class=\"chart\""));
@@ -193,7 +217,7 @@ Test(report_html, empty_database_says_what_is_missing)
 	cr_expect(strstr(s, "holds no data for this report yet"));
 	free(s);
 	s = html("memtune", NULL);
-	cr_expect_eq(count_str(s, "class=\"chart missing\""), 6);
+	cr_expect_eq(count_str(s, "class=\"chart missing\""), 7);
 	cr_expect(strstr(s, "holds no tuned configuration"));
 	cr_expect(strstr(s, "No tuned configuration: run &#39;memtune plan"));
 	free(s);
@@ -381,7 +405,7 @@ Test(report_cli, no_database_file_is_an_empty_report)
 				NULL), 0);
 	cr_expect(strstr(o.out, "There is no database at "
 			 "/nonexistent-dir/memcal.db yet"));
-	cr_expect_eq(count_str(o.out, "class=\"chart missing\""), 6);
+	cr_expect_eq(count_str(o.out, "class=\"chart missing\""), 7);
 	run_out_free(&o);
 }
 

@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_util.h"
 #include "memcal_db_tune.h"
+#include "results.h"
+#include "topology.h"
 
 /* slurp_fd - read @fd to its end into @buf (NUL-terminated). */
 static size_t slurp_fd(int fd, char *buf, size_t cap)
@@ -200,3 +203,74 @@ const char small_mix[] =
 	"    command: memcal-load read --mb 96 --size 8388608\n"
 	"    criticality: be\n";
 
+/* this_fingerprint - the fingerprint memcal gives this machine. */
+void this_fingerprint(char *out, size_t len)
+{
+	struct memcal_topology t;
+	struct memcal_platform p;
+	char err[256];
+
+	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(memcal_platform_describe(&t, &p), 0);
+	snprintf(out, len, "%s", p.fingerprint);
+	memcal_db_platform_free(&p);
+	memcal_topology_free(&t);
+}
+
+/* put - write @value into @dir/@name (a fake sysfs attribute). */
+void put(const char *dir, const char *name, const char *value)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(value, f);
+	fclose(f);
+}
+
+/* get - the first line of @dir/@name. */
+void get(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	cr_assert(f, "%s", path);
+	cr_assert(fgets(buf, (int)len, f), "%s is empty", path);
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/*
+ * fake_sysfs - a memreg sysfs tree for 2 CPUs under @dir/memreg; with
+ * @rt_exempt, each CPU has the real-time exemption's rt_exempt attribute.
+ */
+void fake_sysfs(const char *dir, char *root, size_t len, bool rt_exempt)
+{
+	static const char *const global[] = { "commit", "error", "period_us",
+		"master_cpu", "read_event", "write_event", "platform_read",
+		"platform_write", "monitor", "lms", "reclaim", "share",
+		"lms_taps", "lms_mu", "lms_headroom", "reclaim_quantum", NULL };
+	static const char *const percpu[] = { "regulated", "read_guaranteed",
+		"write_guaranteed", "read_ceiling", "write_ceiling",
+		"throttles", "throttled_ns", "periods", NULL };
+	char sub[512];
+
+	snprintf(root, len, "%s/memreg", dir);
+	cr_assert_eq(mkdir(root, 0755), 0);
+	for (int i = 0; global[i]; i++)
+		put(root, global[i], "0\n");
+	put(root, "error", "none\n");
+	for (int c = 0; c < 2; c++) {
+		snprintf(sub, sizeof(sub), "%s/cpu%d", root, c);
+		cr_assert_eq(mkdir(sub, 0755), 0);
+		for (int i = 0; percpu[i]; i++)
+			put(sub, percpu[i], "7\n");
+		if (rt_exempt)
+			put(sub, "rt_exempt", "7\n");
+	}
+}

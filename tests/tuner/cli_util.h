@@ -3,6 +3,7 @@
 #ifndef MEMTUNE_TEST_CLI_UTIL_H
 #define MEMTUNE_TEST_CLI_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define MEMTUNE MEMCAL_BINARY_DIR "/tuner/memtune"
@@ -29,5 +30,9 @@ void write_mix(const char *dir, char *path, size_t len, const char *body);
 char *slurp_file(const char *path);
 void golden_check(const char *text, const char *path);
 extern const char small_mix[];
+void this_fingerprint(char *out, size_t len);
+void put(const char *dir, const char *name, const char *value);
+void get(const char *dir, const char *name, char *buf, size_t len);
+void fake_sysfs(const char *dir, char *root, size_t len, bool rt_exempt);
 
 #endif /* MEMTUNE_TEST_CLI_UTIL_H */

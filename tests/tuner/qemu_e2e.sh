@@ -7,7 +7,9 @@
 # means nothing), the JSON export; then an initramfs with busybox, memtune
 # and memcal-load with their shared libraries, memreg.ko built against the
 # matching headers (regulator/kmod's Makefile), the database, the mix and
-# tests/kernel/guest/memtune_e2e.sh as /init.  Pass/fail from the guest's
+# tests/kernel/guest/memtune_e2e.sh as /init.  A second mix, the same
+# workloads with rt_exempt: true, is planned first (so that the plain mix's
+# configuration is the newest) for the guest's real-time exemption checks.  Pass/fail from the guest's
 # MEMTUNE-CHECK lines.  Exit 0 all PASS, 1 a failure, 77 a missing tool.
 set -u
 bdir=$(cd "${1:?usage: qemu_e2e.sh BUILD_DIR}" && pwd)
@@ -45,9 +47,22 @@ workloads:
     command: memcal-load read --mb 64 --size 4194304
     criticality: be
 MIX
+sed -e 's/^name: qemu-e2e$/name: qemu-e2e-exempt/' \
+    -e 's/^margin_pct: 20$/margin_pct: 20\nrt_exempt: true/' \
+	"$work/mix.yaml" > "$work/mix-exempt.yaml"
 db=$work/m.db
 "$memcal" --db "$db" -q run --quick --size 16777216 > "$work/memcal.log" 2>&1 \
 	|| { cat "$work/memcal.log"; die "memcal run failed"; }
+"$memtune" --db "$db" -q profile "$work/mix-exempt.yaml" > "$work/profile-x.log" 2>&1 \
+	|| { cat "$work/profile-x.log"; die "memtune profile (exempt) failed"; }
+"$memtune" --db "$db" --json plan "$work/mix-exempt.yaml" --periods 1000,2000,5000 \
+	--assume-overhead-ns 50000 > "$work/plan-x.json" 2> "$work/plan-x.log" \
+	|| { cat "$work/plan-x.log"; die "memtune plan (exempt) failed"; }
+xid=$(sed -n 's/^  "config_id": \([0-9]*\),*$/\1/p' "$work/plan-x.json")
+[ -n "$xid" ] || die "no config_id in the exempt plan's output"
+"$memtune" --db "$db" export --config "$xid" --format json \
+	--out "$work/cfg-exempt.json" > "$work/export-x.log" 2>&1 \
+	|| { cat "$work/export-x.log"; die "export (exempt) failed"; }
 "$memtune" --db "$db" -q profile "$work/mix.yaml" > "$work/profile.log" 2>&1 \
 	|| { cat "$work/profile.log"; die "memtune profile failed"; }
 "$memtune" --db "$db" plan "$work/mix.yaml" --periods 1000,2000,5000 \
@@ -74,6 +89,9 @@ strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/me
 cp "$db" "$root/m.db"
 cp "$work/cfg.json" "$root/cfg.json"
 cp "$work/mix.yaml" "$root/mix.yaml"
+cp "$work/mix-exempt.yaml" "$root/mix-exempt.yaml"
+cp "$work/cfg-exempt.json" "$root/cfg-exempt.json"
+echo "$xid" > "$root/exempt-config-id"
 cp "$src/tests/kernel/guest/memtune_e2e.sh" "$root/init"
 chmod 755 "$root/init"
 initrd=$work/initrd.gz
@@ -89,6 +107,9 @@ fail=0
 qemu_verdict memtune-qemu "$log" $qrc "$tmo" apply-loads apply-period apply-lms-on \
 	apply-cpu1-regulated apply-matches-plan apply-again-sysfs validate-runs \
 	validate-regulated validate-leaves-regulating memreg-periods-counted \
-	unload || fail=1
+	latency-three-conditions latency-stored report-draws-latency unload \
+	exempt-apply-loads exempt-sysfs exempt-rt-not-throttled \
+	exempt-be-throttled exempt-validate-latency exempt-rt-not-throttled-validate \
+	exempt-unload || fail=1
 [ $fail -eq 0 ] && echo "memtune-qemu: all checks PASS" || echo "memtune-qemu: FAILED"
 exit $fail

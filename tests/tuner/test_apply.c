@@ -15,75 +15,6 @@
 
 #include "cli_util.h"
 #include "memcal_db_tune.h"
-#include "results.h"
-#include "topology.h"
-
-/* this_fingerprint - the fingerprint memcal gives this machine. */
-static void this_fingerprint(char *out, size_t len)
-{
-	struct memcal_topology t;
-	struct memcal_platform p;
-	char err[256];
-
-	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
-		     err);
-	cr_assert_eq(memcal_platform_describe(&t, &p), 0);
-	snprintf(out, len, "%s", p.fingerprint);
-	memcal_db_platform_free(&p);
-	memcal_topology_free(&t);
-}
-
-/* put - write @value into @dir/@name (a fake sysfs attribute). */
-static void put(const char *dir, const char *name, const char *value)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(value, f);
-	fclose(f);
-}
-
-/* get - the first line of @dir/@name. */
-static void get(const char *dir, const char *name, char *buf, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	cr_assert(f, "%s", path);
-	cr_assert(fgets(buf, (int)len, f), "%s is empty", path);
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-/* fake_sysfs - a memreg sysfs tree for 2 CPUs under @dir/memreg. */
-static void fake_sysfs(const char *dir, char *root, size_t len)
-{
-	static const char *const global[] = { "commit", "error", "period_us",
-		"master_cpu", "read_event", "write_event", "platform_read",
-		"platform_write", "monitor", "lms", "reclaim", "share",
-		"lms_taps", "lms_mu", "lms_headroom", "reclaim_quantum", NULL };
-	static const char *const percpu[] = { "regulated", "read_guaranteed",
-		"write_guaranteed", "read_ceiling", "write_ceiling",
-		"throttles", "throttled_ns", "periods", NULL };
-	char sub[512];
-
-	snprintf(root, len, "%s/memreg", dir);
-	cr_assert_eq(mkdir(root, 0755), 0);
-	for (int i = 0; global[i]; i++)
-		put(root, global[i], "0\n");
-	put(root, "error", "none\n");
-	for (int c = 0; c < 2; c++) {
-		snprintf(sub, sizeof(sub), "%s/cpu%d", root, c);
-		cr_assert_eq(mkdir(sub, 0755), 0);
-		for (int i = 0; percpu[i]; i++)
-			put(sub, percpu[i], "7\n");
-	}
-}
 
 Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
 {
@@ -108,7 +39,7 @@ Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
 	cr_assert(doc);
 	cfg = json_object_get(doc, "document");
 
-	fake_sysfs(dir, root, sizeof(root));
+	fake_sysfs(dir, root, sizeof(root), true);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--sysfs",
 		root, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);

@@ -454,3 +454,83 @@ Test(plan, document_round_trip)
 	free(c);
 	free(d);
 }
+
+/* explained - the first reason of @c containing @s, or NULL. */
+static const char *explained(const struct tune_config *c, const char *s)
+{
+	for (int i = 0; i < c->n_explain; i++)
+		if (strstr(c->explain[i], s))
+			return c->explain[i];
+	return NULL;
+}
+
+Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	char err[512];
+
+	/* a bursty real-time core budgeted at its median period (empty):
+	 * throttled when regulated, never when exempt */
+	for (int ex = 0; ex < 2; ex++) {
+		struct fixture *f = board(3);
+		const char *why;
+
+		f->in.periods_us[0] = 1000;
+		f->m.percentile = 50;
+		f->m.rt_exempt = ex;
+		add(f, "control", true, 1, 1e9, true);
+		add(f, "hog", false, 2, 2e9, false);
+		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_eq(config_cpu(c, 1)->rt_exempt, (bool)ex);
+		cr_assert_not(config_cpu(c, 2)->rt_exempt, "best-effort core");
+		why = explained(c, "replay of the final configuration");
+		cr_assert(why);
+		if (!ex) {
+			cr_expect_null(strstr(why, "real-time cores throttled "
+					      "0.0%"), "%s", why);
+			cr_expect_null(explained(c, "real-time exemption"));
+			free(f);
+			continue;
+		}
+		cr_expect(strstr(why, "real-time cores throttled 0.0%"), "%s",
+			  why);
+		why = explained(c, "real-time exemption (read): cpu 1 monitored,"
+				" never throttled; their needs ");
+		cr_expect(why, "the budget rule is stated");
+		cr_expect(why && strstr(why, "inside the 10000.0 MB/s"), "%s",
+			  why);
+		/* 2 MB bursts in one of every two 1 ms periods: 2 GB/s peak,
+		 * inside 10 GB/s in all 200 periods */
+		why = explained(c, "replay with the real-time cores exempt "
+				"(read)");
+		cr_expect(why && strstr(why, "2000.0 MB/s at its peak") &&
+			  strstr(why, "in 200 of 200 periods"), "%s", why);
+		cr_expect_eq(c->n_warn, 0, "%s", c->n_warn ? c->warn[0] : "");
+		free(f);
+	}
+	free(c);
+}
+
+Test(plan, rt_exempt_traffic_past_the_sustainable_bandwidth_is_warned)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(3);
+	char err[512];
+	bool warned = false;
+
+	/* bursts of 12 GB/s in every other 1 ms period: the median fits,
+	 * the exempt core's peaks do not */
+	f->in.periods_us[0] = 1000;
+	f->m.percentile = 50;
+	f->m.rt_exempt = true;
+	add(f, "control", true, 1, 6e9, true);
+	add(f, "hog", false, 2, 1e9, false);
+	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	for (int i = 0; i < c->n_warn; i++)
+		warned |= strstr(c->warn[i], "real-time cores' read traffic "
+				  "alone exceeded the sustainable bandwidth in "
+				  "100 of 200") != NULL;
+	cr_expect(warned, "%s", c->n_warn ? c->warn[c->n_warn - 1] : "none");
+	free(f);
+	free(c);
+}

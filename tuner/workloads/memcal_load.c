@@ -14,8 +14,9 @@
  * per tick (default 100 us), the bytes it read and wrote (program-visible
  * bytes: a store counts once, not its read-for-ownership).  Periodic jobs
  * (--period-us): $MEMCAL_LOAD_REPORT receives "jobs N misses M max_ns X"
- * with the deadline equal to the period.  memtune profile and validate
- * read both files.  Exit status 0, or 2 on a usage error.
+ * with the deadline equal to the period, followed by one line "job_ns T"
+ * per job (T: release to completion).  memtune profile and validate read
+ * both files.  Exit status 0, or 2 on a usage error.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -219,7 +220,7 @@ static void usage(int code)
 int main(int argc, char **argv)
 {
 	struct load l = { .size = 64u << 20, .tick_ns = 100000 };
-	uint64_t misses = 0, max_ns = 0, next;
+	uint64_t misses = 0, max_ns = 0, next, *resp, n_jobs;
 	const char *report;
 
 	if (argc < 2 || !strcmp(argv[1], "--help"))
@@ -268,15 +269,18 @@ int main(int argc, char **argv)
 	l.buf = aligned_alloc(4096, l.size);
 	l.rd = calloc(MAX_TICKS, sizeof(uint64_t));
 	l.wr = calloc(MAX_TICKS, sizeof(uint64_t));
-	if (!l.buf || !l.rd || !l.wr) {
+	n_jobs = l.jobs ? l.jobs : 1;
+	resp = calloc(n_jobs, sizeof(uint64_t));
+	if (!l.buf || !l.rd || !l.wr || !resp) {
 		fprintf(stderr, "memcal-load: out of memory\n");
 		return 1;
 	}
 	memset(l.buf, 1, l.size);
 	l.t0 = next = now_ns();
-	for (uint64_t j = 0; j < (l.jobs ? l.jobs : 1); j++) {
-		uint64_t d = run_job(&l), now;
+	for (uint64_t j = 0; j < n_jobs; j++) {
+		uint64_t rel = next, d = run_job(&l), now;
 
+		resp[j] = now_ns() - rel;
 		if (d > max_ns)
 			max_ns = d;
 		if (!l.period_us)
@@ -301,9 +305,12 @@ int main(int argc, char **argv)
 
 		if (f) {
 			fprintf(f, "jobs %llu misses %llu max_ns %llu\n",
-				(unsigned long long)(l.jobs ? l.jobs : 1),
+				(unsigned long long)n_jobs,
 				(unsigned long long)misses,
 				(unsigned long long)max_ns);
+			for (uint64_t j = 0; l.period_us && j < n_jobs; j++)
+				fprintf(f, "job_ns %llu\n",
+					(unsigned long long)resp[j]);
 			fclose(f);
 		}
 	}
@@ -311,5 +318,6 @@ int main(int argc, char **argv)
 	free(l.buf);
 	free(l.rd);
 	free(l.wr);
+	free(resp);
 	return 0;
 }

@@ -3,7 +3,13 @@
 # tests/tuner/qemu_e2e.sh): 'memtune apply' loads the real memreg.ko with
 # a tuned configuration planned on the host, the values are read back
 # from /sys/kernel/memreg, then 'memtune validate' runs the mix
-# unregulated (monitor-only) and regulated.  One line per check:
+# unregulated (monitor-only) and regulated, with the real-time workload's
+# per-job latency solo, co-run and regulated stored and drawn.  Then the
+# real-time exemption: the exempt mix's configuration (/cfg-exempt.json,
+# /mix-exempt.yaml, its id in /exempt-config-id) loaded by apply, every
+# budget cut to one event a period, both cores faulting pages (the x86
+# guest's counter): the exempt real-time core counts exempt overruns and
+# is never throttled while the best-effort core is.  One line per check:
 #   MEMTUNE-CHECK <name> PASS|FAIL [detail]
 # then MEMTUNE-DONE, and the guest powers off.
 #
@@ -115,9 +121,64 @@ check validate-leaves-regulating $? "monitor=$got_m"
 p1=$(val /sys/kernel/memreg/cpu1/periods)
 [ -n "$p1" ] && [ "$p1" -gt 0 ]
 check memreg-periods-counted $? "cpu1/periods=$p1"
+# latency_conditions FILE: the conditions of FILE's per-job latency rows
+latency_conditions() {
+	sed -n 's/^ *"condition": "\([a-z]*\)",*$/\1/p' "$1" | tr '\n' ' '
+}
+got=$(latency_conditions /tmp/val.json)
+[ "$got" = "solo unregulated regulated " ]
+check latency-three-conditions $? "conditions: $got; $(grep -E '"(p99_ns|deadline_misses)"' /tmp/val.json | tr -d ' \n')"
+memtune --db /m.db report --format json --out /tmp/report.json > /tmp/rep.out 2>&1
+rc=$?
+got=$(latency_conditions /tmp/report.json)
+[ $rc -eq 0 ] && [ "$got" = "solo unregulated regulated " ]
+check latency-stored $? "rc=$rc stored conditions: $got"
+memtune --db /m.db report --out /tmp/report.html > /tmp/rep2.out 2>&1
+rc=$?
+grep -q 'id="chart-job-latency" class="chart"' /tmp/report.html
+check report-draws-latency $(( rc | $? )) "$(tr '\n' ' ' < /tmp/rep2.out)"
 
 rmmod memreg
 check unload $? ""
+
+# The real-time exemption.
+if [ -f /cfg-exempt.json ]; then
+	memtune --db /m.db apply --file /cfg-exempt.json --module /memreg.ko \
+		--force-board > /tmp/apply-x.out 2>&1
+	check exempt-apply-loads $? "$(tr '\n' ' ' < /tmp/apply-x.out)"
+	x1=$(val $M/cpu1/rt_exempt); x0=$(val $M/cpu0/rt_exempt)
+	[ "$x1" = 1 ] && [ "$x0" = 0 ]
+	check exempt-sysfs $? "cpu1/rt_exempt=$x1 cpu0/rt_exempt=$x0"
+	for c in 0 1; do
+		for f in read_guaranteed write_guaranteed read_ceiling write_ceiling; do
+			echo 1 > $M/cpu$c/$f
+		done
+	done
+	echo 0 > $M/monitor
+	echo 1 > $M/commit
+	t0=$(val $M/cpu0/throttles); t1=$(val $M/cpu1/throttles)
+	o1=$(val $M/cpu1/exempt_overruns)
+	taskset 2 memcal-load write --mb 32 --size 33554432 > /dev/null 2>&1 &
+	taskset 1 memcal-load write --mb 32 --size 33554432 > /dev/null 2>&1
+	wait
+	u0=$(val $M/cpu0/throttles); u1=$(val $M/cpu1/throttles)
+	v1=$(val $M/cpu1/exempt_overruns)
+	[ "$u1" = "$t1" ] && [ "$u1" = 0 ] && [ "$v1" -gt "$o1" ]
+	check exempt-rt-not-throttled $? "cpu1: throttles $t1 -> $u1, exempt_overruns $o1 -> $v1 (budgets 1 event, error: $(val $M/error))"
+	[ "$u0" -gt "$t0" ]
+	check exempt-be-throttled $? "cpu0: throttles $t0 -> $u0"
+	memtune --db /m.db --json validate /mix-exempt.yaml --config \
+		"$(val /exempt-config-id)" > /tmp/val-x.json 2> /tmp/val-x.err
+	rc=$?
+	got=$(latency_conditions /tmp/val-x.json)
+	[ $rc -eq 0 ] && [ "$got" = "solo unregulated regulated " ]
+	check exempt-validate-latency $? "rc=$rc conditions: $got; $(tr '\n' ' ' < /tmp/val-x.err)"
+	w1=$(val $M/cpu1/throttles)
+	[ "$w1" = 0 ]
+	check exempt-rt-not-throttled-validate $? "cpu1/throttles=$w1 after the regulated run, exempt_overruns=$(val $M/cpu1/exempt_overruns), cpu0/throttles=$(val $M/cpu0/throttles)"
+	rmmod memreg
+	check exempt-unload $? ""
+fi
 
 # The tuned configuration with its read counter on a hardware PMU event,
 # loaded by 'memtune apply' monitor-only: its budgets are in units of the
