@@ -241,7 +241,8 @@ Test(db, version_2_overhead_points_gain_lower_bound_false)
 		" ratio_min, ratio_max FROM overhead_point;"
 		"DROP TABLE overhead_point;"
 		"ALTER TABLE v1 RENAME TO overhead_point;"
-		"PRAGMA user_version = 2;", 0, 0, 0), SQLITE_OK,
+		"PRAGMA user_version = 2;"
+		"DROP TABLE job_latency;", 0, 0, 0), SQLITE_OK,
 		"%s", sqlite3_errmsg(h));
 	sqlite3_close(h);
 	db = open_ok(path, 0);

@@ -478,6 +478,7 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 		f->in.periods_us[0] = 1000;
 		f->m.percentile = 50;
 		f->m.rt_exempt = ex;
+		f->in.cache_bytes[1] = 512 * 1024;	/* floors from a known cache */
 		add(f, "control", true, 1, 1e9, true);
 		add(f, "hog", false, 2, 2e9, false);
 		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
