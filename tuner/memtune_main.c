@@ -7,25 +7,19 @@
 #include "memtune_cmds.h"
 
 static const struct cli_command memtune_commands[] = {
-	{ "profile", memtune_cmd_profile, "MIX.yaml [--runs N] [--timeout S]",
+	{ "profile", memtune_cmd_profile,
 	  "run each workload solo, pinned; store its time and traffic trace" },
 	{ "plan", memtune_cmd_plan,
-	  "MIX.yaml [--periods LIST_US] [--assume-overhead-ns NS]",
 	  "choose period, master core, budgets, LMS parameters; explain" },
 	{ "apply", memtune_cmd_apply,
-	  "[--config ID | --file JSON] [--module PATH] [--sysfs DIR] "
-	  "[--force-board]",
 	  "load memreg with a tuned configuration (LMS on)" },
 	{ "validate", memtune_cmd_validate,
-	  "MIX.yaml [--config ID] [--runs N] [--module PATH] [--sysfs DIR]",
 	  "run the mix co-scheduled, unregulated and regulated; slowdowns" },
 	{ "export", memtune_cmd_export,
-	  "--format json|modprobe|systemd|resctrl|pqos [--config ID] "
-	  "[--out FILE]", "render a configuration for deployment" },
+	  "render a configuration for deployment" },
 	{ "report", memtune_cmd_report,
-	  "[--config ID] [--out FILE] [--format html|csv|json]",
 	  "write a tuning report" },
-	{ NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL },
 };
 
 static const struct cli_tool memtune_tool = {

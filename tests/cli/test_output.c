@@ -94,8 +94,14 @@ Test(output, json_error_document)
 			 "no PMU here");
 	cr_assert_str_eq(json_string_value(json_object_get(e, "kind")),
 			 "unsupported");
-	cr_assert_str_eq(json_string_value(json_object_get(e, "command")),
+	cr_assert_str_eq(json_string_value(json_object_get(j, "command")),
 			 "run");
+	cr_assert_str_eq(json_string_value(json_object_get(j, "tool")),
+			 "memcal");
+	cr_assert_str_eq(json_string_value(json_object_get(j, "version")),
+			 MEMCAL_VERSION);
+	cr_assert(json_is_false(json_object_get(j, "ok")));
+	cr_assert(json_is_array(json_object_get(j, "warnings")));
 	cr_assert_eq(json_integer_value(json_object_get(e, "code")), 77);
 	json_decref(j);
 	free(buf);
@@ -132,7 +138,7 @@ Test(output, dispatch_applies_common_options_before_the_command,
      .init = cr_redirect_stdout)
 {
 	static const struct cli_command cmds[] = {
-		{ "go", fake_cmd, "", "fake" }, { NULL, NULL, NULL, NULL } };
+		{ "go", fake_cmd, "fake" }, { NULL, NULL, NULL } };
 	static const struct cli_tool tool = { "t", "test tool", cmds };
 	char *argv[] = { "t", "--db", "/x.db", "-v", "-v", "go", NULL };
 

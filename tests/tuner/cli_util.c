@@ -158,3 +158,16 @@ const char small_mix[] =
 	"    command: memcal-load read --mb 96 --size 8388608\n"
 	"    criticality: be\n";
 
+
+/**
+ * json_result() - the "result" of the JSON envelope in @out (a new
+ * reference), or NULL when @out is not a successful envelope.
+ */
+json_t *json_result(const char *out, json_error_t *je)
+{
+	json_t *env = json_loads(out, 0, je), *r;
+
+	r = json_incref(json_object_get(env, "result"));
+	json_decref(env);
+	return r;
+}
