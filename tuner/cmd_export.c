@@ -121,12 +121,13 @@ static int render_mem(struct cli_ctx *ctx, const struct tune_config *c,
 
 /*
  * emit - the exporter's warnings (cli_warn(): stderr and the envelope) and
- * the JSON result: {"config_id", "format", "out"}, plus the export itself
+ * the JSON result: {"db" or "file", "config_id", "format", "out"}, plus the export itself
  * when stdout carries the envelope: "document" (an object) for the json
  * format, "files": [{"name": "-", "content"}] for a text format.
  */
 static int emit(struct cli_ctx *ctx, const struct export_args *a,
-		int64_t id, const struct export_warnings *w, char *text)
+		memcal_db *db, int64_t id, const struct export_warnings *w,
+		char *text)
 {
 	json_t *res, *doc = NULL;
 
@@ -137,8 +138,10 @@ static int emit(struct cli_ctx *ctx, const struct export_args *a,
 			cli_info(ctx, "wrote %s (%s)", a->out, a->format);
 		return 0;
 	}
-	res = json_pack("{s:I,s:s,s:s}", "config_id", (json_int_t)id,
-			"format", a->format, "out", a->out ? a->out : "-");
+	res = json_pack("{s:s?,s:s?,s:I,s:s,s:s}", "db",
+			db ? memcal_db_path(db) : NULL, "file", a->file,
+			"config_id", (json_int_t)id, "format", a->format,
+			"out", a->out ? a->out : "-");
 	if (text && !strcmp(a->format, "json"))
 		doc = json_loads(text, 0, NULL);
 	if (res && doc)
@@ -202,7 +205,7 @@ int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 			rc = render_to(ctx, c, &a, &w);
 	}
 	if (!rc)
-		rc = emit(ctx, &a, id, &w, text);
+		rc = emit(ctx, &a, db, id, &w, text);
 	free(text);
 	free(c);
 	memcal_db_close(db);
