@@ -493,7 +493,8 @@ int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		rc = memcal_db_run_get(db, args.run_id, &r);
 		if (rc)
 			goto db_failed;
-		doc = json_pack("{s:s, s:o}", "db", memcal_db_path(db),
+		doc = json_pack("{s:s, s:I, s:o}", "db", memcal_db_path(db),
+				"run_id", (json_int_t)args.run_id,
 				"run", run_json(&r));
 		memcal_db_run_free(&r);
 		rc = run_figures(db, args.run_id, doc);

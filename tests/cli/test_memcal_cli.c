@@ -245,6 +245,10 @@ Test(memcal_cli, show_json_on_populated_database)
 	j = parse_json(out);
 	cr_assert_eq(json_array_size(json_object_get(result(j), "overhead")),
 		     4);
+	cr_assert_eq(json_integer_value(json_object_get(result(j), "run_id")),
+		     ids.overhead_run_id, "the shared key for a run");
+	cr_assert_str_eq(json_string_value(json_object_get(result(j), "db")),
+			 db);
 	cr_assert_eq(json_array_size(json_object_get(result(j),
 						     "overhead_models")), 1);
 	json_decref(j);
