@@ -140,6 +140,7 @@ void cli_debug(struct cli_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cli_stdout_failed(struct cli_ctx *ctx, int err);
 json_t *cli_envelope(const struct cli_ctx *ctx, bool ok, json_t *body);
+void cli_carry(json_t *res, bool is_json, const char *text);
 
 /**
  * struct cli_sink - state of a stream made by cli_sink_open().

@@ -84,6 +84,29 @@ int cli_emit_json(struct cli_ctx *ctx, json_t *doc)
 	return write_doc(ctx, cli_envelope(ctx, true, doc));
 }
 
+/**
+ * cli_carry() - put output that stdout would have held into a JSON result:
+ * @text as the object "document" when @is_json and it parses as one,
+ * else as "files": [{"name": "-", "content": @text}].
+ * @res: the result object (may be NULL: nothing is done).
+ */
+void cli_carry(json_t *res, bool is_json, const char *text)
+{
+	json_t *doc = is_json ? json_loads(text, 0, NULL) : NULL;
+
+	if (!res) {
+		json_decref(doc);
+		return;
+	}
+	if (json_is_object(doc))
+		json_object_set_new(res, "document", doc);
+	else {
+		json_decref(doc);
+		json_object_set_new(res, "files", json_pack("[{s:s, s:s}]",
+				    "name", "-", "content", text));
+	}
+}
+
 /* exit_name - stable machine name of an exit code, for JSON errors. */
 static const char *exit_name(int code)
 {

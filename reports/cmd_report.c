@@ -152,7 +152,7 @@ static int emit_carried(struct cli_ctx *ctx, const struct report *r,
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	json_t *res, *doc = NULL;
+	json_t *res;
 	int rc;
 
 	if (!f)
@@ -163,14 +163,8 @@ static int emit_carried(struct cli_ctx *ctx, const struct report *r,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot render the "
 				 "report: out of memory");
 	}
-	if (format == REPORT_JSON)
-		doc = json_loads(text, 0, NULL);
 	res = result_json(r, db, "-", format);
-	if (res && doc)
-		json_object_set_new(res, "document", doc);
-	else if (res)
-		json_object_set_new(res, "files", json_pack("[{s:s, s:s}]",
-				    "name", "-", "content", text));
+	cli_carry(res, format == REPORT_JSON, text);
 	free(text);
 	return cli_emit_json(ctx, res);
 }

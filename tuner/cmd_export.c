@@ -129,7 +129,7 @@ static int emit(struct cli_ctx *ctx, const struct export_args *a,
 		memcal_db *db, int64_t id, const struct export_warnings *w,
 		char *text)
 {
-	json_t *res, *doc = NULL;
+	json_t *res;
 
 	for (int i = 0; i < w->n; i++)
 		cli_warn(ctx, "%s", w->text[i]);
@@ -142,13 +142,8 @@ static int emit(struct cli_ctx *ctx, const struct export_args *a,
 			db ? memcal_db_path(db) : NULL, "file", a->file,
 			"config_id", (json_int_t)id, "format", a->format,
 			"out", a->out ? a->out : "-");
-	if (text && !strcmp(a->format, "json"))
-		doc = json_loads(text, 0, NULL);
-	if (res && doc)
-		json_object_set_new(res, "document", doc);
-	else if (res && text)
-		json_object_set_new(res, "files", json_pack("[{s:s,s:s}]",
-				    "name", "-", "content", text));
+	if (text)
+		cli_carry(res, !strcmp(a->format, "json"), text);
 	return cli_emit_json(ctx, res);
 }
 

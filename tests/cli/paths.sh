@@ -83,6 +83,17 @@ check "--json --out -: the envelope carries the document" \
 	[ "$(jq -r '.ok and (.result.document | type == "object")' \
 	     "$tmp/stdout")" = true ]
 
+"$memtune" export --json --file "$cfg" --format json >"$tmp/stdout" 2>/dev/null
+check "export --json: the json format is carried as an object" \
+	[ "$(jq -r '.result.document.format' "$tmp/stdout")" = \
+	  memcal.tuned-config ]
+"$memtune" export --json --file "$cfg" --format pqos --out - \
+	>"$tmp/stdout" 2>/dev/null
+check "export --json --out -: a text format is carried as files" \
+	[ "$(jq -r '.result.files[0].content | contains("pqos")' \
+	     "$tmp/stdout")" = true ]
+check "... and the exporter's warnings are in the envelope" \
+	[ "$(jq '.warnings | length' "$tmp/stdout")" -gt 0 ]
 echo keep >"$tmp/old.html"
 chmod 600 "$tmp/old.html"
 (trap '' XFSZ; ulimit -f 1; "$memcal" report --db "$db" \
