@@ -152,7 +152,7 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
 		if (!doc)
 			return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 		json_object_set_new(doc, "run_id", json_integer(run_id));
-		json_object_set_new(doc, "database",
+		json_object_set_new(doc, "db",
 				    json_string(memcal_db_path(db)));
 		return cli_emit_json(ctx, doc);
 	}

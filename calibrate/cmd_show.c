@@ -372,7 +372,7 @@ static void print_listing(FILE *f, json_t *doc)
 	json_t *e;
 
 	fprintf(f, "Database: %s\n", json_string_value(
-		json_object_get(doc, "database")));
+		json_object_get(doc, "db")));
 	if (!json_array_size(plats)) {
 		fprintf(f, "No board calibrated yet: run 'memcal run'.\n");
 		return;
@@ -558,13 +558,13 @@ static void print_run(FILE *f, json_t *doc)
 /**
  * memcal_cmd_show() - `memcal show [--run ID]`.
  *
- * A missing database is not an error for a listing: it is shown as empty,
- * with the path where memcal would create it.
+ * The database is opened read-only; one that does not exist is an error
+ * naming the path and 'memcal run', which creates it.
  */
 int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct show_args args = { 0 };
-	char err[1024], path[4096];
+	char err[1024];
 	memcal_db *db = NULL;
 	json_t *doc;
 	int first, rc;
@@ -578,15 +578,6 @@ int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 				 argv[first]);
 	rc = memcal_db_open(ctx->db_path, MEMCAL_DB_OPEN_READONLY, &db, err,
 			    sizeof(err));
-	if (rc == MEMCAL_DB_ECANTOPEN && !args.run_id &&
-	    !strncmp(err, "no database at", 14)) {
-		if (!ctx->db_path && memcal_db_default_path(path, sizeof(path)))
-			path[0] = '\0';
-		doc = json_pack("{s:s, s:[], s:[]}", "database",
-				ctx->db_path ? ctx->db_path : path,
-				"platforms", "runs");
-		goto emit;
-	}
 	if (rc)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 
@@ -596,7 +587,8 @@ int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		rc = memcal_db_run_get(db, args.run_id, &r);
 		if (rc)
 			goto db_failed;
-		doc = json_pack("{s:s, s:o}", "database", memcal_db_path(db),
+		doc = json_pack("{s:s, s:I, s:o}", "db", memcal_db_path(db),
+				"run_id", (json_int_t)args.run_id,
 				"run", run_json(&r));
 		memcal_db_run_free(&r);
 		rc = run_figures(db, args.run_id, doc);
@@ -604,7 +596,7 @@ int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		struct list_state ls = { .db = db, .runs = json_array() };
 		json_t *plats = json_array();
 
-		doc = json_pack("{s:s, s:o, s:o}", "database",
+		doc = json_pack("{s:s, s:o, s:o}", "db",
 				memcal_db_path(db), "platforms", plats,
 				"runs", ls.runs);
 		rc = memcal_db_platform_list(db, add_platform, plats);
@@ -616,7 +608,6 @@ int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		goto db_failed;
 	}
 	memcal_db_close(db);
-emit:
 	if (ctx->json)
 		return cli_emit_json(ctx, doc);
 	if (json_object_get(doc, "run"))

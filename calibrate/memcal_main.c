@@ -7,17 +7,14 @@
 
 static const struct cli_command memcal_commands[] = {
 	{ "run", memcal_cmd_run,
-	  "[--quick] [--cores LIST] [--size BYTES] [--repeat N]",
 	  "calibrate this board: topology, bandwidth, latency, PMU events" },
 	{ "overhead", memcal_cmd_overhead,
-	  "[--periods LIST_US] [--cores LIST] [--repeat N]",
 	  "measure per-core, per-period regulation interrupt overhead" },
-	{ "show", memcal_cmd_show, "[--run ID]",
+	{ "show", memcal_cmd_show,
 	  "list what the database holds, or one run in detail" },
 	{ "report", memcal_cmd_report,
-	  "[--run ID] [--out FILE] [--format html|csv|json]",
 	  "write a calibration report" },
-	{ NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL },
 };
 
 static const struct cli_tool memcal_tool = {

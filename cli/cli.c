@@ -5,9 +5,12 @@
  * Common options may stand before the subcommand (memcal --json show) or
  * among its own options (memcal show --json); both reach the same context.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -19,6 +22,8 @@ enum {
 	OPT_QUIET,
 	OPT_VERBOSE,
 };
+
+#define NOT_COMMON (-2)	/* apply_common(): not a common option */
 
 /* The options every command accepts, in the order --help lists them. */
 static const struct cli_option common_options[] = {
@@ -41,23 +46,142 @@ static size_t count_options(const struct cli_option *opts)
 	return n;
 }
 
-/* print_option_help - one aligned line per option of @opts. */
+#define HELP_WIDTH 80	/* no help line is wider (tests/cli check it) */
+#define HELP_INDENT 29	/* column where an option's help text starts */
+
+/*
+ * print_wrapped - @text from column @col (already written) to
+ * HELP_WIDTH, breaking at spaces; continuation lines start at @indent.
+ */
+static void print_wrapped(FILE *f, const char *text, int col, int indent)
+{
+	while (*text) {
+		int room = HELP_WIDTH - col, len = (int)strlen(text), cut;
+
+		if (len <= room) {
+			fprintf(f, "%s", text);
+			break;
+		}
+		for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+			;
+		if (cut == 0)	/* one word wider than the line */
+			for (cut = room; text[cut] && text[cut] != ' '; cut++)
+				;
+		fprintf(f, "%.*s\n%*s", cut, text, indent, "");
+		text += cut;
+		while (*text == ' ')
+			text++;
+		col = indent;
+	}
+	fputc('\n', f);
+}
+
+/* option_left - "-o, --out FILE" or "    --json" for @o into @buf. */
+static void option_left(const struct cli_option *o, char *buf, size_t len)
+{
+	if (o->short_name)
+		snprintf(buf, len, "-%c, --%s%s%s", o->short_name, o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(buf, len, "    --%s%s%s", o->name, o->arg ? " " : "",
+			 o->arg ? o->arg : "");
+}
+
+/* print_option_help - one aligned, wrapped entry per option of @opts. */
 static void print_option_help(FILE *f, const struct cli_option *opts)
 {
 	for (size_t i = 0; opts && opts[i].name; i++) {
 		char left[64];
+		int col;
 
-		if (opts[i].short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s",
-				 opts[i].short_name, opts[i].name,
-				 opts[i].arg ? " " : "",
-				 opts[i].arg ? opts[i].arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s",
-				 opts[i].name, opts[i].arg ? " " : "",
-				 opts[i].arg ? opts[i].arg : "");
-		fprintf(f, "  %-26s %s\n", left, opts[i].help);
+		option_left(&opts[i], left, sizeof(left));
+		col = fprintf(f, "  %-26s ", left);
+		if (col > HELP_INDENT) {
+			fprintf(f, "\n%*s", HELP_INDENT, "");
+			col = HELP_INDENT;
+		}
+		print_wrapped(f, opts[i].help, col, HELP_INDENT);
 	}
+}
+
+/* mentions - @synopsis already names option --@name (as a whole word). */
+static bool mentions(const char *synopsis, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = synopsis; p && (p = strstr(p, "--")); p += 2)
+		if (!strncmp(p + 2, name, n) &&
+		    !(isalnum((unsigned char)p[2 + n]) || p[2 + n] == '-'))
+			return true;
+	return false;
+}
+
+/**
+ * cli_synopsis() - the full synopsis of a command, generated from its
+ * option table: @args (positional arguments and any options written out
+ * there, such as a required one), then "[--name ARG]" for every other
+ * option of @opts.  The common options are summarised as "[COMMON]".
+ * @tool, @command: names.  @args: may be NULL.  @opts: may be NULL.
+ *
+ * Return: a malloc'd string, or NULL when out of memory.
+ */
+char *cli_synopsis(const char *tool, const char *command, const char *args,
+		   const struct cli_option *opts)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s %s", tool, command);
+	if (args && *args)
+		fprintf(f, " %s", args);
+	for (size_t i = 0; opts && opts[i].name; i++)
+		if (!mentions(args, opts[i].name))
+			fprintf(f, " [--%s%s%s]", opts[i].name,
+				opts[i].arg ? " " : "",
+				opts[i].arg ? opts[i].arg : "");
+	fprintf(f, " [COMMON]");
+	fclose(f);
+	return buf;
+}
+
+/* print_synopsis - "Usage: " and @syn wrapped at brackets to 80 columns. */
+static void print_synopsis(FILE *f, const char *syn)
+{
+	int col = fprintf(f, "Usage: ");
+	const char *p = syn;
+
+	while (*p) {
+		const char *end = p;
+		int n;
+
+		/* a word, or a whole "[...]" group, is never split */
+		if (*p == '[') {
+			int depth = 0;
+
+			do {
+				depth += *end == '[' ? 1 : *end == ']' ? -1 : 0;
+				end++;
+			} while (*end && depth);
+		} else {
+			end = p + strcspn(p, " ");
+		}
+		n = (int)(end - p);
+		if (col > 7 && col + 1 + n > HELP_WIDTH) {
+			fprintf(f, "\n%*s", 7, "");
+			col = 7;
+		} else if (col > 7) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", n, p);
+		p = end;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
 }
 
 /*
@@ -96,20 +220,101 @@ static int short_to_key(const struct cli_option *opts, int c)
 /* tool_usage - the tool-level --help: common options and the command table. */
 static void tool_usage(const struct cli_tool *tool, FILE *f)
 {
-	fprintf(f, "%s - %s\n\nUsage: %s [OPTIONS] COMMAND [ARGS]\n\n"
+	fprintf(f, "%s - %s\n\nUsage: %s [COMMON] COMMAND [OPTIONS] [ARGS]\n\n"
 		"Commands:\n", tool->name, tool->summary, tool->name);
-	for (const struct cli_command *c = tool->commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n             %s %s %s\n", c->name,
-			c->summary, tool->name, c->name, c->args);
-	fprintf(f, "\nOptions (accepted by every command):\n");
+	for (const struct cli_command *c = tool->commands; c->name; c++) {
+		int col = fprintf(f, "  %-10s ", c->name);
+
+		print_wrapped(f, c->summary, col, col);
+	}
+	fprintf(f, "\nCommon options (accepted by every command):\n");
 	print_option_help(f, common_options);
-	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error, "
-		"77 not supported on this hardware.\nSee %s(1).\n", tool->name);
+	fprintf(f, "\nRun '%s COMMAND --help' for a command's synopsis and "
+		"options.\nExit status: 0 ok, 1 failure, 2 usage error, 77 not "
+		"supported on this\nhardware.  See %s(1).\n", tool->name,
+		tool->name);
+}
+
+/* options_json - [{"long", "short", "arg", "help"}] of @opts. */
+static json_t *options_json(const struct cli_option *opts)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; opts && opts[i].name; i++) {
+		char s[3] = { '-', (char)opts[i].short_name, '\0' };
+		char l[64];
+
+		snprintf(l, sizeof(l), "--%s", opts[i].name);
+		json_array_append_new(a, json_pack("{s:s, s:s?, s:s?, s:s}",
+			"long", l, "short", opts[i].short_name ? s : NULL,
+			"arg", opts[i].arg, "help", opts[i].help));
+	}
+	return a;
+}
+
+/*
+ * show_help - --help of the tool (@command NULL) or of a command, as text,
+ * or with --json as the result {"text", "synopsis", "options",
+ * "commands"}.  Return: CLI_HELP_SHOWN or CLI_EXIT_FAILURE.
+ */
+static int show_help(struct cli_ctx *ctx, const char *args,
+		     const struct cli_option *opts)
+{
+	char *text = NULL, *syn = NULL;
+	size_t len = 0;
+	FILE *f = ctx->json ? open_memstream(&text, &len) : ctx->out;
+	json_t *res, *cmds = NULL;
+
+	if (!f)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+	if (!ctx->command) {
+		tool_usage(ctx->def, f);
+	} else {
+		syn = cli_synopsis(ctx->tool, ctx->command, args, opts);
+		print_synopsis(f, syn ? syn : "");
+		fprintf(f, "\nOptions:\n");
+		print_option_help(f, opts);
+		fprintf(f, "\nCommon options:\n");
+		print_option_help(f, common_options);
+		fprintf(f, "\nSee %s(1).\n", ctx->tool);
+	}
+	if (!ctx->json) {
+		free(syn);
+		return CLI_HELP_SHOWN;
+	}
+	fclose(f);
+	if (!ctx->command) {
+		cmds = json_array();
+		for (const struct cli_command *c = ctx->def->commands; c->name;
+		     c++)
+			json_array_append_new(cmds, json_pack("{s:s, s:s}",
+				"name", c->name, "summary", c->summary));
+	}
+	res = json_pack("{s:s, s:s?, s:o, s:o, s:o*}", "text", text ? text : "",
+			"synopsis", syn, "options", options_json(opts),
+			"common_options", options_json(common_options),
+			"commands", cmds);
+	free(text);
+	free(syn);
+	return cli_emit_json(ctx, res) ? CLI_EXIT_FAILURE : CLI_HELP_SHOWN;
+}
+
+/* show_version - --version as text or as the result {"version"}. */
+static int show_version(struct cli_ctx *ctx)
+{
+	if (!ctx->json) {
+		fprintf(ctx->out, "%s %s\n", ctx->tool, MEMCAL_VERSION);
+		return CLI_HELP_SHOWN;
+	}
+	return cli_emit_json(ctx, json_pack("{s:s}", "version",
+					    MEMCAL_VERSION)) ?
+		CLI_EXIT_FAILURE : CLI_HELP_SHOWN;
 }
 
 /*
  * apply_common - handle one common option; returns 0, CLI_HELP_SHOWN for
- * --help/--version (already printed), or 1 when @key is not common.
+ * --help/--version (already printed), an exit code when printing them
+ * failed, or NOT_COMMON when @key is not common.
  */
 static int apply_common(struct cli_ctx *ctx, int key, const char *arg,
 			const char *synopsis, const struct cli_option *opts)
@@ -130,21 +335,11 @@ static int apply_common(struct cli_ctx *ctx, int key, const char *arg,
 		ctx->verbosity++;
 		return 0;
 	case OPT_VERSION:
-		fprintf(ctx->out, "%s %s\n", ctx->tool, MEMCAL_VERSION);
-		return CLI_HELP_SHOWN;
+		return show_version(ctx);
 	case OPT_HELP:
-		if (!ctx->command) {
-			tool_usage(ctx->def, ctx->out);
-			return CLI_HELP_SHOWN;
-		}
-		fprintf(ctx->out, "Usage: %s %s %s\n\nOptions:\n", ctx->tool,
-			ctx->command ? ctx->command : "", synopsis ? synopsis : "");
-		print_option_help(ctx->out, opts);
-		print_option_help(ctx->out, common_options);
-		fprintf(ctx->out, "\nSee %s(1).\n", ctx->tool);
-		return CLI_HELP_SHOWN;
+		return show_help(ctx, synopsis, opts);
 	default:
-		return 1;
+		return NOT_COMMON;
 	}
 }
 
@@ -152,7 +347,8 @@ static int apply_common(struct cli_ctx *ctx, int key, const char *arg,
  * cli_parse_options() - parse a subcommand's options.
  * @ctx:       context; common options are applied to it.
  * @argc, @argv: argv[0] is the subcommand name.
- * @synopsis:  argument synopsis for --help.
+ * @synopsis:  positional arguments (and any option that must be written
+ *             out, such as a required one) for the generated synopsis.
  * @opts:      the subcommand's own options (may be NULL).
  * @fn:        called for each of @opts found, in order.
  * @user:      handed to @fn.
@@ -200,7 +396,7 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 		}
 		c = short_to_key(opts, short_to_key(common_options, c));
 		rc = apply_common(ctx, c, optarg, synopsis, opts);
-		if (rc == 1)
+		if (rc == NOT_COMMON)
 			rc = fn ? fn(ctx, c, optarg, user) : CLI_EXIT_USAGE;
 		if (rc)
 			break;
@@ -222,6 +418,38 @@ static const struct cli_command *find_command(const struct cli_tool *tool,
 	return NULL;
 }
 
+/*
+ * dispatch - parse the options before the command and find it; sets
+ * ctx->command.  Return: 0 (run argv[*first]), CLI_HELP_SHOWN, or an exit
+ * code (error reported).
+ */
+static int dispatch(struct cli_ctx *ctx, const struct cli_tool *tool,
+		    int argc, char **argv, int *first)
+{
+	const struct cli_command *cmd;
+	int rc;
+
+	rc = cli_parse_options(ctx, argc, argv, "COMMAND [ARGS]", NULL,
+			       NULL, NULL, first);
+	if (rc)
+		return rc;
+	if (*first >= argc) {
+		if (ctx->json)
+			return cli_error(ctx, CLI_EXIT_USAGE,
+					 "no command given; see '%s --help'",
+					 tool->name);
+		tool_usage(tool, ctx->err);
+		return CLI_EXIT_USAGE;
+	}
+	cmd = find_command(tool, argv[*first]);
+	if (!cmd)
+		return cli_error(ctx, CLI_EXIT_USAGE,
+				 "unknown command '%s'; see '%s --help'",
+				 argv[*first], tool->name);
+	ctx->command = cmd->name;
+	return 0;
+}
+
 /**
  * cli_main() - entry point of a tool: parse common options, dispatch.
  * @tool: the tool's table.
@@ -231,35 +459,30 @@ static const struct cli_command *find_command(const struct cli_tool *tool,
  */
 int cli_main(const struct cli_tool *tool, int argc, char **argv)
 {
+	struct cli_sink sink;
 	struct cli_ctx ctx = {
-		.tool = tool->name, .out = stdout, .err = stderr, .def = tool,
+		.tool = tool->name, .err = stderr, .def = tool,
 	};
 	const struct cli_command *cmd;
 	int first = 1, rc;
 
-	rc = cli_parse_options(&ctx, argc, argv, "COMMAND [ARGS]", NULL,
-			       NULL, NULL, &first);
-	if (rc == CLI_HELP_SHOWN)
-		return CLI_EXIT_OK;
-	if (rc)
-		return rc;
-	if (first >= argc) {
-		if (ctx.json)
-			return cli_error(&ctx, CLI_EXIT_USAGE,
-					 "no command given; see '%s --help'",
-					 tool->name);
-		tool_usage(tool, stderr);
-		return CLI_EXIT_USAGE;
-	}
-	cmd = find_command(tool, argv[first]);
-	if (!cmd)
-		return cli_error(&ctx, CLI_EXIT_USAGE,
-				 "unknown command '%s'; see '%s --help'",
-				 argv[first], tool->name);
-	ctx.command = cmd->name;
-	rc = cmd->fn(&ctx, argc - first, argv + first);
+	fflush(stdout);
+	ctx.out = cli_sink_open(&sink, STDOUT_FILENO, false);
+	if (ctx.out)
+		ctx.out_sink = &sink;
+	else
+		ctx.out = stdout;
+	rc = dispatch(&ctx, tool, argc, argv, &first);
+	if (!rc && (cmd = find_command(tool, argv[first])))
+		rc = cmd->fn(&ctx, argc - first, argv + first);
 	if (rc == CLI_HELP_SHOWN)
 		rc = CLI_EXIT_OK;
-	fflush(stdout);
+	if (fflush(ctx.out) || ferror(ctx.out))
+		rc = rc ? rc : cli_stdout_failed(&ctx, errno);
+	else if (ctx.out_failed && !rc)
+		rc = CLI_EXIT_FAILURE;
+	if (ctx.out != stdout)
+		fclose(ctx.out);
+	json_decref(ctx.warnings);
 	return rc;
 }

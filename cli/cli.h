@@ -10,7 +10,12 @@
  *
  * Output rules (DESIGN.md):
  *  - machine output goes to stdout as one JSON document when --json is set,
- *    errors included (cli_error() writes {"error": {...}} in that case);
+ *    errors included, always in one envelope (output.c):
+ *      {"tool", "command", "version", "ok": true, "result": {...},
+ *       "warnings": [...]}
+ *      {"tool", "command", "version", "ok": false,
+ *       "error": {"code", "kind", "message"}, "warnings": [...]}
+ *    where "warnings" holds what cli_warn() printed during the command;
  *  - human text goes to stdout, diagnostics to stderr;
  *  - progress goes to stderr only when stderr is a terminal and -q is off.
  */
@@ -45,8 +50,14 @@ enum cli_exit {
  * @out:       where results go (stdout; tests may redirect).
  * @err:       where diagnostics and progress go (stderr).
  * @def:       the tool's table, for the tool-level --help.
+ * @out_sink:  the sink under @out when it is the process's stdout (it
+ *             records the errno of a failed write), else NULL.
+ * @warnings:  what cli_warn() said, for the JSON envelope (NULL: none).
+ * @emitted:   the one JSON document has been written.
+ * @out_failed: a failed write to @out has been reported.
  */
 struct cli_tool;
+struct cli_sink;
 struct cli_ctx {
 	const char *tool;
 	const char *command;
@@ -56,19 +67,25 @@ struct cli_ctx {
 	FILE *out;
 	FILE *err;
 	const struct cli_tool *def;
+	struct cli_sink *out_sink;
+	json_t *warnings;
+	bool emitted;
+	bool out_failed;
 };
 
 /**
  * struct cli_command - one entry of a tool's subcommand table.
  * @name:    subcommand as typed.
  * @fn:      handler; argv[0] is the subcommand name, options follow.
- * @args:    one-line synopsis of the arguments, for the tool's --help.
  * @summary: one line saying what the command does.
+ *
+ * A command's synopsis is generated from its option table by
+ * cli_parse_options() (see 'TOOL COMMAND --help'), so it is not repeated
+ * here.
  */
 struct cli_command {
 	const char *name;
 	int (*fn)(struct cli_ctx *ctx, int argc, char **argv);
-	const char *args;
 	const char *summary;
 };
 
@@ -105,6 +122,8 @@ typedef int (*cli_option_fn)(struct cli_ctx *ctx, int key, const char *arg,
 			     void *user);
 
 int cli_main(const struct cli_tool *tool, int argc, char **argv);
+char *cli_synopsis(const char *tool, const char *command, const char *args,
+		   const struct cli_option *opts);
 int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 		      const char *synopsis, const struct cli_option *opts,
 		      cli_option_fn fn, void *user, int *first_arg);
@@ -119,6 +138,48 @@ void cli_info(struct cli_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_debug(struct cli_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int cli_stdout_failed(struct cli_ctx *ctx, int err);
+json_t *cli_envelope(const struct cli_ctx *ctx, bool ok, json_t *body);
+void cli_carry(json_t *res, bool is_json, const char *text);
+
+/**
+ * struct cli_sink - state of a stream made by cli_sink_open().
+ * @fd:     descriptor written.
+ * @err:    errno of the first failed write, 0 if none.
+ * @own_fd: the stream closes @fd.
+ */
+struct cli_sink {
+	int fd;
+	int err;
+	bool own_fd;
+};
+
+FILE *cli_sink_open(struct cli_sink *s, int fd, bool own_fd);
+int cli_stream_errno(const struct cli_sink *s, int fallback);
+
+/**
+ * struct cli_output - one destination of a command's output (outfile.c).
+ * @f:         the stream to write, between open and commit/abort.
+ * @path:      the path as given ("-" for stdout), for messages.
+ * @target:    the file written: @path, or a symbolic link's target.
+ * @tmp:       the temporary file renamed over @target on commit, or "".
+ * @is_stdout: @f is the context's @out stream.
+ * @sink:      write-error record of @f when it is not stdout.
+ */
+struct cli_output {
+	FILE *f;
+	const char *path;
+	char target[4096];
+	char tmp[4096];
+	bool is_stdout;
+	struct cli_sink sink;
+};
+
+int cli_output_open(struct cli_ctx *ctx, struct cli_output *o,
+		    const char *path);
+int cli_output_commit(struct cli_ctx *ctx, struct cli_output *o);
+int cli_output_fail(struct cli_ctx *ctx, struct cli_output *o, int err);
+void cli_output_abort(struct cli_output *o);
 
 /**
  * struct cli_progress - a progress bar on stderr, shown only on a terminal.

@@ -2,22 +2,55 @@
 /*
  * output.c - the one writer of machine output.  Results and errors both
  * leave through here so that --json always yields exactly one JSON document
- * on stdout, and text mode always sends errors to stderr.
+ * on stdout, in the one envelope of cli_envelope(), and text mode always
+ * sends errors to stderr.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
 /**
- * cli_emit_json() - print @doc as the command's JSON result and free it.
- * @ctx: context (its @out receives the document).
- * @doc: a new reference; stolen.
+ * cli_envelope() - the JSON document every command of both tools writes.
+ * @ctx:  context (tool, command, warnings).
+ * @ok:   true for a result, false for an error.
+ * @body: the result object, or the error object; stolen.
  *
- * Return: CLI_EXIT_OK, or CLI_EXIT_FAILURE when the document could not be
- * written (reported on stderr).
+ * Return: {"tool", "command", "version", "ok", "result" | "error",
+ * "warnings"}, or NULL when out of memory.
  */
-int cli_emit_json(struct cli_ctx *ctx, json_t *doc)
+json_t *cli_envelope(const struct cli_ctx *ctx, bool ok, json_t *body)
+{
+	json_t *w = ctx->warnings ? json_copy(ctx->warnings) : json_array();
+
+	return json_pack("{s:s, s:s?, s:s, s:b, s:o, s:o}", "tool", ctx->tool,
+			 "command", ctx->command, "version", MEMCAL_VERSION,
+			 "ok", ok, ok ? "result" : "error", body,
+			 "warnings", w);
+}
+
+/**
+ * cli_stdout_failed() - report, once, that stdout could not be written.
+ * @ctx: context.  @err: the errno behind it (0: from the sink, else EIO).
+ *
+ * The message goes to stderr in every mode: stdout is what failed.
+ * Return: CLI_EXIT_FAILURE.
+ */
+int cli_stdout_failed(struct cli_ctx *ctx, int err)
+{
+	if (!ctx->out_failed)
+		fprintf(ctx->err, "%s%s%s: cannot write the output to stdout: "
+			"%s\n", ctx->tool, ctx->command ? " " : "",
+			ctx->command ? ctx->command : "",
+			strerror(cli_stream_errno(ctx->out_sink, err)));
+	ctx->out_failed = true;
+	return CLI_EXIT_FAILURE;
+}
+
+/* write_doc - @doc (stolen) on @ctx->out, flushed; 0 or CLI_EXIT_FAILURE. */
+static int write_doc(struct cli_ctx *ctx, json_t *doc)
 {
 	int rc;
 
@@ -26,14 +59,52 @@ int cli_emit_json(struct cli_ctx *ctx, json_t *doc)
 			ctx->tool);
 		return CLI_EXIT_FAILURE;
 	}
+	ctx->emitted = true;
 	rc = json_dumpf(doc, ctx->out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(doc);
 	fputc('\n', ctx->out);
-	if (rc || fflush(ctx->out)) {
-		fprintf(ctx->err, "%s: cannot write output\n", ctx->tool);
-		return CLI_EXIT_FAILURE;
-	}
+	if (rc || fflush(ctx->out) || ferror(ctx->out))
+		return cli_stdout_failed(ctx, errno);
 	return CLI_EXIT_OK;
+}
+
+/**
+ * cli_emit_json() - print @doc as the command's JSON result, inside the
+ * envelope (cli_envelope()), and free it.
+ * @ctx: context (its @out receives the document).
+ * @doc: the result object, a new reference; stolen.
+ *
+ * Return: CLI_EXIT_OK, or CLI_EXIT_FAILURE when the document could not be
+ * written (reported on stderr).
+ */
+int cli_emit_json(struct cli_ctx *ctx, json_t *doc)
+{
+	if (!doc)
+		return write_doc(ctx, NULL);
+	return write_doc(ctx, cli_envelope(ctx, true, doc));
+}
+
+/**
+ * cli_carry() - put output that stdout would have held into a JSON result:
+ * @text as the object "document" when @is_json and it parses as one,
+ * else as "files": [{"name": "-", "content": @text}].
+ * @res: the result object (may be NULL: nothing is done).
+ */
+void cli_carry(json_t *res, bool is_json, const char *text)
+{
+	json_t *doc = is_json ? json_loads(text, 0, NULL) : NULL;
+
+	if (!res) {
+		json_decref(doc);
+		return;
+	}
+	if (json_is_object(doc))
+		json_object_set_new(res, "document", doc);
+	else {
+		json_decref(doc);
+		json_object_set_new(res, "files", json_pack("[{s:s, s:s}]",
+				    "name", "-", "content", text));
+	}
 }
 
 /* exit_name - stable machine name of an exit code, for JSON errors. */
@@ -55,8 +126,10 @@ static const char *exit_name(int code)
  * @code: CLI_EXIT_* code the command will exit with.
  * @fmt:  message: what was wrong and what to do.
  *
- * In JSON mode the error is {"error": {"command", "code", "kind",
- * "message"}} on stdout; otherwise "tool command: message" on stderr.
+ * In JSON mode the error is the envelope with "ok": false and
+ * "error": {"code", "kind", "message"} on stdout, unless a document was
+ * already written (stdout then holds that one document and the message
+ * goes to stderr); otherwise "tool command: message" on stderr.
  */
 int cli_error(struct cli_ctx *ctx, int code, const char *fmt, ...)
 {
@@ -66,12 +139,11 @@ int cli_error(struct cli_ctx *ctx, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (ctx->json) {
-		json_t *err = json_pack("{s:s?, s:i, s:s, s:s}",
-					"command", ctx->command, "code", code,
+	if (ctx->json && !ctx->emitted && !ctx->out_failed) {
+		json_t *err = json_pack("{s:i, s:s, s:s}", "code", code,
 					"kind", exit_name(code), "message", msg);
 
-		cli_emit_json(ctx, json_pack("{s:o}", "error", err));
+		write_doc(ctx, err ? cli_envelope(ctx, false, err) : NULL);
 	} else if (ctx->command) {
 		fprintf(ctx->err, "%s %s: %s\n", ctx->tool, ctx->command, msg);
 	} else {
@@ -89,16 +161,23 @@ static void vreport(struct cli_ctx *ctx, const char *prefix, const char *fmt,
 	fputc('\n', ctx->err);
 }
 
-/* cli_warn() - a warning on stderr; shown even in JSON mode, not with -q. */
+/**
+ * cli_warn() - a warning on stderr (shown in JSON mode too, not with -q),
+ * kept for the "warnings" array of the JSON envelope (with -q too).
+ */
 void cli_warn(struct cli_ctx *ctx, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	if (ctx->verbosity < 0)
-		return;
 	va_start(ap, fmt);
-	vreport(ctx, "warning: ", fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (!ctx->warnings)
+		ctx->warnings = json_array();
+	json_array_append_new(ctx->warnings, json_string(msg));
+	if (ctx->verbosity >= 0)
+		fprintf(ctx->err, "%s: warning: %s\n", ctx->tool, msg);
 }
 
 /* cli_info() - a progress note on stderr unless -q or --json. */

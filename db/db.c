@@ -100,6 +100,122 @@ static int check_parent_dir(const char *path, bool create, char *err,
 	return MEMCAL_DB_OK;
 }
 
+/* file_kind - "a directory", "a character device"... for a non-file @m. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * check_file - refuse, before SQLite sees it, a path that cannot be a
+ * database: a device, FIFO or directory (SQLite would write a -journal
+ * beside /dev/null), a missing file unless @create, an empty file unless
+ * @create (a read or a memtune write must not turn it into a database).
+ */
+static int check_file(const char *path, bool create, bool readonly,
+		      char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (stat(path, &sb)) {
+		if (errno == ENOENT && create)
+			return MEMCAL_DB_OK;
+		if (errno == ENOENT) {
+			snprintf(err, errlen, "no database at %s: run 'memcal "
+				 "run' first (it creates one), or pass --db with "
+				 "the path of an existing one", path);
+			return MEMCAL_DB_ECANTOPEN;
+		}
+		snprintf(err, errlen, "cannot open %s: %s", path,
+			 strerror(errno));
+		return MEMCAL_DB_ECANTOPEN;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		if (readonly)
+			snprintf(err, errlen, "%s is not a database (it is %s)",
+				 path, file_kind(sb.st_mode));
+		else
+			snprintf(err, errlen, "%s is %s, not a database file: "
+				 "give --db the path of a regular file", path,
+				 file_kind(sb.st_mode));
+		return MEMCAL_DB_ENOTADB;
+	}
+	if (sb.st_size == 0 && !create) {
+		snprintf(err, errlen, "%s is empty, not a memcal database: run "
+			 "'memcal run --db %s' to create one there", path, path);
+		return MEMCAL_DB_ENOTADB;
+	}
+	return MEMCAL_DB_OK;
+}
+
+/*
+ * wal_without_log - @path is in WAL mode (header byte 18 is 2) and has no
+ * -wal file: everything is in the main file, closed cleanly.
+ */
+static bool wal_without_log(const char *path)
+{
+	char wal[PATH_MAX + 8];
+	unsigned char hdr[20];
+	FILE *f = fopen(path, "rb");
+	bool wal_mode;
+
+	if (!f)
+		return false;
+	wal_mode = fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) &&
+		   !memcmp(hdr, "SQLite format 3", 16) && hdr[18] == 2;
+	fclose(f);
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return wal_mode && access(wal, F_OK) && errno == ENOENT;
+}
+
+/* uri_escape - "file:" URI of @path with %, ?, # escaped. */
+static void uri_escape(const char *path, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "file:");
+
+	for (; *path && n + 4 < len; path++) {
+		if (*path == '%' || *path == '?' || *path == '#')
+			n += (size_t)snprintf(buf + n, len - n, "%%%02X",
+					      (unsigned char)*path);
+		else
+			buf[n++] = *path;
+	}
+	buf[n] = '\0';
+}
+
+/*
+ * open_readonly - a read-only connection to @path that creates no file.
+ * SQLite opens a WAL database read-only only when the -shm file exists or
+ * can be created, and a read-only connection leaves the -wal/-shm files it
+ * made behind.  A WAL database with no -wal file holds everything in the
+ * main file (the last writer checkpointed and removed it on close), so it
+ * is opened as immutable: no locks, no -shm, nothing written.  A writer
+ * that starts meanwhile creates a -wal file and commits there; the next
+ * reader sees the file and opens normally.
+ */
+static int open_readonly(memcal_db *db, const char *path)
+{
+	char uri[PATH_MAX * 3 + 32];
+
+	if (!wal_without_log(path))
+		return sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READONLY |
+				       SQLITE_OPEN_NOMUTEX, NULL);
+	uri_escape(path, uri, sizeof(uri) - 16);
+	strcat(uri, "?immutable=1");
+	return sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY |
+			       SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
+}
+
 /* configure - connection settings applied after the version check. */
 static int configure(memcal_db *db)
 {
@@ -107,9 +223,10 @@ static int configure(memcal_db *db)
 
 	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
 	rc = sqlite3_exec(db->h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	if (rc == SQLITE_OK && !db->readonly)
+	if (rc == SQLITE_OK && !db->readonly) {
 		rc = sqlite3_exec(db->h, "PRAGMA journal_mode = WAL;"
 				  "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	}
 	return rc == SQLITE_OK ? MEMCAL_DB_OK :
 		db_sqlite_fail(db, rc, "configuring the database");
 }
@@ -146,13 +263,11 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 			make_parent_dirs(path);
 	}
 	rc = check_parent_dir(path, create && !readonly, err, errlen);
+	if (!rc)
+		rc = check_file(path, create && !readonly, readonly, err,
+				errlen);
 	if (rc)
 		return rc;
-	if (!create && access(path, F_OK)) {
-		snprintf(err, errlen, "no database at %s: run 'memcal run' "
-			 "first or pass --db", path);
-		return MEMCAL_DB_ECANTOPEN;
-	}
 	if (!readonly && !access(path, F_OK) && access(path, W_OK)) {
 		snprintf(err, errlen, "%s is not writable: %s", path,
 			 strerror(errno));
@@ -167,7 +282,11 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 	db->readonly = readonly;
 	if (create && !readonly)
 		oflags |= SQLITE_OPEN_CREATE;
-	rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (readonly)
+		rc = open_readonly(db, path);
+	else
+		rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX,
+				     NULL);
 	if (rc != SQLITE_OK)
 		rc = db_sqlite_fail(db, rc, "opening the database");
 	else

@@ -6,18 +6,20 @@
  *   memtune report [--config ID] [--out FILE] [--format html|csv|json]
  *
  * Without --run/--config the newest one is reported.  The report goes to
- * --out FILE (written to a temporary file beside it, then renamed, so a
- * failed write leaves no half file), or to stdout when --out is absent or
- * "-".  With --json, stdout carries the machine output instead: for
- * --format json the report document itself; otherwise the report is
- * written to FILE, by default "memcal-report-run<ID>.<ext>" (or
- * "memtune-report-config<ID>.<ext>") in the current directory, and stdout
- * gets {"report": {"path", "format", "charts", "warnings", "missing", ...}}.
+ * --out FILE (cli_output_open(): a regular file is replaced atomically, so
+ * a failed write leaves the old file; a device or FIFO is written
+ * through), or to stdout when --out is absent or "-".  With --json, stdout
+ * carries the JSON envelope instead: "--out -" (or no --out with --format
+ * json) puts the report into it ("document" for json, "files" otherwise);
+ * without --out, html and csv are written to "memcal-report-run<ID>.<ext>"
+ * (or "memtune-report-config<ID>.<ext>") in the current directory; the
+ * result names "db", "out", "format", "run_id", "config_id", "charts",
+ * "report_warnings" and "missing".
  *
- * Missing data never fails the command: the report says what is missing;
- * a database file that does not exist yet gives an empty report (as
- * `memcal show` shows it empty), unless --run/--config named something in
- * it.  The database is opened read-only and never modified.
+ * Missing data never fails the command: the report says what is missing.
+ * A database that does not exist is an error (a mistyped --db must not
+ * pass as an empty report).  The database is opened read-only and never
+ * modified.
  */
 #include <errno.h>
 #include <limits.h>
@@ -92,67 +94,34 @@ static int render(FILE *f, const struct report *r, enum report_format format)
 	}
 }
 
-/*
- * write_file - render @r into @path atomically: a temporary file in the
- * same directory, flushed, then renamed over @path.  Return: 0 or -errno.
- */
-static int write_file(const char *path, const struct report *r,
-		      enum report_format format)
+/* add_ids - the ids a report describes, under the shared key names. */
+static void add_ids(json_t *o, const struct report *r)
 {
-	char tmp[PATH_MAX];
-	FILE *f;
-	int fd, rc;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	rc = render(f, r, format);
-	if (fflush(f) && !rc)
-		rc = -errno;
-	if (!rc && fsync(fileno(f)))
-		rc = -errno;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && chmod(tmp, 0644))
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	json_object_set_new(o, "run_id", r->have_run ?
+			    json_integer(r->run.id) : json_null());
+	json_object_set_new(o, "overhead_run_id", r->have_overhead_run ?
+			    json_integer(r->overhead_run.id) : json_null());
+	json_object_set_new(o, "config_id", r->have_config ?
+			    json_integer(r->config.id) : json_null());
 }
 
-/* result_json - the machine output describing a report written to a file. */
-static json_t *result_json(const struct report *r, const char *path,
-			   enum report_format format)
+/* result_json - the machine output describing a report written to @out. */
+static json_t *result_json(const struct report *r, const char *db,
+			   const char *out, enum report_format format)
 {
-	json_t *w = json_array(), *m = json_array();
+	json_t *w = json_array(), *m = json_array(), *o;
 
 	for (size_t i = 0; i < r->n_warnings; i++)
 		json_array_append_new(w, json_string(r->warnings[i]));
 	for (size_t i = 0; i < r->n_missing; i++)
 		json_array_append_new(m, json_string(r->missing[i]));
-	return json_pack("{s:{s:s, s:s, s:s, s:o, s:o, s:o, s:i, s:o, s:o}}",
-			 "report", "tool", r->tool, "path", path, "format",
-			 format_names[format], "run_id", r->have_run ?
-			 json_integer(r->run.id) : json_null(),
-			 "overhead_run_id", r->have_overhead_run ?
-			 json_integer(r->overhead_run.id) : json_null(),
-			 "config_id", r->have_config ?
-			 json_integer(r->config.id) : json_null(),
-			 "charts", format == REPORT_HTML ?
-			 report_chart_count(r) : 0, "warnings", w,
-			 "missing", m);
+	o = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o}", "db", db, "out", out,
+		      "format", format_names[format], "charts",
+		      format == REPORT_HTML ? report_chart_count(r) : 0,
+		      "report_warnings", w, "missing", m);
+	if (o)
+		add_ids(o, r);
+	return o;
 }
 
 /* default_name - "memcal-report-run3.html" and the like. */
@@ -172,35 +141,66 @@ static void default_name(const struct report *r, enum report_format format,
 		snprintf(buf, len, "%s-report.%s", r->tool, ext);
 }
 
-/* emit - send the loaded report where the options say. */
+/*
+ * emit_carried - --json with the report on stdout: the envelope carries it,
+ * as "document" (the report's JSON object) for --format json, else as
+ * "files": [{"name": "-", "content"}].
+ */
+static int emit_carried(struct cli_ctx *ctx, const struct report *r,
+			const char *db, enum report_format format)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *res;
+	int rc;
+
+	if (!f)
+		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
+	rc = render(f, r, format);
+	if (fclose(f) || rc) {
+		free(text);
+		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot render the "
+				 "report: out of memory");
+	}
+	res = result_json(r, db, "-", format);
+	cli_carry(res, format == REPORT_JSON, text);
+	free(text);
+	return cli_emit_json(ctx, res);
+}
+
+/*
+ * emit - send the loaded report where the options say (outfile.c decides
+ * how each kind of --out path is written).  With --json the report goes to
+ * --out; "--out -", or no --out with --format json, puts it into the
+ * JSON envelope; no --out with html or csv writes the default file name.
+ */
 static int emit(struct cli_ctx *ctx, const struct report *r,
-		const struct report_opts *o)
+		const struct report_opts *o, const char *db)
 {
 	char name[PATH_MAX];
 	const char *path = o->out;
+	struct cli_output out;
 	int rc, n;
 
-	if (path && !strcmp(path, "-"))
-		path = NULL;
-	if (!path && (!ctx->json || o->format == REPORT_JSON)) {
-		rc = render(ctx->out, r, o->format);
-		if (!rc && fflush(ctx->out))
-			rc = -errno;
-		if (rc)
-			return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write the "
-					 "report to stdout: %s", strerror(-rc));
-		return CLI_EXIT_OK;
-	}
-	if (!path) {
+	if (ctx->json && ((path && !strcmp(path, "-")) ||
+			  (!path && o->format == REPORT_JSON)))
+		return emit_carried(ctx, r, db, o->format);
+	if (!path && ctx->json) {
 		default_name(r, o->format, name, sizeof(name));
 		path = name;
 	}
-	rc = write_file(path, r, o->format);
+	rc = cli_output_open(ctx, &out, path);
 	if (rc)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write %s: %s",
-				 path, strerror(-rc));
+		return rc;
+	rc = render(out.f, r, o->format);
+	if (rc)
+		return cli_output_fail(ctx, &out, rc < 0 ? -rc : 0);
+	rc = cli_output_commit(ctx, &out);
+	if (rc || out.is_stdout)
+		return rc;
 	if (ctx->json)
-		return cli_emit_json(ctx, result_json(r, path, o->format));
+		return cli_emit_json(ctx, result_json(r, db, path, o->format));
 	n = o->format == REPORT_HTML ? report_chart_count(r) : 0;
 	if (ctx->verbosity >= 0)
 		fprintf(ctx->out, "wrote %s (%s; %d chart%s, %zu warning%s, %zu "
@@ -220,13 +220,13 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 {
 	bool tune = !strcmp(tool, "memtune");
 	const struct cli_option opts[] = {
-		{ tune ? "config" : "run", 0, "ID", OPT_ID, tune ?
+		{ tune ? "config" : "run", tune ? 'c' : 0, "ID", OPT_ID, tune ?
 		  "tuned configuration to report (default: the newest)" :
 		  "calibration run to report (default: the newest)" },
-		{ "out", 'o', "FILE", OPT_OUT, "write the report to FILE "
-		  "(default: stdout; with --json, a file named after the run "
-		  "or config in the current directory)" },
-		{ "format", 0, "FMT", OPT_FORMAT,
+		{ "out", 'o', "FILE", OPT_OUT, "write the report to FILE, or - "
+		  "for stdout (default: stdout; with --json, a file named "
+		  "after the run or config in the current directory)" },
+		{ "format", 'f', "FMT", OPT_FORMAT,
 		  "html (default; charts inline), csv or json" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
@@ -236,10 +236,8 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 	memcal_db *db;
 	int first, rc;
 
-	rc = cli_parse_options(ctx, argc, argv, tune ?
-			       "[--config ID] [--out FILE] [--format FMT]" :
-			       "[--run ID] [--out FILE] [--format FMT]", opts,
-			       on_option, &o, &first);
+	rc = cli_parse_options(ctx, argc, argv, NULL, opts, on_option, &o,
+			       &first);
 	if (rc)
 		return rc;
 	if (first < argc)
@@ -256,11 +254,8 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 	r->tool = tune ? "memtune" : "memcal";
 	db = NULL;
-	if (access(path, F_OK) && errno == ENOENT && !o.id) {
-		report_no_database(r, path);	/* like `memcal show` */
-		rc = 0;
-	} else if (memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
-				  sizeof(err))) {
+	if (memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
+			   sizeof(err))) {
 		free(r);
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	} else {
@@ -273,7 +268,7 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 	} else {
 		for (size_t i = 0; i < r->n_missing; i++)
 			cli_debug(ctx, "missing: %s", r->missing[i]);
-		rc = emit(ctx, r, &o);
+		rc = emit(ctx, r, &o, path);
 	}
 	report_free(r);
 	free(r);

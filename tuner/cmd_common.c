@@ -15,7 +15,9 @@
 
 /**
  * tune_open_db() - open the database (--db or the default path).
- * @write: open for writing, creating the file if needed.
+ * @write: open for writing; otherwise read-only.  memtune never creates a
+ *         database: every command needs the calibration 'memcal run'
+ *         stores, so a missing or empty file is refused untouched.
  * Return: 0 or a CLI exit code (error reported).
  */
 int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db)
@@ -30,13 +32,9 @@ int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db)
 					 "or give --db");
 		p = path;
 	}
-	if (memcal_db_open(p, write ? MEMCAL_DB_OPEN_CREATE :
-			   MEMCAL_DB_OPEN_READONLY, db, err, sizeof(err))) {
-		if (!write && access(p, F_OK))
-			return cli_error(ctx, CLI_EXIT_FAILURE, "no database at "
-					 "%s: run 'memcal run' first", p);
+	if (memcal_db_open(p, write ? 0 : MEMCAL_DB_OPEN_READONLY, db, err,
+			   sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
-	}
 	memcal_db_set_busy_timeout(*db, 5000);
 	return 0;
 }

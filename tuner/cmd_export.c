@@ -2,9 +2,11 @@
 /*
  * cmd_export.c - memtune export --format FMT: render a tuned
  * configuration (newest, --config ID, or --file JSON) to stdout or --out
- * FILE.  --out is written to a temporary file and renamed, so a failed
- * export never leaves half a file; what the format cannot express is
- * printed as warnings on stderr (and in --json output).
+ * FILE.  --out goes through cli_output_open(): a regular file is replaced
+ * atomically, so a failed export never leaves half a file, and a device
+ * or FIFO is written through.  What the format cannot express is printed
+ * as warnings (cli_warn(): stderr and the JSON envelope).  With --json and
+ * no --out (or "--out -") the envelope carries the export itself.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -71,32 +73,47 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 	return CLI_EXIT_USAGE;
 }
 
-/* render_to - render into @path via a temporary file and rename. */
+/*
+ * render_error - report export_render()'s failure @rc: an unknown format is
+ * a usage error, a refusal or a write error a failure.
+ */
+static int render_error(struct cli_ctx *ctx, const struct export_args *a,
+			const struct export_warnings *w, int rc)
+{
+	if (rc == EXPORT_EFORMAT)
+		return cli_error(ctx, CLI_EXIT_USAGE, "unknown export format "
+				 "'%s': use json, modprobe, modules-load, "
+				 "systemd, resctrl or pqos", a->format);
+	return cli_error(ctx, CLI_EXIT_FAILURE, "%s", export_strerror(rc, w));
+}
+
+/*
+ * render_to - render into --out (or stdout) through cli_output_open(): a
+ * regular file is replaced atomically, a device or FIFO written through.
+ * Return: 0 or a CLI exit code (error reported).
+ */
 static int render_to(struct cli_ctx *ctx, const struct tune_config *c,
 		     struct export_args *a, struct export_warnings *w)
 {
-	char tmp[4096];
-	FILE *f;
-	int rc;
+	struct cli_output out;
+	int rc = cli_output_open(ctx, &out, a->out);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", a->out, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write %s: %s",
-				 a->out, strerror(errno));
-	rc = export_render(c, a->format, &a->o, f, w);
-	if (fclose(f) || rc || rename(tmp, a->out)) {
-		int e = errno;
-
-		unlink(tmp);
-		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write %s: %s",
-				 a->out, rc ? export_strerror(rc, w) :
-				 strerror(e));
+	if (rc)
+		return rc;
+	rc = export_render(c, a->format, &a->o, out.f, w);
+	if (rc == EXPORT_EFORMAT || rc == EXPORT_EREFUSED) {
+		cli_output_abort(&out);
+		return render_error(ctx, a, w, rc);
 	}
-	return 0;
+	if (rc)
+		return cli_output_fail(ctx, &out, 0);
+	return cli_output_commit(ctx, &out);
 }
 
-/* render_mem - render into a string (for --json without --out). */
+/*
+ * render_mem - render into a string, for --json with the export on
+ * stdout (the envelope carries it).
+ */
 static int render_mem(struct cli_ctx *ctx, const struct tune_config *c,
 		      struct export_args *a, struct export_warnings *w,
 		      char **text)
@@ -109,32 +126,35 @@ static int render_mem(struct cli_ctx *ctx, const struct tune_config *c,
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 	rc = export_render(c, a->format, &a->o, f, w);
 	fclose(f);
-	return rc ? cli_error(ctx, CLI_EXIT_FAILURE, "%s",
-			      export_strerror(rc, w)) : 0;
+	return rc ? render_error(ctx, a, w, rc) : 0;
 }
 
-/* emit - warnings and the JSON summary. */
+/*
+ * emit - the exporter's warnings (cli_warn(): stderr and the envelope) and
+ * the JSON result: {"db" or "file", "config_id", "format", "out"}, plus
+ * the export itself when stdout carries the envelope: "document" (an object) for the json
+ * format, "files": [{"name": "-", "content"}] for a text format.
+ */
 static int emit(struct cli_ctx *ctx, const struct export_args *a,
-		int64_t id, const struct export_warnings *w, char *text)
+		memcal_db *db, int64_t id, const struct export_warnings *w,
+		char *text)
 {
-	json_t *warn = json_array();
+	json_t *res;
 
-	for (int i = 0; i < w->n; i++) {
-		if (!ctx->json)
-			cli_warn(ctx, "%s", w->text[i]);
-		json_array_append_new(warn, json_string(w->text[i]));
-	}
+	for (int i = 0; i < w->n; i++)
+		cli_warn(ctx, "%s", w->text[i]);
 	if (!ctx->json) {
-		json_decref(warn);
-		if (a->out)
+		if (a->out && strcmp(a->out, "-"))
 			cli_info(ctx, "wrote %s (%s)", a->out, a->format);
 		return 0;
 	}
-	return cli_emit_json(ctx, json_pack("{s:s,s:I,s:s?,s:s?,s:o}",
-					    "format", a->format, "config_id",
-					    (json_int_t)id, "out", a->out,
-					    "content", text, "warnings",
-					    warn));
+	res = json_pack("{s:s?,s:s?,s:I,s:s,s:s}", "db",
+			db ? memcal_db_path(db) : NULL, "file", a->file,
+			"config_id", (json_int_t)id, "format", a->format,
+			"out", a->out ? a->out : "-");
+	if (text)
+		cli_carry(res, !strcmp(a->format, "json"), text);
+	return cli_emit_json(ctx, res);
 }
 
 /**
@@ -151,7 +171,8 @@ int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 		  "newest)" },
 		{ "file", 0, "JSON", 'F', "read the configuration from a JSON "
 		  "export instead of the database" },
-		{ "out", 'o', "FILE", 'o', "write here instead of stdout" },
+		{ "out", 'o', "FILE", 'o', "write here instead of stdout (- "
+		  "for stdout; see memtune(1) for devices, FIFOs, links)" },
 		{ "resctrl-root", 0, "DIR", 'R', "resctrl mount to read MBA "
 		  "granularity and domains from (/sys/fs/resctrl)" },
 		{ "mba-mbps", 0, NULL, 'M', "MBA values in MiB/s (mba_MBps)" },
@@ -172,36 +193,25 @@ int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (!c)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-	rc = cli_parse_options(ctx, argc, argv, "--format FMT [--config ID] "
-			       "[--out FILE]", opts, export_option, &a, &first);
+	rc = cli_parse_options(ctx, argc, argv, "--format FMT", opts,
+			       export_option, &a, &first);
 	if (!rc && (first != argc || !a.format))
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "export needs --format "
 			       "json|modprobe|modules-load|systemd|resctrl|pqos "
 			       "and no other arguments");
-	if (!rc && strcmp(a.format, "json") && strcmp(a.format, "modprobe") &&
-	    strcmp(a.format, "modules-load") &&
-	    strcmp(a.format, "systemd") && strcmp(a.format, "resctrl") &&
-	    strcmp(a.format, "pqos"))
-		rc = cli_error(ctx, CLI_EXIT_USAGE, "unknown export format '%s': "
-			       "use json, modprobe, modules-load, systemd, "
-			       "resctrl or pqos", a.format);
 	if (!rc && !a.file)
 		rc = tune_open_db(ctx, false, &db);
 	if (!rc)
 		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
 	if (!rc) {
 		a.o.config_id = id;
-		if (a.out)
-			rc = render_to(ctx, c, &a, &w);
-		else if (ctx->json)
+		if (ctx->json && (!a.out || !strcmp(a.out, "-")))
 			rc = render_mem(ctx, c, &a, &w, &text);
-		else if ((rc = export_render(c, a.format, &a.o, ctx->out,
-					     &w)))
-			rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s",
-				       export_strerror(rc, &w));
+		else
+			rc = render_to(ctx, c, &a, &w);
 	}
 	if (!rc)
-		rc = emit(ctx, &a, id, &w, text);
+		rc = emit(ctx, &a, db, id, &w, text);
 	free(text);
 	free(c);
 	memcal_db_close(db);

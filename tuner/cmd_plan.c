@@ -185,9 +185,10 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		return rc;
 	}
 	if (ctx->json)
-		return cli_emit_json(ctx, json_pack("{s:I,s:o}", "config_id",
-						    (json_int_t)id, "document",
-						    j));
+		return cli_emit_json(ctx, json_pack("{s:s,s:I,s:o}", "db",
+						    memcal_db_path(db),
+						    "config_id", (json_int_t)id,
+						    "document", j));
 	json_decref(j);
 	config_print(ctx->out, c, id);
 	return 0;

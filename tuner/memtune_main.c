@@ -7,33 +7,25 @@
 #include "memtune_cmds.h"
 
 static const struct cli_command memtune_commands[] = {
-	{ "profile", memtune_cmd_profile, "MIX.yaml [--runs N] [--timeout S]",
+	{ "profile", memtune_cmd_profile,
 	  "run each workload solo, pinned; store its time and traffic trace" },
 	{ "plan", memtune_cmd_plan,
-	  "MIX.yaml [--periods LIST_US] [--assume-overhead-ns NS] "
-	  "[--reprofile]",
 	  "choose period, master core, budgets, LMS parameters; explain" },
 	{ "apply", memtune_cmd_apply,
-	  "[--config ID | --file JSON] [--module PATH] [--sysfs DIR] "
-	  "[--force-board]",
 	  "load memreg with a tuned configuration (LMS on)" },
 	{ "validate", memtune_cmd_validate,
-	  "MIX.yaml [--config ID] [--runs N] [--module PATH] [--sysfs DIR]",
 	  "run the mix co-scheduled, unregulated and regulated; slowdowns" },
 	{ "export", memtune_cmd_export,
-	  "--format json|modprobe|modules-load|systemd|resctrl|pqos "
-	  "[--config ID] [--out FILE]", "render a configuration for deployment" },
+	  "render a configuration for deployment" },
 	{ "report", memtune_cmd_report,
-	  "[--config ID] [--out FILE] [--format html|csv|json]",
 	  "write a tuning report" },
-	{ "list", memtune_cmd_list, "[--kind KIND] [--mix NAME]",
+	{ "list", memtune_cmd_list,
 	  "configurations, profiles and validations, newest first" },
-	{ "show", memtune_cmd_show, "[ID | --profile ID | --validation ID]",
+	{ "show", memtune_cmd_show,
 	  "one configuration (plan, reasons, provenance) or record" },
 	{ "delete", memtune_cmd_delete,
-	  "ID | --profile ID | --validation ID [--force]",
 	  "delete a record; --force: with what depends on it" },
-	{ NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL },
 };
 
 static const struct cli_tool memtune_tool = {

@@ -195,6 +195,8 @@ Test(run_cli, tiny_quick_run_stores_one_run, .timeout = 120)
 			 true), 0, "%s", out);
 	doc = json_loads(out, 0, NULL);
 	cr_assert_not_null(doc, "not JSON: %.200s", out);
+	cr_expect(json_is_true(json_object_get(doc, "ok")));
+	json_object_update(doc, json_object_get(doc, "result"));
 	cr_expect_gt(json_integer_value(json_object_get(doc, "run_id")), 0);
 	bw = json_object_get(doc, "bandwidth");
 	cr_expect_geq(json_array_size(bw), 6, "per core and aggregate rows");

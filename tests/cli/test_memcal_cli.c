@@ -135,15 +135,35 @@ static json_t *parse_json(const char *s)
 	return j;
 }
 
-Test(memcal_cli, show_on_missing_database_is_empty_json)
+/* result - the "result" of a successful envelope @j (borrowed). */
+static json_t *result(json_t *j)
 {
-	char *out;
+	cr_assert(json_is_true(json_object_get(j, "ok")), "not ok");
+	cr_assert_str_eq(json_string_value(json_object_get(j, "tool")),
+			 "memcal");
+	return json_object_get(j, "result");
+}
+
+Test(memcal_cli, show_and_report_on_missing_database_fail)
+{
+	const char *cmds[] = { "show", "report", "report --format json" };
+	char *out, *err;
 	json_t *j;
 
-	cr_assert_eq(run(&out, MEMCAL " show --json --db %s", db), 0);
+	for (size_t i = 0; i < 3; i++) {
+		cr_assert_eq(run(&out, MEMCAL " %s --db %s", cmds[i], db), 1);
+		err = read_stderr();
+		cr_assert_not_null(strstr(err, db), "%s", err);
+		cr_assert_not_null(strstr(err, "'memcal run'"), "%s", err);
+		cr_assert_eq(access(db, F_OK), -1, "%s created no file", cmds[i]);
+		free(err);
+		free(out);
+	}
+	cr_assert_eq(run(&out, MEMCAL " show --json --db %s", db), 1);
 	j = parse_json(out);
-	cr_assert_eq(json_array_size(json_object_get(j, "runs")), 0);
-	cr_assert_eq(json_array_size(json_object_get(j, "platforms")), 0);
+	cr_assert(json_is_false(json_object_get(j, "ok")));
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(j,
+		     "error"), "code")), 1);
 	cr_assert_eq(access(db, F_OK), -1, "show created no database");
 	json_decref(j);
 	free(out);
@@ -162,7 +182,7 @@ Test(memcal_cli, show_on_empty_database)
 	(void)ids;
 	cr_assert_eq(run(&out, MEMCAL " show --json --db %s", db), 0);
 	j = parse_json(out);
-	cr_assert_eq(json_array_size(json_object_get(j, "runs")), 0);
+	cr_assert_eq(json_array_size(json_object_get(result(j), "runs")), 0);
 	json_decref(j);
 	free(out);
 	cr_assert_eq(run(&out, MEMCAL " show --db %s", db), 0);
@@ -209,7 +229,7 @@ Test(memcal_cli, show_json_on_populated_database)
 	cr_assert_eq(fixture_db_create(db, &ids), 0);
 	cr_assert_eq(run(&out, MEMCAL " --json show --db %s", db), 0);
 	j = parse_json(out);
-	runs = json_object_get(j, "runs");
+	runs = json_object_get(result(j), "runs");
 	cr_assert_eq(json_array_size(runs), 2);
 	/* newest first: the overhead run, then the full run */
 	h = json_object_get(json_array_get(runs, 1), "headline");
@@ -223,8 +243,14 @@ Test(memcal_cli, show_json_on_populated_database)
 	cr_assert_eq(run(&out, MEMCAL " show --json --run %lld --db %s",
 			 (long long)ids.overhead_run_id, db), 0);
 	j = parse_json(out);
-	cr_assert_eq(json_array_size(json_object_get(j, "overhead")), 4);
-	cr_assert_eq(json_array_size(json_object_get(j, "overhead_models")), 1);
+	cr_assert_eq(json_array_size(json_object_get(result(j), "overhead")),
+		     4);
+	cr_assert_eq(json_integer_value(json_object_get(result(j), "run_id")),
+		     ids.overhead_run_id, "the shared key for a run");
+	cr_assert_str_eq(json_string_value(json_object_get(result(j), "db")),
+			 db);
+	cr_assert_eq(json_array_size(json_object_get(result(j),
+						     "overhead_models")), 1);
 	json_decref(j);
 	free(out);
 }

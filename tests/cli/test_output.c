@@ -94,8 +94,14 @@ Test(output, json_error_document)
 			 "no PMU here");
 	cr_assert_str_eq(json_string_value(json_object_get(e, "kind")),
 			 "unsupported");
-	cr_assert_str_eq(json_string_value(json_object_get(e, "command")),
+	cr_assert_str_eq(json_string_value(json_object_get(j, "command")),
 			 "run");
+	cr_assert_str_eq(json_string_value(json_object_get(j, "tool")),
+			 "memcal");
+	cr_assert_str_eq(json_string_value(json_object_get(j, "version")),
+			 MEMCAL_VERSION);
+	cr_assert(json_is_false(json_object_get(j, "ok")));
+	cr_assert(json_is_array(json_object_get(j, "warnings")));
 	cr_assert_eq(json_integer_value(json_object_get(e, "code")), 77);
 	json_decref(j);
 	free(buf);
@@ -132,11 +138,62 @@ Test(output, dispatch_applies_common_options_before_the_command,
      .init = cr_redirect_stdout)
 {
 	static const struct cli_command cmds[] = {
-		{ "go", fake_cmd, "", "fake" }, { NULL, NULL, NULL, NULL } };
+		{ "go", fake_cmd, "fake" }, { NULL, NULL, NULL } };
 	static const struct cli_tool tool = { "t", "test tool", cmds };
 	char *argv[] = { "t", "--db", "/x.db", "-v", "-v", "go", NULL };
 
 	cr_assert_eq(cli_main(&tool, 6, argv), 5, "command's code returned");
 	fflush(stdout);
 	cr_assert_stdout_eq_str("ran go json=0 db=/x.db v=2\n");
+}
+
+Test(output, envelope_carries_result_and_warnings)
+{
+	char *buf = NULL, *ebuf = NULL;
+	size_t len = 0, elen = 0;
+	FILE *out = open_memstream(&buf, &len);
+	FILE *err = open_memstream(&ebuf, &elen);
+	struct cli_ctx ctx = { .tool = "memtune", .command = "export",
+			       .json = true, .out = out, .err = err };
+	json_t *j;
+
+	cli_warn(&ctx, "no %s here", "resctrl");
+	cr_assert_eq(cli_emit_json(&ctx, json_pack("{s:i}", "config_id", 3)),
+		     0);
+	cr_assert_eq(cli_error(&ctx, 1, "late"), 1);
+	fclose(out);
+	fclose(err);
+	j = json_loads(buf, 0, NULL);
+	cr_assert_not_null(j, "exactly one document: %s", buf);
+	cr_assert(json_is_true(json_object_get(j, "ok")));
+	cr_assert_str_eq(json_string_value(json_object_get(j, "tool")),
+			 "memtune");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(j,
+		     "result"), "config_id")), 3);
+	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(j,
+			 "warnings"), 0)), "no resctrl here");
+	cr_assert_not_null(strstr(ebuf, "warning: no resctrl here"), "%s",
+			   ebuf);
+	cr_assert_not_null(strstr(ebuf, "memtune export: late"),
+			   "an error after the document goes to stderr: %s",
+			   ebuf);
+	json_decref(j);
+	json_decref(ctx.warnings);
+	free(buf);
+	free(ebuf);
+}
+
+Test(output, synopsis_is_generated_from_the_option_table)
+{
+	static const struct cli_option opts[] = {
+		{ "format", 'f', "FMT", 'f', "format" },
+		{ "out", 'o', "FILE", 'o', "where" },
+		{ "keep", 0, NULL, 'k', "keep" },
+		{ NULL, 0, NULL, 0, NULL },
+	};
+	char *s = cli_synopsis("memtune", "export", "--format FMT", opts);
+
+	cr_assert_str_eq(s, "memtune export --format FMT [--out FILE] [--keep]"
+			 " [COMMON]");
+	free(s);
 }

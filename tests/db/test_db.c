@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -599,4 +600,72 @@ Test(db, default_path_follows_environment)
 		cr_assert_str_eq(buf, "/var/lib/memcal/memcal.db");
 	setenv("MEMCAL_DB", "", 1);
 	cr_assert_eq(memcal_db_default_path(buf, 4), MEMCAL_DB_EINVAL);
+}
+
+/* count_entries - files in the test directory (the database included). */
+static int count_entries(void)
+{
+	char cmd[320];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	cr_assert_eq(fscanf(p, "%d", &n), 1);
+	pclose(p);
+	return n;
+}
+
+Test(db, readonly_open_of_a_clean_wal_file_creates_nothing)
+{
+	memcal_db *db = open_ok(path, MEMCAL_DB_OPEN_CREATE);
+	int v = 0;
+
+	memcal_db_close(db);
+	cr_assert_eq(count_entries(), 1, "a clean close leaves the file alone");
+	db = open_ok(path, MEMCAL_DB_OPEN_READONLY);
+	cr_assert_eq(memcal_db_schema_version(db, &v), MEMCAL_DB_OK);
+	cr_assert_eq(v, MEMCAL_DB_SCHEMA_VERSION);
+	memcal_db_close(db);
+	cr_assert_eq(count_entries(), 1, "no -wal, -shm or -journal left");
+}
+
+Test(db, empty_file_is_refused_untouched_without_create)
+{
+	char err[512];
+	memcal_db *db;
+	struct stat sb;
+	FILE *f = fopen(path, "w");
+
+	fclose(f);
+	cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)),
+		     MEMCAL_DB_ENOTADB);
+	cr_assert_not_null(strstr(err, "is empty"), "%s", err);
+	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
+				    sizeof(err)), MEMCAL_DB_ENOTADB);
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_assert_eq(sb.st_size, 0, "the empty file stays empty");
+	cr_assert_eq(count_entries(), 1);
+}
+
+Test(db, device_path_is_refused)
+{
+	char err[512], null[320] = "/dev/null";
+	memcal_db *db;
+
+	/* a private null device where root can make one: a regression then
+	 * leaves its -journal here, not in /dev */
+	snprintf(null, sizeof(null), "%s/null", dir);
+	if (mknod(null, S_IFCHR | 0666, makedev(1, 3)))
+		snprintf(null, sizeof(null), "/dev/null");
+	cr_assert_eq(memcal_db_open(null, MEMCAL_DB_OPEN_CREATE, &db,
+				    err, sizeof(err)), MEMCAL_DB_ENOTADB);
+	cr_assert_not_null(strstr(err, "character device"), "%s", err);
+	cr_assert_eq(memcal_db_open(null, MEMCAL_DB_OPEN_READONLY, &db,
+				    err, sizeof(err)), MEMCAL_DB_ENOTADB);
+	cr_assert_not_null(strstr(err, "not a database"), "%s", err);
+	cr_assert_eq(memcal_db_open(dir, MEMCAL_DB_OPEN_READONLY, &db, err,
+				    sizeof(err)), MEMCAL_DB_ENOTADB);
+	cr_assert_not_null(strstr(err, "directory"), "%s", err);
 }

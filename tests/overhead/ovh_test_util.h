@@ -69,6 +69,8 @@ static inline struct ovh_run ovh_cmd(const char *db, const char *const *args)
 		r.out[0] = '\0';
 	fclose(out);
 	r.json = json_loads(r.out, 0, NULL);
+	if (json_object_get(r.json, "result"))	/* the envelope's result */
+		json_object_update(r.json, json_object_get(r.json, "result"));
 	return r;
 }
 

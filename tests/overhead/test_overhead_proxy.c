@@ -114,6 +114,8 @@ Test(overhead_proxy, end_to_end_and_round_trip)
 				"method")), "proxy");
 	}
 	cr_assert_eq(json_array_size(json_object_get(r.json, "models")), 1);
+	cr_assert_not_null(json_string_value(json_object_get(r.json, "db")),
+			   "the database is named \"db\", as in every result");
 
 	cr_assert_eq(memcal_db_open(db, MEMCAL_DB_OPEN_READONLY, &h, err,
 				    sizeof(err)), MEMCAL_DB_OK, "%s", err);

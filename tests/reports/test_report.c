@@ -313,13 +313,15 @@ Test(report_cli, out_file_and_json_result)
 	cr_assert_eq(run_report(&o, "memcal", db_path, args), 0, "%s", o.out);
 	doc = json_loads(o.out, 0, NULL);
 	cr_assert(doc, "not JSON: %s", o.out);
-	rep = json_object_get(doc, "report");
-	cr_expect_str_eq(json_string_value(json_object_get(rep, "path")), out);
+	cr_expect(json_is_true(json_object_get(doc, "ok")));
+	rep = json_object_get(doc, "result");
+	cr_expect_str_eq(json_string_value(json_object_get(rep, "out")), out);
 	cr_expect_str_eq(json_string_value(json_object_get(rep, "format")),
 			 "html");
 	cr_expect_eq(json_integer_value(json_object_get(rep, "charts")), 3);
 	cr_expect_eq(json_integer_value(json_object_get(rep, "run_id")), 1);
-	cr_expect_geq(json_array_size(json_object_get(rep, "warnings")), 3);
+	cr_expect_geq(json_array_size(json_object_get(rep,
+						      "report_warnings")), 3);
 	json_decref(doc);
 	page = slurp(out);
 	cr_assert(page);
@@ -340,7 +342,7 @@ Test(report_cli, json_mode_picks_a_file_name)
 	*strrchr(dir, '/') = '\0';
 	cr_assert_eq(chdir(dir), 0);
 	cr_expect_eq(run_report(&o, "memtune", db_path, args), 0);
-	cr_expect(strstr(o.out, "\"path\": \"memtune-report-config1.csv\""),
+	cr_expect(strstr(o.out, "\"out\": \"memtune-report-config1.csv\""),
 		  "%s", o.out);
 	cr_expect_eq(access("memtune-report-config1.csv", R_OK), 0);
 	run_out_free(&o);
@@ -397,15 +399,14 @@ Test(report_cli, errors)
 	run_out_free(&o);
 }
 
-Test(report_cli, no_database_file_is_an_empty_report)
+Test(report_cli, no_database_file_is_an_error)
 {
 	struct run_out o;
 
 	cr_expect_eq(run_report(&o, "memtune", "/nonexistent-dir/memcal.db",
-				NULL), 0);
-	cr_expect(strstr(o.out, "There is no database at "
-			 "/nonexistent-dir/memcal.db yet"));
-	cr_expect_eq(count_str(o.out, "class=\"chart missing\""), 7);
+				NULL), 1);
+	cr_expect_str_eq(o.out, "", "no report for a database that is not "
+			 "there");
 	run_out_free(&o);
 }
 

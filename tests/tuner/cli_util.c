@@ -274,3 +274,16 @@ void fake_sysfs(const char *dir, char *root, size_t len, bool rt_exempt)
 			put(sub, "rt_exempt", "7\n");
 	}
 }
+
+/**
+ * json_result() - the "result" of the JSON envelope in @out (a new
+ * reference), or NULL when @out is not a successful envelope.
+ */
+json_t *json_result(const char *out, json_error_t *je)
+{
+	json_t *env = json_loads(out, 0, je), *r;
+
+	r = json_incref(json_object_get(env, "result"));
+	json_decref(env);
+	return r;
+}

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #define MEMTUNE MEMCAL_BINARY_DIR "/tuner/memtune"
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/mix/"
 
@@ -22,6 +24,7 @@ struct out {
 };
 
 void run(struct out *o, const char *const *args);
+json_t *json_result(const char *out, json_error_t *je);
 void scratch(char *dir, size_t len);
 void seed(const char *dbpath, double bps, double ovh_ns);
 void seed_fp(const char *dbpath, double bps, double ovh_ns,

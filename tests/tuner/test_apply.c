@@ -35,7 +35,7 @@ Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
 		mix, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc);
 	cfg = json_object_get(doc, "document");
 
@@ -82,7 +82,7 @@ Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
 		mix, "--sysfs", root, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
 	json_decref(doc);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "%s", o->text);
 	cr_assert(json_is_true(json_object_get(doc, "regulated")), "%s",
 		  o->text);
@@ -154,7 +154,7 @@ Test(apply, profile_with_a_counter_event_samples_a_pmu_trace, .timeout = 120)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "profile",
 		mix, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "%s", o->text);
 	p = json_array_get(json_object_get(doc, "profiles"), 0);
 	cr_assert_str_eq(json_string_value(json_object_get(p, "trace_source")),

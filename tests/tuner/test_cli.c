@@ -34,11 +34,14 @@ Test(cli, no_platform_profile_says_run_memcal_run)
 		FIX "good_minimal.yaml", NULL });
 	cr_assert_eq(o->rc, 1, "%s", o->text);
 	cr_assert(strstr(o->text, "run 'memcal run' first"), "%s", o->text);
+	cr_assert_eq(access(db, F_OK), -1, "plan and profile created no file");
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "export",
 		"--format", "json", NULL });
 	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "\"ok\": false"), "%s", o->text);
 	cr_assert(strstr(o->text, "\"error\""), "%s", o->text);
-	cr_assert(strstr(o->text, "memtune plan"), "%s", o->text);
+	cr_assert(strstr(o->text, "memcal run"), "%s", o->text);
+	cr_assert_eq(access(db, F_OK), -1, "export created no file");
 	free(o);
 }
 
@@ -109,7 +112,7 @@ Test(cli, profile_plan_export_validate, .timeout = 240)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "profile",
 		mix, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "profile output is not JSON: %s", o->text);
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(
 		json_object_get(doc, "profiles"), 1), "trace_source")),
@@ -122,7 +125,7 @@ Test(cli, profile_plan_export_validate, .timeout = 240)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
 		mix, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "plan output is not JSON: %s", o->text);
 	cfg = json_object_get(doc, "document");
 	master = (int)json_integer_value(json_object_get(cfg, "master_cpu"));
@@ -172,7 +175,7 @@ Test(cli, profile_plan_export_validate, .timeout = 240)
 		mix, "--sysfs", file, "--module", "/nonexistent/memreg.ko",
 		NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "validate output is not JSON: %s", o->text);
 	cr_assert(json_is_false(json_object_get(doc, "regulated")), "%s",
 		  o->text);
