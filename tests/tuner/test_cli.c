@@ -268,7 +268,7 @@ static size_t configs(const char *db)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "list",
 		"--kind", "config", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, NULL);
+	doc = json_result(o->out, NULL);
 	cr_assert(doc, "%s", o->text);
 	n = json_array_size(json_object_get(doc, "records"));
 	json_decref(doc);

@@ -94,7 +94,7 @@ Test(validate_latency, rtas13_example_without_memreg, .timeout = 300)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
 		RTAS13, NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "%s", o->text);
 	cfg = json_object_get(doc, "document");
 	/* cpu 1 runs the real-time task: exempt; cpu 0 (the hog) is not */
@@ -139,7 +139,7 @@ Test(validate_latency, rtas13_example_without_memreg, .timeout = 300)
 		RTAS13, "--sysfs", "/nonexistent", "--module",
 		"/nonexistent/memreg.ko", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "%s", o->text);
 	cr_assert(json_is_false(json_object_get(doc, "regulated")));
 	cr_assert(strstr(json_string_value(json_object_get(doc, "notes")),
@@ -226,7 +226,7 @@ Test(validate_latency, cyclictest_beside_a_command, .timeout = 240)
 		mix, "--sysfs", "/nonexistent", "--module",
 		"/nonexistent/memreg.ko", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	doc = json_loads(o->out, 0, &je);
+	doc = json_result(o->out, &je);
 	cr_assert(doc, "%s", o->text);
 	cr_assert_eq(json_array_size(json_object_get(doc, "latency")), 2,
 		     "%s", o->out);
