@@ -48,7 +48,7 @@ hotplug) expect="cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload" ;;
 esac
 
 case $flavor in
-std|rt) qemu_x86_kernel $flavor ;;
+std|rt) qemu_x86_kernel "$flavor" ;;
 *) die "unknown flavor '$flavor' (std rt)" ;;
 esac
 
@@ -79,7 +79,8 @@ ko=$kout/kmod/memreg.ko
 gdir=$build/guest-$flavor
 mkdir -p "$gdir"
 for p in pfload memreg_fuzz; do
-	if [ ! -x "$gdir/$p" ] || [ "$src/tests/kernel/guest/$p.c" -nt "$gdir/$p" ]; then
+	if [ ! -x "$gdir/$p" ] ||
+	   [ -n "$(find "$src/tests/kernel/guest/$p.c" -newer "$gdir/$p")" ]; then
 		gcc -static -O2 -Wall -Wextra -Werror -o "$gdir/$p" "$src/tests/kernel/guest/$p.c" \
 			|| die "cannot build guest program $p (static libc: libc6-dev)"
 	fi
@@ -111,7 +112,8 @@ qrc=$?
 rm -f "$initrd"
 
 fail=0
-qemu_verdict memreg-qemu "$log" $qrc "$tmo" $expect || fail=1
+# shellcheck disable=SC2086 # $expect is a list of check names
+qemu_verdict memreg-qemu "$log" "$qrc" "$tmo" $expect || fail=1
 [ $fail -eq 0 ] && echo "memreg-qemu: $flavor/$group: all checks PASS" \
 	|| echo "memreg-qemu: $flavor/$group: FAILED"
 exit $fail
