@@ -17,9 +17,7 @@
 #include <string.h>
 
 #include "report.h"
-#ifdef MEMCAL_REPORTS_HAVE_LMS
 #include "memreg.h"
-#endif
 
 /*
  * doc_path - the value at a dotted @path ("read.guaranteed_bps") under
@@ -212,7 +210,6 @@ int report_read_config_doc(struct report *r, memcal_db *db)
 	return read_cores(r);
 }
 
-#ifdef MEMCAL_REPORTS_HAVE_LMS
 /* pick_profile - memcal_db_profile_get() the best trace: rt, longest. */
 static int pick_profile(struct report *r, memcal_db *db,
 			struct memcal_profile *best)
@@ -295,15 +292,6 @@ static int replay_lms(struct report *r, memcal_db *db)
 	memcal_db_profile_free(&p);
 	return 0;
 }
-#else
-/* replay_lms - this build has no regulator core: no LMS replay. */
-static int replay_lms(struct report *r, memcal_db *db)
-{
-	(void)r;
-	(void)db;
-	return 0;
-}
-#endif
 
 /* collect_res - memcal_db_validation_result_list() callback. */
 static int collect_res(const struct memcal_validation_result *v, void *user)
