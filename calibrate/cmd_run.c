@@ -18,7 +18,7 @@
 #include "overhead.h"
 #include "results.h"
 #include "runner.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* Highest CPU number --cores accepts before looking at the topology. */
 #define RUN_MAX_CPU	65535u

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "results.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* Repetitions kept (and warm-ups discarded) per measurement. */
 #define MEMCAL_REPS_FULL	10

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "memcal_db.h"
 #include "memcal_db_tune.h"
-#include "results.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* this_fingerprint - the fingerprint memcal gives this machine. */
 static void this_fingerprint(char *out, size_t len)
