@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config.h - the tuned configuration: one versioned JSON document
- * (DESIGN.md "Tuned config") and its C form.  The planner fills a struct
+ * (docs/design.md, "Tuned configuration") and its C form.  The planner fills a struct
  * tune_config, config_to_json() renders the document stored in the
  * database, config_from_json() reads it back for apply and the exporters.
  *

@@ -57,8 +57,7 @@ mkdir -p "$build"
 exec 9> "$build/.lock-$flavor"
 flock 9
 kout=$build/kmod-$flavor
-# The regulator core is another engineer's folder and may be mid-edit in the
-# working tree: build against its committed version when this is a git
+# The regulator core may be mid-edit in the working tree: build against its committed version when this is a git
 # checkout (MEMREG_CORE_WORKTREE=1 takes the working tree instead).
 core=$src/regulator/core
 if [ -z "${MEMREG_CORE_WORKTREE:-}" ] && git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1 \
