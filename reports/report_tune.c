@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * report_tune.c - the tuning part of a report: the tuned configuration and
- * its JSON document (format "memcal.tuned-config", tuner/config.h), read
+ * its JSON document (format "memcal.tuned-config", tuner/tuned_config.h), read
  * defensively (every field may be missing or of another type: it is then
  * skipped), the calibration it came from, its newest validation, and the
  * LMS trace.

@@ -25,7 +25,7 @@
 
 #include "inputs.h"
 #include "memtune_cmds.h"
-#include "runner.h"
+#include "workload_run.h"
 
 #define TICK_US 100
 #define MAX_RUNS 50

@@ -20,7 +20,7 @@
 
 #include "apply.h"
 #include "memtune_cmds.h"
-#include "runner.h"
+#include "workload_run.h"
 
 /**
  * struct validate_opts - options of 'memtune validate'.

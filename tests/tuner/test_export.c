@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "tuned_config.h"
 #include "export.h"
 
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/export/"

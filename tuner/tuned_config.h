@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * config.h - the tuned configuration: one versioned JSON document
- * (docs/design.md, "Tuned configuration") and its C form.  The planner fills a struct
- * tune_config, config_to_json() renders the document stored in the
- * database, config_from_json() reads it back for apply and the exporters.
+ * tuned_config.h - the tuned configuration: one versioned JSON document
+ * (docs/design.md, "Tuned configuration") and its C form.  The planner
+ * fills a struct tune_config, config_to_json() renders the document stored
+ * in the database, config_from_json() reads it back for apply and the
+ * exporters.
  *
  * Document (format "memcal.tuned-config", version 1):
  *   format, version, mix, created_at, tool_version
@@ -25,8 +26,8 @@
  *   explain    [sentences: why each choice]
  *   warnings   [sentences]
  */
-#ifndef MEMTUNE_CONFIG_H
-#define MEMTUNE_CONFIG_H
+#ifndef MEMTUNE_TUNED_CONFIG_H
+#define MEMTUNE_TUNED_CONFIG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -163,4 +164,4 @@ struct tune_cpu *config_cpu(struct tune_config *c, int cpu);
 const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu);
 void config_cpulist(const struct tune_config *c, char *buf, size_t len);
 
-#endif /* MEMTUNE_CONFIG_H */
+#endif /* MEMTUNE_TUNED_CONFIG_H */
