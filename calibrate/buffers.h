@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* Buffer bytes per thread = factor x LLC the core sees (full run). */
 #define MEMCAL_BUF_LLC_FACTOR		8

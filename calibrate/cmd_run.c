@@ -5,7 +5,7 @@
  * Order matters for "nothing half-written": every input is checked first
  * (topology, CPUs, size, repetitions), the database is opened and its
  * write lock probed before anything is measured, everything is measured
- * into memory (runner.c), and only then is the whole run stored in one
+ * into memory (run_phases.c), and only then is the whole run stored in one
  * transaction (results.c).  A run killed at any point stores nothing.
  */
 #include "memcal_cmds.h"
@@ -17,8 +17,8 @@
 #include "memcal_db.h"
 #include "overhead.h"
 #include "results.h"
-#include "runner.h"
-#include "topology.h"
+#include "run_phases.h"
+#include "memcal_platform.h"
 
 /* Highest CPU number --cores accepts before looking at the topology. */
 #define RUN_MAX_CPU	65535u

@@ -12,8 +12,7 @@
 
 #include "memcal_cmds.h"
 #include "memcal_db.h"
-#include "report.h"
-#include "report_figures.h"
+#include "memcal_reports.h"
 #include "results.h"
 
 enum { OPT_RUN = 256 };

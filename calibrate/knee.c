@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* cmp_bw - order curve points by bandwidth. */
 static int cmp_bw(const void *a, const void *b)

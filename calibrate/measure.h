@@ -20,7 +20,7 @@
 #include "kernels.h"
 #include "stats.h"
 #include "threads.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* A repetition measured while others used more than this share of the
  * machine (memcal_procstat_foreign) is reported as disturbed. */

@@ -50,7 +50,7 @@
 #include "cli.h"
 #include "memcal_db.h"
 #include "overhead_bench.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* Most periods and cores one run measures. */
 #define OVH_MAX_PERIODS		32

@@ -2,9 +2,8 @@
 /*
  * overhead_kmod.c - probe, load and unload memreg.ko in monitor-only
  * mode for `memcal overhead` (see overhead_kmod.h).  Loading goes through
- * the kernel engineer's memreg_ctl library (regulator/ctl, libc only, so
- * the guest programs compile it too); a build without it falls back to
- * the same finit_module/delete_module system calls.
+ * the memreg_ctl library (regulator/ctl, libc only, so the guest programs
+ * compile it too).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* sched_setaffinity, CPU_SET: also in guest builds */
@@ -12,22 +11,15 @@
 #include "overhead_kmod.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#if __has_include("memreg_ctl.h")
 #include "memreg_ctl.h"
-#define OVH_HAVE_CTL 1
-#else
-#define OVH_HAVE_CTL 0
-#endif
 
 /* say - format a reason into @why (may be NULL). */
 static void say(char *why, size_t len, const char *fmt, ...)
@@ -96,7 +88,8 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		  const char *extra, char *why, size_t wlen)
 {
 	char params[512];
-	int fd = -1, rc, e = 0;
+	struct memreg_ctl *c;
+	int rc;
 
 	if (master_cpu >= 0)
 		snprintf(params, sizeof(params),
@@ -105,49 +98,24 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 	else
 		snprintf(params, sizeof(params), "monitor=1 period_us=%u %s",
 			 period_us, extra ? extra : "");
-#if OVH_HAVE_CTL
-	{
-		struct memreg_ctl *c = memreg_ctl_open(NULL);
-
-		if (!c) {
-			say(why, wlen, "out of memory");
-			return OVH_KMOD_ELOAD;
-		}
-		rc = memreg_ctl_load(c, path, params);
-		if (rc)
-			say(why, wlen, "loading %s (%s) failed: %s (errno %d)",
-			    path, params, memreg_ctl_error(c)[0] ?
-			    memreg_ctl_error(c) : strerror(-rc), -rc);
-		memreg_ctl_close(c);
-		(void)fd;
-		(void)e;
-		return rc ? (rc == -ENOENT ? OVH_KMOD_EMISSING : OVH_KMOD_ELOAD)
-			  : 0;
-	}
-#else
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		say(why, wlen, "cannot open %s: %s", path, strerror(e));
-		return OVH_KMOD_EMISSING;
-	}
-	rc = (int)syscall(SYS_finit_module, fd, params, 0);
-	e = errno;
-	close(fd);
-	if (rc) {
-		say(why, wlen, "loading %s (%s) failed: %s (errno %d)", path,
-		    params, strerror(e), e);
+	c = memreg_ctl_open(NULL);
+	if (!c) {
+		say(why, wlen, "out of memory");
 		return OVH_KMOD_ELOAD;
 	}
-	return 0;
-#endif
+	rc = memreg_ctl_load(c, path, params);
+	if (rc)
+		say(why, wlen, "loading %s (%s) failed: %s (errno %d)",
+		    path, params, memreg_ctl_error(c)[0] ?
+		    memreg_ctl_error(c) : strerror(-rc), -rc);
+	memreg_ctl_close(c);
+	return rc ? (rc == -ENOENT ? OVH_KMOD_EMISSING : OVH_KMOD_ELOAD) : 0;
 }
 
 /* ovh_kmod_unload - remove memreg; 0, or OVH_KMOD_ELOAD with errno. */
 int ovh_kmod_unload(char *why, size_t wlen)
 {
 	int e = 0;
-#if OVH_HAVE_CTL
 	struct memreg_ctl *c = memreg_ctl_open(NULL);
 
 	for (int tries = 0; c && tries < 50; tries++) {
@@ -159,17 +127,6 @@ int ovh_kmod_unload(char *why, size_t wlen)
 	memreg_ctl_close(c);
 	if (!c)
 		e = ENOMEM;
-#else
-	for (int tries = 0; tries < 50; tries++) {
-		e = 0;
-		if (syscall(SYS_delete_module, OVH_MEMREG_NAME, O_NONBLOCK) == 0)
-			break;
-		e = errno;
-		if (e != EAGAIN && e != EBUSY)
-			break;
-		usleep(20000);
-	}
-#endif
 	if (!e)
 		return 0;
 	say(why, wlen, "unloading memreg failed: %s (errno %d)", strerror(e), e);
@@ -183,27 +140,11 @@ int ovh_kmod_unload(char *why, size_t wlen)
  */
 int ovh_kmod_periods(unsigned cpu, uint64_t *val)
 {
-#if OVH_HAVE_CTL
 	struct memreg_ctl *c = memreg_ctl_open(NULL);
 	int rc = c ? memreg_ctl_read_u64(c, (int)cpu, "periods", val) : -ENOMEM;
 
 	memreg_ctl_close(c);
 	return rc;
-#else
-	char p[96];
-	unsigned long long v = 0;
-	FILE *f;
-	int n;
-
-	snprintf(p, sizeof(p), "/sys/kernel/memreg/cpu%u/periods", cpu);
-	f = fopen(p, "r");
-	if (!f)
-		return -errno;
-	n = fscanf(f, "%llu", &v);
-	fclose(f);
-	*val = v;
-	return n == 1 ? 0 : -EINVAL;
-#endif
 }
 
 /*
@@ -228,7 +169,6 @@ int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 		    "(/proc/modules absent)");
 		return OVH_KMOD_ENOMODULES;
 	}
-#if OVH_HAVE_CTL
 	{
 		struct memreg_ctl *c = memreg_ctl_open(NULL);
 		char other[64] = "";
@@ -242,7 +182,6 @@ int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 			return OVH_KMOD_ELOADED;
 		}
 	}
-#endif
 	if (ovh_kmod_loaded()) {
 		say(why, wlen, "memreg is already loaded; unload it first so "
 		    "that memcal can load it in monitor-only mode");

@@ -21,12 +21,7 @@
 #include "stats.h"
 #include "threads.h"
 
-#if __has_include("memreg.h")
 #include "memreg.h"
-#define OVH_HAVE_CORE 1
-#else
-#define OVH_HAVE_CORE 0
-#endif
 
 /**
  * struct sweep - state of one overhead_measure() call.
@@ -47,7 +42,7 @@ struct sweep {
 	struct overhead_result *r;
 	bool use_kmod;
 	char ko[256];
-	void *reg;
+	struct memreg *reg;
 	unsigned nr_slots;
 	struct ovh_workload w[OVH_BENCH_COUNT];
 	struct memcal_buffer buf;
@@ -64,7 +59,6 @@ static int pin_hook(void *user, unsigned cpu)
 	return memcal_pin_self(t->this_system ? t->hw : NULL, cpu);
 }
 
-#if OVH_HAVE_CORE
 /* tick_hook - proxy expiry: the regulator core's per-period work. */
 static void tick_hook(void *user, unsigned cpu, bool master, uint64_t n)
 {
@@ -96,7 +90,6 @@ static bool core_reset(struct sweep *s, uint32_t period_us, int master)
 	cfg.flags = MEMREG_F_MONITOR;
 	return memreg_init(s->reg, &cfg, &why) == MEMREG_OK;
 }
-#endif
 
 /* choose_method - memreg if it loads here, else the proxy, with why. */
 static void choose_method(struct sweep *s)
@@ -119,14 +112,12 @@ static void choose_method(struct sweep *s)
 			 "memreg cannot be loaded: %s", why);
 	}
 	snprintf(r->method, sizeof(r->method), "proxy");
-#if OVH_HAVE_CORE
 	s->nr_slots = 0;
 	for (unsigned i = 0; i < s->t->n_pus; i++)
 		if (s->t->pus[i] + 1 > s->nr_slots)
 			s->nr_slots = s->t->pus[i] + 1;
 	if (s->nr_slots <= MEMREG_MAX_CPUS)
 		s->reg = calloc(1, sizeof(struct memreg));
-#endif
 	overhead_note(r, "method proxy: %s; user-space periodic timer (%s) "
 		      "running the regulator core's per-period code: an UPPER "
 		      "BOUND, not memreg's own figure", r->method_why,
@@ -291,12 +282,10 @@ static int run_cp(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		for (int tries = 0; tries <= OVH_STARVED_RETRIES; tries++) {
 			double expect;
 
-#if OVH_HAVE_CORE
 			if (core_reset(s, period_us, master)) {
 				sp.tick = tick_hook;
 				sp.tick_user = s->reg;
 			}
-#endif
 			usleep(OVH_GAP_US);
 			rc = ovh_run_once(&sp, out);
 			expect = (double)out->elapsed_ns / (1e3 * period_us);

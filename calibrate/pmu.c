@@ -20,7 +20,7 @@
 
 #include "kernels.h"
 #include "stats.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* Validation passes per event (median kept) after one warm-up pass. */
 #define PMU_VALIDATE_PASSES	3

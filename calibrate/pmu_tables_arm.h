@@ -3,7 +3,7 @@
  * pmu_tables_arm.h - memory-traffic event candidates for the Arm cores
  * that pmu_tables.c does not list (it has Cortex-A53, A72, A76).
  *
- * Hook (calibrate engineer): memcal_pmu_family_find() in pmu.c searches
+ * Hook: memcal_pmu_family_find() in pmu.c searches
  * memcal_pmu_families[] and then memcal_pmu_families_arm[] (same struct,
  * matched by MIDR part number).  See docs/arm64.md for which event
  * counts DRAM traffic on which core.

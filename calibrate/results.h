@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "memcal_db.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /**
  * struct memcal_run_result - one calibration run.
@@ -56,8 +56,6 @@ int memcal_result_add_pmu_event(struct memcal_run_result *r,
 int memcal_result_note(struct memcal_run_result *r, const char *note);
 void memcal_result_free(struct memcal_run_result *r);
 
-int memcal_platform_describe(const struct memcal_topology *t,
-			     struct memcal_platform *p);
 int memcal_result_store(memcal_db *db, struct memcal_run_result *r,
 			char *err, size_t errlen);
 int memcal_result_load(memcal_db *db, int64_t run_id,

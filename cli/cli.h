@@ -8,7 +8,7 @@
  * A subcommand parses its own options with cli_parse_options(), which merges
  * them with the common ones and generates --help from the same table.
  *
- * Output rules (DESIGN.md):
+ * Output rules (docs/design.md):
  *  - machine output goes to stdout as one JSON document when --json is set,
  *    errors included, always in one envelope (output.c):
  *      {"tool", "command", "version", "ok": true, "result": {...},

@@ -1,3 +1,21 @@
+# memcal_whitebox(<target> <lib...>)
+# Tests and benchmarks are white-box: besides a library's public header
+# they may include its private headers.  For every memcal library among
+# <lib...> (a target built from a folder of this tree), its source folder
+# is added to <target>'s include path; the programs see public headers
+# only.
+function(memcal_whitebox target)
+  foreach(lib ${ARGN})
+    if(TARGET ${lib} AND lib MATCHES "^memcal_")
+      get_target_property(type ${lib} TYPE)
+      if(NOT type STREQUAL "INTERFACE_LIBRARY")
+        get_target_property(dir ${lib} SOURCE_DIR)
+        target_include_directories(${target} PRIVATE ${dir})
+      endif()
+    endif()
+  endforeach()
+endfunction()
+
 # memcal_add_test(NAME <name> SOURCES <src...> [LIBS <lib...>]
 #                 [TIMEOUT <s>] [LABELS <l...>] [SERIAL])
 # Builds a Criterion test program and registers it with CTest.  Every entry
@@ -10,6 +28,7 @@ function(memcal_add_test)
   endif()
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} PkgConfig::CRITERION)
+  memcal_whitebox(${T_NAME} ${T_LIBS})
   target_compile_definitions(${T_NAME} PRIVATE
     MEMCAL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     MEMCAL_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -62,7 +62,7 @@ void memcal_db_profile_free(struct memcal_profile *p);
  * @platform_id:   board it was tuned for.
  * @calibration_run_id: the calibration it used.
  * @mix:           mix name.
- * @document:      the versioned JSON tuned configuration (DESIGN.md).
+ * @document:      the versioned JSON tuned configuration (docs/design.md).
  * @period_us, @master_cpu: headline choices, duplicated for listing.
  * @created_at:    ISO-8601 UTC.
  * @profile_ids, @n_profiles: workload profiles it came from.

@@ -21,6 +21,7 @@
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
 #include "memcal_db_job_latency.h"
+#include "memcal_reports.h"
 
 #define REPORT_MAX_NOTES 32
 #define REPORT_NOTE_LEN 4096
@@ -152,7 +153,6 @@ void report_warn(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_missing(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int report_push(void **arr, size_t *n, size_t elem, const void *item);
 
 /* report_tune.c: the tuned-config document, read defensively. */
 int report_read_config_doc(struct report *r, memcal_db *db);
@@ -186,7 +186,6 @@ int report_chart_count(const struct report *r);
 int report_load_job_latency(struct report *r, memcal_db *db);
 void report_job_latency_free(struct report *r);
 int chart_job_latency(FILE *f, const struct report *r);
-json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
 json_t *report_job_latency_json(const struct report *r);
 
 /* Renderers.  Each returns 0 or -errno. */

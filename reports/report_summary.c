@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "report_figures.h"
+#include "memcal_reports.h"
 
 /**
  * figures_bw_at() - bandwidth of traffic @kind with @n_cpus cores at once,

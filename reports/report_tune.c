@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * report_tune.c - the tuning part of a report: the tuned configuration and
- * its JSON document (format "memcal.tuned-config", tuner/config.h), read
+ * its JSON document (format "memcal.tuned-config", tuner/tuned_config.h), read
  * defensively (every field may be missing or of another type: it is then
  * skipped), the calibration it came from, its newest validation, and the
  * LMS trace.
@@ -17,10 +17,8 @@
 #include <string.h>
 
 #include "report.h"
-#include "report_figures.h"
-#ifdef MEMCAL_REPORTS_HAVE_LMS
+#include "memcal_reports.h"
 #include "memreg.h"
-#endif
 
 /*
  * doc_path - the value at a dotted @path ("read.guaranteed_bps") under
@@ -207,7 +205,6 @@ int report_read_config_doc(struct report *r, memcal_db *db)
 	return read_cores(r);
 }
 
-#ifdef MEMCAL_REPORTS_HAVE_LMS
 /* pick_profile - memcal_db_profile_get() the best trace: rt, longest. */
 static int pick_profile(struct report *r, memcal_db *db,
 			struct memcal_profile *best)
@@ -318,15 +315,6 @@ static int replay_lms(struct report *r, memcal_db *db)
 	memcal_db_profile_free(&p);
 	return 0;
 }
-#else
-/* replay_lms - this build has no regulator core: no LMS replay. */
-static int replay_lms(struct report *r, memcal_db *db)
-{
-	(void)r;
-	(void)db;
-	return 0;
-}
-#endif
 
 /* collect_res - memcal_db_validation_result_list() callback. */
 static int collect_res(const struct memcal_validation_result *v, void *user)

@@ -23,8 +23,8 @@
 
 #include "apply.h"
 #include "memtune_cmds.h"
-#include "results.h"
-#include "topology.h"
+#include "memcal_db.h"
+#include "memcal_platform.h"
 
 /* Modules of other bandwidth regulators memreg must not run beside. */
 static const char *const other_regulators[] = {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "tuned_config.h"
 
 /* Result codes of the tune_reg_* functions. */
 enum tune_reg_rc {

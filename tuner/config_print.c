@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "config.h"
+#include "tuned_config.h"
 
 /* mbps_pair - "guaranteed/ceiling" in MB/s. */
 static void mbps_pair(char *buf, size_t len, const struct tune_budget *b)

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "config.h"
+#include "tuned_config.h"
 
 #define EXPORT_MAX_WARN 16
 

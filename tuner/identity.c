@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "identity.h"
-#include "runner.h"
+#include "workload_run.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
-#include "config.h"
+#include "tuned_config.h"
 #include "memcal_db_tune.h"
 #include "mix.h"
 

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "tuned_config.h"
 #include "mix.h"
 
 #define PLAN_MAX_PERIODS 16

@@ -26,7 +26,7 @@
 #include "identity.h"
 #include "inputs.h"
 #include "memtune_cmds.h"
-#include "runner.h"
+#include "workload_run.h"
 
 #define TICK_US 100
 #define MAX_RUNS 50

@@ -23,8 +23,8 @@
 
 #include "apply.h"
 #include "memtune_cmds.h"
-#include "runner.h"
 #include "validate_latency.h"
+#include "workload_run.h"
 
 /**
  * struct validate_opts - options of 'memtune validate'.

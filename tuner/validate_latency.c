@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "memcal_db_job_latency.h"
-#include "report.h"
+#include "memcal_reports.h"
 #include "validate_latency.h"
 
 const char *const vlat_cond_name[VLAT_N_COND] = { "solo", "unregulated",

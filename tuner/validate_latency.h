@@ -15,7 +15,7 @@
 #include "latency_probe.h"
 #include "memcal_db.h"
 #include "mix.h"
-#include "runner.h"
+#include "workload_run.h"
 
 /* The conditions a real-time workload's jobs are timed in. */
 enum vlat_cond { VLAT_SOLO, VLAT_UNREG, VLAT_REG, VLAT_N_COND };

@@ -55,10 +55,10 @@ for run in $(seq 1 "$RUNS"); do
 	for cores in 1 "$NCPU"; do
 		[ "$cores" = 1 ] && list=0 || list=$ALL
 		for row in "read load" "write store" "ntwrite store_mem"; do
-			set -- $row
-			m=$($BW -o "$1" -c "$list" -s "$MIB" | awk '{print $4}')
-			l=$(likwid_gbs "$2$SUF" "$cores")
-			echo "$1 $cores $run ${m:-0} ${l:-0}" >> "$TMP"
+			op=${row% *} kern=${row#* }
+			m=$($BW -o "$op" -c "$list" -s "$MIB" | awk '{print $4}')
+			l=$(likwid_gbs "$kern$SUF" "$cores")
+			echo "$op $cores $run ${m:-0} ${l:-0}" >> "$TMP"
 		done
 	done
 	echo "run $run of $RUNS done" >&2

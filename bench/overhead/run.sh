@@ -13,7 +13,7 @@
 # entry included, and repetitions agree closely.  x86-64 runs under plain
 # TCG (its guest does not boot with -icount) and its figures are NOISY:
 # time, not instructions, on a shared host.
-# Target (issue 5): <= 5,000 instructions per period and C'/C <= 1.20 at
+# Target: <= 5,000 instructions per period and C'/C <= 1.20 at
 # 32 us on arm64.  Prints the table and "TARGET MET" / "TARGET MISSED";
 # exit 0 when the guest run succeeded (whatever the figures), 1 otherwise.
 set -u

@@ -42,8 +42,9 @@ for mode in plain lms reclaim full; do
 	}
 	for row in "memreg_replenish replenish 150" "memreg_overflow overflow 150" \
 		   "memreg_lms_update lms_update 400" "memreg_master_tick master_tick -"; do
-		set -- $row
-		fn=$1; key=$2; target=$3
+		read -r fn key target <<-EOF
+		$row
+		EOF
 		calls=$(calls_of "$tmp/stdout.$mode" "$key")
 		ir=$(ir_of "$out" "$fn")
 		if [ -z "$ir" ] || [ -z "$calls" ] || [ "$calls" -eq 0 ]; then

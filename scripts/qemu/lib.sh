@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # lib.sh - sourced by every QEMU harness (scripts/qemu/memreg-qemu.sh,
 # scripts/arm64/memreg-qemu-arm64, tests/overhead/guest/overhead-qemu.sh,
 # tests/tuner/qemu_e2e.sh): finding the Debian x86-64 kernel to boot, and
@@ -10,8 +11,13 @@
 # missing (nothing is hard-coded: the ABI number drifts).
 qemu_x86_kernel() {
 	case $1 in
-	std) kimg=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | grep -v -- '-rt-amd64$' | sort -V | tail -1) ;;
-	rt) kimg=$(ls /boot/vmlinuz-*-rt-amd64 2>/dev/null | sort -V | tail -1) ;;
+	std) kimg=$(for f in /boot/vmlinuz-*-amd64; do
+			case $f in *-rt-amd64) continue ;; esac
+			if [ -e "$f" ]; then echo "$f"; fi
+		    done | sort -V | tail -1) ;;
+	rt) kimg=$(for f in /boot/vmlinuz-*-rt-amd64; do
+			if [ -e "$f" ]; then echo "$f"; fi
+		   done | sort -V | tail -1) ;;
 	esac
 	[ -n "$kimg" ] || skip "no $1 kernel image in /boot (apt-get install linux-image-${1#std}amd64)"
 	kver=${kimg#/boot/vmlinuz-}
@@ -31,7 +37,7 @@ qemu_x86_kernel() {
 # oops in the kernel log, a timeout, or a guest that did not finish.  TAG
 # names the harness in its messages.
 qemu_verdict() {
-	local tag=$1 log=$2 qrc=$3 tmo=$4 n line fail=0
+	local tag="$1" log="$2" qrc="$3" tmo="$4" n line fail=0
 	shift 4
 	# after any console escape codes, hence -o rather than ^
 	grep -a -o 'MEM\(REG\|TUNE\)-CHECK .*' "$log" | tr -d '\r'

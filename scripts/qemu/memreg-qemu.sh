@@ -48,7 +48,7 @@ hotplug) expect="cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload" ;;
 esac
 
 case $flavor in
-std|rt) qemu_x86_kernel $flavor ;;
+std|rt) qemu_x86_kernel "$flavor" ;;
 *) die "unknown flavor '$flavor' (std rt)" ;;
 esac
 
@@ -57,8 +57,7 @@ mkdir -p "$build"
 exec 9> "$build/.lock-$flavor"
 flock 9
 kout=$build/kmod-$flavor
-# The regulator core is another engineer's folder and may be mid-edit in the
-# working tree: build against its committed version when this is a git
+# The regulator core may be mid-edit in the working tree: build against its committed version when this is a git
 # checkout (MEMREG_CORE_WORKTREE=1 takes the working tree instead).
 core=$src/regulator/core
 if [ -z "${MEMREG_CORE_WORKTREE:-}" ] && git -C "$src" rev-parse -q --verify HEAD > /dev/null 2>&1 \
@@ -79,7 +78,8 @@ ko=$kout/kmod/memreg.ko
 gdir=$build/guest-$flavor
 mkdir -p "$gdir"
 for p in pfload memreg_fuzz; do
-	if [ ! -x "$gdir/$p" ] || [ "$src/tests/kernel/guest/$p.c" -nt "$gdir/$p" ]; then
+	if [ ! -x "$gdir/$p" ] ||
+	   [ -n "$(find "$src/tests/kernel/guest/$p.c" -newer "$gdir/$p")" ]; then
 		gcc -static -O2 -Wall -Wextra -Werror -o "$gdir/$p" "$src/tests/kernel/guest/$p.c" \
 			|| die "cannot build guest program $p (static libc: libc6-dev)"
 	fi
@@ -111,7 +111,8 @@ qrc=$?
 rm -f "$initrd"
 
 fail=0
-qemu_verdict memreg-qemu "$log" $qrc "$tmo" $expect || fail=1
+# shellcheck disable=SC2086 # $expect is a list of check names
+qemu_verdict memreg-qemu "$log" "$qrc" "$tmo" $expect || fail=1
 [ $fail -eq 0 ] && echo "memreg-qemu: $flavor/$group: all checks PASS" \
 	|| echo "memreg-qemu: $flavor/$group: FAILED"
 exit $fail

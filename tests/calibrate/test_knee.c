@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "knee.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 #define GB 1e9
 

@@ -14,7 +14,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "pmu.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 Test(pmu, every_family_has_read_and_write_candidates)
 {

@@ -21,7 +21,7 @@ static void tmp_db(char *path, size_t len)
 	snprintf(path, len, "%s/m.db", dir);
 }
 
-/* make_run - a result with every kind of row, as runner.c fills it. */
+/* make_run - a result with every kind of row, as run_phases.c fills it. */
 static void make_run(struct memcal_run_result *r)
 {
 	struct memcal_topology t;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "buffers.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 #define FIXTURES MEMCAL_SOURCE_DIR "/tests/fixtures/topology/"
 

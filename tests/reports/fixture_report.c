@@ -220,7 +220,7 @@ static int store_overhead(memcal_db *db, struct fix_ids *ids)
 	return rc;
 }
 
-/* The tuned-config document (format of tuner/config.h). */
+/* The tuned-config document (format of tuner/tuned_config.h). */
 static const char config_doc[] =
 	"{\"format\":\"memcal.tuned-config\",\"version\":1,\"mix\":\"demo\","
 	"\"period_us\":1000,\"master_cpu\":0,"

@@ -271,7 +271,7 @@ Test(report_html, the_tuners_own_document)
 	char *doc, *s;
 	const char *args[] = { "--config", "2", NULL };
 
-	/* the exporters' golden configuration, written by tuner/config.c */
+	/* the exporters' golden configuration, written by tuner/tuned_config.c */
 	doc = slurp(MEMCAL_SOURCE_DIR "/tests/fixtures/export/config.json");
 	cr_assert(doc);
 	make_db(FIX_ALL);

@@ -15,8 +15,7 @@
 
 #include "cli_util.h"
 #include "memcal_db_tune.h"
-#include "results.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* slurp_fd - read @fd to its end into @buf (NUL-terminated). */
 static size_t slurp_fd(int fd, char *buf, size_t cap)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "memcal_db.h"
 #include "memcal_db_tune.h"
 
 Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)

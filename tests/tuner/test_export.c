@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "tuned_config.h"
 #include "export.h"
 
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/export/"

@@ -17,6 +17,10 @@
 # then the kernel log between MEMREG-DMESG-BEGIN/END, "MEMREG-DONE" and a
 # forced power-off: the helpers and conventions shared with the x86-64
 # suite are in tests/kernel/guest/lib.sh, copied to /lib.sh.
+# Figures come back as one line of words that "set -- $(...)" splits into
+# positional parameters, and "echo V > FILE; rc=$?" is the status of a
+# sysfs write, both on purpose:
+# shellcheck disable=SC2046,SC2320 source=../../kernel/guest/lib.sh
 . /lib.sh
 guest_mount
 # perf throttles any counter that overflows more often than
@@ -90,7 +94,7 @@ group_accuracy() {
 	for p in 10 25 50 75; do
 		B=$(calc "$C * $p / 100")
 		S=$(calc "$B / 8")
-		echo $B > $M/cpu1/read_guaranteed
+		echo "$B" > $M/cpu1/read_guaranteed
 		echo 0 > $M/monitor
 		echo 1 > $M/commit || { result accuracy-$p FAIL "commit refused: $(rd $M/error)"; continue; }
 		sleep 0.2
@@ -101,10 +105,11 @@ group_accuracy() {
 		n1=$(rd $M/cpu1/periods); t1=$(rd $M/cpu1/throttles); i1=$(pmu_irqs 1)
 		# overshoot = cycles at the throttle - budget, sorted: count,
 		# min, median, 99th percentile, max, number beyond 1.25 x slack
-		over=$(trace_throttles 1 | awk '{ print $1 - $2 }' | sort -n | awk -v s=$S '
+		over=$(trace_throttles 1 | awk '{ print $1 - $2 }' | sort -n | awk -v s="$S" '
 			{ d[NR] = $1; if ($1 > s * 1.25) o++ }
 			END { n = NR; if (!n) { print "0 0 0 0 0 0"; exit }
 			      printf "%d %d %d %d %d %d", n, d[1], d[int((n + 1) / 2)], d[int(n * 0.99) > 0 ? int(n * 0.99) : 1], d[n], o }')
+		# shellcheck disable=SC2086 # six figures, one parameter each
 		set -- $over
 		# Asserted: every period throttles (> 150 of ~200), the median
 		# overshoot is within one overflow granule (slack), at most 3 % (+1) of
@@ -152,7 +157,7 @@ group_cycles() {
 	/spin -c 0 -t 900 > /dev/null & w0=$!
 	/spin -c 1 -t 900 > /dev/null & w1=$!
 	set -- read_event=$EV read_budget=7000000,7000000 platform_read=20000000
-	load_unload_cycles ${memreg_cycles:-50} 10000 "$@"
+	load_unload_cycles "${memreg_cycles:-50}" 10000 "$@"
 	if insmod $KO "$@" cpus=0,1 period_us=10000; then
 		hotplug_checks 10000 20 $w1
 		i0=$(pmu_irqs 1)
@@ -181,7 +186,7 @@ group_perf_release() {
 	/spin -c 0 -t 3600 > /dev/null & w0=$!
 	/spin -c 1 -t 3600 > /dev/null & w1=$!
 	n=${memreg_cycles:-300}
-	/perf_release -n $n -c 0 -s 1 -e 0x11 -p 875000 -u 50000 > /tmp/pr.out 2>&1; rc=$?
+	/perf_release -n "$n" -c 0 -s 1 -e 0x11 -p 875000 -u 50000 > /tmp/pr.out 2>&1; rc=$?
 	check perf-release "rc=$rc $(tail -1 /tmp/pr.out)" test "$rc" = 0
 	kill $w0 $w1 2>/dev/null
 }
@@ -256,8 +261,9 @@ group_e2e() {
 
 echo "MEMREG-GROUP $group kernel=$(uname -r) machine=$(uname -m)"
 case $group in
-load|accuracy|fuzz|cycles|e2e) group_$group ;;
+load|accuracy|fuzz|cycles|e2e) "group_$group" ;;
 perf-release) group_perf_release ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac
+# shellcheck disable=SC2119 # the whole kernel log
 guest_finish

@@ -6,6 +6,10 @@
 # the arm64 and overhead guests (check lines, the kernel log and power-off
 # at the end, bad parameters, load/unload cycles, CPU hotplug) are in
 # lib.sh beside this file, copied to /lib.sh.
+# Figures come back as one line of words that "set -- $(...)" splits into
+# positional parameters, and "echo V > FILE; rc=$?" is the status of a
+# sysfs write, both on purpose:
+# shellcheck disable=SC2046,SC2320
 . /lib.sh
 guest_mount
 group=${memreg_group:-load}
@@ -25,6 +29,7 @@ group_load() {
 	check load-defaults "insmod rc=$rc periods cpu0=$p0 cpu1=$p1 running=$(rd $M/cpu0/running)$(rd $M/cpu1/running) error=$(rd $M/error)" \
 		test "$rc" = 0 -a "$p0" -gt 10 -a "$p1" -gt 10 -a "$(rd $M/cpu1/running)" = 1
 	unload_check unload-defaults
+	# shellcheck disable=SC2119 # no counter parameter: the default event
 	bad_params
 	bad event-unknown-raw read_event=raw:0x17	# no PMU in this guest
 	group_perf_throttle
@@ -80,7 +85,7 @@ pick_period() { calc "($1 > 20000) ? 10000 : (($1 < 2000) ? 100000 : 2e8 / $1)";
 # period's number is one more: the timer ran on time), how many ended
 # throttled and their summed use and budget.
 accuracy_periods() {
-	sort -n | awk -v s=$1 '
+	sort -n | awk -v s="$1" '
 	{ idx[NR] = $1; u[NR] = $2; b[NR] = $3; th[NR] = $4
 	  d = $2 - $3; if (d > max) max = d; if (d > s) over++ }
 	END {
@@ -112,8 +117,8 @@ group_accuracy() {
 	e0=$(rd $M/cpu1/read_events)
 	set -- $(pf 1 2); f=$1; r0=$3
 	e1=$(rd $M/cpu1/read_events)
-	ACC_PERIOD=$(pick_period $r0)
-	echo $ACC_PERIOD > $M/period_us
+	ACC_PERIOD=$(pick_period "$r0")
+	echo "$ACC_PERIOD" > $M/period_us
 	check baseline-stats "unregulated rate=$r0/s faults=$f counted=$((e1 - e0))" \
 		ftest "$f > 1000 && ($e1 - $e0) >= $f * 0.98 && ($e1 - $e0) <= $f * 1.05 + 200"
 	for p in 10 25 50 75; do
@@ -123,7 +128,7 @@ group_accuracy() {
 			set -- $(pf 1 1); ra=$3
 			B=$(calc "$ra * $p / 100 * $ACC_PERIOD / 1000000")
 			S=$(calc "($B / 16 < 1) ? 1 : int($B / 16)")
-			echo $B > $M/cpu1/read_guaranteed
+			echo "$B" > $M/cpu1/read_guaranteed
 			echo 0 > $M/monitor
 			echo 1 > $M/commit || { result accuracy-$p FAIL "commit refused: $(rd $M/error)"; break; }
 			sleep 0.1
@@ -132,9 +137,9 @@ group_accuracy() {
 			set -- $(pf 1 2); f=$1; secs=$2; a=$3
 			trace_off
 			e1=$(rd $M/cpu1/read_events); n1=$(rd $M/cpu1/periods); t1=$(rd $M/cpu1/throttles)
-			set -- $(trace_cpu 1 | accuracy_periods $S)
+			set -- $(trace_cpu 1 | accuracy_periods "$S")
 			max_over=$1; n_over=$2; ran=$3; nom=$4; thr=$5; su=$6; sb=$7
-			[ "$thr" -lt $((ran / 3)) ] && [ $try -lt 4 ] || break
+			{ [ "$thr" -lt $((ran / 3)) ] && [ $try -lt 4 ]; } || break
 			echo "accuracy-$p: only $thr of $ran periods throttled (host too slow to demand the budget), retrying"
 			try=$((try + 1))
 		done
@@ -154,14 +159,14 @@ group_lms() {
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result lms-load FAIL "insmod failed"; return; }
 	set -- $(pf 1 1); r0=$3
 	rmmod memreg
-	LMS_PERIOD=$(pick_period $r0)
+	LMS_PERIOD=$(pick_period "$r0")
 	Ls=$(calc "$r0 * 0.2"); Hs=$(calc "$r0 * 0.6")
 	L=$(calc "$Ls * $LMS_PERIOD / 1e6"); H=$(calc "$Hs * $LMS_PERIOD / 1e6")
 	G=$(calc "$L / 2 < 1 ? 1 : int($L / 2)"); C=$((H * 2))
-	insmod $KO cpus=1 period_us=$LMS_PERIOD lms=1 read_budget=1,$G read_max=1,$C lms_cold_read=$G lms_taps=4 lms_mu=32768 lms_headroom=16384 platform_read=$((C * 2)) \
+	insmod $KO cpus=1 period_us="$LMS_PERIOD" lms=1 read_budget="1,$G" read_max="1,$C" lms_cold_read="$G" lms_taps=4 lms_mu=32768 lms_headroom=16384 platform_read=$((C * 2)) \
 		|| { result lms-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	trace_on
-	/pfload -c 1 -p 2000 -r $Ls,$Hs,$Ls > /tmp/lms.out &
+	/pfload -c 1 -p 2000 -r "$Ls,$Hs,$Ls" > /tmp/lms.out &
 	wpid=$!
 	sleep 2.4	# inside the high phase: sample the prediction 5 times
 	pred=0
@@ -189,9 +194,9 @@ group_lms() {
 	# periods the regulator ran after the step (trace lines), not grid
 	# slots: when the host freezes the emulator for a while the period
 	# number jumps with no replenishment, no prediction and no demand
-	up=$(awk -v k=$k1 -v H=$H '$1 > k { n++; if ($3 >= 0.9 * H) { print n; exit } }' /tmp/lms)
-	down=$(awk -v k=$k2 -v L=$L '$1 > k { n++; if ($3 <= 1.6 * L) { print n; exit } }' /tmp/lms)
-	set -- $lo $hi ${up:-99999} ${down:-99999} $hiu $lou
+	up=$(awk -v k=$k1 -v H="$H" '$1 > k { n++; if ($3 >= 0.9 * H) { print n; exit } }' /tmp/lms)
+	down=$(awk -v k=$k2 -v L="$L" '$1 > k { n++; if ($3 <= 1.6 * L) { print n; exit } }' /tmp/lms)
+	set -- "$lo" "$hi" "${up:-99999}" "${down:-99999}" "$hiu" "$lou"
 	# Levels are judged against the use the predictor actually saw: under
 	# TCG the paced demand collapses whenever the host stalls the guest,
 	# and a throttled period's use is censored at its budget, so the
@@ -213,8 +218,8 @@ group_lms() {
 # BUDGET read events per period under a platform CEILING (CHECK fails if
 # the load is refused)
 regulate_both() {
-	insmod $KO cpus=0,1 period_us=$1 read_budget=$2,$2 platform_read=$3 \
-		|| { result $4 FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return 1; }
+	insmod $KO cpus=0,1 period_us="$1" read_budget="$2,$2" platform_read="$3" \
+		|| { result "$4" FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return 1; }
 }
 
 # flag_ab FLAG STAT: cpu1 demanding with a budget of $B read events per
@@ -226,13 +231,13 @@ regulate_both() {
 # the host's load cannot skew.
 flag_ab() {
 	sleep 0.2
-	set -- $1 $2 $(per_period 1 2 $2)
-	check $1-off "budget=$B/period cpu1 used=$3/period over $4 periods $2=$5" \
+	set -- "$1" "$2" $(per_period 1 2 "$2")
+	check "$1-off" "budget=$B/period cpu1 used=$3/period over $4 periods $2=$5" \
 		ftest "$3 >= $B * 0.85 && $3 <= $B * 1.15 && $5 == 0"
-	echo 1 > $M/$1; echo 1 > $M/commit || result $1-on FAIL "commit: $(rd $M/error)"
+	echo 1 > "$M/$1"; echo 1 > $M/commit || result "$1-on" FAIL "commit: $(rd $M/error)"
 	sleep 0.2
-	set -- $1 $2 $(per_period 1 2 $2)
-	check $1-on "budget=$B/period cpu1 used=$3/period ($(awk "BEGIN{printf \"%.2f\", $3/$B}")x, at most 2x + slack) over $4 periods $2=$5 cpu0: donated=$(rd $M/cpu0/read_donated) shared=$(rd $M/cpu0/read_shared)" \
+	set -- "$1" "$2" $(per_period 1 2 "$2")
+	check "$1-on" "budget=$B/period cpu1 used=$3/period ($(awk "BEGIN{printf \"%.2f\", $3/$B}")x, at most 2x + slack) over $4 periods $2=$5 cpu0: donated=$(rd $M/cpu0/read_donated) shared=$(rd $M/cpu0/read_shared)" \
 		ftest "$3 >= $B * 1.3 && $3 <= $B * 2.125 && $5 > 0"
 }
 
@@ -246,14 +251,14 @@ group_reclaim() {
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	set -- $(pf 1 1); r0=$3
 	rmmod memreg
-	P=$(pick_period $r0)
+	P=$(pick_period "$r0")
 	echo "reclaim: unregulated rate=$r0/s period=${P}us"
 	B=$(calc "$r0 * 0.25 * $P / 1e6")
-	regulate_both $P $B $((B * 2)) reclaim-load || return
+	regulate_both "$P" "$B" $((B * 2)) reclaim-load || return
 	flag_ab reclaim read_reclaimed
 	rmmod memreg
 	B=$(calc "$r0 * 0.10 * $P / 1e6")
-	regulate_both $P $B $((B * 4)) share-load || return
+	regulate_both "$P" "$B" $((B * 4)) share-load || return
 	/pfload -c 0 -t 6 > /dev/null & w0=$!
 	flag_ab share read_shared
 	kill $w0 2>/dev/null; wait $w0 2>/dev/null
@@ -264,9 +269,9 @@ group_reclaim() {
 # events per period, the number of periods and how much its statistic
 # STAT grew meanwhile
 per_period() {
-	e0=$(rd $M/cpu$1/read_events); n0=$(rd $M/cpu$1/periods); s0=$(rd $M/cpu$1/$3)
+	e0=$(rd "$M/cpu$1/read_events"); n0=$(rd "$M/cpu$1/periods"); s0=$(rd "$M/cpu$1/$3")
 	/pfload -c "$1" -t "$2" > /dev/null
-	e1=$(rd $M/cpu$1/read_events); n1=$(rd $M/cpu$1/periods); s1=$(rd $M/cpu$1/$3)
+	e1=$(rd "$M/cpu$1/read_events"); n1=$(rd "$M/cpu$1/periods"); s1=$(rd "$M/cpu$1/$3")
 	echo "$(calc "($e1 - $e0) / ($n1 - $n0 + ($n1 == $n0))") $((n1 - n0)) $((s1 - s0))"
 }
 
@@ -301,7 +306,8 @@ group_hotplug() {
 
 echo "MEMREG-GROUP $group kernel=$(uname -r)"
 case $group in
-load|accuracy|lms|reclaim|fuzz|cycles|hotplug) group_$group ;;
+load|accuracy|lms|reclaim|fuzz|cycles|hotplug) "group_$group" ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac
+# shellcheck disable=SC2119 # the whole kernel log
 guest_finish

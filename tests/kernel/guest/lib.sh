@@ -1,3 +1,6 @@
+# shellcheck shell=dash
+# "echo V > FILE; rc=$?" is the status of a sysfs write, on purpose:
+# shellcheck disable=SC2320
 # lib.sh - shared by the /init scripts of the memreg QEMU guests (busybox
 # sh): the x86-64 suite (tests/kernel/guest/init.sh), the arm64 suite
 # (tests/arm64/guest/init.sh) and the overhead guest
@@ -67,6 +70,7 @@ bad() {
 
 # bad_params [PARAM]: the bad module parameters of every architecture,
 # each with PARAM (e.g. the counter event) in front
+# shellcheck disable=SC2086 # $e is optional: no word at all when empty
 bad_params() {
 	local e=${1:-}
 	bad period0 $e period_us=0
@@ -92,7 +96,7 @@ bad_params() {
 # counts every object of a CPU's current slab as active: shrinking the
 # cache first hands those slabs back, so the count is exact.
 slab_objs() {
-	echo 1 > /sys/kernel/slab/$1/shrink 2>/dev/null
+	echo 1 > "/sys/kernel/slab/$1/shrink" 2>/dev/null
 	awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print -1 }' /proc/slabinfo
 }
 # meminfo_kb FIELD: a /proc/meminfo figure in kB
@@ -108,7 +112,7 @@ meminfo_kb() { awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo; }
 # watcher pinned to cpu0 changes what cpu0 does).
 hang_watch() {
 	local p=$1
-	[ -n "${memreg_nowatch:-}" ] && { wait $p; return; }
+	[ -n "${memreg_nowatch:-}" ] && { wait "$p"; return; }
 	taskset -c 0 sh -c "n=0
 		while kill -0 $p 2>/dev/null; do
 			sleep 0.1; n=\$((n + 1))
@@ -119,7 +123,7 @@ hang_watch() {
 			cat /proc/interrupts; dmesg | tail -n 150
 			echo MEMREG-HANG-END
 		done" 2>/dev/null
-	wait $p
+	wait "$p"
 }
 
 # rmmod_watched: rmmod memreg under hang_watch
@@ -139,7 +143,7 @@ load_unload_cycles() {
 	local n=$1 p=$2 ok=0 i=1 e0 e1 v0 v1 c0 c1
 	shift 2
 	e0=$(slab_objs perf_event); v0=$(meminfo_kb VmallocUsed); c0=$(meminfo_kb Percpu)
-	while [ $i -le $n ]; do
+	while [ $i -le "$n" ]; do
 		if insmod $KO "$@" cpus=0,1 period_us=$((p + i * p / 50)) \
 			reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
 			sleep 0.05
@@ -148,7 +152,7 @@ load_unload_cycles() {
 		[ $((i % 10)) = 0 ] && echo "MEMREG-PROGRESS cycle $i ok=$ok"
 		i=$((i + 1))
 	done
-	check load-unload-$n "cycles ok=$ok/$n left='$(leftover)'" test "$ok" = $n -a -z "$(leftover)"
+	check "load-unload-$n" "cycles ok=$ok/$n left='$(leftover)'" test "$ok" = "$n" -a -z "$(leftover)"
 	sleep 1	# RCU-deferred frees (thread stacks, perf events)
 	e1=$(slab_objs perf_event); v1=$(meminfo_kb VmallocUsed); c1=$(meminfo_kb Percpu)
 	check cycles-no-leak "perf_event objects $e0->$e1, VmallocUsed $v0->$v1 kB, Percpu $c0->$c1 kB after $n cycles" \
@@ -165,18 +169,18 @@ load_unload_cycles() {
 # deadlock or fail, and cpu1 must end regulated).  Checks cpu1-offline,
 # cpu1-online, commit-vs-hotplug; the module stays loaded.
 hotplug_checks() {
-	local p=$1 min=$2 w1=$3 p1 th1 rc0 r_off thr_off p2 p3 rc1 r_on p4 th4 ok i hp hprc rcf p5 p6
+	local p=$1 min=$2 w1=$3 th1 rc0 r_off thr_off p2 p3 rc1 r_on p4 th4 ok i hp hprc rcf p5 p6
 	sleep 0.5
-	p1=$(rd $M/cpu1/periods); th1=$(rd $M/cpu1/throttles)
+	th1=$(rd $M/cpu1/throttles)
 	echo 0 > $CPU1_ONLINE; rc0=$?
 	sleep 0.3
 	r_off=$(rd $M/cpu1/running)
-	thr_off=$(for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = memreg/1 ] && awk '{ print $3 }' $d/stat; done | tr -d '\n')
+	thr_off=$(for d in /proc/[0-9]*; do [ "$(cat "$d/comm" 2>/dev/null)" = memreg/1 ] && awk '{ print $3 }' "$d/stat"; done | tr -d '\n')
 	p2=$(rd $M/cpu1/periods)
 	sleep 0.3
 	p3=$(rd $M/cpu1/periods)
 	echo 1 > $CPU1_ONLINE; rc1=$?
-	taskset -p 2 $w1 > /dev/null 2>&1
+	taskset -p 2 "$w1" > /dev/null 2>&1
 	sleep 0.5
 	r_on=$(rd $M/cpu1/running); p4=$(rd $M/cpu1/periods); th4=$(rd $M/cpu1/throttles)
 	check cpu1-offline "rc=$rc0 running=$r_off thread-state=$thr_off periods frozen $p2->$p3" \
@@ -195,8 +199,8 @@ hotplug_checks() {
 		i=$((i + 1))
 	done
 	wait $hp; hprc=$?
-	taskset -p 2 $w1 > /dev/null 2>&1
-	echo $p > $M/period_us; echo 1 > $M/commit; rcf=$?
+	taskset -p 2 "$w1" > /dev/null 2>&1
+	echo "$p" > $M/period_us; echo 1 > $M/commit; rcf=$?
 	sleep 0.5
 	p5=$(rd $M/cpu1/periods); sleep 0.5; p6=$(rd $M/cpu1/periods)
 	check commit-vs-hotplug "commits ok=$ok/30 hotplug-loop failures=$hprc online=$(rd $CPU1_ONLINE) final-commit rc=$rcf running=$(rd $M/cpu1/running) periods $p5->$p6 error='$(rd $M/error)'" \

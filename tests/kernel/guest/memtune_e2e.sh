@@ -60,7 +60,7 @@ matches_export() {
 		k=${kv%%=*}; v=${kv#*=}
 		case $k in
 		cpus) for c in $on; do
-			[ "$(val $M/cpu$c/regulated)" = 1 ] || bad="$bad cpu$c/regulated"
+			[ "$(val "$M/cpu$c/regulated")" = 1 ] || bad="$bad cpu$c/regulated"
 			nv=$((nv + 1))
 		      done ;;
 		read_budget|write_budget|read_max|write_max)
@@ -69,13 +69,13 @@ matches_export() {
 			i=0
 			for x in $(echo "$v" | tr , ' '); do
 				if echo " $on " | grep -q " $i "; then
-					got=$(val $M/cpu$i/$f)
+					got=$(val "$M/cpu$i/$f")
 					[ "$got" = "$x" ] || bad="$bad cpu$i/$f=$got!=$x"
 					nv=$((nv + 1))
 				fi
 				i=$((i + 1))
 			done ;;
-		*) got=$(val $M/$k)
+		*) got=$(val "$M/$k")
 		   [ "$got" = "$v" ] || bad="$bad $k=$got!=$v"
 		   nv=$((nv + 1)) ;;
 		esac
@@ -201,16 +201,16 @@ if [ -n "$ev" ]; then
 	[ $rc -eq 0 ] && [ "$got_ev" = "$ev" ] && [ "$got_mon" = 1 ]
 	check pmu-apply-matches $? "read_event=$got_ev monitor=$got_mon; $out"
 	c=$(for x in 0 1 2 3 4 5 6 7; do [ "$(val $M/cpu$x/regulated)" = 1 ] && echo $x; done | tail -1)
-	e0=$(val $M/cpu$c/read_events); p0=$(val $M/cpu$c/periods)
+	e0=$(val "$M/cpu$c/read_events"); p0=$(val "$M/cpu$c/periods")
 	i0=$(grep -i pmu /proc/interrupts | tr -s ' ' | tr '\n' ';')
 	taskset "$(printf %x $((1 << ${c:-0})))" memcal-load compute --ms 400 > /dev/null 2>&1
-	e1=$(val $M/cpu$c/read_events); p1=$(val $M/cpu$c/periods)
+	e1=$(val "$M/cpu$c/read_events"); p1=$(val "$M/cpu$c/periods")
 	i1=$(grep -i pmu /proc/interrupts | tr -s ' ' | tr '\n' ';')
 	# the cycle counter counts guest nanoseconds (QEMU: 1 GHz): 400 ms of
 	# compute are ~4e8 events; > 1e8 leaves room for guest-clock skew
 	[ -n "$c" ] && [ $((e1 - e0)) -gt 100000000 ] && [ $((p1 - p0)) -gt 0 ] &&
-		[ "$(val $M/cpu$c/throttles)" = 0 ]
-	check pmu-counts $? "cpu$c: $((e1 - e0)) $ev events in $((p1 - p0)) periods during 400 ms of compute, throttles=$(val $M/cpu$c/throttles) (monitor); pmu irqs before '$i0' after '$i1'"
+		[ "$(val "$M/cpu$c/throttles")" = 0 ]
+	check pmu-counts $? "cpu$c: $((e1 - e0)) $ev events in $((p1 - p0)) periods during 400 ms of compute, throttles=$(val "$M/cpu$c/throttles") (monitor); pmu irqs before '$i0' after '$i1'"
 	rmmod memreg
 	check pmu-unload $? ""
 fi

@@ -12,6 +12,7 @@
 # with the kernel log between MEMREG-DMESG-BEGIN/END and "MEMREG-DONE".
 # (helpers and conventions shared with the memreg guests: lib.sh, copied
 # to /lib.sh by the harness)
+# shellcheck source=../../kernel/guest/lib.sh
 . /lib.sh
 guest_mount
 mode=${ovh_mode:-test}
@@ -38,7 +39,7 @@ memcal)
 	/memcal overhead --module /memreg.ko --periods 1000,5000 --cores 0 \
 		--repeat 3 --benchmarks compute --duration "$ms" --db /tmp/m.db \
 		--json > /tmp/o.json; rc=$?
-	cat /tmp/o.json | sed 's/^/OVH-JSON /'
+	sed 's/^/OVH-JSON /' /tmp/o.json
 	check ovh-memcal-exit "memcal overhead exit $rc" test $rc = 0
 	check ovh-memcal-method "method memreg chosen (module loadable)" grep -q '"method": "memreg"' /tmp/o.json
 	n=$(grep -c '"ratio_median": [0-9]' /tmp/o.json)

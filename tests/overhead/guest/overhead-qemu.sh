@@ -20,14 +20,14 @@
 #              libraries are linked into a static memcal; x86-64 only).
 # --icount     single-threaded TCG with -icount shift=0 (1 guest ns = one
 #              instruction: deterministic).  Default on arm64; off on
-#              x86-64, whose guest does not boot that way (PLATFORM.md;
-#              checked again: stuck after "Booting from ROM" for 5 min), so
-#              x86-64 figures are plain TCG and NOISY.
+#              x86-64, whose guest does not boot that way (it stops after
+#              "Booting from ROM"; docs/platform-notes.md), so x86-64
+#              figures are plain TCG and NOISY.
 # --arch arm64 qemu-system-aarch64 -M virt -cpu max,pmu=on with the arm64
-#              kernel and cross-built memreg.ko of scripts/arm64/{kernel,kmod}
-#              (issue 8's harness); memreg counts the real PMU event raw
+#              kernel and cross-built memreg.ko of scripts/arm64/{kernel,kmod};
+#              memreg counts the real PMU event raw
 #              0x11 (CPU_CYCLES) there, so its overflow/read path is costed.
-# Uses the kernel engineers' module builds (make -C regulator/kmod OUT= KDIR=
+# Uses the module builds of the kernel harnesses (make -C regulator/kmod OUT= KDIR=
 # on x86-64, scripts/arm64/kmod on arm64) and the same boot recipes as
 # scripts/qemu/memreg-qemu.sh and scripts/arm64/memreg-qemu-arm64; its own
 # initramfs because those harnesses run only their fixed check groups.
@@ -36,7 +36,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
-mode=test
+mode="test"
 build=$src/build-ovh/qemu
 tmo=400
 reps=5
@@ -70,37 +70,37 @@ case $arch in
 x86_64)
 	[ -n "$icount" ] || icount=0
 	qemu_x86_kernel std
-	qemu=qemu-system-x86_64
+	qemu="qemu-system-x86_64"
 	cc=gcc
 	extra=
 	console=ttyS0
 	;;
 arm64)
 	[ -n "$icount" ] || icount=1
-	qemu=qemu-system-aarch64
+	qemu="qemu-system-aarch64"
 	cc=aarch64-linux-gnu-gcc
-	command -v $cc > /dev/null || skip "$cc missing (apt-get install gcc-aarch64-linux-gnu)"
-	[ -x "$src/scripts/arm64/kernel" ] || skip "scripts/arm64/kernel not present (issue 8)"
+	command -v "$cc" > /dev/null || skip "$cc missing (apt-get install gcc-aarch64-linux-gnu)"
 	vars=$("$src/scripts/arm64/kernel"); rc=$?
 	[ $rc -eq 77 ] && skip "no arm64 kernel tree"
 	[ $rc -eq 0 ] || die "scripts/arm64/kernel failed"
 	eval "$vars"
+	# shellcheck disable=SC2153 # KIMG and KVER come from the eval above
 	kimg=$KIMG
+	# shellcheck disable=SC2153
 	kver=$KVER
 	extra="read_event=raw:0x11"
 	console=ttyAMA0
 	;;
 *) die "unknown arch '$arch' (x86_64 arm64)" ;;
 esac
-command -v $qemu > /dev/null || skip "$qemu missing"
+command -v "$qemu" > /dev/null || skip "$qemu missing"
 command -v cpio > /dev/null || skip "cpio missing"
-[ -f "$src/regulator/kmod/Makefile" ] || skip "regulator/kmod not present"
 build=$build/$arch
 
 mkdir -p "$build"
 exec 9> "$build/.lock"
 flock 9
-if [ $arch = x86_64 ]; then
+if [ "$arch" = x86_64 ]; then
 	[ -x /bin/busybox ] || skip "busybox-static missing"
 	bb=/bin/busybox
 	kout=$build/kmod
@@ -116,21 +116,24 @@ else
 	aarch64-linux-gnu-strip --strip-debug -o "$build/memreg.ko" "$ko" || die "cannot strip $ko"
 fi
 g=$build/ovh_guest
-ctl=
-[ -f "$src/regulator/ctl/memreg_ctl.c" ] && ctl="-I$src/regulator/ctl $src/regulator/ctl/memreg_ctl.c"
-$cc -static -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/calibrate" -o "$g" \
+"$cc" -static -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/calibrate" \
+	-I"$src/regulator/ctl" -o "$g" \
 	"$here/ovh_guest.c" "$src/calibrate/overhead_bench.c" \
-	"$src/calibrate/overhead_kmod.c" $ctl -lpthread -lm \
+	"$src/calibrate/overhead_kmod.c" "$src/regulator/ctl/memreg_ctl.c" \
+	-lpthread -lm \
 	|| die "cannot build the guest program (static libc)"
-if [ $mode = memcal ]; then
-	[ $arch = x86_64 ] || skip "mode memcal is x86-64 only"
+if [ "$mode" = memcal ]; then
+	[ "$arch" = x86_64 ] || skip "mode memcal is x86-64 only"
 	b=$cbuild
-	libs="$b/calibrate/libmemcal_calibrate.a $b/reports/libmemcal_reports.a $b/calibrate/libmemcal_calibrate.a $b/cli/libmemcal_cli.a $b/db/libmemcal_db.a $b/regulator/ctl/libmemreg_ctl.a $b/regulator/core/libmemreg_core.a"
-	for l in $libs; do [ -f "$l" ] || skip "no built tree for a static memcal (--cmake-build; missing $l)"; done
+	set -- "$b/calibrate/libmemcal_calibrate.a" "$b/reports/libmemcal_reports.a" \
+	       "$b/calibrate/libmemcal_calibrate.a" "$b/platform/libmemcal_platform.a" \
+	       "$b/cli/libmemcal_cli.a" "$b/db/libmemcal_db.a" \
+	       "$b/regulator/ctl/libmemreg_ctl.a" "$b/regulator/core/libmemreg_core.a"
+	for l in "$@"; do [ -f "$l" ] || skip "no built tree for a static memcal (--cmake-build; missing $l)"; done
 	grep -q '^MEMCAL_SANITIZE:STRING=.' "$b/CMakeCache.txt" 2>/dev/null &&
 		skip "sanitized build: its libraries cannot be linked statically"
 	gcc -static -O2 -D_GNU_SOURCE -DMEMCAL_VERSION='"guest"' -I"$src/calibrate" -I"$src/cli" -I"$src/db" \
-		-o "$build/memcal" "$src/calibrate/memcal_main.c" "$here/udev_stub.c" $libs \
+		-o "$build/memcal" "$src/calibrate/memcal_main.c" "$here/udev_stub.c" "$@" \
 		-lhwloc -lnuma -lpfm -lsqlite3 -lz -ljansson -lm -lpthread -ldl > "$build/memcal.linklog" 2>&1 \
 		|| { tail -20 "$build/memcal.linklog"; die "cannot link a static memcal"; }
 fi
@@ -138,7 +141,7 @@ root=$build/initramfs-$mode
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
 cp "$bb" "$root/bin/busybox"
-applets=$([ $arch = x86_64 ] && /bin/busybox --list ||
+applets=$([ "$arch" = x86_64 ] && /bin/busybox --list ||
 	qemu-aarch64-static "$bb" --list 2>/dev/null ||
 	echo sh mount cat echo grep sed awk tr cut tail head sleep insmod rmmod dmesg poweroff test ls)
 for a in $applets; do
@@ -149,22 +152,23 @@ cp "$src/tests/kernel/guest/lib.sh" "$root/lib.sh"
 chmod 755 "$root/init"
 cp "$build/memreg.ko" "$root/memreg.ko"
 cp "$g" "$root/ovh_guest"
-[ $mode = memcal ] && cp "$build/memcal" "$root/memcal"
+[ "$mode" = memcal ] && cp "$build/memcal" "$root/memcal"
 initrd=$build/initrd-$mode.gz
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
 flock -u 9
 
 accel="-accel tcg"
-[ $icount -eq 1 ] && accel="-accel tcg,thread=single -icount shift=0"
+[ "$icount" -eq 1 ] && accel="-accel tcg,thread=single -icount shift=0"
 accel=${OVH_QEMU_ACCEL:-$accel}	# for experiments with other TCG flags
 stat=median
-[ $icount -eq 1 ] || stat=best
+[ "$icount" -eq 1 ] || stat=best
 machine="-cpu max"
-[ $arch = arm64 ] && machine="-M virt -cpu max,pmu=on"
+[ "$arch" = arm64 ] && machine="-M virt -cpu max,pmu=on"
 log=$build/overhead-$mode.log
 load0=$(cut -d' ' -f1 /proc/loadavg)
-echo "overhead-qemu: $arch kernel $kver, mode $mode, $([ $icount -eq 1 ] && echo 'icount: deterministic' || echo 'plain TCG: NOISY'), log $log"
-timeout -k 5 "$tmo" $qemu $accel $machine -smp 2 -m 512 \
+echo "overhead-qemu: $arch kernel $kver, mode $mode, $([ "$icount" -eq 1 ] && echo 'icount: deterministic' || echo 'plain TCG: NOISY'), log $log"
+# shellcheck disable=SC2086 # $accel and $machine are lists of options
+timeout -k 5 "$tmo" "$qemu" $accel $machine -smp 2 -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
 	-append "console=$console quiet panic=-1 ovh_mode=$mode ovh_reps=$reps ovh_ms=$ms ovh_bench=$bench ovh_extra=$extra ovh_stat=$stat" \
 	< /dev/null > "$log" 2>&1
@@ -182,14 +186,15 @@ test) expect="ovh-finite ovh-ge1 ovh-contrast-m1 ovh-contrast-m0 ovh-master ovh-
 	# ordering are then reported but not asserted (they are exact under
 	# -icount on arm64); finiteness, the master comparison and the
 	# unload still are.
-	if [ $icount -eq 0 ] && awk -v n="$(nproc)" -v l="$load0" 'BEGIN { exit !(l > n) }'; then
+	if [ "$icount" -eq 0 ] && awk -v n="$(nproc)" -v l="$load0" 'BEGIN { exit !(l > n) }'; then
 		echo "overhead-qemu: host load $load0 > $(nproc) cores: plain-TCG ratios and ordering reported, not asserted"
 		expect="ovh-finite ovh-master ovh-unloaded"
 	fi ;;
 bench) expect="ovh-unloaded" ;;
 memcal) expect="ovh-memcal-exit ovh-memcal-method ovh-memcal-finite ovh-memcal-show ovh-unloaded" ;;
 esac
-qemu_verdict overhead-qemu "$log" $qrc "$tmo" $expect || fail=1
+# shellcheck disable=SC2086 # $expect is a list of check names
+qemu_verdict overhead-qemu "$log" "$qrc" "$tmo" $expect || fail=1
 grep -aq '^OVH-ERROR' "$log" && fail=1
 [ $fail -eq 0 ] && echo "overhead-qemu: $mode: all checks PASS" || echo "overhead-qemu: $mode: FAILED"
 exit $fail

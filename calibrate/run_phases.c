@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * runner.c - every measuring phase of `memcal run` (see runner.h).
+ * run_phases.c - every measuring phase of `memcal run` (see run_phases.h).
  */
-#include "runner.h"
+#include "run_phases.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * runner.h - run a workload's command: fork, pin to its CPU with
+ * workload_run.h - run a workload's command: fork, pin to its CPU with
  * sched_setaffinity, execvp (never a shell), wait, time it.  The
  * memcal-load trace and report files are handed over through the
  * environment (MEMCAL_LOAD_TRACE, MEMCAL_LOAD_REPORT).
  */
-#ifndef MEMTUNE_RUNNER_H
-#define MEMTUNE_RUNNER_H
+#ifndef MEMTUNE_WORKLOAD_RUN_H
+#define MEMTUNE_WORKLOAD_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -52,4 +52,4 @@ int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 		    char *err, size_t errlen);
 int runner_exit_ok(const struct runner_job *j, char *err, size_t errlen);
 
-#endif /* MEMTUNE_RUNNER_H */
+#endif /* MEMTUNE_WORKLOAD_RUN_H */

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * config.c - the tuned configuration document (see config.h): rendering
- * it to JSON, reading it back with every field checked, and the small
- * helpers the planner uses to fill it.
+ * tuned_config.c - the tuned configuration document (see
+ * tuned_config.h): rendering it to JSON, reading it back with every field
+ * checked, and the small helpers the planner uses to fill it.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "tuned_config.h"
 
 /* budget_json - one class's limits as an object. */
 static json_t *budget_json(const struct tune_budget *b)

@@ -3,7 +3,7 @@
  * topology.c - load the board description with hwloc and flatten what
  * memcal needs (counts, cores, caches, NUMA nodes) into plain structs.
  */
-#include "topology.h"
+#include "memcal_platform.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -218,8 +218,8 @@ static int collect_nodes(struct memcal_topology *t)
 }
 
 /*
- * memcal_topology_load - load the board description (see topology.h for
- * the order of sources) into @t.  @synthetic may be NULL.  On failure @t
+ * memcal_topology_load - load the board description (see
+ * memcal_platform.h for the order of sources) into @t.  @synthetic may be NULL.  On failure @t
  * holds nothing and @err says why.
  */
 int memcal_topology_load(struct memcal_topology *t, const char *synthetic,

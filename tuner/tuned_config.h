@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * config.h - the tuned configuration: one versioned JSON document
- * (DESIGN.md "Tuned config") and its C form.  The planner fills a struct
- * tune_config, config_to_json() renders the document stored in the
- * database, config_from_json() reads it back for apply and the exporters.
+ * tuned_config.h - the tuned configuration: one versioned JSON document
+ * (docs/design.md, "Tuned configuration") and its C form.  The planner
+ * fills a struct tune_config, config_to_json() renders the document stored
+ * in the database, config_from_json() reads it back for apply and the
+ * exporters.
  *
  * Document (format "memcal.tuned-config", version 1):
  *   format, version, mix, created_at, tool_version
@@ -27,8 +28,8 @@
  *   reasons    {period, master: the explain sentence of that choice}
  *   warnings   [sentences]
  */
-#ifndef MEMTUNE_CONFIG_H
-#define MEMTUNE_CONFIG_H
+#ifndef MEMTUNE_TUNED_CONFIG_H
+#define MEMTUNE_TUNED_CONFIG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -194,4 +195,4 @@ void config_exempt_cpulist(const struct tune_config *c, char *buf,
 /* config_print.c */
 void config_print(FILE *f, const struct tune_config *c, int64_t id);
 
-#endif /* MEMTUNE_CONFIG_H */
+#endif /* MEMTUNE_TUNED_CONFIG_H */

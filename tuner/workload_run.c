@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * runner.c - start and reap workload processes (see runner.h).  A
+ * workload_run.c - start and reap workload processes (see workload_run.h).  A
  * close-on-exec pipe tells the parent whether execvp() failed, so that a
  * command that does not exist is an error with its name, not a run that
  * "finished" in a millisecond.
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner.h"
+#include "workload_run.h"
 
 /** runner_now_ns() - CLOCK_MONOTONIC in ns. */
 uint64_t runner_now_ns(void)

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * topology.h - the board as hwloc describes it: packages, NUMA nodes with
- * their memory, cores, hardware threads and every cache level with its
- * size, line size and the CPUs that share it.
+ * memcal_platform.h - the board both tools work on: its topology as hwloc
+ * describes it (packages, NUMA nodes with their memory, cores, hardware
+ * threads and every cache level with its size, line size and the CPUs that
+ * share it), and its identity as the database stores it (names and the
+ * fingerprint that ties a calibration or a tuned configuration to a board).
+ * The one public header of the memcal_platform library (platform/).
  *
  * Source of the description, in order of precedence:
  *   1. a synthetic description passed by the caller (tests),
@@ -12,8 +15,8 @@
  * A file or description that does not parse is an error, never a silent
  * fall-back to this machine.  CPU numbers are OS numbers everywhere.
  */
-#ifndef MEMCAL_TOPOLOGY_H
-#define MEMCAL_TOPOLOGY_H
+#ifndef MEMCAL_PLATFORM_H
+#define MEMCAL_PLATFORM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +25,7 @@
 #include <hwloc.h>
 #include <jansson.h>
 
-/* Result codes of the calibrate/ subsystems (0 is success). */
+/* Result codes of the platform and calibrate subsystems (0 is success). */
 enum memcal_cal_rc {
 	MEMCAL_CAL_OK = 0,
 	MEMCAL_CAL_ERROR = -1,		/* generic failure, message in err */
@@ -102,4 +105,9 @@ int memcal_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 			  size_t len);
 const char *memcal_sysfs_root(void);
 
-#endif /* MEMCAL_TOPOLOGY_H */
+struct memcal_platform;	/* memcal_db.h: the row this fills */
+
+int memcal_platform_describe(const struct memcal_topology *t,
+			     struct memcal_platform *p);
+
+#endif /* MEMCAL_PLATFORM_H */

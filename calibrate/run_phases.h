@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * runner.h - the measuring part of `memcal run`: given a topology and the
+ * run_phases.h - the measuring part of `memcal run`: given a topology and the
  * options, run every phase (per-core and aggregate bandwidth, mixed
  * traffic, loaded latency, sustainable bandwidth, PMU events) and fill a
  * struct memcal_run_result.  It touches no database; cmd_run.c stores the
  * result afterwards in one transaction.
  */
-#ifndef MEMCAL_RUNNER_H
-#define MEMCAL_RUNNER_H
+#ifndef MEMCAL_RUN_PHASES_H
+#define MEMCAL_RUN_PHASES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "results.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 /* Repetitions kept (and warm-ups discarded) per measurement. */
 #define MEMCAL_REPS_FULL	10
@@ -58,4 +58,4 @@ int memcal_run_measure(const struct memcal_topology *t,
 		       struct memcal_run_result *r, memcal_step_fn step,
 		       void *user, char *err, size_t errlen);
 
-#endif /* MEMCAL_RUNNER_H */
+#endif /* MEMCAL_RUN_PHASES_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * memcal_reports.h - what the reports library offers the tools beyond
+ * their report commands: the headline figures of a calibration run,
+ * computed from its stored rows by one set of functions (report_summary.c)
+ * that both `memcal show` and the reports call, so that the two never
+ * print different numbers for the same figure; the JSON form of a job
+ * latency row, shared by `memtune validate` and the tuning report; and
+ * the growable-array helper they use.
+ */
+#ifndef MEMCAL_REPORTS_H
+#define MEMCAL_REPORTS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "memcal_db.h"
+#include "memcal_db_job_latency.h"
+
+int report_push(void **arr, size_t *n, size_t elem, const void *item);
+json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
+
+double figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
+		     int n_cpus, double *lo, double *hi);
+int figures_max_cpus(const struct memcal_bw *bw, size_t n);
+double figures_bw_peak(const struct memcal_bw *bw, size_t n,
+		       const char *kind, int *n_cpus);
+const struct memcal_sustainable *
+figures_sustainable(const struct memcal_sustainable *sus, size_t n,
+		    const char *traffic);
+
+#endif /* MEMCAL_REPORTS_H */
