@@ -1,6 +1,6 @@
 #!/bin/bash
 # conventions.sh TOOL... - the conventions every command of the tools
-# shares (DESIGN.md, cli/cli.h):
+# shares (docs/design.md, cli/cli.h):
 #  - --help lines are at most 80 columns;
 #  - a long option has the same short option on every command that has it
 #    (or none on all);
@@ -8,6 +8,9 @@
 #    JSON document in the envelope {tool, command, version, ok,
 #    result|error, warnings}.
 # Needs jq.  Exits 1 if any check failed.
+# "CHECK && ok || bad": ok only counts and never fails, so bad runs
+# exactly when the check fails.
+# shellcheck disable=SC2015
 set -u
 fail=0 cases=0
 ok() { cases=$((cases + 1)); }

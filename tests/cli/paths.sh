@@ -10,6 +10,8 @@
 #     wrote in a folder only root can write, read by 'nobody' with no
 #     -wal/-shm/-journal left behind (skipped, exit 77, unless run as root).
 # Prints one line per case; exits 1 if any failed.
+# The helpers below run only through check (shellcheck cannot see that).
+# shellcheck disable=SC2317
 set -u
 memcal=$1 memtune=$2 fixture=$3 src=$4
 cfg=$src/tests/fixtures/export/config.json
@@ -102,7 +104,7 @@ check "a write that fails exits 1" [ $? -eq 1 ]
 check "... naming the real cause (File too large)" has "$tmp/err" \
 	"File too large"
 check "... leaving the old file untouched" [ "$(cat "$tmp/old.html")" = keep ]
-check "... and no temporary file" [ -z "$(ls -A "$tmp" | grep '^\.old')" ]
+check "... and no temporary file" [ -z "$(find "$tmp" -maxdepth 1 -name '.old*' -print -quit)" ]
 "$memcal" report --db "$db" --out "$tmp/old.html" >/dev/null 2>"$tmp/err"
 check "a replaced file keeps its mode (600)" \
 	[ "$(stat -c %a "$tmp/old.html")" = 600 ]
@@ -179,6 +181,7 @@ check "nobody cannot write the folder (the scenario holds)" cannot_write
 for cmd in "$memcal show" "$memcal report --format json" \
 	   "$memcal report --out -" "$memtune report --format csv" \
 	   "$memcal --json show"; do
+	# shellcheck disable=SC2086 # $cmd is a command and its arguments
 	as_nobody $cmd --db "$ro/memcal.db" >"$tmp/stdout" 2>"$tmp/err"
 	rc=$?
 	check "nobody: '${cmd##*/}' exits 0" [ $rc -eq 0 ]
@@ -186,10 +189,10 @@ for cmd in "$memcal show" "$memcal report --format json" \
 done
 "$memcal" show --db "$ro/memcal.db" >/dev/null 2>&1
 check "root reads it and leaves no -wal/-shm/-journal" \
-	[ -z "$(ls -A "$ro" | grep -v '^memcal.db$')" ]
+	[ -z "$(find "$ro" -mindepth 1 -maxdepth 1 ! -name memcal.db -print -quit)" ]
 chmod 777 "$ro"
 as_nobody "$memcal" show --db "$ro/memcal.db" >/dev/null 2>&1
 check "nobody with a writable folder leaves no file of its own" \
-	[ -z "$(ls -A "$ro" | grep -v '^memcal.db$')" ]
+	[ -z "$(find "$ro" -mindepth 1 -maxdepth 1 ! -name memcal.db -print -quit)" ]
 echo "$cases cases"
 exit $fail
