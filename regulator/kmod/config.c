@@ -149,29 +149,37 @@ static int mrk_max_sample_rate(void)
 }
 
 /*
- * The most overflow interrupts one counter of class @cls of @cpu can take
- * in a period of @cfg: re-armed, one at the budget, one more after a
- * spare grant and one per reclaim take (each takes at least the quantum
- * and the budget never passes the ceiling); slack scheme, one per granule
- * up to the guarantee, or up to the ceiling when LMS, reclaim or sharing
- * can raise the budget.
+ * The overflow interrupts one counter of class @cls of @cpu takes in a
+ * period of @cfg when the CPU uses its budget.  Re-armed: one at the
+ * budget, one more after a spare grant and, with reclaim, one for a
+ * donor's own donation plus one per reclaim take (each takes at least the
+ * quantum; the pool holds at most the other CPUs' budgets: their
+ * guarantees, or with LMS their ceilings, and never more than the
+ * platform ceiling).  Slack scheme: one per granule up to the guarantee,
+ * i.e. about slack_div (a budget that LMS, reclaim or sharing raises
+ * above the guarantee adds overflows at the same granule; perf throttling
+ * them is reported at run time).
  */
 static u64 mrk_overflows_per_period(const struct mrk_cfg *cfg, unsigned int cpu,
 				    unsigned int cls, bool rearm)
 {
 	const struct memreg_cpu_cfg *cc = &cfg->core.cpu[cpu];
+	u64 sample, pool = 0, q = max_t(u64, 1, cfg->core.reclaim_quantum);
 	u32 f = cfg->core.flags;
-	u64 top, sample;
+	unsigned int j;
 
-	if (rearm)
-		return 1 + !!(f & MEMREG_F_SHARE) +
-		       ((f & MEMREG_F_RECLAIM) ?
-			div64_u64(cc->ceiling[cls] + cfg->core.reclaim_quantum - 1,
-				  max_t(u64, 1, cfg->core.reclaim_quantum)) : 0);
-	sample = max_t(u64, 1, cc->guaranteed[cls] / cfg->slack_div);
-	top = (f & (MEMREG_F_LMS | MEMREG_F_RECLAIM | MEMREG_F_SHARE)) ?
-	      cc->ceiling[cls] : cc->guaranteed[cls];
-	return div64_u64(top + sample - 1, sample);
+	if (!rearm) {
+		sample = max_t(u64, 1, cc->guaranteed[cls] / cfg->slack_div);
+		return div64_u64(cc->guaranteed[cls] + sample - 1, sample);
+	}
+	if (!(f & MEMREG_F_RECLAIM))
+		return 1 + !!(f & MEMREG_F_SHARE);
+	for (j = 0; j < cfg->core.nr_cpus; j++)
+		if (j != cpu && cfg->core.cpu[j].active)
+			pool += (f & MEMREG_F_LMS) ? cfg->core.cpu[j].ceiling[cls] :
+						     cfg->core.cpu[j].guaranteed[cls];
+	pool = min(pool, cfg->core.platform_ceiling[cls]);
+	return 2 + !!(f & MEMREG_F_SHARE) + div64_u64(pool + q - 1, q);
 }
 
 /*
