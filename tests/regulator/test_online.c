@@ -10,15 +10,23 @@
 
 static const uint64_t zero2[2] = { 0, 0 };
 
-Test(online, sharing_triggers_with_an_unthrottled_cpu_offline)
+/* Three CPUs guaranteed 100 each, sharing under a ceiling of 1000. */
+static struct memreg *three_sharing(void)
 {
 	struct memreg *r = reg_new();
 	struct memreg_cfg c;
-	struct memreg_arm a;
-	uint64_t g[2];
 
 	reg_cfg(&c, 3, 100, 1000, 1000, MEMREG_F_SHARE, 1);
 	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	return r;
+}
+
+Test(online, sharing_triggers_with_an_unthrottled_cpu_offline)
+{
+	struct memreg *r = three_sharing();
+	struct memreg_arm a;
+	uint64_t g[2];
+
 	cr_assert_eq(memreg_cpu_set_online(r, 2, 0), MEMREG_OK);
 	memreg_replenish(r, 0, 1, zero2, 0, &a);
 	memreg_replenish(r, 1, 1, zero2, 0, &a);
@@ -34,13 +42,10 @@ Test(online, sharing_triggers_with_an_unthrottled_cpu_offline)
 
 Test(online, a_cpu_back_online_counts_again)
 {
-	struct memreg *r = reg_new();
-	struct memreg_cfg c;
+	struct memreg *r = three_sharing();
 	struct memreg_arm a;
 	uint64_t g[2];
 
-	reg_cfg(&c, 3, 100, 1000, 1000, MEMREG_F_SHARE, 1);
-	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
 	memreg_cpu_set_online(r, 2, 0);
 	memreg_cpu_set_online(r, 2, 1);
 	memreg_replenish(r, 0, 1, zero2, 0, &a);
