@@ -261,7 +261,8 @@ int mrk_counters_create(struct mrk_cpu *c)
 		ev = mrk_counter_create(mrk_active.event[cls], c->cpu,
 					c->sample[cls], handlers[cls], c);
 		if (IS_ERR(ev)) {
-			if (PTR_ERR(ev) != -ENODEV || cpu_online(c->cpu))
+			/* -ENODEV: perf already took the CPU down */
+			if (PTR_ERR(ev) != -ENODEV)
 				mrk_set_error("cpu %d: cannot create the %s counter "
 					      "'%s' (error %ld)", c->cpu,
 					      cls ? "write" : "read",

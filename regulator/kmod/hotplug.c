@@ -185,8 +185,13 @@ static int mrk_cpu_prepare(struct mrk_cpu *c)
 	if (!mrk_cpu_regulated(c->cpu) || !cpu_online(c->cpu))
 		return 0;
 	ret = mrk_counters_create(c);
-	if (ret == -ENODEV && !cpu_online(c->cpu))
-		return 0;	/* raced with an offline: hotplug handles it */
+	/*
+	 * Raced with an offline: perf's context goes down after this CPU's
+	 * teardown callback scheduled the hotplug work (which handles it),
+	 * while cpu_online() may still say yes.
+	 */
+	if (ret == -ENODEV)
+		return 0;
 	if (ret)
 		return ret;
 	c->prepared = true;
