@@ -120,7 +120,7 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 static memreg_u32 memreg_throttle(struct memreg *r, struct memreg_cpu *c,
 				  memreg_u32 cpu, memreg_u32 cls)
 {
-	memreg_u64 mask;
+	memreg_u64 mask, on;
 
 	if (!c->throttled) {
 		if (memreg_unlikely(r->cfg.cpu[cpu].exempt))
@@ -132,8 +132,8 @@ static memreg_u32 memreg_throttle(struct memreg *r, struct memreg_cpu *c,
 		mask = (memreg_u64)memreg_atomic64_read(&r->throttled_mask);
 	}
 	c->throttled |= 1U << cls;
-	return (mask & r->active_mask) == r->active_mask ?
-	       MEMREG_THROTTLE_ALL : MEMREG_THROTTLE;
+	on = memreg_online(r);
+	return (mask & on) == on ? MEMREG_THROTTLE_ALL : MEMREG_THROTTLE;
 }
 
 int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
@@ -156,7 +156,30 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 	}
 	if (r->cfg.flags & MEMREG_F_RECLAIM) {
 		memreg_u64 room = c->ceiling[cls];
-		memreg_u64 want = (u - b) + r->cfg.reclaim_quantum;
+		memreg_u64 want;
+
+		if (b < c->guaranteed[cls]) {
+			/*
+			 * A donor: only the master's donation puts a budget
+			 * below the guarantee.  It gets it back first, from the
+			 * pool while the pool still holds it, and in full.
+			 */
+			memreg_u64 back = c->guaranteed[cls] - b;
+			memreg_u64 got = memreg_pool_take_inline(&r->pool, cls,
+								 c->period, back);
+
+			b = c->guaranteed[cls];
+			c->budget[cls] = b;
+			c->stats.reclaimed[cls] = memreg_sat_add(c->stats.reclaimed[cls], got);
+			c->stats.restored[cls] = memreg_sat_add(c->stats.restored[cls],
+								back - got);
+			if (u < b) {
+				memreg_fill_arm(c, arm, c->throttled ?
+						MEMREG_THROTTLE : MEMREG_RUN);
+				return MEMREG_OK;
+			}
+		}
+		want = (u - b) + r->cfg.reclaim_quantum;
 
 		room = room > b ? room - b : 0;
 		if (want > room)
@@ -176,6 +199,26 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 		}
 	}
 	memreg_fill_arm(c, arm, memreg_throttle(r, c, cpu, cls));
+	return MEMREG_OK;
+}
+
+int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online)
+{
+	struct memreg_cpu *c;
+	memreg_u64 bit = (memreg_u64)1 << cpu;
+
+	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
+		return MEMREG_ENODEV;
+	c = &r->cpu[cpu];
+	if (c->throttled) {
+		c->throttled = 0;
+		memreg_mask_clear(&r->throttled_mask, bit);
+	}
+	MEMREG_WRITE_ONCE(c->started, 0);
+	if (online)
+		memreg_mask_set(&r->online_mask, bit);
+	else
+		memreg_mask_clear(&r->online_mask, bit);
 	return MEMREG_OK;
 }
 

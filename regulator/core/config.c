@@ -264,5 +264,6 @@ int memreg_init(struct memreg *r, const struct memreg_cfg *cfg,
 					cfg->lms.cold_start[cls]);
 		}
 	}
+	memreg_atomic64_set(&r->online_mask, (memreg_s64)r->active_mask);
 	return MEMREG_OK;
 }

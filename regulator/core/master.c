@@ -27,6 +27,11 @@
  * factor:  b_i' = g_i + (b_i - g_i) * (C - G) / (S - G),  G = sum g_i.
  * G <= C holds by validation, each product is < 2^64 (both factors <= E),
  * and rounding down gives sum b_i' <= G + (C - G) = C.
+ *
+ * Offline CPUs (memreg_cpu_set_online()) are left out of all of it: no
+ * prediction, no budget, no share of G or S; with reclaim and without LMS
+ * their guarantee is donated to the next period's pool (without LMS the
+ * online budgets are their guarantees, so G_online + donated <= C).
  */
 #include "memreg_internal.h"
 
@@ -97,14 +102,15 @@ static memreg_u64 memreg_uncensor(struct memreg_cpu *c, memreg_u32 cls,
 }
 
 /*
- * Feed class @cls's demand of @period - 1 to every active CPU's predictor
- * and derive each CPU's budget for @period + 1 into @budget: clamped
- * prediction with LMS, the guarantee without.  @last gets the demand, or
- * MEMREG_BUDGET_INF where the CPU recorded none.  Returns the sum.
+ * Feed class @cls's demand of @period - 1 to the predictor of every CPU
+ * in @on (active and online) and derive each one's budget for @period + 1
+ * into @budget: clamped prediction with LMS, the guarantee without.
+ * @last gets the demand, or MEMREG_BUDGET_INF where the CPU recorded
+ * none.  Returns the sum.
  */
 static memreg_u64 memreg_predict(struct memreg *r, memreg_u32 cls,
-				 memreg_u64 period, memreg_u32 *budget,
-				 memreg_u64 *last)
+				 memreg_u64 period, memreg_u64 on,
+				 memreg_u32 *budget, memreg_u64 *last)
 {
 	const struct memreg_cfg *cfg = &r->cfg;
 	memreg_u64 sum = 0;
@@ -116,8 +122,8 @@ static memreg_u64 memreg_predict(struct memreg *r, memreg_u32 cls,
 		memreg_u32 pred = s->last_pred;
 		memreg_s64 w;
 
-		if (!cfg->cpu[cpu].active)
-			continue;
+		if (!((on >> cpu) & 1))
+			continue;	/* not regulated, or offline */
 		w = memreg_atomic64_read(&c->demand[cls]);
 		last[cpu] = MEMREG_BUDGET_INF;
 		if (period && MEMREG_READ_ONCE(c->started) &&
@@ -148,6 +154,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	memreg_u32 cpu, cls;
 	int publish = (cfg->flags & MEMREG_F_PUBLISHED) &&
 		      !(cfg->flags & MEMREG_F_MONITOR);
+	memreg_u64 on = memreg_online(r);
 
 	if (r->master_ticks && period <= r->master_period)
 		return MEMREG_ESTALE;	/* twice in a period would donate twice */
@@ -156,14 +163,25 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum, gsum = 0, donated = 0;
 
-		sum = memreg_predict(r, cls, period, budget, last);
+		sum = memreg_predict(r, cls, period, on, budget, last);
 		if (!publish) {
 			memreg_refresh_words(r, cls, period, 0);
 			continue;
 		}
-		for (cpu = 0; cpu < cfg->nr_cpus; cpu++)
-			if (cfg->cpu[cpu].active)
+		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+			if ((on >> cpu) & 1) {
 				gsum += cfg->cpu[cpu].guaranteed[cls];
+			} else if (cfg->cpu[cpu].active &&
+				   (cfg->flags & (MEMREG_F_RECLAIM | MEMREG_F_LMS)) ==
+				   MEMREG_F_RECLAIM) {
+				/* offline, without LMS: its guarantee to the pool */
+				memreg_u64 d = cfg->cpu[cpu].guaranteed[cls];
+
+				donated += d;
+				r->cpu[cpu].stats.donated[cls] =
+					memreg_sat_add(r->cpu[cpu].stats.donated[cls], d);
+			}
+		}
 		if (sum > cfg->platform_ceiling[cls]) {
 			memreg_u64 avail = cfg->platform_ceiling[cls] - gsum;
 			memreg_u64 excess = sum - gsum;	/* > avail >= 0 */
@@ -171,14 +189,14 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 			for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 				memreg_u64 g = cfg->cpu[cpu].guaranteed[cls];
 
-				if (!cfg->cpu[cpu].active)
+				if (!((on >> cpu) & 1))
 					continue;
 				budget[cpu] = (memreg_u32)(g +
 					memreg_div64_u64((budget[cpu] - g) * avail, excess));
 			}
 		}
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
-			if (!cfg->cpu[cpu].active)
+			if (!((on >> cpu) & 1))
 				continue;
 			/*
 			 * Reclaim: keep last known use plus one quantum, give

@@ -243,6 +243,9 @@ struct memreg_arm {
  *	the reclaim pool (written by the master, not the owner)
  * @reclaimed: per class, events taken from the reclaim pool
  * @shared: per class, events received as spare grants
+ * @restored: per class, events a donor got back to restore its guarantee
+ *	beyond what was left of the pool (others had taken its donation);
+ *	in that period the platform ceiling yields to the guarantee
  * @exempt_overruns: periods in which an exempt CPU (memreg_cpu_cfg.exempt)
  *	exhausted a budget and would have been throttled
  */
@@ -257,6 +260,7 @@ struct memreg_stats {
 	memreg_u64 donated[MEMREG_NR_CLASSES];
 	memreg_u64 reclaimed[MEMREG_NR_CLASSES];
 	memreg_u64 shared[MEMREG_NR_CLASSES];
+	memreg_u64 restored[MEMREG_NR_CLASSES];
 	memreg_u64 exempt_overruns;
 };
 
@@ -341,6 +345,9 @@ struct memreg_pool {
  * @cfg: configuration, read-only while regulating
  * @active_mask: CPUs with @cfg.cpu[].active set, bit = 1 << cpu
  * @nr_active: number of bits in @active_mask
+ * @online_mask: CPUs of @active_mask that are online (all after
+ *	memreg_init(); memreg_cpu_set_online() changes it).  Spare sharing,
+ *	its division and the master's platform sums count only these CPUs.
  * @throttled_mask: CPUs currently throttled (any class); set by
  *	memreg_overflow(), cleared by memreg_replenish() and
  *	memreg_accept_share(); cmpxchg-updated
@@ -356,6 +363,7 @@ struct memreg {
 	struct memreg_cfg cfg;
 	memreg_u64 active_mask;
 	memreg_u32 nr_active;
+	memreg_atomic64_t online_mask;
 	memreg_atomic64_t throttled_mask;
 	memreg_atomic64_t share[MEMREG_NR_CLASSES];
 	struct memreg_pool pool;
@@ -437,8 +445,12 @@ int memreg_replenish(struct memreg *r, memreg_u32 cpu, memreg_u64 period,
  * The class-@cls counter of @cpu overflowed, having counted @consumed
  * events since this period's replenishment.  If budget remains (an early
  * or spurious overflow) the CPU keeps running; otherwise, with reclaim on,
- * it takes up to the reclaim quantum from the pool (never beyond its
- * ceiling); otherwise it throttles.  Fills @arm; returns MEMREG_OK (or
+ * a donor (budget below its guarantee: the master donated part of it)
+ * first gets its own donation back up to its guarantee, from the pool as
+ * far as it still holds it and regardless where others took it (counted
+ * in stats.restored), so that a CPU is never throttled below its
+ * guarantee; then it takes up to the reclaim quantum from the pool (never
+ * beyond its ceiling); otherwise it throttles.  Fills @arm; returns MEMREG_OK (or
  * MEMREG_EINVAL / MEMREG_ENODEV for a bad class / CPU).
  */
 int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
@@ -454,6 +466,19 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
  */
 int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 			struct memreg_arm *arm);
+
+/*
+ * Tell the core that regulated @cpu went offline (@online 0) or came back
+ * (@online 1).  While it is away it is left out of "every active CPU
+ * throttled", of the spare grant's division and of the master's sums
+ * (its stale prediction no longer counts against the platform ceiling);
+ * with reclaim and without LMS the master donates its guarantee to the
+ * pool each period.  Resets the CPU's per-core state (throttle, start),
+ * so the glue must call it while that CPU's per-core entry points cannot
+ * run (timer stopped, not yet started).  Returns MEMREG_OK, or
+ * MEMREG_ENODEV for a CPU that is not regulated.
+ */
+int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online);
 
 /* ---- master path (master.c, reclaim.c) -------------------------------- */
 

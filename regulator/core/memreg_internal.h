@@ -88,6 +88,12 @@ static inline int memreg_cpu_ok(const struct memreg *r, memreg_u32 cpu)
 	return cpu < MEMREG_MAX_CPUS && ((r->active_mask >> cpu) & 1);
 }
 
+/* Regulated CPUs that are online (see memreg_cpu_set_online()). */
+static inline memreg_u64 memreg_online(const struct memreg *r)
+{
+	return (memreg_u64)memreg_atomic64_read(&r->online_mask) & r->active_mask;
+}
+
 /* Flags under which the master publishes budgets. */
 #define MEMREG_F_PUBLISHED	(MEMREG_F_LMS | MEMREG_F_RECLAIM)
 

@@ -36,15 +36,26 @@
  *
  * Spare sharing
  * -------------
- * When a per-core overflow sees every active CPU throttled it returns
- * MEMREG_THROTTLE_ALL; the glue pokes the master CPU, which calls
+ * When a per-core overflow sees every active online CPU throttled it
+ * returns MEMREG_THROTTLE_ALL; the glue pokes the master CPU, which calls
  * memreg_master_share().  That publishes, at most once per period, a
  * per-CPU grant {p, g} with g = (platform ceiling - sum of the period's
- * published budgets - what the master donated for the period) / active
- * CPUs.  Reclaim only moves budget between CPUs (a donor's published
+ * published budgets of the online CPUs - what the master donated for the
+ * period) / active online CPUs (an offline CPU uses nothing; with reclaim
+ * and no LMS its guarantee is in the donated sum).  Reclaim only moves budget between CPUs (a donor's published
  * budget is lower by what it donated), so that sum bounds what was handed
  * out, and sum + donated + n * g <= ceiling.  Each CPU adds g at most once
  * per period (memreg_accept_share()).
+ *
+ * Donors first
+ * ------------
+ * A CPU whose budget the master lowered below its guarantee by donating
+ * gets, at its first overflow, its budget back up to the guarantee before
+ * it takes anything else (memreg_overflow()): as much as the pool still
+ * holds comes out of the pool; what others already took is given anyway
+ * (stats.restored).  A guarantee is a reservation: in such a period the
+ * platform sum may pass the ceiling by what others took of guaranteed
+ * donations, never by more.
  */
 #include "memreg_internal.h"
 
@@ -75,15 +86,18 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 			memreg_u64 grant[MEMREG_NR_CLASSES])
 {
 	memreg_u64 mask = (memreg_u64)memreg_atomic64_read(&r->throttled_mask);
-	memreg_u32 cpu, cls;
+	memreg_u64 on = memreg_online(r);
+	memreg_u32 cpu, cls, n = 0;
 	int published = 0;
 
 	if (grant)
 		grant[MEMREG_READ] = grant[MEMREG_WRITE] = 0;
 	if (!(r->cfg.flags & MEMREG_F_SHARE) || (r->cfg.flags & MEMREG_F_MONITOR))
 		return MEMREG_ENOSPC;
-	if ((mask & r->active_mask) != r->active_mask)
+	if (!on || (mask & on) != on)
 		return MEMREG_ENOSPC;
+	for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++)
+		n += (on >> cpu) & 1;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum = 0, ceil = r->cfg.platform_ceiling[cls], g;
 		memreg_s64 old = memreg_atomic64_read(&r->share[cls]), dw;
@@ -100,10 +114,10 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 		if (memreg_word_tag(dw) == (memreg_u32)period)
 			sum = memreg_word_val(dw);
 		for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++)
-			if ((r->active_mask >> cpu) & 1)
+			if ((on >> cpu) & 1)
 				sum += memreg_base_budget(r, &r->cpu[cpu], cls,
 							  period, &stale);
-		g = sum < ceil ? memreg_div64_u64(ceil - sum, r->nr_active) : 0;
+		g = sum < ceil ? memreg_div64_u64(ceil - sum, n) : 0;
 		if (!g)
 			continue;
 		/* One winner per period if two pokes race. */

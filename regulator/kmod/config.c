@@ -8,7 +8,10 @@
  * copies the staged configuration.  mrk_error has its own spinlock so that
  * it can be set from any context.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpu.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
@@ -34,7 +37,7 @@ void mrk_set_error(const char *fmt, ...)
 	vscnprintf(mrk_error, sizeof(mrk_error), fmt, ap);
 	va_end(ap);
 	spin_unlock_irqrestore(&mrk_error_lock, flags);
-	pr_warn_ratelimited("memreg: %s\n", mrk_error);
+	pr_warn_ratelimited("%s\n", mrk_error);
 }
 
 /* Forget the last error (after a successful commit). */
@@ -103,11 +106,151 @@ int mrk_parse_event(const char *spec, struct perf_event_attr *attr)
 	return 0;
 }
 
+/**
+ * mrk_event_rearms() - is a counter of @attr re-armed each period?
+ * @attr: a parsed event spec
+ *
+ * Hardware and raw PMU events and cpu-clock take a new period through
+ * pmu->stop(PERF_EF_UPDATE) / pmu->start(PERF_EF_RELOAD) with the period
+ * left set (counter.c).  The other software events (page-faults, ...)
+ * cannot: their start() ignores PERF_EF_RELOAD and keeps the period they
+ * were created with, so they overflow every slack granule instead.
+ */
+bool mrk_event_rearms(const struct perf_event_attr *attr)
+{
+	return attr->type != PERF_TYPE_SOFTWARE ||
+	       attr->config == PERF_COUNT_SW_CPU_CLOCK;
+}
+
+/*
+ * kernel.perf_event_max_sample_rate, read from procfs: the variable behind
+ * it is not exported to modules.  Process context.  Returns the rate, or a
+ * negative errno when it cannot be read (no procfs mounted).
+ */
+static int mrk_max_sample_rate(void)
+{
+	char buf[24];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	int rate;
+
+	f = filp_open("/proc/sys/kernel/perf_event_max_sample_rate", O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0)
+		return n ? (int)n : -EIO;
+	buf[n] = '\0';
+	if (kstrtoint(strim(buf), 10, &rate))
+		return -EINVAL;
+	return rate;
+}
+
+/*
+ * The overflow interrupts one counter of class @cls of @cpu takes in a
+ * period of @cfg when the CPU uses its budget.  Re-armed: one at the
+ * budget, one more after a spare grant and, with reclaim, one for a
+ * donor's own donation plus one per reclaim take (each takes at least the
+ * quantum; the pool holds at most the other CPUs' budgets: their
+ * guarantees, or with LMS their ceilings, and never more than the
+ * platform ceiling).  Slack scheme: one per granule up to the guarantee,
+ * i.e. about slack_div (a budget that LMS, reclaim or sharing raises
+ * above the guarantee adds overflows at the same granule; perf throttling
+ * them is reported at run time).
+ */
+static u64 mrk_overflows_per_period(const struct mrk_cfg *cfg, unsigned int cpu,
+				    unsigned int cls, bool rearm)
+{
+	const struct memreg_cpu_cfg *cc = &cfg->core.cpu[cpu];
+	u64 sample, pool = 0, q = max_t(u64, 1, cfg->core.reclaim_quantum);
+	u32 f = cfg->core.flags;
+	unsigned int j;
+
+	if (!rearm) {
+		sample = max_t(u64, 1, cc->guaranteed[cls] / cfg->slack_div);
+		return div64_u64(cc->guaranteed[cls] + sample - 1, sample);
+	}
+	if (!(f & MEMREG_F_RECLAIM))
+		return 1 + !!(f & MEMREG_F_SHARE);
+	for (j = 0; j < cfg->core.nr_cpus; j++)
+		if (j != cpu && cfg->core.cpu[j].active)
+			pool += (f & MEMREG_F_LMS) ? cfg->core.cpu[j].ceiling[cls] :
+						     cfg->core.cpu[j].guaranteed[cls];
+	pool = min(pool, cfg->core.platform_ceiling[cls]);
+	return 2 + !!(f & MEMREG_F_SHARE) + div64_u64(pool + q - 1, q);
+}
+
+/*
+ * Refuse what would make perf throttle a counter or storm the CPU with
+ * interrupts: a slack-scheme guarantee below slack_div (a granule of less
+ * than one event: an overflow per event), and an overflow rate above
+ * kernel.perf_event_max_sample_rate (per second, and per tick, which is
+ * what perf enforces).  Monitor-only takes no overflow.  Writes the reason
+ * to @err; returns 0 or -ERANGE.
+ */
+static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
+{
+	struct perf_event_attr attr;
+	unsigned int cpu, cls;
+	int rate = -1;
+
+	if (cfg->core.flags & MEMREG_F_MONITOR)
+		return 0;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		bool rearm;
+
+		if (mrk_parse_event(cfg->event[cls], &attr))
+			continue;	/* "none" */
+		rearm = mrk_event_rearms(&attr);
+		for (cpu = 0; cpu < cfg->core.nr_cpus; cpu++) {
+			const struct memreg_cpu_cfg *cc = &cfg->core.cpu[cpu];
+			u64 n, per_s;
+
+			if (!cc->active)
+				continue;
+			if (!rearm && cc->guaranteed[cls] < cfg->slack_div) {
+				scnprintf(err, len, "cpu %u: %s guarantee %llu is below "
+					  "slack_div %u: event '%s' would overflow at every "
+					  "event; raise the guarantee or lower slack_div",
+					  cpu, cls ? "write" : "read", cc->guaranteed[cls],
+					  cfg->slack_div, cfg->event[cls]);
+				return -ERANGE;
+			}
+			if (rate < 0)
+				rate = mrk_max_sample_rate();
+			if (rate < 0) {
+				pr_warn_once("cannot read kernel.perf_event_max_sample_rate (%d): "
+					     "overflow rate not checked\n", rate);
+				return 0;
+			}
+			n = mrk_overflows_per_period(cfg, cpu, cls, rearm);
+			per_s = div64_u64(n * NSEC_PER_SEC + cfg->core.period_ns - 1,
+					  cfg->core.period_ns);
+			if (per_s > (u64)rate ||
+			    (cfg->core.period_ns >= NSEC_PER_SEC / HZ &&
+			     n > DIV_ROUND_UP((u64)rate, HZ))) {
+				scnprintf(err, len, "cpu %u: the %s counter may take %llu "
+					  "overflow interrupts per %llu us period (%llu/s), "
+					  "above kernel.perf_event_max_sample_rate %d (%d per "
+					  "tick): raise it, lengthen period_us, lower slack_div "
+					  "or raise reclaim_quantum", cpu, cls ? "write" : "read",
+					  n, div64_u64(cfg->core.period_ns, NSEC_PER_USEC),
+					  per_s, rate, DIV_ROUND_UP(rate, HZ));
+				return -ERANGE;
+			}
+		}
+	}
+	return 0;
+}
+
 /*
  * Check @cfg as a whole: the core's rules (ranges, guarantees vs ceilings,
  * their sum vs the platform ceiling), plus what only the kernel knows: the
  * regulated CPUs and the master CPU exist and are online, the events can
- * be counted.  Writes a one-line reason to @err.  Process context,
+ * be counted, perf will deliver every overflow.  Writes a one-line reason
+ * to @err.  Process context,
  * holding neither the CPU hotplug lock nor mrk_mutex (probing creates perf
  * counters); the online checks are advisory, a switch copes with a CPU
  * that goes away.  Returns 0 or a negative errno.
@@ -129,6 +272,8 @@ int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
 		return -EINVAL;
 	}
 	ret = mrk_throttle_check(cfg, err, len);
+	if (!ret)
+		ret = mrk_check_overflows(cfg, err, len);
 	if (ret)
 		return ret;
 	if (cfg->core.master_cpu >= nr_cpu_ids ||

@@ -1,22 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * counter.c - one perf counter per regulated CPU per traffic class and the
- * overflow path that feeds the core's memreg_overflow().
+ * counter.c - one perf counter per regulated CPU per traffic class, the
+ * overflow path that feeds the core's memreg_overflow(), and the re-arming
+ * of a counter to what is left of its budget.
  *
- * The counter is a CPU-bound, pinned kernel counter whose sample period is
- * fixed when it is created (perf_event_period() takes the context lock and
- * may IPI, so it cannot be called from the hard-irq period timer): it
- * overflows every mrk_cpu.sample events and the handler asks the core
- * whether the period's budget is exhausted.  A period therefore overshoots
- * its budget by at most one sample period plus the throttle latency.
+ * Two arming schemes, chosen per class by the event (mrk_event_rearms()):
+ *  - re-armed (hardware/raw events, cpu-clock): at each period start,
+ *    after a reclaim take and after a spare grant the counter is set to
+ *    overflow when the budget left is used up (stop with PERF_EF_UPDATE,
+ *    sample period and period_left = what is left, start with
+ *    PERF_EF_RELOAD, on the owning CPU with interrupts off); once the CPU
+ *    is throttled it is armed beyond the period's end (MRK_ARM_NEVER).  A
+ *    busy CPU takes one overflow interrupt per period and class, plus one
+ *    per reclaim take.
+ *  - slack (page-faults and the other software events, whose start()
+ *    ignores PERF_EF_RELOAD and whose period cannot be changed from hard
+ *    irq): the sample period is fixed at max(1, guarantee / slack_div)
+ *    when the counter is created and the core is asked at each overflow
+ *    whether the budget is exhausted.
  *
- * Locking: the overflow handler runs on the counter's CPU (NMI for a
- * hardware PMU, process context with preemption off for software events)
- * and disables interrupts around the core call, so it never interleaves
- * with that CPU's period timer.
+ * Context: the overflow handler runs on the counter's CPU in NMI (x86
+ * hardware PMU), hard irq (arm64 PMU, cpu-clock) or process context with
+ * preemption off (page-faults); it only records the class atomically and
+ * queues the CPU's hard irq_work, which calls the core in hard-irq context
+ * on that CPU, where the period timer cannot interleave.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
-#include <linux/irqflags.h>
+#include <linux/irq_work.h>
+#include <linux/lockdep.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 
@@ -47,33 +60,62 @@ bool mrk_counter_throttled(struct perf_event *ev)
 }
 
 /*
- * Common overflow path for class @cls: account with the core and throttle
- * the CPU when the core says so.
+ * Set @ev, counting on this CPU, to overflow after @left more events (the
+ * MemGuard way: stop and fold the count in, new sample period and period
+ * left, start reloading the hardware counter).  Interrupts off, on @ev's
+ * CPU.  A counter perf has throttled is left alone: perf restarts it at
+ * its next tick.
+ */
+static void mrk_counter_rearm(struct perf_event *ev, u64 left)
+{
+	lockdep_assert_irqs_disabled();
+	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	    mrk_counter_throttled(ev))
+		return;
+	left = clamp_t(u64, left, 1, MRK_ARM_NEVER);
+	ev->pmu->stop(ev, PERF_EF_UPDATE);
+	ev->hw.sample_period = left;
+	local64_set(&ev->hw.period_left, left);
+	ev->pmu->start(ev, PERF_EF_RELOAD);
+}
+
+/**
+ * mrk_counters_arm() - re-arm @c's re-armed counters after a core call
+ * @c:   the CPU's state; called on that CPU, hard irq, interrupts off
+ * @arm: what the core said: while the CPU runs, each class is armed to its
+ *       remaining budget; while it is throttled, beyond the period's end
+ *
+ * Monitor-only budgets (MEMREG_BUDGET_INF) leave the counter as created
+ * (counting, no sample period).  Slack-scheme counters are not touched.
+ */
+void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
+{
+	unsigned int cls;
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		u64 left = arm->remaining[cls];
+
+		if (!c->event[cls] || !c->rearm[cls] || left == MEMREG_BUDGET_INF)
+			continue;
+		if (arm->action != MEMREG_RUN || READ_ONCE(c->throttled))
+			left = MRK_ARM_NEVER;
+		mrk_counter_rearm(c->event[cls], left);
+	}
+}
+
+/*
+ * Overflow of class @cls: note it and queue the CPU's hard irq_work.
+ * Atomics only: this may run in NMI, nested inside the core.
  */
 static void mrk_overflow(struct perf_event *ev, unsigned int cls)
 {
 	struct mrk_cpu *c = ev->overflow_handler_context;
-	struct memreg_arm arm;
-	unsigned long flags;
-	u64 consumed;
-	int ret;
 
-	local_irq_save(flags);
-	if (!READ_ONCE(c->started) || c->cpu != smp_processor_id())
-		goto out;
-	consumed = mrk_counter_read(ev) - c->period_start[cls];
-	ret = memreg_overflow(mrk_core, c->cpu, cls, consumed, &arm);
-	if (ret) {
-		c->errors++;
-		goto out;
-	}
-	if (arm.action != MEMREG_RUN && !c->throttled) {
-		trace_throttle(c->cpu, c->period, cls, consumed,
-			       arm.budget[cls]);
-		mrk_throttle_now(c, arm.action);
-	}
-out:
-	local_irq_restore(flags);
+	atomic64_inc(&c->overflows);
+	if (!READ_ONCE(c->started))
+		return;		/* not regulating yet, or stopping */
+	atomic_or(1U << cls, &c->ovf_pending);
+	irq_work_queue(&c->work);
 }
 
 /* Overflow handler of the read-class counter. */
@@ -90,6 +132,45 @@ static void mrk_overflow_write(struct perf_event *ev,
 			       struct pt_regs *regs)
 {
 	mrk_overflow(ev, MEMREG_WRITE);
+}
+
+/**
+ * mrk_overflow_work() - the overflow path proper, hard irq_work on the CPU
+ * @work: the CPU's mrk_cpu.work
+ *
+ * For every class whose counter overflowed: tell the core how much was
+ * counted this period, re-arm (reclaim take, early overflow) or throttle.
+ */
+void mrk_overflow_work(struct irq_work *work)
+{
+	struct mrk_cpu *c = container_of(work, struct mrk_cpu, work);
+	unsigned int pending = atomic_xchg(&c->ovf_pending, 0);
+	struct memreg_arm arm;
+	struct mrk_cpu *me;
+	unsigned int cls;
+	u64 consumed;
+	int ret;
+
+	if (!READ_ONCE(c->started) || c->cpu != smp_processor_id())
+		return;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		if (!(pending & (1U << cls)) || !c->event[cls])
+			continue;
+		consumed = mrk_counter_read(c->event[cls]) - c->period_start[cls];
+		me = mrk_core_enter(true);
+		ret = memreg_overflow(mrk_core, c->cpu, cls, consumed, &arm);
+		mrk_core_exit(me);
+		if (ret) {
+			c->errors++;
+			continue;
+		}
+		if (arm.action != MEMREG_RUN && !c->throttled) {
+			trace_throttle(c->cpu, c->period, cls, consumed,
+				       arm.budget[cls]);
+			mrk_throttle_now(c, arm.action);
+		}
+		mrk_counters_arm(c, &arm);
+	}
 }
 
 /*
@@ -169,15 +250,19 @@ int mrk_counters_create(struct mrk_cpu *c)
 	struct perf_event *ev;
 	unsigned int cls;
 
+	lockdep_assert_held(&mrk_cfg_mutex);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		if (mrk_parse_event(mrk_active.event[cls], &attr))
 			continue;	/* "none" (specs were checked) */
-		c->sample[cls] = monitor ? 0 :
+		c->rearm[cls] = !monitor && mrk_event_rearms(&attr);
+		c->sample[cls] = monitor ? 0 : c->rearm[cls] ?
+			max_t(u64, 1, cc->guaranteed[cls]) :
 			max_t(u64, 1, cc->guaranteed[cls] / mrk_active.slack_div);
 		ev = mrk_counter_create(mrk_active.event[cls], c->cpu,
 					c->sample[cls], handlers[cls], c);
 		if (IS_ERR(ev)) {
-			if (PTR_ERR(ev) != -ENODEV || cpu_online(c->cpu))
+			/* -ENODEV: perf already took the CPU down */
+			if (PTR_ERR(ev) != -ENODEV)
 				mrk_set_error("cpu %d: cannot create the %s counter "
 					      "'%s' (error %ld)", c->cpu,
 					      cls ? "write" : "read",
@@ -199,6 +284,7 @@ void mrk_counters_release(struct mrk_cpu *c)
 {
 	unsigned int cls;
 
+	lockdep_assert_held(&mrk_cfg_mutex);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		if (c->detached[cls]) {
 			perf_event_release_kernel(c->detached[cls]);

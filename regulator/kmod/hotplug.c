@@ -24,7 +24,13 @@
  * only with mrk_cfg_mutex and mrk_mutex both held, so either one suffices
  * to read it.  Then cpus_read_lock() (or a hotplug callback), then
  * mrk_mutex; mrk_cpu.running and offline_gen change only under both.
+ *
+ * The core is told when a regulated CPU goes away and comes back
+ * (memreg_cpu_set_online()), so that spare sharing, its division and the
+ * master's sums count only the CPUs that are there.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/smp.h>
@@ -44,6 +50,26 @@ static bool mrk_cpu_regulated(unsigned int cpu)
 }
 
 /*
+ * Tell the core that regulated @cpu is @online or not.  Its timer and
+ * irq_works are stopped or not yet started, as memreg_cpu_set_online()
+ * requires.  mrk_mutex held.
+ */
+static void mrk_core_set_online(unsigned int cpu, bool online)
+{
+	unsigned long flags;
+	struct mrk_cpu *me;
+
+	lockdep_assert_held(&mrk_mutex);
+	if (!mrk_cpu_regulated(cpu))
+		return;
+	local_irq_save(flags);
+	me = mrk_core_enter(false);
+	memreg_cpu_set_online(mrk_core, cpu, online);
+	mrk_core_exit(me);
+	local_irq_restore(flags);
+}
+
+/*
  * Start regulating @c's CPU with the counters prepared for it (throttle
  * path, counters, timer).  A CPU without prepared counters, or one that
  * went offline since they were created (they are dead), is left to its
@@ -55,6 +81,8 @@ static int mrk_cpu_start(struct mrk_cpu *c)
 	unsigned int cls;
 	int ret;
 
+	lockdep_assert_held(&mrk_mutex);
+	lockdep_assert_held(&mrk_cfg_mutex);
 	if (c->running || !mrk_cpu_regulated(c->cpu) || !c->prepared ||
 	    c->prepared_gen != c->offline_gen)
 		return 0;
@@ -92,6 +120,7 @@ static void mrk_cpu_release_local(void *arg)
  */
 static void mrk_cpu_quiesce(struct mrk_cpu *c)
 {
+	lockdep_assert_held(&mrk_mutex);
 	if (!c->running)
 		return;
 	mrk_timer_stop(c);
@@ -156,8 +185,13 @@ static int mrk_cpu_prepare(struct mrk_cpu *c)
 	if (!mrk_cpu_regulated(c->cpu) || !cpu_online(c->cpu))
 		return 0;
 	ret = mrk_counters_create(c);
-	if (ret == -ENODEV && !cpu_online(c->cpu))
-		return 0;	/* raced with an offline: hotplug handles it */
+	/*
+	 * Raced with an offline: perf's context goes down after this CPU's
+	 * teardown callback scheduled the hotplug work (which handles it),
+	 * while cpu_online() may still say yes.
+	 */
+	if (ret == -ENODEV)
+		return 0;
 	if (ret)
 		return ret;
 	c->prepared = true;
@@ -185,9 +219,14 @@ static int mrk_switch(const struct mrk_cfg *cfg)
 	ret = memreg_init(mrk_core, &mrk_active.core, &why);
 	if (ret)
 		mrk_set_error("core refused the configuration: %s", why);
+	else
+		for_each_possible_cpu(cpu)
+			if (!cpu_online(cpu))
+				mrk_core_set_online(cpu, false);
 	for_each_possible_cpu(cpu) {	/* the glue's statistics, like the core's */
 		per_cpu_ptr(&mrk_cpus, cpu)->errors = 0;
 		per_cpu_ptr(&mrk_cpus, cpu)->perf_throttled = 0;
+		atomic64_set(&per_cpu_ptr(&mrk_cpus, cpu)->overflows, 0);
 	}
 	atomic_set(&mrk_perf_throttled_cpu, 0);
 	mutex_unlock(&mrk_mutex);
@@ -284,6 +323,7 @@ static int mrk_cpu_online(unsigned int cpu)
 {
 	mutex_lock(&mrk_mutex);
 	if (!mrk_unloading) {
+		mrk_core_set_online(cpu, true);
 		if (cpu == mrk_active.core.master_cpu)
 			mrk_master_start();
 		schedule_work(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
@@ -305,6 +345,8 @@ static int mrk_cpu_offline(unsigned int cpu)
 	mutex_lock(&mrk_mutex);
 	WRITE_ONCE(c->offline_gen, c->offline_gen + 1);
 	mrk_cpu_quiesce(c);
+	if (!mrk_unloading)
+		mrk_core_set_online(cpu, false);
 	if (cpu == mrk_active.core.master_cpu)
 		mrk_master_stop();
 	if (!mrk_unloading)

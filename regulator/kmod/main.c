@@ -11,6 +11,8 @@
  * created last and removed first); the configuration is checked without
  * locks, like a commit's snapshot (checking creates probe counters).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
@@ -34,7 +36,7 @@ MODULE_PARM_DESC(master_cpu, "CPU running the LMS/pool master thread (default 0;
 
 static char *cpus = "all";
 module_param(cpus, charp, 0444);
-MODULE_PARM_DESC(cpus, "regulated CPUs as a cpulist, e.g. 1-3 (default all, at most 64)");
+MODULE_PARM_DESC(cpus, "regulated CPUs as a cpulist, e.g. 1-3 (default all: every possible CPU; CPUs 0-63 only)");
 
 static char *read_event = "page-faults";
 module_param(read_event, charp, 0444);
@@ -224,10 +226,14 @@ static int mrk_params_to_cfg(struct mrk_cfg *cfg, char *err, size_t len)
 				  "cpus '%s' is not a cpulist", cpus);
 			goto out;
 		}
+	} else if (nr_cpu_ids > MEMREG_MAX_CPUS) {
+		scnprintf(err, len, "cpus=all: this machine has %u possible CPUs, "
+			  "memreg regulates CPUs 0-%d only: name them with cpus=",
+			  nr_cpu_ids, MEMREG_MAX_CPUS - 1);
+		ret = -ERANGE;
+		goto out;
 	} else {
-		for_each_possible_cpu(cpu)
-			if (cpu < mrk_nr_cpus)
-				cpumask_set_cpu(cpu, mask);
+		cpumask_copy(mask, cpu_possible_mask);
 	}
 	for_each_cpu(cpu, mask) {
 		if (cpu >= mrk_nr_cpus) {
@@ -302,26 +308,26 @@ static int __init mrk_init(void)
 	}
 	mrk_active = mrk_staged;
 	if (ret) {
-		pr_err("memreg: refusing to load: %s\n", err);
+		pr_err("refusing to load: %s\n", err);
 		goto err_free;
 	}
 
 	ret = mrk_throttle_init();
 	if (ret) {
-		pr_err("memreg: cannot create the throttle threads (%d)\n", ret);
+		pr_err("cannot create the throttle threads (%d)\n", ret);
 		goto err_free;
 	}
 	ret = mrk_hotplug_init();
 	if (ret) {
-		pr_err("memreg: cannot register the hotplug state (%d)\n", ret);
+		pr_err("cannot register the hotplug state (%d)\n", ret);
 		goto err_threads;
 	}
 	ret = mrk_sysfs_init();
 	if (ret) {
-		pr_err("memreg: cannot create /sys/kernel/memreg (%d)\n", ret);
+		pr_err("cannot create /sys/kernel/memreg (%d)\n", ret);
 		goto err_hotplug;
 	}
-	pr_info("memreg: regulating, period %u us, master cpu %u, events %s/%s%s\n",
+	pr_info("regulating, period %u us, master cpu %u, events %s/%s%s\n",
 		period_us, master_cpu, mrk_active.event[0], mrk_active.event[1],
 		monitor ? ", monitor only" : "");
 	return 0;
@@ -342,7 +348,7 @@ static void __exit mrk_exit(void)
 	mrk_hotplug_exit();
 	mrk_throttle_exit();
 	vfree(mrk_core);
-	pr_info("memreg: unloaded\n");
+	pr_info("unloaded\n");
 }
 
 module_init(mrk_init);

@@ -17,6 +17,7 @@
  * clears it and waits an RCU grace period (hard-irq regions are RCU
  * readers) before kthread_stop(), so a poke never wakes a freed task.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -52,12 +53,17 @@ bool mrk_master_try_share(void)
 {
 	u64 period, grant[MEMREG_NR_CLASSES];
 	unsigned long flags;
+	struct mrk_cpu *me;
+	int ret;
 
 	if (!raw_spin_trylock_irqsave(&mrk_master_lock, flags))
 		return false;
 	if (atomic_xchg(&mrk_share_req, 0)) {
 		period = div64_u64(ktime_get_ns(), mrk_active.core.period_ns);
-		if (memreg_master_share(mrk_core, period, grant) == MEMREG_OK)
+		me = mrk_core_enter(false);
+		ret = memreg_master_share(mrk_core, period, grant);
+		mrk_core_exit(me);
+		if (ret == MEMREG_OK)
 			WRITE_ONCE(mrk_share_gen, mrk_share_gen + 1);
 	}
 	raw_spin_unlock_irqrestore(&mrk_master_lock, flags);
@@ -97,8 +103,12 @@ static int mrk_master_fn(void *unused)
 		if (atomic_read(&mrk_share_req))
 			mrk_master_try_share();
 		if (period != last && now - period * p >= p / 4) {
+			struct mrk_cpu *me;
+
 			raw_spin_lock_irq(&mrk_master_lock);
+			me = mrk_core_enter(false);
 			memreg_master_tick(mrk_core, period);
+			mrk_core_exit(me);
 			raw_spin_unlock_irq(&mrk_master_lock);
 			mrk_master_report_perf_throttle();
 			last = period;
@@ -123,6 +133,7 @@ int mrk_master_start(void)
 	int cpu = mrk_active.core.master_cpu;
 	struct task_struct *t;
 
+	lockdep_assert_held(&mrk_mutex);
 	if (mrk_master_thread || !cpu_online(cpu))
 		return 0;
 	t = kthread_create_on_cpu(mrk_master_fn, NULL, cpu, "memreg_master/%u");
@@ -137,11 +148,12 @@ int mrk_master_start(void)
 	return 0;
 }
 
-/* Stop the master thread, if running, and wait for it. */
+/* Stop the master thread, if running, and wait for it.  mrk_mutex held. */
 void mrk_master_stop(void)
 {
 	struct task_struct *t = mrk_master_thread;
 
+	lockdep_assert_held(&mrk_mutex);
 	if (!t)
 		return;
 	WRITE_ONCE(mrk_master_thread, NULL);

@@ -26,11 +26,12 @@
  *    lock held and take mrk_mutex; every other path takes cpus_read_lock()
  *    before mrk_mutex.
  *  - The core's per-core entry points (memreg_replenish/overflow/
- *    accept_share) for a CPU run only on that CPU with interrupts disabled:
- *    from its hard-irq period timer, from its counter's overflow handler
- *    (which disables interrupts itself: software events call it from
- *    process context) and from its throttle thread under local_irq_save().
- *    They therefore never run concurrently for one CPU.
+ *    accept_share) for a CPU run only on that CPU in hard-irq context:
+ *    its period timer (hard hrtimer) and two hard irq_works, one queued by
+ *    the counters' overflow handler (which itself only does atomics: it
+ *    may run in NMI) and one queued by the throttle thread when a spare
+ *    grant is published.  They therefore never nest or run concurrently
+ *    for one CPU; mrk_core_enter() counts any entry that breaks this.
  *  - memreg_master_tick()/memreg_master_share() run under mrk_master_lock
  *    (a raw spinlock, interrupts off) on the master CPU only.
  *  - struct mrk_cpu fields are owned by their CPU unless marked otherwise;
@@ -41,8 +42,11 @@
 
 #include <linux/types.h>
 #include <linux/atomic.h>
+#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
@@ -57,6 +61,12 @@
 #define MRK_THROTTLE_PRIO	50	/* default SCHED_FIFO priority of the throttle threads */
 #define MRK_THROTTLE_PRIO_MAX	98
 #define MRK_RT_PRIO_MAX		99
+/*
+ * Events to arm a re-armed counter with once its CPU is throttled: more
+ * than any class counts in one period (a PMU driver clamps it to its
+ * counter width; cpu-clock counts nanoseconds, periods are <= 1 s).
+ */
+#define MRK_ARM_NEVER	(1ULL << 40)
 
 /**
  * struct mrk_cfg - a complete configuration: the core's plus the glue's
@@ -97,14 +107,29 @@ struct mrk_cfg {
  * @prepared_gen: @offline_gen when they were created (mrk_cfg_mutex)
  * @offline_gen:  times the CPU went offline (mrk_mutex): counters created
  *                before the last offline are dead
- * @sample:       overflow granularity per class (events)
+ * @sample:       overflow granularity per class (events) of a counter
+ *                that is not re-armed; the first arming of one that is
+ * @rearm:        per class, the counter is re-armed to what is left of the
+ *                budget (hardware/raw events and cpu-clock); otherwise it
+ *                overflows every @sample events (other software events)
  * @period_start: counter value at the last replenishment (owner)
  * @throttled:    non-zero while the CPU idles until its next period
  *                (written by the owner's timer/overflow/thread)
  * @share_seen:   last mrk_share_gen this CPU looked at (thread)
  * @throttled_ns: throttled time not yet reported to the core (thread adds,
  *                timer takes with atomic64_xchg)
- * @work:         hard irq_work that wakes @thread from the overflow path
+ * @ovf_pending:  classes whose counter overflowed and that @work has not
+ *                yet handled (bit = 1 << class; overflow handler sets)
+ * @overflows:    overflow handler calls (PMU interrupts for a hardware
+ *                counter) since the last commit
+ * @work:         hard irq_work queued by the overflow handler: calls the
+ *                core for the pending classes, re-arms, throttles
+ * @share_work:   hard irq_work the throttle thread queues on its own CPU
+ *                when a spare grant is published: memreg_accept_share()
+ * @core_depth:   core entries in progress on this CPU (mrk_core_enter())
+ * @core_nested:  core entries while another was in progress on this CPU
+ * @core_outside_irq: per-core entry points entered outside hard-irq
+ *                context (or in NMI)
  * @thread:       the SCHED_FIFO smpboot throttle thread of @cpu
  * @errors:       core entry points that returned an error (owner)
  * @perf_throttled: periods that ended with perf throttling a counter of
@@ -124,11 +149,18 @@ struct mrk_cpu {
 	u64			prepared_gen;
 	u64			offline_gen;
 	u64			sample[MEMREG_NR_CLASSES];
+	bool			rearm[MEMREG_NR_CLASSES];
 	u64			period_start[MEMREG_NR_CLASSES];
 	int			throttled;
 	unsigned long		share_seen;
 	atomic64_t		throttled_ns;
+	atomic_t		ovf_pending;
+	atomic64_t		overflows;
 	struct irq_work		work;
+	struct irq_work		share_work;
+	int			core_depth;
+	u64			core_nested;
+	u64			core_outside_irq;
 	struct task_struct	*thread;
 	u64			errors;
 	u64			perf_throttled;
@@ -148,8 +180,38 @@ extern atomic_t mrk_perf_throttled_cpu;
 extern unsigned long mrk_share_gen;
 extern unsigned int mrk_nr_cpus;
 
+/**
+ * mrk_core_enter() - account one entry into the regulator core
+ * @percore: a per-core entry point (must run in hard-irq context)
+ *
+ * Called with interrupts off right before a call into regulator/core;
+ * counts, on this CPU, entries made while another is in progress (an NMI
+ * or interrupt nesting into the core) and per-core entries made outside
+ * hard-irq context.  Both stay 0 when the glue keeps its rules; sysfs
+ * shows them as cpuN/core_nested and cpuN/core_outside_irq.  Two
+ * increments: always on.  Returns this CPU's state for mrk_core_exit().
+ */
+static inline struct mrk_cpu *mrk_core_enter(bool percore)
+{
+	struct mrk_cpu *me = this_cpu_ptr(&mrk_cpus);
+
+	lockdep_assert_irqs_disabled();
+	if (me->core_depth++)
+		me->core_nested++;
+	if (percore && (!in_hardirq() || in_nmi()))
+		me->core_outside_irq++;
+	return me;
+}
+
+/* The core call that mrk_core_enter() accounted has returned. */
+static inline void mrk_core_exit(struct mrk_cpu *me)
+{
+	me->core_depth--;
+}
+
 /* config.c */
 int mrk_parse_event(const char *spec, struct perf_event_attr *attr);
+bool mrk_event_rearms(const struct perf_event_attr *attr);
 int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len);
 int mrk_commit(void);
 void mrk_set_error(const char *fmt, ...) __printf(1, 2);
@@ -158,6 +220,7 @@ void mrk_clear_error(void);
 
 /* counter.c */
 int mrk_counters_create(struct mrk_cpu *c);
+void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm);
 void mrk_counters_release(struct mrk_cpu *c);
 u64 mrk_counter_read(struct perf_event *ev);
 bool mrk_counter_throttled(struct perf_event *ev);
@@ -175,6 +238,7 @@ int mrk_throttle_start(struct mrk_cpu *c);
 void mrk_throttle_stop(struct mrk_cpu *c);
 void mrk_throttle_now(struct mrk_cpu *c, int action);
 int mrk_throttle_check(const struct mrk_cfg *cfg, char *err, size_t len);
+void mrk_overflow_work(struct irq_work *work);
 
 /* master.c */
 int mrk_master_start(void);

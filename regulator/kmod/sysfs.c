@@ -22,6 +22,7 @@
  * Locking: show/store of control files take mrk_mutex; statistics are read
  * racily with READ_ONCE (64-bit words written by their owning CPU).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
@@ -156,7 +157,11 @@ static u64 mrk_stat(unsigned int id, unsigned int cpu)
 	case 14: return READ_ONCE(c->errors);
 	case 15: return READ_ONCE(c->throttled);
 	case 16: return READ_ONCE(c->perf_throttled);
-	case 17: return READ_ONCE(s->exempt_overruns);
+	case 17: return atomic64_read(&c->overflows);
+	case 18: return READ_ONCE(c->core_nested);
+	case 19: return READ_ONCE(c->core_outside_irq);
+	case 20: return READ_ONCE(s->restored[cls]);
+	case 21: return READ_ONCE(s->exempt_overruns);
 	}
 	return 0;
 }
@@ -324,9 +329,11 @@ static struct mrk_attr mrk_cpu_attrs[] = {
 	MRK_S(read_predicted, 22), MRK_S(write_predicted, 23),
 	MRK_S(read_pred_error, 24), MRK_S(write_pred_error, 25),
 	MRK_S(running, 26), MRK_S(errors, 28), MRK_S(throttled, 30),
-	MRK_S(perf_throttled, 32),
+	MRK_S(perf_throttled, 32), MRK_S(overflows, 34),
+	MRK_S(core_nested, 36), MRK_S(core_outside_irq, 38),
+	MRK_S(read_restored, 40), MRK_S(write_restored, 41),
 	MRK_C(rt_exempt, MRK_U32, exempt, 0, 1),
-	MRK_S(exempt_overruns, 34),
+	MRK_S(exempt_overruns, 42),
 };
 #undef E
 

@@ -2,22 +2,26 @@
 /*
  * throttle.c - idling a CPU that exhausted its budget until its next period.
  *
- * The overflow path (NMI or irq-off context) cannot sleep or schedule, so it
- * sets mrk_cpu.throttled and queues a hard irq_work (IRQ_WORK_INIT_HARD: it
- * runs in hard-irq context also on PREEMPT_RT), which wakes the CPU's
- * throttle thread.  That thread is SCHED_FIFO and bound to the CPU: while it
- * spins, nothing of lower priority (the memory-hungry work) runs there.  The
- * period timer clears the flag; the thread then reports how long it held
- * the CPU and sleeps again.  While spinning it also accepts a spare grant
- * published by the master (memreg_accept_share()), and on the master CPU it
- * runs the share decision itself so that a throttled master still shares.
+ * The overflow path's hard irq_work (IRQ_WORK_INIT_HARD: hard-irq context
+ * also on PREEMPT_RT; counter.c) sets mrk_cpu.throttled and wakes the
+ * CPU's throttle thread.  That thread is SCHED_FIFO and bound to the CPU:
+ * while it spins, nothing of lower priority (the memory-hungry work) runs
+ * there.  The period timer clears the flag; the thread then reports how
+ * long it held the CPU and sleeps again.  While spinning it watches for a
+ * spare grant published by the master and then queues the CPU's second
+ * hard irq_work, which calls memreg_accept_share() in hard-irq context;
+ * on the master CPU it runs the share decision itself so that a throttled
+ * master still shares.
  *
- * Locking: mrk_cpu.throttled is written on its own CPU only (timer,
- * overflow handler, and this thread under local_irq_save()); the thread
+ * Locking: mrk_cpu.throttled is written on its own CPU only, in hard irq
+ * (timer, the two irq_works) or by the IPI that stops the CPU; the thread
  * reads it with READ_ONCE().  Parking (CPU offline) and stopping (unload)
  * end the spin.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/irq_work.h>
+#include <linux/lockdep.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
@@ -82,27 +86,17 @@ static void mrk_throttle_set_prio(struct task_struct *p, u32 prio)
 			      "SCHED_FIFO %u", task_cpu(p), prio);
 }
 
-/* irq_work callback: wake the throttle thread (and the master if asked). */
-static void mrk_throttle_work(struct irq_work *work)
-{
-	struct mrk_cpu *c = container_of(work, struct mrk_cpu, work);
-
-	if (c->thread)
-		wake_up_process(c->thread);
-	if (atomic_read(&mrk_share_req))
-		mrk_master_poke();
-}
-
 /*
- * Mark @c throttled and get its thread running.  Called on @c's CPU with
- * interrupts off (overflow path).  @action MEMREG_THROTTLE_ALL also asks the
- * master for a spare-sharing decision.
+ * Mark @c throttled and get its thread running.  Called on @c's CPU in
+ * hard irq (the overflow irq_work).  @action MEMREG_THROTTLE_ALL also asks
+ * the master for a spare-sharing decision.
  */
 void mrk_throttle_now(struct mrk_cpu *c, int action)
 {
 	bool share = action == MEMREG_THROTTLE_ALL &&
 		(mrk_active.core.flags & MEMREG_F_SHARE);
 
+	lockdep_assert_irqs_disabled();
 	if (mrk_active.core.cpu[c->cpu].exempt) {
 		/*
 		 * Monitored, never held (the core counted an exempt overrun);
@@ -110,36 +104,56 @@ void mrk_throttle_now(struct mrk_cpu *c, int action)
 		 */
 		if (share && !atomic_read(&mrk_share_req)) {
 			atomic_set(&mrk_share_req, 1);
-			irq_work_queue(&c->work);
+			mrk_master_poke();
 		}
 		return;
 	}
 	WRITE_ONCE(c->throttled, 1);
 	if (share)
 		atomic_set(&mrk_share_req, 1);
-	irq_work_queue(&c->work);
+	if (c->thread)
+		wake_up_process(c->thread);
+	if (atomic_read(&mrk_share_req))
+		mrk_master_poke();
 }
 
 /*
- * While throttled: take a spare grant if the master published a new one.
- * Runs in the throttle thread on @c's CPU; interrupts are disabled around
- * the core call so that it cannot interleave with the timer or overflow.
+ * Hard irq_work on @c's CPU, queued by its throttle thread: take the spare
+ * grant the master published and, if the CPU may run again, lift the
+ * throttle and re-arm its counters to the new remaining budget.
+ */
+static void mrk_share_work(struct irq_work *work)
+{
+	struct mrk_cpu *c = container_of(work, struct mrk_cpu, share_work);
+	struct memreg_arm arm;
+	struct mrk_cpu *me;
+	int ret;
+
+	if (!READ_ONCE(c->started) || !c->throttled ||
+	    c->cpu != smp_processor_id())
+		return;
+	me = mrk_core_enter(true);
+	ret = memreg_accept_share(mrk_core, c->cpu, &arm);
+	mrk_core_exit(me);
+	if (ret == MEMREG_OK && arm.action == MEMREG_RUN) {
+		WRITE_ONCE(c->throttled, 0);
+		mrk_counters_arm(c, &arm);
+	}
+}
+
+/*
+ * While throttled: if the master published a new spare grant, have this
+ * CPU's share irq_work take it.  Runs in the throttle thread, bound to
+ * @c's CPU (irq_work_queue() queues on the current CPU).
  */
 static void mrk_throttle_try_share(struct mrk_cpu *c)
 {
 	unsigned long gen = READ_ONCE(mrk_share_gen);
-	struct memreg_arm arm;
-	unsigned long flags;
 
 	if (gen == c->share_seen)
 		return;
 	c->share_seen = gen;
-	local_irq_save(flags);
-	if (c->throttled &&
-	    memreg_accept_share(mrk_core, c->cpu, &arm) == MEMREG_OK &&
-	    arm.action == MEMREG_RUN)
-		WRITE_ONCE(c->throttled, 0);
-	local_irq_restore(flags);
+	irq_work_queue(&c->share_work);
 }
 
 /* smpboot: the throttle thread of @cpu has work while the CPU is throttled. */
@@ -193,12 +207,22 @@ static struct smp_hotplug_thread mrk_throttle_threads = {
 };
 
 /*
- * Create the per-CPU throttle threads (smpboot: real per-CPU kthreads,
- * parked while their CPU is offline, so the scheduler never pushes one to
- * another CPU).  Module init, before the hotplug state.
+ * Initialise every CPU's two hard irq_works (once: a counter's overflow
+ * handler may queue one as soon as the counter exists) and create the
+ * per-CPU throttle threads (smpboot: real per-CPU kthreads, parked while
+ * their CPU is offline, so the scheduler never pushes one to another
+ * CPU).  Module init, before the hotplug state.
  */
 int mrk_throttle_init(void)
 {
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
+
+		c->work = IRQ_WORK_INIT_HARD(mrk_overflow_work);
+		c->share_work = IRQ_WORK_INIT_HARD(mrk_share_work);
+	}
 	return smpboot_register_percpu_thread(&mrk_throttle_threads);
 }
 
@@ -209,16 +233,16 @@ void mrk_throttle_exit(void)
 }
 
 /*
- * Prepare @c's throttle path (irq_work, flags, the thread's priority for
- * the active configuration) for regulation.  Process context, mrk_mutex
- * held, CPU online.
+ * Prepare @c's throttle path (irq_work, flags) for regulation.  Process
+ * context, mrk_mutex held, CPU online.
  */
 int mrk_throttle_start(struct mrk_cpu *c)
 {
+	lockdep_assert_held(&mrk_mutex);
 	c->throttled = 0;
 	c->share_seen = READ_ONCE(mrk_share_gen);
 	atomic64_set(&c->throttled_ns, 0);
-	c->work = IRQ_WORK_INIT_HARD(mrk_throttle_work);
+	atomic_set(&c->ovf_pending, 0);
 	c->thread = per_cpu(mrk_throttle_task, c->cpu);
 	if (!c->thread)
 		return -ENODEV;
@@ -227,12 +251,13 @@ int mrk_throttle_start(struct mrk_cpu *c)
 }
 
 /*
- * Stop @c's throttle path.  The timer and counters are already stopped, so
- * no new irq_work can be queued; wait for a pending one, then release a
- * spinning thread.
+ * Stop @c's throttle path.  The timer is stopped and started is 0 on the
+ * CPU, so a queued irq_work does nothing; wait for pending ones, then
+ * release a spinning thread.
  */
 void mrk_throttle_stop(struct mrk_cpu *c)
 {
 	irq_work_sync(&c->work);
+	irq_work_sync(&c->share_work);
 	WRITE_ONCE(c->throttled, 0);
 }

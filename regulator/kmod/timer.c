@@ -7,13 +7,16 @@
  * Expiries sit on a global grid (multiples of the period), so every CPU
  * agrees on the number of the current period, which tags the reclaim pool
  * and the master's budgets.  The handler reads the counters, calls
- * memreg_replenish() and lifts the throttle.
+ * memreg_replenish(), lifts the throttle and re-arms the counters to the
+ * new period's budgets (counter.c).
  *
  * Locking: the handler runs on its own CPU with interrupts off; it is the
  * only writer of mrk_cpu.period/period_start/started besides the start path,
  * which runs before the timer is armed.  hrtimer_cancel() waits for a
  * running handler.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -35,6 +38,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	u64 budget[MEMREG_NR_CLASSES];
 	int was_throttled = c->throttled;
 	struct memreg_arm arm;
+	struct mrk_cpu *me;
 	unsigned int cls;
 	u64 now, period;
 	int ret;
@@ -59,8 +63,10 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	/* the ended period's final budget (reclaim and grants included) */
 	budget[0] = rc->budget[0];
 	budget[1] = rc->budget[1];
+	me = mrk_core_enter(true);
 	ret = memreg_replenish(mrk_core, c->cpu, period, consumed,
 			       atomic64_xchg(&c->throttled_ns, 0), &arm);
+	mrk_core_exit(me);
 	if (ret) {
 		c->errors++;
 	} else {
@@ -70,6 +76,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 		WRITE_ONCE(c->period, period);
 		WRITE_ONCE(c->throttled, 0);
 		WRITE_ONCE(c->started, 1);
+		mrk_counters_arm(c, &arm);
 	}
 	hrtimer_set_expires(t, ns_to_ktime((period + 1) * c->period_ns));
 	return HRTIMER_RESTART;
@@ -98,6 +105,7 @@ static void mrk_timer_arm_local(void *arg)
  */
 void mrk_timer_start(struct mrk_cpu *c)
 {
+	lockdep_assert_held(&mrk_mutex);
 	c->period_ns = mrk_active.core.period_ns;
 	c->started = 0;
 	smp_call_function_single(c->cpu, mrk_timer_arm_local, c, 1);

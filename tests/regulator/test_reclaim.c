@@ -152,6 +152,8 @@ Test(pool, hammer_granted_le_donated_in_every_period, .timeout = 60)
  * @donated: per period, what the master donated for it
  * @reclaimed: per period, sum of what the CPUs took
  * @over_ceiling: budgets seen above a CPU ceiling (must stay 0)
+ * @under_guarantee: throttles before the CPU used its guarantee (must
+ *	stay 0: a donor gets its donation back first)
  */
 static struct api_hammer {
 	struct memreg *r;
@@ -159,6 +161,7 @@ static struct api_hammer {
 	_Atomic uint64_t donated[API_PERIODS];
 	_Atomic uint64_t reclaimed[API_PERIODS];
 	_Atomic uint64_t over_ceiling;
+	_Atomic uint64_t under_guarantee;
 } ah;
 
 /* One CPU: replenish, then overflow until throttled or its demand is met. */
@@ -191,6 +194,9 @@ static void *api_thread(void *arg)
 				memreg_overflow(ah.r, cpu, 0, got, &a);
 			if (a.budget[0] > ah.r->cfg.cpu[cpu].ceiling[0])
 				atomic_fetch_add(&ah.over_ceiling, 1);
+			if (a.action != MEMREG_RUN &&
+			    got < ah.r->cfg.cpu[cpu].guaranteed[0])
+				atomic_fetch_add(&ah.under_guarantee, 1);
 		}
 		used[0] = got;
 		atomic_fetch_add(&ah.reclaimed[p], st->reclaimed[0] - r0);
@@ -220,6 +226,7 @@ Test(pool, hammer_through_the_per_core_path, .timeout = 60)
 	}
 	cr_assert_gt(tot, 0, "reclaim must have happened");
 	cr_assert_eq(atomic_load(&ah.over_ceiling), 0);
+	cr_assert_eq(atomic_load(&ah.under_guarantee), 0);
 	free(ah.r);
 }
 
@@ -312,17 +319,91 @@ Test(share, spare_excludes_what_was_donated)
 	two_cpu_period(r, 0, 0, &a, &b);
 	two_cpu_period(r, 1, 100, &a, &b);
 	two_cpu_period(r, 2, 100, &a, &b);	/* CPU 1: 10, 90 in the pool */
-	memreg_overflow(r, 1, 0, 10, &a);		/* takes 10: 20 */
-	memreg_overflow(r, 1, 0, 30, &a);		/* takes 10 over + 10: 40 */
-	cr_assert_eq(a.budget[0], 40);
-	memreg_overflow(r, 0, 0, 100, &a);		/* takes 10: 110 */
-	while (a.action == MEMREG_RUN)
-		memreg_overflow(r, 0, 0, a.budget[0], &a);
-	memreg_overflow(r, 1, 0, 40, &b);
+	memreg_overflow(r, 1, 0, 10, &a);		/* its 90 back first: 100 */
+	cr_assert_eq(a.budget[0], 100);
+	cr_assert_eq(a.action, MEMREG_RUN);
+	memreg_overflow(r, 0, 0, 100, &a);		/* pool empty: throttled */
+	cr_assert_eq(a.action, MEMREG_THROTTLE);
+	memreg_overflow(r, 1, 0, 100, &b);
 	cr_assert_eq(b.action, MEMREG_THROTTLE_ALL);
-	/* budgets 100 + 10, donated 90: spare (1000 - 200) / 2 */
+	/* published budgets 100 + 10, donated 90: spare (1000 - 200) / 2 */
 	cr_assert_eq(memreg_master_share(r, 2, g), MEMREG_OK);
 	cr_assert_eq(g[0], 400, "grant %lu", (unsigned long)g[0]);
+	free(r);
+}
+
+/*
+ * Period 2 of two CPUs guaranteed 100 (quantum 10): CPU 1 was idle, so the
+ * master left it 10 and donated 90; CPU 0 (a hog) takes @hog_takes of it
+ * before CPU 1 needs its budget again.
+ */
+static void donor_setup(struct memreg *r, uint64_t hog_takes)
+{
+	struct memreg_cfg c;
+	struct memreg_arm a, b;
+	uint64_t got = 100;
+
+	reg_cfg(&c, 2, 100, 1000, 200, MEMREG_F_RECLAIM, 10);
+	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	two_cpu_period(r, 0, 0, &a, &b);
+	two_cpu_period(r, 1, 100, &a, &b);
+	two_cpu_period(r, 2, 100, &a, &b);
+	cr_assert_eq(b.budget[0], 10);
+	cr_assert_eq(memreg_pool_available(&r->pool, 0, 2), 90);
+	while (got < 100 + hog_takes) {
+		memreg_overflow(r, 0, 0, got, &a);
+		cr_assert_eq(a.action, MEMREG_RUN);
+		got = a.budget[0];
+	}
+	cr_assert_eq(a.budget[0], 100 + hog_takes);
+}
+
+Test(reclaim, donor_gets_its_donation_back_after_a_hog_took_it)
+{
+	struct memreg *r = reg_new();
+	struct memreg_arm a;
+
+	donor_setup(r, 90);			/* the hog took all of it */
+	cr_assert_eq(memreg_pool_available(&r->pool, 0, 2), 0);
+	memreg_overflow(r, 1, 0, 10, &a);
+	cr_assert_eq(a.action, MEMREG_RUN, "never throttled below its guarantee");
+	cr_assert_eq(a.budget[0], 100);
+	cr_assert_eq(a.remaining[0], 90);
+	cr_assert_eq(r->cpu[1].stats.restored[0], 90);
+	cr_assert_eq(r->cpu[1].stats.reclaimed[0], 0, "nothing was left in the pool");
+	memreg_overflow(r, 1, 0, 100, &a);
+	cr_assert_eq(a.action, MEMREG_THROTTLE, "at its guarantee, nothing more");
+	free(r);
+}
+
+Test(reclaim, donor_takes_from_the_pool_first_then_the_rest)
+{
+	struct memreg *r = reg_new();
+	struct memreg_arm a;
+
+	donor_setup(r, 50);			/* 40 of its 90 still pooled */
+	memreg_overflow(r, 1, 0, 12, &a);
+	cr_assert_eq(a.action, MEMREG_RUN);
+	cr_assert_eq(a.budget[0], 100);
+	cr_assert_eq(r->cpu[1].stats.reclaimed[0], 40);
+	cr_assert_eq(r->cpu[1].stats.restored[0], 50);
+	cr_assert_eq(memreg_pool_available(&r->pool, 0, 2), 0);
+	/* a hog finds nothing more */
+	memreg_overflow(r, 0, 0, 150, &a);
+	cr_assert_eq(a.action, MEMREG_THROTTLE);
+	free(r);
+}
+
+Test(reclaim, donor_back_first_even_when_the_pool_is_untouched)
+{
+	struct memreg *r = reg_new();
+	struct memreg_arm a;
+
+	donor_setup(r, 0);
+	memreg_overflow(r, 1, 0, 10, &a);
+	cr_assert_eq(a.budget[0], 100, "one overflow restores the whole guarantee");
+	cr_assert_eq(r->cpu[1].stats.reclaimed[0], 90);
+	cr_assert_eq(r->cpu[1].stats.restored[0], 0);
 	free(r);
 }
 
