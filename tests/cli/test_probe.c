@@ -353,6 +353,12 @@ static void make_readonly_file(const char *d)
 #define PLAN(...) .tool = "memtune", .argv = { "plan", "@D/mix.yaml", "--db", "@D/m.db", \
 			       ##__VA_ARGS__, NULL }, .flags = P_FIXTURE
 
+/* A best-effort workload and a real-time one with this period_us or cpu. */
+#define RT_PERIOD(v) MIX_HEAD WL_BE "  - name: rt\n    command: memcal-load " \
+	"compute\n    criticality: rt\n    period_us: " v "\n    cpu: 1\n"
+#define RT_CPU(v) MIX_HEAD WL_BE "  - name: rt\n    command: memcal-load " \
+	"compute\n    criticality: rt\n    period_us: 10000\n    cpu: " v "\n"
+
 static const char nul_mix[] = "name: pro\0be\nworkloads:\n" WL_BE;
 
 static const struct probe_case mix_cases[] = {
@@ -392,29 +398,17 @@ static const struct probe_case mix_cases[] = {
 	{ "workloads a scalar", PLAN(), .mix = "name: probe\nworkloads: 3\n" },
 	{ "duplicate key", PLAN(), .mix = "name: a\nname: b\nworkloads:\n"
 	  WL_BE },
-	{ "period_us negative", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: -1\n    cpu: 1\n",
+	{ "period_us negative", PLAN(), .mix = RT_PERIOD("-1"),
 	  .expect = "period_us" },
-	{ "period_us fractional", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: 10000.5\n    cpu: 1\n",
+	{ "period_us fractional", PLAN(), .mix = RT_PERIOD("10000.5"),
 	  .expect = "period_us" },
-	{ "period_us huge", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: 99999999999999999999999\n"
-	  "    cpu: 1\n", .expect = "period_us" },
-	{ "period_us 71 minutes", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: 4260000000\n    cpu: 1\n",
+	{ "period_us huge", PLAN(), .mix = RT_PERIOD("99999999999999999999999"),
 	  .expect = "period_us" },
-	{ "period_us zero", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: 0\n    cpu: 1\n",
+	{ "period_us 71 minutes", PLAN(), .mix = RT_PERIOD("4260000000"),
 	  .expect = "period_us" },
-	{ "period_us text", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: soon\n    cpu: 1\n",
+	{ "period_us zero", PLAN(), .mix = RT_PERIOD("0"),
+	  .expect = "period_us" },
+	{ "period_us text", PLAN(), .mix = RT_PERIOD("soon"),
 	  .expect = "period_us" },
 	{ "deadline after period", PLAN(), .mix = MIX_HEAD WL_BE
 	  WL_RT("    deadline_us: 20000\n"), .expect = "deadline" },
@@ -435,17 +429,11 @@ static const struct probe_case mix_cases[] = {
 	  "workloads:\n" WL_BE, .expect = "runs" },
 	{ "margin negative", PLAN(), .mix = "name: p\nmargin_pct: -20\n"
 	  "workloads:\n" WL_BE, .expect = "margin_pct" },
-	{ "cpu negative", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: 10000\n    cpu: -1\n",
+	{ "cpu negative", PLAN(), .mix = RT_CPU("-1"),
 	  .expect = "cpu" },
-	{ "cpu absent from the machine", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: 10000\n    cpu: 99999\n",
+	{ "cpu absent from the machine", PLAN(), .mix = RT_CPU("99999"),
 	  .expect = "cpu" },
-	{ "cpu a list", PLAN(), .mix = MIX_HEAD WL_BE
-	  "  - name: rt\n    command: memcal-load compute\n"
-	  "    criticality: rt\n    period_us: 10000\n    cpu: 0-3\n",
+	{ "cpu a list", PLAN(), .mix = RT_CPU("0-3"),
 	  .expect = "cpu" },
 	{ "argv empty", PLAN(), .mix = MIX_HEAD
 	  "  - name: be\n    argv: []\n    criticality: be\n" },
