@@ -15,6 +15,7 @@
 #include "pmu.h"
 
 #define ARM(ev, code, tr, desc) { ev, code, true, tr, desc }
+#define RAW(code, tr, desc) { NULL, code, true, tr, desc }
 #define PFM(ev, tr, desc) { ev, 0, false, tr, desc }
 
 static const struct memcal_pmu_candidate a53_events[] = {
@@ -81,10 +82,25 @@ static const struct memcal_pmu_candidate zen4_events[] = {
 	    "L1D fills from near DRAM (stores' RFO)"),
 };
 
+/*
+ * Intel hybrid parts (Alder/Raptor Lake) have no model table in libpfm4
+ * 4.13, which falls back to its architectural PMU (ix86arch) there.  The
+ * one architectural memory event is last-level cache misses (event 0x2e,
+ * umask 0x41, Intel SDM vol. 3 table 20-1), the same on P- and E-cores;
+ * it is given raw because libpfm4 4.13 crashes when ix86arch is forced on
+ * a non-Intel machine (tests cannot check a name).  There is no
+ * architectural write-back event, so the family has no write candidate.
+ */
+static const struct memcal_pmu_candidate intel_arch_events[] = {
+	RAW(0x412e, "read", "last-level cache misses (architectural "
+	    "LONGEST_LAT_CACHE.MISS)"),
+};
+
 static const char *const pfm_a53[] = { "arm_ac53", NULL };
 static const char *const pfm_none[] = { NULL };
 static const char *const pfm_intel[] = { "skl", "skx", "clx", "icl", "icx",
 					 NULL };
+static const char *const pfm_arch[] = { "ix86arch", NULL };
 static const char *const pfm_spr[] = { "spr", NULL };
 static const char *const pfm_zen2[] = { "amd64_fam17h_zen2", NULL };
 static const char *const pfm_zen3[] = { "amd64_fam19h_zen3", NULL };
@@ -97,6 +113,7 @@ const struct memcal_pmu_family memcal_pmu_families[] = {
 	{ "arm_ac72", pfm_none, 0xd08, a72_events, N(a72_events) },
 	{ "arm_ac76", pfm_none, 0xd0b, a76_events, N(a76_events) },
 	{ "intel_core", pfm_intel, 0, intel_events, N(intel_events) },
+	{ "intel_arch", pfm_arch, 0, intel_arch_events, N(intel_arch_events) },
 	{ "intel_spr", pfm_spr, 0, spr_events, N(spr_events) },
 	{ "amd_zen2", pfm_zen2, 0, zen2_events, N(zen2_events) },
 	{ "amd_zen3", pfm_zen3, 0, zen3_events, N(zen3_events) },

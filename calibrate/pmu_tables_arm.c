@@ -15,7 +15,7 @@
  *    in the cluster, so L2D_CACHE_REFILL (0x17) and L2D_CACHE_WB (0x18)
  *    count line transfers to and from the interconnect, i.e. DRAM traffic
  *    unless the SoC has a system cache.  This is MemGuard's choice.
- *  - DynamIQ cores (Cortex-A55, A65, A75, A76, A77, A78, A510, A710, X1,
+ *  - DynamIQ cores (Cortex-A55, A65, A75, A76, A77, A78, A78AE, A510, A710, X1,
  *    X2; RK3588, Jetson Orin CPU clusters): L2 is private to the core and
  *    the DSU holds a shared L3.  An L2 refill that hits in L3 is no DRAM
  *    traffic, so 0x17 over-counts; L3D_CACHE_REFILL (0x2a) counts the
@@ -101,6 +101,7 @@ const struct memcal_pmu_family memcal_pmu_families_arm[] = {
 	FAM("arm_ac75", pfm_none, 0xd0a, dynamiq_big_events),
 	FAM("arm_ac77", pfm_none, 0xd0d, dynamiq_big_events),
 	FAM("arm_ac78", pfm_none, 0xd41, dynamiq_big_events),
+	FAM("arm_ac78ae", pfm_none, 0xd42, dynamiq_big_events),
 	FAM("arm_x1", pfm_none, 0xd44, dynamiq_big_events),
 	FAM("arm_ac510", pfm_none, 0xd46, a55_events),
 	FAM("arm_ac710", pfm_none, 0xd47, dynamiq_big_events),

@@ -30,7 +30,10 @@ Test(pmu, every_family_has_read_and_write_candidates)
 			wr += !strcmp(c->traffic, "write");
 		}
 		cr_expect_geq(rd, 1, "%s has a read event", fam->name);
-		cr_expect_geq(wr, 1, "%s has a write event", fam->name);
+		/* Intel's architectural PMU defines no write-back event. */
+		if (strcmp(fam->name, "intel_arch"))
+			cr_expect_geq(wr, 1, "%s has a write event",
+				      fam->name);
 	}
 }
 
@@ -39,8 +42,10 @@ Test(pmu, x86_table_events_encode_with_libpfm4)
 	for (size_t f = 0; f < memcal_pmu_n_families; f++) {
 		const struct memcal_pmu_family *fam = &memcal_pmu_families[f];
 
-		if (fam->arm_part)
-			continue;	/* Arm PMUs are not built into x86 libpfm4 */
+		if (fam->arm_part || !fam->events[0].event)
+			continue;	/* Arm PMUs are not built into x86
+					 * libpfm4; raw-only families have no
+					 * names to check */
 		for (size_t p = 0; fam->pfm_names[p]; p++) {
 			setenv("LIBPFM_FORCE_PMU", fam->pfm_names[p], 1);
 			pfm_terminate();

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "golden.h"
 #include "results.h"
 
 /* tmp_db - a fresh database path in a private directory. */
@@ -227,9 +228,9 @@ Test(store, summary_and_json_show_every_section)
 Test(store, summary_matches_golden)
 {
 	struct memcal_run_result r;
-	char *txt = NULL, *want = NULL;
-	size_t len = 0, wlen = 0;
-	FILE *f = open_memstream(&txt, &len), *g;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
 
 	make_run(&r);
 	/* Fixed identity so the text does not depend on this machine. */
@@ -240,19 +241,7 @@ Test(store, summary_matches_golden)
 	snprintf(r.platform.arch, sizeof(r.platform.arch), "aarch64");
 	memcal_result_print(&r, f);
 	fclose(f);
-	if (getenv("MEMCAL_UPDATE_GOLDEN")) {
-		g = fopen(GOLDEN, "w");
-		cr_assert_not_null(g);
-		fputs(txt, g);
-		fclose(g);
-	}
-	g = fopen(GOLDEN, "r");
-	cr_assert_not_null(g, "missing %s (MEMCAL_UPDATE_GOLDEN=1 writes it)",
-			   GOLDEN);
-	cr_assert_gt(getdelim(&want, &wlen, '\0', g), 0);
-	fclose(g);
-	cr_expect_str_eq(txt, want);
+	golden_check(GOLDEN, txt);
 	free(txt);
-	free(want);
 	memcal_result_free(&r);
 }

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pmu_selfcheck.h - checks that a chosen PMU event will really regulate:
+ * its overflow interrupt is delivered at the rate the regulator needs, and
+ * nobody else holds the PMU.
+ *
+ * The failure users of MemGuard-style regulators meet most is a counter
+ * that silently does nothing: an overflow that never interrupts (a PMU
+ * interrupt not wired or not routed on the board), perf throttling a
+ * counter that overflows faster than kernel.perf_event_max_sample_rate,
+ * or counters already taken by the NMI watchdog or a running perf.
+ *
+ * Delivery is measured from user space the way the regulator will use
+ * the event: a sampling counter with the regulator's sample period, a
+ * ring buffer that receives one record per overflow interrupt, and a load
+ * that makes the event count.  Each PERF_RECORD_SAMPLE is one delivered
+ * interrupt; PERF_RECORD_THROTTLE says perf stopped delivering.
+ */
+#ifndef MEMCAL_PMU_SELFCHECK_H
+#define MEMCAL_PMU_SELFCHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/perf_event.h>
+
+/**
+ * struct memcal_delivery - result of one overflow-delivery check.
+ * @cpu:        CPU the check ran on.
+ * @count:      events counted while the load ran.
+ * @expected:   overflows the count implies (count / sample period).
+ * @delivered:  overflow records received.
+ * @throttled:  perf throttled the counter at least once.
+ * @rate_per_s: delivered overflows per second.
+ * @pass:       delivered >= 90 % of expected and at the needed rate.
+ * @message:    the verdict in words, with the remedy when it fails.
+ */
+struct memcal_delivery {
+	unsigned cpu;
+	uint64_t count;
+	double expected;
+	uint64_t delivered;
+	bool throttled;
+	double rate_per_s;
+	bool pass;
+	char message[256];
+};
+
+/*
+ * The load run while the counter samples: it must make the event count
+ * for about @seconds.  @user is passed through.
+ */
+typedef void (*memcal_load_fn)(double seconds, void *user);
+
+void memcal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
+				 double needed_per_s);
+int memcal_pmu_check_delivery(const struct perf_event_attr *attr,
+			      unsigned cpu, double needed_per_s,
+			      double seconds, memcal_load_fn load, void *user,
+			      struct memcal_delivery *d);
+
+/**
+ * struct memcal_pmu_users - who else holds performance counters.
+ * @nmi_watchdog: the hard-lockup detector is on (it keeps a cycles counter
+ *                on every CPU).
+ * @n_holders:    processes with perf events open (other than this one).
+ * @holders:      "pid (comm)" of the first few.
+ * @message:      who holds what and how to free it ("" when nobody).
+ */
+struct memcal_pmu_users {
+	bool nmi_watchdog;
+	unsigned n_holders;
+	char holders[4][48];
+	char message[384];
+};
+
+int memcal_pmu_find_users(struct memcal_pmu_users *u);
+
+#endif /* MEMCAL_PMU_SELFCHECK_H */
