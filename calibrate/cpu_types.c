@@ -19,7 +19,7 @@
 #include "cli.h"
 #include "cpu_types.h"
 #include "pmu_tables_arm.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 #define MAX_CPUS 1024
 

@@ -15,7 +15,7 @@
 
 #include "cpu_types.h"
 #include "golden.h"
-#include "topology.h"
+#include "memcal_platform.h"
 
 #define BOARDS MEMCAL_SOURCE_DIR "/tests/fixtures/boards/"
 
