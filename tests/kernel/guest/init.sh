@@ -62,7 +62,7 @@ group_overflow_checks() {
 	rmmod memreg
 	insmod $KO cpus=all; rc=$?
 	n=0; r=0
-	for d in $M/cpu*; do n=$((n + 1)); r=$((r + $(rd $d/regulated))); done
+	for d in "$M"/cpu*; do n=$((n + 1)); r=$((r + $(rd "$d"/regulated))); done
 	check cpus-all "insmod cpus=all rc=$rc: $r of $n possible CPUs ($(cat /sys/devices/system/cpu/possible)) regulated" \
 		test "$rc" = 0 -a "$n" = $(($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1)) -a "$r" = "$n"
 	rmmod memreg
@@ -208,10 +208,10 @@ group_accuracy() {
 # hard-irq context (cpuN/core_outside_irq) since the module was loaded,
 # while cpu1 took overflows
 core_context_check() {
-	local d nest=0 outside=0 detail=""
-	for d in $M/cpu*; do
-		nest=$((nest + $(rd $d/core_nested))); outside=$((outside + $(rd $d/core_outside_irq)))
-		detail="$detail ${d##*/}: nested=$(rd $d/core_nested) outside_irq=$(rd $d/core_outside_irq) overflows=$(rd $d/overflows)"
+	nest=0 outside=0 detail=""
+	for d in "$M"/cpu*; do
+		nest=$((nest + $(rd "$d"/core_nested))); outside=$((outside + $(rd "$d"/core_outside_irq)))
+		detail="$detail ${d##*/}: nested=$(rd "$d"/core_nested) outside_irq=$(rd "$d"/core_outside_irq) overflows=$(rd "$d"/overflows)"
 	done
 	check core-context "$detail" test "$nest" = 0 -a "$outside" = 0 -a "$(rd $M/cpu1/overflows)" -gt 0
 }
