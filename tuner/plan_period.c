@@ -4,9 +4,10 @@
  * tried for real: budgets are sized for it and the traces replayed through
  * regulator/sim with the default modes; its cost is the measured
  * per-period overhead of the regulated cores (cost per interrupt / period)
- * plus the regulation error with static budgets (LMS is tuned afterwards
- * at the chosen period, so its warm-up does not bias the choice) (over-use inside a period, throttled time of
- * real-time cores, unserved best-effort demand).  Short periods cost
+ * plus the regulation error with static budgets (over-use inside a
+ * period, throttled time of real-time cores, unserved best-effort demand;
+ * LMS is tuned afterwards at the chosen period, so its warm-up does not
+ * bias the choice).  Short periods cost
  * interrupts, long ones let bursts through: the cheapest total wins, the
  * longer period on a tie.
  */
