@@ -97,7 +97,7 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 	if (!on || (mask & on) != on)
 		return MEMREG_ENOSPC;
 	for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++)
-		n += (on >> cpu) & 1;
+		n += (memreg_u32)((on >> cpu) & 1);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum = 0, ceil = r->cfg.platform_ceiling[cls], g;
 		memreg_s64 old = memreg_atomic64_read(&r->share[cls]), dw;
