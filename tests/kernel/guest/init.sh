@@ -330,7 +330,7 @@ group_rt() {
 	set -- $(pf 1 1); r0=$3
 	rmmod memreg
 	P=$(pick_period $r0)
-	B=$(calc "$r0 * 0.1 * $P / 1e6")
+	B=$(calc "$r0 * 0.07 * $P / 1e6")
 	# both CPUs regulated, cpu1's hog held ~80-90 % of each period
 	insmod $KO cpus=0,1 period_us=$P read_budget=$B,$B platform_read=$((B * 2)) \
 		|| { result rt-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
@@ -362,7 +362,7 @@ group_rt() {
 	held=$(idle_share 1 /pfload -c 1 -t 2)
 	n1=$(rd $M/cpu1/throttled_ns); k1=$(rd $M/cpu1/periods)
 	hf=$(awk "BEGIN{printf \"%.2f\", ($n1 - $n0) / (($k1 - $k0 + ($k1 == $k0)) * $P * 1000)}")
-	check rt-idle-while-held "period=${P}us budget=$B (10 % of $r0/s): idle share of elapsed time of cpu1 idle=$ref, unregulated hog=$free, held $hf of each period: idle share=$held, $(awk "BEGIN{printf \"%.2f\", $held / $ref}") of the idle CPU's" \
+	check rt-idle-while-held "period=${P}us budget=$B (7 % of $r0/s): idle share of elapsed time of cpu1 idle=$ref, unregulated hog=$free, held $hf of each period: idle share=$held, $(awk "BEGIN{printf \"%.2f\", $held / $ref}") of the idle CPU's" \
 		ftest "$held >= 0.6 * $ref && $hf >= 0.6 && $free < 0.3 * $ref"
 	# (b) rt_prio: a SCHED_FIFO 20 task woken every 2 ms on the held CPU;
 	# without rt_prio (throttle at FIFO 50) it waits for the period end.
