@@ -163,6 +163,7 @@ static int mrk_throttle_should_run(unsigned int cpu)
 /* cpuidle exit latency allowed while rt_prio promises a prompt wake-up */
 #define MRK_IDLE_RT_LATENCY_NS	(100 * NSEC_PER_USEC)
 
+/* Length of @c's next idle injection (ns), as described above. */
 static u64 mrk_idle_slice(const struct mrk_cpu *c)
 {
 	u64 now = ktime_get_ns();
