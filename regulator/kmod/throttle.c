@@ -5,21 +5,22 @@
  * The overflow path's hard irq_work (IRQ_WORK_INIT_HARD: hard-irq context
  * also on PREEMPT_RT; counter.c) sets mrk_cpu.throttled and wakes the
  * CPU's throttle thread.  That thread is SCHED_FIFO and bound to the CPU:
- * while it spins, nothing of lower priority (the memory-hungry work) runs
- * there.  The period timer clears the flag; the thread then reports how
- * long it held the CPU and sleeps again.  While spinning it watches for a
- * spare grant published by the master and then queues the CPU's second
- * hard irq_work, which calls memreg_accept_share() in hard-irq context;
- * on the master CPU it runs the share decision itself so that a throttled
- * master still shares.
+ * while it holds the CPU in injected idle, nothing of lower priority (the
+ * memory-hungry work) runs there.  The period timer clears the flag; the
+ * thread then reports how long it held the CPU and sleeps again.  Between
+ * idle injections it watches for a spare grant published by the master
+ * and then queues the CPU's second hard irq_work, which calls
+ * memreg_accept_share() in hard-irq context; on the master CPU it runs the
+ * share decision itself so that a throttled master still shares.
  *
  * Locking: mrk_cpu.throttled is written on its own CPU only, in hard irq
  * (timer, the two irq_works) or by the IPI that stops the CPU; the thread
  * reads it with READ_ONCE().  Parking (CPU offline) and stopping (unload)
- * end the spin.
+ * end the hold after the current idle injection.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
 #include <linux/kthread.h>
@@ -163,14 +164,52 @@ static int mrk_throttle_should_run(unsigned int cpu)
 }
 
 /*
- * smpboot thread body, called when mrk_throttle_should_run(): hold the CPU
- * at FIFO priority until the period timer (or a spare grant) lifts the
- * throttle, or the thread must park (CPU going offline) or stop (unload).
+ * How long one idle injection of a throttled CPU may last (ns): until the
+ * period boundary, but at most MRK_IDLE_MAX_NS so that a commit, a park
+ * (CPU going offline) or an unload, which clear the throttle, never wait
+ * long for the thread; with spare sharing on at most a sixteenth of the
+ * period (at least MRK_IDLE_MIN_NS), because a grant is noticed only
+ * between injections.
+ */
+#define MRK_IDLE_MIN_NS		(10 * NSEC_PER_USEC)
+#define MRK_IDLE_MAX_NS		(2 * NSEC_PER_MSEC)
+/* cpuidle exit latency allowed while rt_prio promises a prompt wake-up */
+#define MRK_IDLE_RT_LATENCY_NS	(100 * NSEC_PER_USEC)
+
+/* Length of @c's next idle injection (ns), as described above. */
+static u64 mrk_idle_slice(const struct mrk_cpu *c)
+{
+	u64 now = ktime_get_ns();
+	u64 end = (READ_ONCE(c->period) + 1) * c->period_ns;
+	u64 cap = MRK_IDLE_MAX_NS;
+
+	if (mrk_active.core.flags & MEMREG_F_SHARE)
+		cap = clamp_t(u64, c->period_ns / 16, MRK_IDLE_MIN_NS, cap);
+	return clamp_t(u64, end > now ? end - now : 0, MRK_IDLE_MIN_NS, cap);
+}
+
+/*
+ * smpboot thread body, called when mrk_throttle_should_run(): keep the CPU
+ * idle until the period timer (or a spare grant) lifts the throttle, or the
+ * thread must park (CPU going offline) or stop (unload).
+ *
+ * The CPU idles by idle injection, play_idle_precise() (what
+ * drivers/powercap/idle_inject.c and intel_powerclamp use): the thread
+ * stays the CPU's current, runnable SCHED_FIFO task, so nothing of lower
+ * priority (the memory hog) is picked, while the CPU runs the idle loop
+ * (cpuidle, halt or wfi, the tick stopped) and the time counts as idle in
+ * /proc/stat.  A task of higher priority that wakes on the CPU sets
+ * need_resched, the idle loop schedules it at once and the injection
+ * resumes when it sleeps (rt_prio relies on that).  An injection cannot
+ * be ended early, so each lasts at most mrk_idle_slice(); between two the
+ * thread takes a spare grant, and on the master CPU makes the share
+ * decision itself (the master thread's priority is lower).
  */
 static void mrk_throttle_fn(unsigned int cpu)
 {
 	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
 	bool master = (int)cpu == (int)mrk_active.core.master_cpu;
+	u64 latency = mrk_active.rt_prio ? MRK_IDLE_RT_LATENCY_NS : U64_MAX;
 	u64 t0 = ktime_get_ns();
 
 	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
@@ -178,7 +217,9 @@ static void mrk_throttle_fn(unsigned int cpu)
 		if (master && atomic_read(&mrk_share_req))
 			mrk_master_try_share();
 		mrk_throttle_try_share(c);
-		cpu_relax();
+		if (!READ_ONCE(c->throttled))
+			break;
+		play_idle_precise(mrk_idle_slice(c), latency);
 	}
 	atomic64_add(ktime_get_ns() - t0, &c->throttled_ns);
 }
