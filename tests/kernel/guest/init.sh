@@ -391,22 +391,22 @@ hotplug_share_check() {
 # ---- real-time options (throttle.c): idle while held, rt_prio, rt_exempt
 # stat_idle CPU -> "idle uptime": CPU's idle time in /proc/stat (USER_HZ
 # ticks, 1/100 s) and /proc/uptime in 1/100 s
-stat_idle() { echo "$(awk -v c=cpu$1 '$1 == c { print $5 }' /proc/stat) $(awk '{ printf "%.0f", $1 * 100 }' /proc/uptime)"; }
+stat_idle() { echo "$(awk -v c="cpu$1" '$1 == c { print $5 }' /proc/stat) $(awk '{ printf "%.0f", $1 * 100 }' /proc/uptime)"; }
 # idle_share CPU CMD...: run CMD, print CPU's idle share of the elapsed
 # time meanwhile.  Against elapsed time, not the sum of the /proc/stat
 # fields: on a held CPU the tick also charges the injected idle to the
 # throttle thread as system time, so the fields add up to more than the
 # elapsed time (README).
 idle_share() {
-	local c=$1 a b
+	is_cpu=$1
 	shift
-	a=$(stat_idle $c)
+	is_a=$(stat_idle "$is_cpu")
 	"$@" > /dev/null
-	b=$(stat_idle $c)
-	echo "$a $b" | awk '{ printf "%.3f", ($4 - $2) ? ($3 - $1) / ($4 - $2) : 0 }'
+	is_b=$(stat_idle "$is_cpu")
+	echo "$is_a $is_b" | awk '{ printf "%.3f", ($4 - $2) ? ($3 - $1) / ($4 - $2) : 0 }'
 }
 # tprio CPU: SCHED_FIFO priority of CPU's throttle thread (/proc stat field 40)
-tprio() { for f in /proc/[0-9]*/comm; do [ "$(cat $f 2>/dev/null)" = memreg/$1 ] && awk '{ print $40 }' ${f%comm}stat; done; }
+tprio() { for f in /proc/[0-9]*/comm; do [ "$(cat "$f" 2>/dev/null)" = "memreg/$1" ] && awk '{ print $40 }' "${f%comm}stat"; done; }
 
 group_rt() {
 	bad throttle-prio0 throttle_prio=0
@@ -418,10 +418,10 @@ group_rt() {
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result rt-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	set -- $(pf 1 1); r0=$3
 	rmmod memreg
-	P=$(pick_period $r0)
+	P=$(pick_period "$r0")
 	B=$(calc "$r0 * 0.07 * $P / 1e6")
 	# both CPUs regulated, cpu1's hog held ~80-90 % of each period
-	insmod $KO cpus=0,1 period_us=$P read_budget=$B,$B platform_read=$((B * 2)) \
+	insmod $KO cpus=0,1 period_us="$P" read_budget="$B,$B" platform_read=$((B * 2)) \
 		|| { result rt-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	# sysfs: priorities staged, checked and applied by commit
 	p0=$(tprio 1)
@@ -509,7 +509,7 @@ group_rt() {
 	check rt-exempt "rt_exempt=0 at load, 1 after commit rc=$rc (readback $(rd $M/cpu1/rt_exempt)): cpu1 budget=$B used=$1/period over $2 periods exempt_overruns=$3 throttles=$(rd $M/cpu1/throttles); cpu0 throttles=$(rd $M/cpu0/throttles) exempt_overruns=$(rd $M/cpu0/exempt_overruns)" \
 		ftest "$e0 == 0 && $rc == 0 && $(rd $M/cpu1/rt_exempt) == 1 && $(rd $M/cpu1/throttles) == 0 && $3 > $2 / 2 && $1 > $B * 1.5 && $(rd $M/cpu0/throttles) > 0 && $(rd $M/cpu0/exempt_overruns) == 0"
 	rmmod memreg
-	insmod $KO cpus=0,1 period_us=$P read_budget=$B,$B platform_read=$((B * 2)) rt_exempt=1 \
+	insmod $KO cpus=0,1 period_us="$P" read_budget="$B,$B" platform_read=$((B * 2)) rt_exempt=1 \
 		|| { result rt-exempt-param FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	/pfload -c 1 -t 1 > /dev/null
 	check rt-exempt-param "rt_exempt=1: cpu0/rt_exempt=$(rd $M/cpu0/rt_exempt) cpu1/rt_exempt=$(rd $M/cpu1/rt_exempt) cpu1 throttles=$(rd $M/cpu1/throttles) exempt_overruns=$(rd $M/cpu1/exempt_overruns)" \
@@ -519,9 +519,7 @@ group_rt() {
 
 echo "MEMREG-GROUP $group kernel=$(uname -r)"
 case $group in
-load|accuracy|lms|reclaim|fuzz|cycles|hotplug) "group_$group" ;;
-
-load|accuracy|lms|reclaim|fuzz|cycles|hotplug|rt) group_$group ;;
+load|accuracy|lms|reclaim|fuzz|cycles|hotplug|rt) "group_$group" ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac
 # shellcheck disable=SC2119 # the whole kernel log
