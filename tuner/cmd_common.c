@@ -193,3 +193,36 @@ int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,
 		base = first;
 	}
 }
+
+/**
+ * tune_mix_prologue() - what profile and validate start with: their
+ * options and exactly one mix file, loaded and checked against this
+ * machine's CPUs, then the database opened for writing.
+ * @synopsis, @opts, @fn, @user: as for tune_parse_args().
+ * @m:  receives the mix.
+ * @db: receives the database.
+ *
+ * Return: 0, CLI_HELP_SHOWN or a CLI exit code (error reported).
+ */
+int tune_mix_prologue(struct cli_ctx *ctx, int argc, char **argv,
+		      const char *synopsis, const struct cli_option *opts,
+		      cli_option_fn fn, void *user, struct mix *m,
+		      memcal_db **db)
+{
+	char *mixpath = NULL;
+	int npos, rc;
+
+	rc = tune_parse_args(ctx, argc, argv, synopsis, opts, fn, user,
+			     &mixpath, 1, &npos);
+	if (!rc && npos != 1)
+		rc = cli_error(ctx, CLI_EXIT_USAGE, "%s takes one mix file; "
+			       "see 'memtune %s --help'", ctx->command,
+			       ctx->command);
+	if (!rc)
+		rc = tune_load_mix(ctx, mixpath, m);
+	if (!rc)
+		rc = tune_check_local_cpus(ctx, m);
+	if (!rc)
+		rc = tune_open_db(ctx, true, db);
+	return rc;
+}

@@ -37,5 +37,9 @@ int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,
 		    const char *synopsis, const struct cli_option *opts,
 		    cli_option_fn fn, void *user, char **pos, int maxpos,
 		    int *npos);
+int tune_mix_prologue(struct cli_ctx *ctx, int argc, char **argv,
+		      const char *synopsis, const struct cli_option *opts,
+		      cli_option_fn fn, void *user, struct mix *m,
+		      memcal_db **db);
 
 #endif /* MEMTUNE_CMDS_H */

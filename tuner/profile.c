@@ -516,22 +516,12 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 	struct profile_opts o = { 0, 600 };
 	struct mix *m = calloc(1, sizeof(*m));
 	memcal_db *db = NULL;
-	char *mixpath = NULL;
-	int npos, rc;
+	int rc;
 
 	if (!m)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-	rc = tune_parse_args(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
-			     profile_option, &o, &mixpath, 1, &npos);
-	if (!rc && npos != 1)
-		rc = cli_error(ctx, CLI_EXIT_USAGE, "profile takes one mix "
-			       "file; see 'memtune profile --help'");
-	if (!rc)
-		rc = tune_load_mix(ctx, mixpath, m);
-	if (!rc)
-		rc = tune_check_local_cpus(ctx, m);
-	if (!rc)
-		rc = tune_open_db(ctx, true, &db);
+	rc = tune_mix_prologue(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
+			       profile_option, &o, m, &db);
 	if (!rc)
 		rc = profile_mix(ctx, db, m, o.runs, o.timeout_s, false);
 	mix_free(m);

@@ -468,8 +468,7 @@ int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 	struct vlat *lat = calloc(1, sizeof(*lat));
 	int cpus[MIX_MAX_WORKLOADS];
 	memcal_db *db = NULL;
-	char *mixpath = NULL;
-	int npos, rc;
+	int rc;
 	void *pctx[2] = { m, solo };
 
 	memset(&v, 0, sizeof(v));
@@ -477,17 +476,8 @@ int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
-	rc = tune_parse_args(ctx, argc, argv, "MIX.yaml [--config ID]", opts,
-			     validate_option, &o, &mixpath, 1, &npos);
-	if (!rc && npos != 1)
-		rc = cli_error(ctx, CLI_EXIT_USAGE, "validate takes one mix "
-			       "file; see 'memtune validate --help'");
-	if (!rc)
-		rc = tune_load_mix(ctx, mixpath, m);
-	if (!rc)
-		rc = tune_check_local_cpus(ctx, m);
-	if (!rc)
-		rc = tune_open_db(ctx, true, &db);
+	rc = tune_mix_prologue(ctx, argc, argv, "MIX.yaml [--config ID]", opts,
+			       validate_option, &o, m, &db);
 	if (!rc)
 		rc = tune_load_config(ctx, db, o.id, NULL, c, &v.config_id);
 	if (!rc)
