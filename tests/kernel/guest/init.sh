@@ -70,8 +70,12 @@ group_overflow_checks() {
 	# every period; re-armed, that is one overflow per period (slack
 	# scheme: 16 per period).  A period whose timer the host delays past
 	# the overflow goes unthrottled (both expire in one interrupt), hence
-	# only 30 % of the periods must throttle (a loaded host saw 53 %).  Overuse is printed only:
-	# cpu-clock also counts the time spent throttled.
+	# only 30 % of the periods must throttle (a loaded host saw 53 %).
+	# Every throttle needs an overflow; the statistics are read one after
+	# another while cpu1 runs, so an overflow and its throttle can fall on
+	# either side of the window (seen: 108 overflows, 109 throttles), hence
+	# the allowance of 2.  Overuse is printed only: cpu-clock also counts
+	# the time spent throttled.
 	insmod $KO cpus=1 period_us=10000 read_event=cpu-clock read_budget=5000000 slack_div=16 platform_read=20000000 \
 		|| { result rearm-cpu-clock FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	sleep 0.2
@@ -79,7 +83,7 @@ group_overflow_checks() {
 	/pfload -c 1 -t 1 > /dev/null
 	n1=$(rd $M/cpu1/periods); o1=$(rd $M/cpu1/overflows); t1=$(rd $M/cpu1/throttles); u1=$(rd $M/cpu1/read_overuse)
 	check rearm-cpu-clock "periods=$((n1 - n0)) overflows=$((o1 - o0)) ($(awk "BEGIN{printf \"%.2f\", ($o1 - $o0)/($n1 - $n0 + ($n1 == $n0))}") per period) throttles=$((t1 - t0)) overuse=$((u1 - u0)) ns ($(calc "($u1 - $u0) / ($t1 - $t0 + ($t1 == $t0))") per throttle)" \
-		ftest "($n1 - $n0) >= 50 && ($t1 - $t0) >= ($n1 - $n0) * 0.3 && ($o1 - $o0) <= ($n1 - $n0) * 1.2 && ($o1 - $o0) >= ($t1 - $t0)"
+		ftest "($n1 - $n0) >= 50 && ($t1 - $t0) >= ($n1 - $n0) * 0.3 && ($o1 - $o0) <= ($n1 - $n0) * 1.2 && ($o1 - $o0) + 2 >= ($t1 - $t0)"
 	rmmod memreg
 }
 
