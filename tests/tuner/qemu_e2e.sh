@@ -58,7 +58,7 @@ db=$work/m.db
 "$memtune" --db "$db" --json plan "$work/mix-exempt.yaml" --periods 1000,2000,5000 \
 	--assume-overhead-ns 50000 > "$work/plan-x.json" 2> "$work/plan-x.log" \
 	|| { cat "$work/plan-x.log"; die "memtune plan (exempt) failed"; }
-xid=$(sed -n 's/^  "config_id": \([0-9]*\),*$/\1/p' "$work/plan-x.json")
+xid=$(jq -er '.result.config_id' "$work/plan-x.json")
 [ -n "$xid" ] || die "no config_id in the exempt plan's output"
 "$memtune" --db "$db" export --config "$xid" --format json \
 	--out "$work/cfg-exempt.json" > "$work/export-x.log" 2>&1 \

@@ -154,6 +154,9 @@ if [ -f /cfg-exempt.json ]; then
 			echo 1 > $M/cpu$c/$f
 		done
 	done
+	# one-event budgets need a one-event sample period (page-faults keep
+	# the slack scheme; memreg refuses a guarantee below slack_div)
+	echo 1 > $M/slack_div
 	echo 0 > $M/monitor
 	echo 1 > $M/commit
 	t0=$(val $M/cpu0/throttles); t1=$(val $M/cpu1/throttles)
