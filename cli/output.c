@@ -163,7 +163,8 @@ static void vreport(struct cli_ctx *ctx, const char *prefix, const char *fmt,
 
 /**
  * cli_warn() - a warning on stderr (shown in JSON mode too, not with -q),
- * kept for the "warnings" array of the JSON envelope (with -q too).
+ * kept in JSON mode for the "warnings" array of the envelope (with -q
+ * too).
  */
 void cli_warn(struct cli_ctx *ctx, const char *fmt, ...)
 {
@@ -173,9 +174,11 @@ void cli_warn(struct cli_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (!ctx->warnings)
-		ctx->warnings = json_array();
-	json_array_append_new(ctx->warnings, json_string(msg));
+	if (ctx->json) {	/* only an envelope carries them */
+		if (!ctx->warnings)
+			ctx->warnings = json_array();
+		json_array_append_new(ctx->warnings, json_string(msg));
+	}
 	if (ctx->verbosity >= 0)
 		fprintf(ctx->err, "%s: warning: %s\n", ctx->tool, msg);
 }

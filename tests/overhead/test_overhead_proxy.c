@@ -209,6 +209,7 @@ Test(overhead_proxy, large_contrast_and_master)
 	}
 	overhead_result_free(&r);
 	memcal_topology_free(&t);
+	json_decref(ctx.warnings);	/* what cli_main would free */
 }
 
 /* The memory benchmark (a small buffer here) gives a sane ratio. */
@@ -241,6 +242,7 @@ Test(overhead_proxy, memory_benchmark)
 		  r.pts[0].db.ratio_median);
 	overhead_result_free(&r);
 	memcal_topology_free(&t);
+	json_decref(ctx.warnings);	/* what cli_main would free */
 }
 
 /* A 10 us period (40-100 us per expiry here: a livelock) never hangs:
@@ -284,4 +286,5 @@ Test(overhead_proxy, livelock_is_bounded)
 	}
 	overhead_result_free(&r);
 	memcal_topology_free(&t);
+	json_decref(ctx.warnings);	/* what cli_main would free */
 }
