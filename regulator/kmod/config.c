@@ -310,7 +310,7 @@ int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
  * unchanged, the staged one is kept for correction and the reason is the
  * last error.  Takes mrk_cfg_mutex, and mrk_mutex only to take the
  * snapshot: checking probes perf counters, which must not be created under
- * the CPU hotplug lock or mrk_mutex (hotplug.c says why).
+ * the CPU hotplug lock or mrk_mutex (switch.c says why).
  */
 int mrk_commit(void)
 {

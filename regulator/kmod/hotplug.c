@@ -1,29 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hotplug.c - switching the whole regulator to a configuration (load,
- * commit, unload), starting and stopping one CPU, and the CPU hotplug state
- * that stops and restarts a CPU as it goes offline and online.
+ * hotplug.c - starting and stopping one CPU, and the CPU hotplug state
+ * that stops and restarts a CPU as it goes offline and online.  Switching
+ * the whole regulator to a configuration is in switch.c.
  *
  * Start order on a CPU: throttle path, counters installed, timer; stop is
  * the reverse.  The throttle threads are smpboot threads (throttle.c): the
  * kernel parks them before a CPU goes offline and unparks them when it is
- * back.
- *
- * Perf counters are created and released holding mrk_cfg_mutex only, never
- * the CPU hotplug lock nor mrk_mutex: a software event's static key takes
- * the hotplug lock itself, and a read-side recursion deadlocks behind a
- * pending hotplug writer (whose callbacks in turn wait for mrk_mutex).  So
- * a switch runs in three steps: stop every CPU and detach its counters
- * (locked), release the old and create the new counters (unlocked), install
- * them and start every CPU that is still online (locked).  A CPU that went
- * offline in between is recognised by its offline generation and handled
- * by its hotplug work, like one that came online.
+ * back.  Counters are created and released outside the hotplug lock
+ * (switch.c says why), so an offline CPU's counters are released by its
+ * deferred hotplug work, not by the callback.
  *
  * Locking: mrk_cfg_mutex (outermost) serialises switches and the per-CPU
- * hotplug work, and owns mrk_cpu.detached/prepared; mrk_active is written
- * only with mrk_cfg_mutex and mrk_mutex both held, so either one suffices
- * to read it.  Then cpus_read_lock() (or a hotplug callback), then
- * mrk_mutex; mrk_cpu.running and offline_gen change only under both.
+ * hotplug work, and owns mrk_cpu.detached/prepared.  Then cpus_read_lock()
+ * (or a hotplug callback), then mrk_mutex; mrk_cpu.running and offline_gen
+ * change only under both.
  *
  * The core is told when a regulated CPU goes away and comes back
  * (memreg_cpu_set_online()), so that spare sharing, its division and the
@@ -33,6 +24,7 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/lockdep.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
@@ -54,7 +46,7 @@ static bool mrk_cpu_regulated(unsigned int cpu)
  * irq_works are stopped or not yet started, as memreg_cpu_set_online()
  * requires.  mrk_mutex held.
  */
-static void mrk_core_set_online(unsigned int cpu, bool online)
+void mrk_core_set_online(unsigned int cpu, bool online)
 {
 	unsigned long flags;
 	struct mrk_cpu *me;
@@ -76,7 +68,7 @@ static void mrk_core_set_online(unsigned int cpu, bool online)
  * hotplug work.  cpus_read_lock() or a hotplug callback, mrk_mutex and
  * mrk_cfg_mutex held; the CPU online.
  */
-static int mrk_cpu_start(struct mrk_cpu *c)
+int mrk_cpu_start(struct mrk_cpu *c)
 {
 	unsigned int cls;
 	int ret;
@@ -139,10 +131,11 @@ static void mrk_cpu_quiesce(struct mrk_cpu *c)
  * Quiesce @c and move its counters to @c->detached for release.  Locks as
  * mrk_cpu_quiesce(), plus mrk_cfg_mutex.
  */
-static void mrk_cpu_detach(struct mrk_cpu *c)
+void mrk_cpu_detach(struct mrk_cpu *c)
 {
 	unsigned int cls;
 
+	lockdep_assert_held(&mrk_cfg_mutex);
 	mrk_cpu_quiesce(c);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		if (!c->event[cls])
@@ -153,34 +146,17 @@ static void mrk_cpu_detach(struct mrk_cpu *c)
 	}
 }
 
-/* Stop every CPU and the master, detaching the counters.  Locks as above. */
-static void mrk_detach_all(void)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu)
-		mrk_cpu_detach(per_cpu_ptr(&mrk_cpus, cpu));
-	mrk_master_stop();
-}
-
-/* Release every detached counter.  mrk_cfg_mutex only. */
-static void mrk_release_all(void)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu)
-		mrk_counters_release(per_cpu_ptr(&mrk_cpus, cpu));
-}
-
 /*
  * Create @c's counters for the active configuration, tagged with the
  * CPU's offline generation.  mrk_cfg_mutex only.  Returns 0 (also when
  * the CPU is not regulated or went offline) or a negative errno.
  */
-static int mrk_cpu_prepare(struct mrk_cpu *c)
+int mrk_cpu_prepare(struct mrk_cpu *c)
 {
 	u64 gen = READ_ONCE(c->offline_gen);
 	int ret;
+
+	lockdep_assert_held(&mrk_cfg_mutex);
 
 	if (!mrk_cpu_regulated(c->cpu) || !cpu_online(c->cpu))
 		return 0;
@@ -197,83 +173,6 @@ static int mrk_cpu_prepare(struct mrk_cpu *c)
 	c->prepared = true;
 	c->prepared_gen = gen;
 	return 0;
-}
-
-/*
- * Make @cfg the active configuration and regulate with it: stop and detach
- * everything, re-initialise the core, create the new counters, start every
- * regulated online CPU and the master.  On failure nothing runs and the
- * error is returned (and recorded).  mrk_cfg_mutex held, no other lock;
- * @cfg has passed mrk_cfg_check() and is not mrk_active itself.
- */
-static int mrk_switch(const struct mrk_cfg *cfg)
-{
-	const char *why = "";
-	unsigned int cpu;
-	int ret;
-
-	cpus_read_lock();
-	mutex_lock(&mrk_mutex);
-	mrk_detach_all();
-	mrk_active = *cfg;
-	ret = memreg_init(mrk_core, &mrk_active.core, &why);
-	if (ret)
-		mrk_set_error("core refused the configuration: %s", why);
-	else
-		for_each_possible_cpu(cpu)
-			if (!cpu_online(cpu))
-				mrk_core_set_online(cpu, false);
-	for_each_possible_cpu(cpu) {	/* the glue's statistics, like the core's */
-		per_cpu_ptr(&mrk_cpus, cpu)->errors = 0;
-		per_cpu_ptr(&mrk_cpus, cpu)->perf_throttled = 0;
-		atomic64_set(&per_cpu_ptr(&mrk_cpus, cpu)->overflows, 0);
-	}
-	atomic_set(&mrk_perf_throttled_cpu, 0);
-	mutex_unlock(&mrk_mutex);
-	cpus_read_unlock();
-	mrk_release_all();
-	if (ret)
-		return ret;
-
-	for_each_possible_cpu(cpu) {
-		ret = mrk_cpu_prepare(per_cpu_ptr(&mrk_cpus, cpu));
-		if (ret)
-			goto out_release;
-	}
-
-	cpus_read_lock();
-	mutex_lock(&mrk_mutex);
-	ret = mrk_master_start();
-	for_each_online_cpu(cpu) {
-		if (ret)
-			break;
-		ret = mrk_cpu_start(per_cpu_ptr(&mrk_cpus, cpu));
-	}
-	if (ret)
-		mrk_detach_all();
-	mutex_unlock(&mrk_mutex);
-	cpus_read_unlock();
-out_release:
-	mrk_release_all();	/* unused, dead or (on failure) all counters */
-	return ret;
-}
-
-/*
- * Switch to @cfg; if that fails, back to the configuration that was active
- * before.  mrk_cfg_mutex held, no other lock.  Returns the error of the
- * first switch.
- */
-int mrk_apply(const struct mrk_cfg *cfg)
-{
-	static struct mrk_cfg old;	/* mrk_cfg_mutex */
-	int ret;
-
-	old = mrk_active;
-	ret = mrk_switch(cfg);
-	if (ret && mrk_switch(&old))
-		mrk_set_error("could not restore the previous configuration; "
-			      "regulation is stopped");
-	return ret;
 }
 
 /*
@@ -366,19 +265,6 @@ static void mrk_hotplug_remove(void)
 	cpuhp_remove_state_nocalls(mrk_hp_state);
 	for_each_possible_cpu(cpu)
 		cancel_work_sync(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
-}
-
-/* Stop everything and release every counter.  No lock held. */
-static void mrk_stop_everything(void)
-{
-	mutex_lock(&mrk_cfg_mutex);
-	cpus_read_lock();
-	mutex_lock(&mrk_mutex);
-	mrk_detach_all();
-	mutex_unlock(&mrk_mutex);
-	cpus_read_unlock();
-	mrk_release_all();
-	mutex_unlock(&mrk_cfg_mutex);
 }
 
 /*

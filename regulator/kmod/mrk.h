@@ -12,19 +12,22 @@
  *   throttle.c irq_work + SCHED_FIFO throttle thread per CPU
  *   master.c   the master core's thread (NLMS tick, spare sharing)
  *   sysfs.c    /sys/kernel/memreg/
- *   hotplug.c  configuration switches, start/stop of one CPU, cpuhp state
+ *   switch.c   configuration switches (load, commit, unload)
+ *   hotplug.c  start/stop of one CPU, cpuhp state
  *
  * Locking rules (resctrl style):
  *  - mrk_cfg_mutex (outermost) serialises whole-configuration switches
  *    (load, commit, unload) and the per-CPU hotplug work; perf counters are
- *    created and released holding it and nothing else (hotplug.c says why).
+ *    created and released holding it and nothing else (switch.c says why).
  *    Hotplug callbacks never take it.
  *  - mrk_mutex protects mrk_staged, mrk_active, the core's struct memreg
  *    outside the regulation paths (memreg_init()), the start/stop of every
  *    CPU and of the master thread, and the last-error string.  It nests
  *    inside the CPU hotplug lock: hotplug callbacks run with the hotplug
  *    lock held and take mrk_mutex; every other path takes cpus_read_lock()
- *    before mrk_mutex.
+ *    before mrk_mutex.  Each rule is asserted with lockdep_assert_held()
+ *    where a function states it, except the hotplug lock:
+ *    lockdep_assert_cpus_held() is not exported to modules.
  *  - The core's per-core entry points (memreg_replenish/overflow/
  *    accept_share) for a CPU run only on that CPU in hard-irq context:
  *    its period timer (hard hrtimer) and two hard irq_works, one queued by
@@ -247,9 +250,17 @@ void mrk_master_poke(void);
 bool mrk_master_try_share(void);
 
 /* hotplug.c */
-int mrk_apply(const struct mrk_cfg *cfg);
+void mrk_core_set_online(unsigned int cpu, bool online);
+int mrk_cpu_start(struct mrk_cpu *c);
+void mrk_cpu_detach(struct mrk_cpu *c);
+int mrk_cpu_prepare(struct mrk_cpu *c);
 int mrk_hotplug_init(void);
 void mrk_hotplug_exit(void);
+
+/* switch.c */
+int mrk_switch(const struct mrk_cfg *cfg);
+int mrk_apply(const struct mrk_cfg *cfg);
+void mrk_stop_everything(void);
 
 /* sysfs.c */
 int mrk_sysfs_init(void);
