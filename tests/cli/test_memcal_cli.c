@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fixture_db.h"
+#include "golden.h"
 
 #define MEMCAL MEMCAL_BINARY_DIR "/calibrate/memcal"
 #define GOLDEN MEMCAL_SOURCE_DIR "/tests/fixtures/show/"
@@ -107,21 +108,10 @@ static void replace_db_path(char *s)
 /* golden - compare @got with the golden file @name. */
 static void golden(const char *got, const char *name)
 {
-	char path[512], *want;
-	long n;
-	FILE *f;
+	char path[512];
 
 	snprintf(path, sizeof(path), GOLDEN "%s", name);
-	f = fopen(path, "r");
-	cr_assert_not_null(f, "golden file %s missing", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	want = calloc(1, (size_t)n + 1);
-	cr_assert_eq(fread(want, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	cr_assert_str_eq(got, want, "output differs from %s", path);
-	free(want);
+	golden_check(path, got);
 }
 
 /* parse_json - @s must be exactly one JSON document. */

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "fixture_db.h"
+#include "golden.h"
 
 #define MEMCAL MEMCAL_BINARY_DIR "/calibrate/memcal"
 #define MEMTUNE MEMCAL_BINARY_DIR "/tuner/memtune"
@@ -656,23 +657,6 @@ struct probe_result {
 	char *err;
 };
 
-/* slurp - a file's contents (malloc'd, NUL-terminated). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s = NULL;
-	size_t len = 0;
-
-	if (!f)
-		return strdup("");
-	s = calloc(1, 1 << 20);
-	cr_assert_not_null(s);
-	len = fread(s, 1, (1 << 20) - 1, f);
-	s[len] = '\0';
-	fclose(f);
-	return s;
-}
-
 /* expand - one argument with "@D" replaced by @dir. */
 static char *expand(const char *arg, const char *dir)
 {
@@ -746,6 +730,7 @@ static void run_case(const struct probe_case *c, const char *dir, bool json,
 		r->status = WEXITSTATUS(st);
 	r->out = c->stdout_path ? strdup("") : slurp(outp);
 	r->err = slurp(errp);
+	cr_assert(r->out && r->err, "cannot read %s or %s", outp, errp);
 	for (int i = 0; i < n; i++)
 		free(argv[i]);
 }
@@ -927,6 +912,7 @@ Test(probe, out_symlink)
 	cr_assert_eq(lstat(at(link, sizeof(link), dir, "link"), &sb), 0);
 	cr_expect(S_ISLNK(sb.st_mode), "the symlink was replaced");
 	body = slurp(at(target, sizeof(target), dir, "target.html"));
+	cr_assert_not_null(body, "the link's target %s is gone", target);
 	if (r.status == 0)
 		cr_expect(strstr(body, "<html") || strstr(body, "<!DOCTYPE"),
 			  "exit 0 but the link's target has no report");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * report_run.c - helpers of the report tests: run a report command with
- * captured output, count substrings, read a file, compare with a golden
- * file (MEMCAL_UPDATE_GOLDEN=1 rewrites it).
+ * captured output and count substrings (files are read and compared with
+ * golden files by tests/common/golden.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,62 +71,4 @@ size_t count_str(const char *hay, const char *needle)
 		hay += len;
 	}
 	return n;
-}
-
-/* slurp() - the whole file @path as a string (malloc'd), or NULL. */
-char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
-/*
- * golden_match() - true when @got equals the golden file @path.  With
- * MEMCAL_UPDATE_GOLDEN set in the environment the file is written from
- * @got first.  On a mismatch or a missing file, @why says which.
- */
-bool golden_match(const char *got, const char *path, char *why, size_t len)
-{
-	char *want;
-	size_t i = 0;
-
-	if (getenv("MEMCAL_UPDATE_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-
-		if (!f || fputs(got, f) == EOF || fclose(f)) {
-			snprintf(why, len, "cannot write %s", path);
-			return false;
-		}
-	}
-	want = slurp(path);
-	if (!want) {
-		snprintf(why, len, "missing %s (MEMCAL_UPDATE_GOLDEN=1 writes "
-			 "it)", path);
-		return false;
-	}
-	while (got[i] && got[i] == want[i])
-		i++;
-	if (got[i] || want[i])
-		snprintf(why, len, "%s differs at byte %zu: got \"%.60s\", "
-			 "want \"%.60s\"", path, i, got + i, want + i);
-	else
-		why[0] = '\0';
-	free(want);
-	return !why[0];
 }

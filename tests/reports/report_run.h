@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_run.h - run `memcal report` / `memtune report` in-process for the
- * tests, with stdout and stderr captured in memory.
+ * tests, with stdout and stderr captured in memory.  It brings golden.h
+ * (slurp(), golden_check()) with it.
  */
 #ifndef MEMCAL_REPORT_RUN_H
 #define MEMCAL_REPORT_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "golden.h"
 
 /**
  * struct run_out - what one command printed.
@@ -30,7 +33,5 @@ int run_report(struct run_out *o, const char *tool, const char *db,
 	       const char *const *args);
 void run_out_free(struct run_out *o);
 size_t count_str(const char *hay, const char *needle);
-char *slurp(const char *path);
-bool golden_match(const char *got, const char *path, char *why, size_t len);
 
 #endif /* MEMCAL_REPORT_RUN_H */

@@ -49,10 +49,10 @@ static char *show(const char *const *args)
 /* expect_golden - @got equals tests/fixtures/show/@name. */
 static void expect_golden(const char *got, const char *name)
 {
-	char path[512], why[512];
+	char path[512];
 
 	snprintf(path, sizeof(path), GOLDEN_DIR "%s", name);
-	cr_expect(golden_match(got, path, why, sizeof(why)), "%s", why);
+	golden_check(path, got);
 }
 
 /* longest_line - the most columns any line of @s takes. */

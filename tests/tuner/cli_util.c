@@ -145,48 +145,6 @@ void write_mix(const char *dir, char *path, size_t len,
 	fclose(f);
 }
 
-/* slurp_file - the whole of @path, malloc'd; NULL if unreadable. */
-char *slurp_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
-	    !fseek(f, 0, SEEK_SET) && (buf = calloc(1, (size_t)n + 1)) &&
-	    fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-/*
- * golden_check - @text must equal the golden file @path;
- * MEMTUNE_UPDATE_GOLDEN=1 rewrites the file instead (review the diff).
- */
-void golden_check(const char *text, const char *path)
-{
-	char *want;
-
-	if (getenv("MEMTUNE_UPDATE_GOLDEN")) {
-		FILE *g = fopen(path, "w");
-
-		cr_assert(g, "cannot write %s", path);
-		fputs(text, g);
-		fclose(g);
-	}
-	want = slurp_file(path);
-	cr_assert(want, "golden file %s missing (MEMTUNE_UPDATE_GOLDEN=1 "
-		  "writes it)", path);
-	cr_assert_str_eq(text, want, "output differs from %s:\n%s", path,
-			 text);
-	free(want);
-}
-
 const char small_mix[] =
 	"name: small\n"
 	"runs: 2\n"

@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "golden.h"
+
 #define MEMTUNE MEMCAL_BINARY_DIR "/tuner/memtune"
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/mix/"
 
@@ -30,8 +32,6 @@ void seed(const char *dbpath, double bps, double ovh_ns);
 void seed_fp(const char *dbpath, double bps, double ovh_ns,
 	     const char *fingerprint);
 void write_mix(const char *dir, char *path, size_t len, const char *body);
-char *slurp_file(const char *path);
-void golden_check(const char *text, const char *path);
 extern const char small_mix[];
 void this_fingerprint(char *out, size_t len);
 void put(const char *dir, const char *name, const char *value);

@@ -4,7 +4,7 @@
  * fixed configuration (tests/fixtures/export/config.json), plus the
  * values a reader can check by hand: event budgets in the modprobe line,
  * MBA percent rounded up to the granularity, MiB/s with mba_MBps.
- * MEMTUNE_UPDATE_GOLDEN=1 rewrites the golden files (review the diff).
+ * MEMCAL_UPDATE_GOLDEN=1 rewrites the golden files (review the diff).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -14,31 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tuned_config.h"
 #include "export.h"
+#include "golden.h"
+#include "tuned_config.h"
 
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/export/"
-
-/* slurp - a whole file, malloc'd (NULL if absent). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
 
 /* load - the fixture configuration. */
 static struct tune_config *load(void)
@@ -69,14 +49,14 @@ static void unsource(char *text)
 }
 
 /*
- * render - @format with @o into a string; compares with (or, with
- * MEMTUNE_UPDATE_GOLDEN, writes) FIX/@golden.  Returns the text.
+ * render - @format with @o into a string; compares it with FIX/@golden
+ * (golden_check()).  Returns the text.
  */
 static char *render(const char *format, struct export_opts *o,
 		    const char *golden, struct export_warnings *w)
 {
 	struct tune_config *c = load();
-	char path[512], *text = NULL, *want;
+	char path[512], *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
@@ -85,18 +65,7 @@ static char *render(const char *format, struct export_opts *o,
 	fclose(f);
 	unsource(text);
 	snprintf(path, sizeof(path), FIX "%s", golden);
-	if (getenv("MEMTUNE_UPDATE_GOLDEN")) {
-		FILE *g = fopen(path, "w");
-
-		cr_assert(g);
-		fputs(text, g);
-		fclose(g);
-	}
-	want = slurp(path);
-	cr_assert(want, "golden file %s missing", golden);
-	cr_assert_str_eq(text, want, "%s differs from %s:\n%s", format,
-			 golden, text);
-	free(want);
+	golden_check(path, text);
 	free(c);
 	return text;
 }

@@ -17,23 +17,6 @@
 
 #define CONFIG MEMCAL_SOURCE_DIR "/tests/fixtures/export/config.json"
 
-/* slurp - a whole small file, malloc'd (NULL if absent). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 65536);
-	size_t n;
-
-	if (!f) {
-		free(buf);
-		return NULL;
-	}
-	n = fread(buf, 1, 65535, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 Test(honest_cli, assumed_overhead_ignored_is_said, .timeout = 120)
 {
 	char dir[64], db[128], mix[128];

@@ -10,23 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden.h"
 #include "latency_probe.h"
 
 #define CT MEMCAL_SOURCE_DIR "/tests/fixtures/cyclictest/"
-
-/* slurp - a fixture file's text (malloc'd). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 16);
-	size_t n;
-
-	cr_assert(f && buf, "%s", path);
-	n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* parse - @text into a fresh distribution of @range us and @deadline_ns. */
 static int parse(const char *text, size_t range, uint64_t deadline_ns,
@@ -41,6 +28,7 @@ Test(latency, cyclictest_histogram)
 	char *text = slurp(CT "histogram.txt"), err[256] = "";
 	struct lat_dist d;
 
+	cr_assert_not_null(text);
 	/* 22 samples 30..49 us in the histogram, 8 past its 50 us, max 140 */
 	cr_assert_eq(parse(text, 50, 40000, &d, err), 0, "%s", err);
 	cr_expect_eq(d.samples, 30);
@@ -71,6 +59,7 @@ Test(latency, cyclictest_summary)
 	char *text = slurp(CT "summary.txt"), err[256] = "";
 	struct lat_dist d;
 
+	cr_assert_not_null(text);
 	cr_assert_eq(parse(text, 1000, 200000, &d, err), 0, "%s", err);
 	cr_expect_eq(d.samples, 30);
 	cr_expect_eq(d.max_ns, 226000);
@@ -90,6 +79,7 @@ Test(latency, cyclictest_bad_output)
 	char *text = slurp(CT "histogram.txt"), err[256] = "";
 	struct lat_dist d;
 
+	cr_assert_not_null(text);
 	cr_expect_neq(parse("", 50, 1000, &d, err), 0);
 	cr_expect(strstr(err, "no histogram or summary"), "%s", err);
 	lat_dist_free(&d);

@@ -3,7 +3,7 @@
  * test_records.c - memtune list, show and delete against golden output:
  * a scratch database seeded with two workload profiles, a configuration
  * planned from them (the exporters' fixture document) and a validation of
- * it, all with fixed timestamps.  MEMTUNE_UPDATE_GOLDEN=1 rewrites the
+ * it, all with fixed timestamps.  MEMCAL_UPDATE_GOLDEN=1 rewrites the
  * golden files under tests/fixtures/records/ (review the diff).
  */
 #include <criterion/criterion.h>
@@ -69,7 +69,7 @@ static void seed_records(const char *path)
 	cr_assert_eq(memcal_db_begin(db), 0);
 	ids[0] = add_profile(db, "control", 1, "2026-12-02T12:00:00Z");
 	ids[1] = add_profile(db, "stream", 0, "2026-12-02T12:00:00Z");
-	c.document = slurp_file(RECS "config.json");
+	c.document = slurp(RECS "config.json");
 	cr_assert(c.document);
 	c.profile_ids = ids;
 	c.n_profiles = 2;
@@ -103,15 +103,15 @@ Test(records, list_newest_first)
 	records_db(db, sizeof(db));
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "list", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "list.golden");
+	golden_check(RECS "list.golden", o->out);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "list",
 		NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "list_json.golden");
+	golden_check(RECS "list_json.golden", o->out);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "list", "--kind",
 		"profile", "--mix", "golden", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "list_profiles.golden");
+	golden_check(RECS "list_profiles.golden", o->out);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "list", "--kind",
 		"plans", NULL });
 	cr_assert_eq(o->rc, 2, "%s", o->text);
@@ -128,19 +128,19 @@ Test(records, show_each_kind)
 	records_db(db, sizeof(db));
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "show", "1", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "show_config.golden");
+	golden_check(RECS "show_config.golden", o->out);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "show", "--profile",
 		"1", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "show_profile.golden");
+	golden_check(RECS "show_profile.golden", o->out);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "show",
 		"--validation", "1", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "show_validation.golden");
+	golden_check(RECS "show_validation.golden", o->out);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "show",
 		"--profile", "3", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "show_profile_json.golden");
+	golden_check(RECS "show_profile_json.golden", o->out);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "show", "9", NULL });
 	cr_assert_eq(o->rc, 1, "%s", o->text);
 	cr_assert(strstr(o->text, "no tuned configuration 9"), "%s", o->text);
@@ -178,19 +178,19 @@ Test(records, delete_refuses_dependents_unless_forced)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "delete",
 		"--profile", "1", NULL });
 	cr_assert_eq(o->rc, 1, "%s", o->text);
-	golden_check(o->text, RECS "delete_refused.golden");
+	golden_check(RECS "delete_refused.golden", o->text);
 	cr_assert_eq(count(db, "SELECT count(*) FROM workload_profile"), 3);
 	cr_assert_eq(count(db, "SELECT count(*) FROM tuned_config"), 1);
 	/* a profile nothing uses goes alone */
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "delete",
 		"--profile", "3", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->text, RECS "delete_profile.golden");
+	golden_check(RECS "delete_profile.golden", o->text);
 	/* --force: the configuration and its validation go first */
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "delete",
 		"--profile", "1", "--force", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->text, RECS "delete_forced.golden");
+	golden_check(RECS "delete_forced.golden", o->text);
 	cr_assert_eq(count(db, "SELECT count(*) FROM workload_profile"), 1);
 	cr_assert_eq(count(db, "SELECT count(*) FROM tuned_config"), 0);
 	cr_assert_eq(count(db, "SELECT count(*) FROM validation_run"), 0);
@@ -222,7 +222,7 @@ Test(records, delete_config_with_its_validation_as_json)
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "delete",
 		"1", "--force", NULL });
 	cr_assert_eq(o->rc, 0, "%s", o->text);
-	golden_check(o->out, RECS "delete_config_json.golden");
+	golden_check(RECS "delete_config_json.golden", o->out);
 	cr_assert_eq(count(db, "SELECT count(*) FROM workload_profile"), 3,
 		     "the profiles stay: they depend on nothing");
 	free(o);
