@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * apply.c - memtune apply: load memreg with a tuned configuration.
+ * apply.c - load memreg with a tuned configuration, for 'memtune apply'
+ * (cmd_apply.c) and the regulated runs of 'memtune validate'.
  *
  * Checks first, in this order, each refusal saying what is wrong:
  *   - the configuration was tuned for this board (fingerprint, CPUs);
@@ -22,7 +23,6 @@
 #include <unistd.h>
 
 #include "apply.h"
-#include "memtune_cmds.h"
 #include "memcal_db.h"
 #include "memcal_platform.h"
 
@@ -149,12 +149,6 @@ static int find_module(const struct tune_reg *r, char *out, size_t len,
 	return TUNE_REG_ENOMOD;
 }
 
-/* exit_code - the CLI exit code for a tune_reg result. */
-static int exit_code(int rc)
-{
-	return rc == TUNE_REG_ENOMOD ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE;
-}
-
 /**
  * tune_reg_apply() - bring memreg into configuration @c: load it with
  * parameters, or stage and commit when it is loaded.
@@ -179,107 +173,5 @@ int tune_reg_apply(struct tune_reg *r, const struct tune_config *c,
 		rc = tune_ctl_load(r, ko, c, err, errlen);
 	if (!rc)
 		r->loaded_here = true;
-	return rc;
-}
-
-/**
- * struct apply_args - options of 'memtune apply'.
- * @id:    --config.
- * @file:  --file.
- * @reg:   module, sysfs root.
- * @force_board: skip the board check (--force-board, for the QEMU test
- *         whose guest is not the board the configuration was planned on).
- */
-struct apply_args {
-	int64_t id;
-	const char *file;
-	struct tune_reg reg;
-	bool force_board;
-};
-
-/* apply_option - option callback. */
-static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
-			void *user)
-{
-	struct apply_args *a = user;
-
-	switch (key) {
-	case 'c':
-		return tune_parse_id(ctx, arg, &a->id);
-	case 'F':
-		a->file = arg;
-		return 0;
-	case 'm':
-		a->reg.module = arg;
-		return 0;
-	case 's':
-		a->reg.sysfs = arg;
-		return 0;
-	case 'B':
-		a->force_board = true;
-		return 0;
-	}
-	return CLI_EXIT_USAGE;
-}
-
-/**
- * memtune_cmd_apply() - 'memtune apply [--config ID | --file JSON]
- * [--module PATH] [--sysfs DIR]'.
- */
-int memtune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
-{
-	static const struct cli_option opts[] = {
-		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
-		  "newest)" },
-		{ "file", 0, "JSON", 'F', "apply a JSON export instead (no "
-		  "database needed)" },
-		{ "module", 0, "PATH", 'm', "memreg.ko to load (default: under "
-		  "/lib/modules/$(uname -r))" },
-		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
-		  "(/sys/kernel/memreg)" },
-		{ "force-board", 0, NULL, 'B', "apply even if the configuration "
-		  "was tuned on another board" },
-		{ NULL, 0, NULL, 0, NULL },
-	};
-	struct apply_args a = { 0 };
-	struct tune_config *c = calloc(1, sizeof(*c));
-	memcal_db *db = NULL;
-	char err[768];
-	int64_t id = 0;
-	int first, rc;
-
-	if (!c)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-	rc = cli_parse_options(ctx, argc, argv, "[--config ID | --file JSON]",
-			       opts, apply_option, &a, &first);
-	if (!rc && first != argc)
-		rc = cli_error(ctx, CLI_EXIT_USAGE, "apply takes no arguments; "
-			       "see 'memtune apply --help'");
-	if (!rc && !a.file)
-		rc = tune_open_db(ctx, false, &db);
-	if (!rc)
-		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
-	if (!rc && !a.force_board && tune_reg_check_board(c, err, sizeof(err)))
-		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
-	if (!rc) {
-		int r = tune_reg_apply(&a.reg, c, err, sizeof(err));
-
-		if (r)
-			rc = cli_error(ctx, exit_code(r), "cannot apply "
-				       "configuration %lld: %s", (long long)id,
-				       err);
-	}
-	if (!rc && ctx->json)
-		rc = cli_emit_json(ctx, json_pack("{s:I,s:i,s:i,s:b,s:b}",
-			"config_id", (json_int_t)id, "period_us", c->period_us,
-			"master_cpu", c->master_cpu, "lms", c->lms, "loaded",
-			a.reg.loaded_here));
-	else if (!rc)
-		fprintf(ctx->out, "memreg %s configuration %lld: period %d us, "
-			"master cpu %d, LMS %s\n", a.reg.loaded_here ?
-			"loaded with" : "switched to", (long long)id,
-			c->period_us, c->master_cpu, c->lms ? "on" : "off");
-	free(c);
-	memcal_db_close(db);
 	return rc;
 }

@@ -24,6 +24,9 @@ int memtune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv);
 /* Implemented in reports/. */
 int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 
+/* The most solo runs 'memtune profile --runs' takes (profile.c). */
+#define PROFILE_MAX_RUNS 50
+
 int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		unsigned runs, unsigned timeout_s, bool quiet);
 int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db);

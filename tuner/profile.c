@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * profile.c - memtune profile MIX.yaml: run each workload solo, pinned,
- * several times; store its execution time and its per-period traffic
+ * profile.c - the profiler behind 'memtune profile' (cmd_profile.c) and
+ * 'memtune plan --reprofile': run each workload solo, pinned, several
+ * times; store its execution time and its per-period traffic
  * trace.  The trace comes, in order of preference, from
  *   pmu         the board's validated memory-traffic events, counted on
  *               the workload's process and sampled every tick;
@@ -29,7 +30,6 @@
 #include "workload_run.h"
 
 #define TICK_US 100
-#define MAX_RUNS 50
 
 /**
  * struct trace - one run's per-tick traffic.
@@ -239,16 +239,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/**
- * struct profile_opts - options of 'memtune profile'.
- * @runs:      repetitions (0: the mix's).
- * @timeout_s: per run.
- */
-struct profile_opts {
-	unsigned runs;
-	unsigned timeout_s;
-};
-
 /*
  * profile_one - run workload @w @runs times on @cpu and fill @p (trace of
  * the median run, malloc'd).  Returns 0 or a CLI exit code.
@@ -257,8 +247,8 @@ static int profile_one(struct cli_ctx *ctx, const struct mix_workload *w,
 		       int cpu, unsigned runs, unsigned timeout_s,
 		       struct pmu *pmu, struct memcal_profile *p)
 {
-	double t[MAX_RUNS];
-	struct trace tr[MAX_RUNS];
+	double t[PROFILE_MAX_RUNS];
+	struct trace tr[PROFILE_MAX_RUNS];
 	char path[] = "/tmp/memtune-trace-XXXXXX", err[512];
 	int fd = mkstemp(path), med = 0, rc = 0;
 
@@ -298,7 +288,7 @@ static int profile_one(struct cli_ctx *ctx, const struct mix_workload *w,
 	}
 	unlink(path);
 	if (!rc) {
-		double s[MAX_RUNS];
+		double s[PROFILE_MAX_RUNS];
 
 		memcpy(s, t, runs * sizeof(double));
 		qsort(s, runs, sizeof(double), cmp_double);
@@ -336,24 +326,6 @@ static int profile_one(struct cli_ctx *ctx, const struct mix_workload *w,
 		free(tr[r].wr);
 	}
 	return rc;
-}
-
-/* profile_option - option callback of 'memtune profile'. */
-static int profile_option(struct cli_ctx *ctx, int key, const char *arg,
-			  void *user)
-{
-	struct profile_opts *o = user;
-	const char *why;
-	uint64_t v;
-
-	if (cli_parse_u64(arg, 1, key == 'r' ? MAX_RUNS : 86400, &v, &why))
-		return cli_error(ctx, CLI_EXIT_USAGE, "--%s %s: %s",
-				 key == 'r' ? "runs" : "timeout", arg, why);
-	if (key == 'r')
-		o->runs = (unsigned)v;
-	else
-		o->timeout_s = (unsigned)v;
-	return 0;
 }
 
 /* mean_bps - mean bandwidth of a trace. */
@@ -498,34 +470,5 @@ out:
 	free(bin);
 	inputs_free(ti);
 	free(ti);
-	return rc;
-}
-
-/**
- * memtune_cmd_profile() - 'memtune profile MIX.yaml [--runs N]
- * [--timeout S]'.
- */
-int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
-{
-	static const struct cli_option opts[] = {
-		{ "runs", 'r', "N", 'r', "solo runs per workload (default: the "
-		  "mix's 'runs', else 3)" },
-		{ "timeout", 0, "S", 't', "kill a run after S seconds (600)" },
-		{ NULL, 0, NULL, 0, NULL },
-	};
-	struct profile_opts o = { 0, 600 };
-	struct mix *m = calloc(1, sizeof(*m));
-	memcal_db *db = NULL;
-	int rc;
-
-	if (!m)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-	rc = tune_mix_prologue(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
-			       profile_option, &o, m, &db);
-	if (!rc)
-		rc = profile_mix(ctx, db, m, o.runs, o.timeout_s, false);
-	mix_free(m);
-	free(m);
-	memcal_db_close(db);
 	return rc;
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * validate.c - memtune validate MIX.yaml [--config ID]: run the mix
+ * validate.c - the runs of 'memtune validate' (cmd_validate.c): the mix
  * co-scheduled, every workload pinned where the configuration puts it,
  * first unregulated (memreg absent or in monitor-only mode), then under
- * regulation with the configuration applied; report each workload's
- * slowdown against its solo run (the metric of the MemGuard and MemPol
- * papers), deadline misses of real-time workloads and memreg's throttle
- * statistics; store it all as one validation run.
+ * regulation with the configuration applied; each workload's time
+ * against its solo run (the slowdown, the metric of the MemGuard and
+ * MemPol papers), deadline misses of real-time workloads and memreg's
+ * throttle statistics.
  *
  * Deadline misses: a periodic memcal-load reports its jobs and misses
  * ($MEMCAL_LOAD_REPORT); any other real-time command counts as one job
@@ -21,26 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apply.h"
-#include "memtune_cmds.h"
-#include "validate_latency.h"
+#include "validate.h"
 #include "workload_run.h"
-
-/**
- * struct validate_opts - options of 'memtune validate'.
- * @id:       --config.
- * @runs:     co-scheduled repetitions per mode (median kept).
- * @timeout_s: per co-scheduled run.
- * @reg:      where memreg is.
- * @keep:     leave memreg loaded when validate loaded it.
- */
-struct validate_opts {
-	int64_t id;
-	unsigned runs;
-	unsigned timeout_s;
-	struct tune_reg reg;
-	bool keep;
-};
 
 /**
  * struct co_result - one workload in one mode.
@@ -156,37 +138,6 @@ static int co_run(struct cli_ctx *ctx, const struct mix *m,
 	return rc;
 }
 
-/* solo_ns - the newest solo profile time of each workload. */
-static int on_solo(const struct memcal_profile *p, void *user)
-{
-	void **ctx = user;
-	const struct mix *m = ctx[0];
-	double *solo = ctx[1];
-	int i = mix_find(m, p->workload);
-
-	if (i >= 0 && solo[i] == 0)
-		solo[i] = p->exec_median_ns;
-	return 0;
-}
-
-/* check_match - the configuration must be for this mix and placement. */
-static int check_match(struct cli_ctx *ctx, const struct mix *m,
-		       const struct tune_config *c)
-{
-	if (strcmp(c->mix, m->name) || c->n_wl != m->n)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "configuration is for "
-				 "mix '%s' (%d workloads), not '%s' (%d): plan "
-				 "this mix first ('memtune plan %s')", c->mix,
-				 c->n_wl, m->name, m->n, m->path);
-	for (int i = 0; i < m->n; i++)
-		if (strcmp(c->wl[i].name, m->wl[i].name))
-			return cli_error(ctx, CLI_EXIT_FAILURE, "workload %d is "
-					 "'%s' in the configuration but '%s' in "
-					 "%s: plan it again", i, c->wl[i].name,
-					 m->wl[i].name, m->path);
-	return 0;
-}
-
 /*
  * regulate - bring memreg into the regulated state of @c; false (with a
  * note) when that is not possible here.
@@ -217,130 +168,21 @@ static void stats_all(struct validate_opts *o, const struct tune_config *c,
 			memset(&s[i], 0, sizeof(s[i]));
 }
 
-/* output - the results as a table or JSON. */
-static int output(struct cli_ctx *ctx, int64_t vid, bool regulated,
-		  const char *note, const struct memcal_validation_result *r,
-		  int n, const struct vlat *lat, const struct mix *m)
-{
-	json_t *a = json_array();
-
-	if (!ctx->json) {
-		fprintf(ctx->out, "validation %lld (%s)%s%s\n", (long long)vid,
-			regulated ? "unregulated and regulated" :
-			"unregulated only", note[0] ? ": " : "", note);
-		fprintf(ctx->out, "%-16s %4s %10s %9s %9s %6s %9s %12s\n",
-			"workload", "cpu", "solo_ms", "unreg_x", "reg_x",
-			"misses", "throttles", "throttled_ms");
-	}
-	for (int i = 0; i < n; i++) {
-		double su = r[i].solo_ns > 0 ? r[i].unregulated_ns /
-			    r[i].solo_ns : 0;
-		double sr = r[i].solo_ns > 0 && regulated ? r[i].regulated_ns /
-			    r[i].solo_ns : 0;
-
-		if (ctx->json)
-			json_array_append_new(a, json_pack(
-				"{s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,"
-				"s:I}", "workload", r[i].workload, "cpu",
-				r[i].cpu, "solo_ns", r[i].solo_ns,
-				"unregulated_ns", r[i].unregulated_ns,
-				"regulated_ns", r[i].regulated_ns,
-				"slowdown_unregulated", su,
-				"slowdown_regulated", sr, "deadline_ns",
-				r[i].deadline_ns, "jobs", (json_int_t)r[i].jobs,
-				"deadline_misses",
-				(json_int_t)r[i].deadline_misses, "throttles",
-				(json_int_t)r[i].throttles, "throttled_ns",
-				(json_int_t)r[i].throttled_ns));
-		else {
-			char reg[16] = "-";
-
-			if (regulated)
-				snprintf(reg, sizeof(reg), "%.2f", sr);
-			fprintf(ctx->out, "%-16s %4d %10.1f %9.2f %9s %6lld "
-				"%9lld %12.1f\n", r[i].workload, r[i].cpu,
-				r[i].solo_ns / 1e6, su, reg,
-				(long long)r[i].deadline_misses,
-				(long long)r[i].throttles,
-				(double)r[i].throttled_ns / 1e6);
-		}
-	}
-	if (ctx->json)
-		return cli_emit_json(ctx, json_pack("{s:I,s:b,s:s,s:o,s:o}",
-						    "validation_id",
-						    (json_int_t)vid, "regulated",
-						    regulated, "notes", note,
-						    "results", a, "latency",
-						    vlat_json(lat, m)));
-	json_decref(a);
-	vlat_print(ctx->out, lat, m);
-	return 0;
-}
-
-/* store - the validation run and its results in one transaction. */
-static int store(struct cli_ctx *ctx, memcal_db *db,
-		 struct memcal_validation *v,
-		 const struct memcal_validation_result *r, int n,
-		 const struct vlat *lat, const struct mix *m)
-{
-	if (memcal_db_begin(db) || memcal_db_validation_store(db, v))
-		goto fail;
-	for (int i = 0; i < n; i++)
-		if (memcal_db_validation_result_store(db, v->id, &r[i]))
-			goto fail;
-	if (vlat_store(db, v->id, lat, m))
-		goto fail;
-	if (!memcal_db_commit(db))
-		return 0;
-fail:
-	memcal_db_rollback(db);
-	return cli_error(ctx, CLI_EXIT_FAILURE, "%s", memcal_db_errmsg(db));
-}
-
-/* validate_option - option callback. */
-static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
-			   void *user)
-{
-	struct validate_opts *o = user;
-	const char *why;
-	uint64_t v;
-
-	switch (key) {
-	case 'c':
-		return tune_parse_id(ctx, arg, &o->id);
-	case 'r':
-	case 't':
-		if (cli_parse_u64(arg, 1, key == 'r' ? 50 : 86400, &v, &why))
-			return cli_error(ctx, CLI_EXIT_USAGE, "--%s %s: %s",
-					 key == 'r' ? "runs" : "timeout", arg,
-					 why);
-		if (key == 'r')
-			o->runs = (unsigned)v;
-		else
-			o->timeout_s = (unsigned)v;
-		return 0;
-	case 'm':
-		o->reg.module = arg;
-		return 0;
-	case 's':
-		o->reg.sysfs = arg;
-		return 0;
-	case 'k':
-		o->keep = true;
-		return 0;
-	}
-	return CLI_EXIT_USAGE;
-}
-
-/*
- * run_modes - the unregulated and (where possible) regulated co-runs and
- * the per-workload results.  Returns 0 or a CLI exit code.
+/**
+ * validate_run() - the unregulated and (where possible) regulated co-runs
+ * of @m placed as @c says, and the per-workload results in @r.
+ * @solo: each workload's solo execution time (ns).
+ * @v:    (out) whether the regulated run happened.
+ * @lat:  per-job latency, filled per condition.
+ * @note: (out) why the regulated run was skipped, if it was.
+ *
+ * Return: 0 or a CLI exit code (the message printed).
  */
-static int run_modes(struct cli_ctx *ctx, const struct mix *m,
-		     const struct tune_config *c, struct validate_opts *o,
-		     const double *solo, struct memcal_validation *v,
-		     struct memcal_validation_result *r, struct vlat *lat,
-		     char *note, size_t len)
+int validate_run(struct cli_ctx *ctx, const struct mix *m,
+		 const struct tune_config *c, struct validate_opts *o,
+		 const double *solo, struct memcal_validation *v,
+		 struct memcal_validation_result *r, struct vlat *lat,
+		 char *note, size_t len)
 {
 	struct co_result un[MIX_MAX_WORKLOADS], re[MIX_MAX_WORKLOADS];
 	struct tune_reg_stats s0[TUNE_MAX_CPUS], s1[TUNE_MAX_CPUS];
@@ -405,114 +247,4 @@ static int run_modes(struct cli_ctx *ctx, const struct mix *m,
 		}
 	}
 	return 0;
-}
-
-/* cpus_of - each workload's core in @c, into @cpus. */
-static const int *cpus_of(const struct tune_config *c, int n, int *cpus)
-{
-	for (int i = 0; i < n; i++)
-		cpus[i] = c->wl[i].cpu;
-	return cpus;
-}
-
-/*
- * latency_notes - append to @note what per-job timing could not measure:
- * the regulated distributions without a regulator, and @lat's own note.
- */
-static void latency_notes(struct cli_ctx *ctx, const struct vlat *lat,
-			  bool regulated, char *note, size_t len)
-{
-	size_t n = strlen(note);
-
-	if (vlat_any(lat) && !regulated) {
-		snprintf(note + n, len - n, "%sper-job latency: regulated "
-			 "distribution unavailable (memreg could not be "
-			 "loaded here); solo and co-run unregulated stored",
-			 n ? "; " : "");
-		cli_warn(ctx, "%s", note + n + (n ? 2 : 0));
-		n = strlen(note);
-	}
-	if (lat->note[0]) {
-		snprintf(note + n, len - n, "%s%s", n ? "; " : "", lat->note);
-		cli_warn(ctx, "%s", lat->note);
-	}
-}
-
-/**
- * memtune_cmd_validate() - 'memtune validate MIX.yaml [--config ID]
- * [--runs N] [--module PATH] [--sysfs DIR] [--keep]'.
- */
-int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
-{
-	static const struct cli_option opts[] = {
-		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
-		  "newest)" },
-		{ "runs", 'r', "N", 'r', "co-scheduled runs per mode, median "
-		  "kept (1)" },
-		{ "timeout", 0, "S", 't', "kill a co-scheduled run after S "
-		  "seconds (600)" },
-		{ "module", 0, "PATH", 'm', "memreg.ko to load if memreg is not "
-		  "loaded" },
-		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
-		  "(/sys/kernel/memreg)" },
-		{ "keep", 0, NULL, 'k', "leave memreg loaded afterwards" },
-		{ NULL, 0, NULL, 0, NULL },
-	};
-	struct validate_opts o = { .runs = 1, .timeout_s = 600 };
-	struct memcal_validation_result r[MIX_MAX_WORKLOADS];
-	struct tune_config *c = calloc(1, sizeof(*c));
-	struct mix *m = calloc(1, sizeof(*m));
-	struct memcal_validation v;
-	double solo[MIX_MAX_WORKLOADS] = { 0 };
-	char note[1200] = "";
-	struct vlat *lat = calloc(1, sizeof(*lat));
-	int cpus[MIX_MAX_WORKLOADS];
-	memcal_db *db = NULL;
-	int rc;
-	void *pctx[2] = { m, solo };
-
-	memset(&v, 0, sizeof(v));
-	if (!c || !m || !lat) {
-		rc = cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-		goto out;
-	}
-	rc = tune_mix_prologue(ctx, argc, argv, "MIX.yaml [--config ID]", opts,
-			       validate_option, &o, m, &db);
-	if (!rc)
-		rc = tune_load_config(ctx, db, o.id, NULL, c, &v.config_id);
-	if (!rc)
-		rc = check_match(ctx, m, c);
-	if (rc)
-		goto out;
-	memcal_db_profile_latest(db, c->platform_id, m->name, on_solo, pctx);
-	for (int i = 0; i < m->n && !rc; i++)
-		if (solo[i] <= 0)
-			rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload '%s' has "
-				       "no solo profile: run 'memtune profile "
-				       "%s' first", m->wl[i].name, m->path);
-	if (rc)
-		goto out;
-	memcal_db_timestamp(v.started_at);
-	rc = vlat_init(lat, m, cpus_of(c, m->n, cpus));
-	if (!rc)
-		rc = run_modes(ctx, m, c, &o, solo, &v, r, lat, note,
-			       sizeof(note));
-	if (rc)
-		goto out;
-	memcal_db_timestamp(v.finished_at);
-	latency_notes(ctx, lat, v.regulated, note, sizeof(note));
-	v.notes = note;
-	rc = store(ctx, db, &v, r, m->n, lat, m);
-	if (!rc)
-		rc = output(ctx, v.id, v.regulated, note, r, m->n, lat, m);
-out:
-	if (lat)
-		vlat_free(lat);
-	free(lat);
-	free(c);
-	if (m)
-		mix_free(m);
-	free(m);
-	memcal_db_close(db);
-	return rc;
 }
