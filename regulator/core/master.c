@@ -158,6 +158,9 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 
 	if (r->master_ticks && period <= r->master_period)
 		return MEMREG_ESTALE;	/* twice in a period would donate twice */
+	if (r->master_ticks && period - r->master_period > 1)
+		r->master_skipped = memreg_sat_add(r->master_skipped,
+						   period - r->master_period - 1);
 	r->master_ticks++;
 	r->master_period = period;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {

@@ -356,6 +356,8 @@ struct memreg_pool {
  * @pool: the reclaim pool
  * @master_ticks: (master) memreg_master_tick() calls
  * @master_period: (master) the period of the last memreg_master_tick()
+ * @master_skipped: (master) periods without a tick between two ticks
+ *	(the glue's tick came whole periods late, or its CPU was away)
  * @master_missing: (master) CPU-class demand records absent at a tick
  * @cpu: per-CPU state
  */
@@ -369,6 +371,7 @@ struct memreg {
 	struct memreg_pool pool;
 	memreg_u64 master_ticks;
 	memreg_u64 master_period;
+	memreg_u64 master_skipped;
 	memreg_u64 master_missing;
 	struct memreg_cpu cpu[MEMREG_MAX_CPUS];
 };
@@ -494,8 +497,10 @@ int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online);
  * to the pool of @period + 1; publish the budgets for @period + 1 (with
  * LMS or reclaim).  Also voids pool and share words older than @period.
  * Budgets reach a CPU one period after the demand they were predicted
- * from, so the predictors look two periods ahead.  Returns MEMREG_OK, or
- * MEMREG_ESTALE (doing nothing) if @period is not after the last tick's.
+ * from, so the predictors look two periods ahead.  Periods between the
+ * last tick's and @period are added to master_skipped.  Returns
+ * MEMREG_OK, or MEMREG_ESTALE (doing nothing) if @period is not after the
+ * last tick's.
  */
 int memreg_master_tick(struct memreg *r, memreg_u64 period);
 

@@ -139,7 +139,8 @@ static void mrk_overflow_write(struct perf_event *ev,
  * @work: the CPU's mrk_cpu.work
  *
  * For every class whose counter overflowed: tell the core how much was
- * counted this period, re-arm (reclaim take, early overflow) or throttle.
+ * counted this period, re-arm (reclaim take, early overflow) or throttle;
+ * last, if every CPU is throttled, poke the master for a spare grant.
  */
 void mrk_overflow_work(struct irq_work *work)
 {
@@ -148,6 +149,7 @@ void mrk_overflow_work(struct irq_work *work)
 	struct memreg_arm arm;
 	struct mrk_cpu *me;
 	unsigned int cls;
+	bool poke = false;
 	u64 consumed;
 	int ret;
 
@@ -167,10 +169,12 @@ void mrk_overflow_work(struct irq_work *work)
 		if (arm.action != MEMREG_RUN && !c->throttled) {
 			trace_throttle(c->cpu, c->period, cls, consumed,
 				       arm.budget[cls]);
-			mrk_throttle_now(c, arm.action);
+			poke |= mrk_throttle_now(c, arm.action);
 		}
 		mrk_counters_arm(c, &arm);
 	}
+	if (poke)
+		mrk_master_poke();
 }
 
 /*

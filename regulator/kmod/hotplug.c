@@ -215,7 +215,7 @@ static void mrk_cpu_work(struct work_struct *w)
 
 /*
  * cpuhp startup callback (on @cpu as it comes online): restart the master
- * thread if this is its CPU and defer the CPU's own start to mrk_cpu_work().
+ * (its tick) if this is its CPU and defer the CPU's own start to mrk_cpu_work().
  * Never fails the online operation.
  */
 static int mrk_cpu_online(unsigned int cpu)

@@ -32,7 +32,7 @@ MODULE_PARM_DESC(period_us, "regulation period in microseconds (10..1000000; def
 
 static unsigned int master_cpu;
 module_param(master_cpu, uint, 0444);
-MODULE_PARM_DESC(master_cpu, "CPU running the LMS/pool master thread (default 0; must be online)");
+MODULE_PARM_DESC(master_cpu, "CPU running the master tick (LMS, reclaim pool, spare sharing; default 0; must be online)");
 
 static char *cpus = "all";
 module_param(cpus, charp, 0444);
@@ -295,6 +295,7 @@ static int __init mrk_init(void)
 		c->cpu = cpu;
 		mrk_timer_init(c);
 	}
+	mrk_master_init();
 
 	ret = mrk_params_to_cfg(&mrk_staged, err, sizeof(err));
 	if (!ret)
@@ -335,6 +336,7 @@ static int __init mrk_init(void)
 err_hotplug:
 	mrk_hotplug_exit();
 err_threads:
+	mrk_master_exit();
 	mrk_throttle_exit();
 err_free:
 	vfree(mrk_core);
@@ -346,6 +348,7 @@ static void __exit mrk_exit(void)
 {
 	mrk_sysfs_exit();
 	mrk_hotplug_exit();
+	mrk_master_exit();
 	mrk_throttle_exit();
 	vfree(mrk_core);
 	pr_info("unloaded\n");

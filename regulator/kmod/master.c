@@ -1,163 +1,265 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * master.c - the master core: a SCHED_FIFO thread bound to the master CPU
- * that runs memreg_master_tick() once per period (NLMS update, platform
- * ceiling, publication of next-period budgets, voiding stale pool words)
- * and memreg_master_share() when every regulated CPU is throttled.  This
- * keeps adaptation off the regulated CPUs' timer path.
+ * master.c - the master core: memreg_master_tick() once per period (NLMS
+ * update, platform ceiling, publication of next-period budgets, voiding
+ * stale pool words) and memreg_master_share() when every regulated CPU is
+ * throttled, both on the configured master CPU in hard-irq context.
  *
- * The thread sleeps on an absolute hrtimer a quarter period after each
- * grid point, i.e. after the CPUs' own replenishments.  Spare-share
- * requests wake it early (mrk_master_poke() from hard-irq irq_work).
+ * The tick is a pinned hard hrtimer (HRTIMER_MODE_ABS_PINNED_HARD: hard
+ * irq also on PREEMPT_RT) a quarter period after each grid point, i.e.
+ * after the CPUs' own replenishments.  No thread is woken: a regulated
+ * master CPU held in injected idle by its throttle thread still takes the
+ * timer interrupt, so the tick is never starved by its own CPU's
+ * throttle.  A late expiry ticks for the period it lands in; periods it
+ * jumped over are counted by the core (memreg.master_skipped) and put into
+ * the last error by a work item (the error lock sleeps on PREEMPT_RT).
+ * No mode that needs the tick (LMS, reclaim, sharing): no timer at all.
  *
- * Locking: mrk_master_lock (raw spinlock, interrupts off) serialises the
- * two master entry points, which the core requires; a throttled master
- * CPU's throttle thread takes it with trylock to share.  mrk_master_thread
- * is published with WRITE_ONCE and read in hard-irq context; stopping
- * clears it and waits an RCU grace period (hard-irq regions are RCU
- * readers) before kthread_stop(), so a poke never wakes a freed task.
+ * Spare sharing: a throttled CPU's overflow irq_work pokes the master
+ * CPU with smp_call_function_single_async() (irq_work_queue_on() is not
+ * exported to modules) on the poking CPU's own csd (a csd must never be
+ * sent twice at once: one per sender serialises them); the master's
+ * callback decides and sends each throttled CPU its share csd, whose
+ * callback takes the grant with memreg_accept_share() in hard irq on that
+ * CPU (throttle.c).
+ *
+ * Locking: mrk_master_lock (raw spinlock) serialises the two master entry
+ * points, which the core requires; both run with interrupts off on the
+ * master CPU.  mrk_master_running gates pokes and share decisions; it is
+ * published with WRITE_ONCE() under mrk_mutex and read in hard irq.
+ * Stopping clears it, then waits, with RCU grace periods (hard-irq
+ * regions are RCU readers), for every poke and share callback in flight.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/hrtimer.h>
-#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/rcupdate.h>
-#include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 
 #include "mrk.h"
 
 DEFINE_RAW_SPINLOCK(mrk_master_lock);
 atomic_t mrk_share_req = ATOMIC_INIT(0);
 atomic_t mrk_perf_throttled_cpu = ATOMIC_INIT(0);	/* cpu + 1, 0: none */
-unsigned long mrk_share_gen;
-static struct task_struct *mrk_master_thread;
+static bool mrk_master_running;
+static bool mrk_master_timed;		/* the tick timer is armed (mrk_mutex) */
+static u64 mrk_master_period_ns;	/* copied at start, read by the tick */
+static struct hrtimer mrk_master_timer;
+static atomic_t mrk_master_skips = ATOMIC_INIT(0);	/* new skips to report */
 
-/* Wake the master thread; hard-irq safe. */
-void mrk_master_poke(void)
+static void mrk_master_report(struct work_struct *work);
+static DECLARE_WORK(mrk_report_work, mrk_master_report);
+
+/*
+ * Whether @cfg has a mode that needs the per-period tick: LMS (predict),
+ * reclaim (donate to the pool) or sharing (refresh the share word).
+ */
+static bool mrk_master_needed(const struct mrk_cfg *cfg)
 {
-	struct task_struct *t = READ_ONCE(mrk_master_thread);
-
-	if (t)
-		wake_up_process(t);
+	return cfg->core.flags & (MEMREG_F_LMS | MEMREG_F_RECLAIM | MEMREG_F_SHARE);
 }
 
 /*
- * Take a pending share request and run the core's spare-sharing decision
- * for the current period; on a grant bump mrk_share_gen so that throttled
- * CPUs' threads call memreg_accept_share().  Master CPU only.  Returns
- * true if it ran.
+ * Master IPI callback (hard irq on the master CPU): take a pending share
+ * request, run the core's spare-sharing decision for the current period
+ * and, on a grant, send every throttled CPU its share csd.
  */
-bool mrk_master_try_share(void)
+static void mrk_master_share_fn(void *unused)
 {
-	u64 period, grant[MEMREG_NR_CLASSES];
-	unsigned long flags;
 	struct mrk_cpu *me;
+	unsigned int cpu;
+	u64 period;
 	int ret;
 
-	if (!raw_spin_trylock_irqsave(&mrk_master_lock, flags))
-		return false;
-	if (atomic_xchg(&mrk_share_req, 0)) {
-		period = div64_u64(ktime_get_ns(), mrk_active.core.period_ns);
-		me = mrk_core_enter(false);
-		ret = memreg_master_share(mrk_core, period, grant);
-		mrk_core_exit(me);
-		if (ret == MEMREG_OK)
-			WRITE_ONCE(mrk_share_gen, mrk_share_gen + 1);
+	if (!READ_ONCE(mrk_master_running) || !atomic_xchg(&mrk_share_req, 0))
+		return;
+	raw_spin_lock(&mrk_master_lock);
+	period = div64_u64(ktime_get_ns(), mrk_active.core.period_ns);
+	me = mrk_core_enter(false);
+	ret = memreg_master_share(mrk_core, period, NULL);
+	mrk_core_exit(me);
+	raw_spin_unlock(&mrk_master_lock);
+	if (ret != MEMREG_OK)
+		return;
+	for_each_online_cpu(cpu) {
+		struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
+
+		/* busy: a share callback is pending there and will take it */
+		if (READ_ONCE(c->started) && READ_ONCE(c->throttled))
+			smp_call_function_single_async(cpu, &c->share_csd);
 	}
-	raw_spin_unlock_irqrestore(&mrk_master_lock, flags);
-	return true;
 }
 
 /*
- * Say (as the last error, in process context) that perf throttled a
- * counter: a timer saw it at the end of a period and noted the CPU.
+ * Ask the master CPU for a spare-sharing decision (mrk_share_req is set).
+ * Hard irq on a regulated CPU, after its core calls returned and its
+ * counters were armed: on the master CPU itself the decision runs right
+ * here.  A busy csd means this CPU's last poke is still pending; it will
+ * see the request.
  */
-static void mrk_master_report_perf_throttle(void)
+void mrk_master_poke(void)
+{
+	if (READ_ONCE(mrk_master_running))
+		smp_call_function_single_async(mrk_active.core.master_cpu,
+					       &this_cpu_ptr(&mrk_cpus)->poke_csd);
+}
+
+/* Have the report work say what the tick or a period timer noticed. */
+void mrk_master_report_queue(void)
+{
+	queue_work(system_wq, &mrk_report_work);
+}
+
+/*
+ * Report work (process context): put into the last error that perf
+ * throttled a counter (a period timer saw it and noted the CPU) and that
+ * master ticks were skipped since the last report.
+ */
+static void mrk_master_report(struct work_struct *work)
 {
 	int cpu = atomic_xchg(&mrk_perf_throttled_cpu, 0) - 1;
 
-	if (cpu < 0)
-		return;
-	mrk_set_error("cpu %d: perf throttled its counter in %llu periods, "
-		      "budgets unenforced meanwhile: raise kernel."
-		      "perf_event_max_sample_rate or lower slack_div", cpu,
-		      READ_ONCE(per_cpu_ptr(&mrk_cpus, cpu)->perf_throttled));
+	if (cpu >= 0)
+		mrk_set_error("cpu %d: perf throttled its counter in %llu periods, "
+			      "budgets unenforced meanwhile: raise kernel."
+			      "perf_event_max_sample_rate or lower slack_div", cpu,
+			      READ_ONCE(per_cpu_ptr(&mrk_cpus, cpu)->perf_throttled));
+	if (atomic_xchg(&mrk_master_skips, 0))
+		mrk_set_error("master cpu %u: %llu period ticks skipped since the "
+			      "last commit (its timer fired whole periods late, or "
+			      "the CPU was offline): those periods' budgets fell "
+			      "back to the guarantees; a longer period_us or a less "
+			      "loaded master_cpu avoids it",
+			      READ_ONCE(mrk_active.core.master_cpu),
+			      READ_ONCE(mrk_core->master_skipped));
 }
 
 /*
- * The master thread: per period, one memreg_master_tick() and a report of
- * counters perf throttled; in between, spare-share requests.
+ * The tick (pinned hard hrtimer on the master CPU): memreg_master_tick()
+ * for the period it fires in, then the next expiry a quarter period after
+ * the next grid point.  A late expiry still ticks; the core counts the
+ * periods it jumped over in master_skipped.
  */
-static int mrk_master_fn(void *unused)
+static enum hrtimer_restart mrk_master_tick_fn(struct hrtimer *t)
 {
-	u64 p = mrk_active.core.period_ns;
-	u64 last = 0;
+	u64 p = mrk_master_period_ns, period, skipped;
+	struct mrk_cpu *me;
 
-	while (!kthread_should_stop()) {
-		u64 now = ktime_get_ns();
-		u64 period = div64_u64(now, p);
-		ktime_t wake;
-
-		if (atomic_read(&mrk_share_req))
-			mrk_master_try_share();
-		if (period != last && now - period * p >= p / 4) {
-			struct mrk_cpu *me;
-
-			raw_spin_lock_irq(&mrk_master_lock);
-			me = mrk_core_enter(false);
-			memreg_master_tick(mrk_core, period);
-			mrk_core_exit(me);
-			raw_spin_unlock_irq(&mrk_master_lock);
-			mrk_master_report_perf_throttle();
-			last = period;
-		}
-		/* next tick: a quarter period after the next grid point */
-		wake = ns_to_ktime((period == last ? period + 1 : period) * p + p / 4);
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!atomic_read(&mrk_share_req) && !kthread_should_stop())
-			schedule_hrtimeout(&wake, HRTIMER_MODE_ABS);
-		__set_current_state(TASK_RUNNING);
+	period = div64_u64(ktime_to_ns(hrtimer_cb_get_time(t)), p);
+	raw_spin_lock(&mrk_master_lock);
+	skipped = mrk_core->master_skipped;
+	me = mrk_core_enter(false);
+	memreg_master_tick(mrk_core, period);
+	mrk_core_exit(me);
+	skipped = mrk_core->master_skipped - skipped;
+	raw_spin_unlock(&mrk_master_lock);
+	if (skipped) {
+		atomic_set(&mrk_master_skips, 1);
+		mrk_master_report_queue();
 	}
-	return 0;
+	hrtimer_set_expires(t, ns_to_ktime((period + 1) * p + p / 4));
+	return HRTIMER_RESTART;
+}
+
+/* IPI callback: arm the tick on the master CPU, where it stays pinned. */
+static void mrk_master_arm_local(void *unused)
+{
+	u64 p = mrk_master_period_ns, now = ktime_get_ns();
+	u64 first = div64_u64(now, p) * p + p / 4;
+
+	if (first <= now)
+		first += p;
+	hrtimer_start(&mrk_master_timer, ns_to_ktime(first),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 /*
- * Start the master thread on the configured master CPU.  Process context,
- * mrk_mutex held.  A master CPU that is offline leaves the thread stopped
- * (budgets then stay at the guarantees); hotplug starts it later.
+ * Initialise the tick timer and every CPU's poke csd once, at module load
+ * (before any counter exists).
+ */
+void mrk_master_init(void)
+{
+	unsigned int cpu;
+
+	hrtimer_init(&mrk_master_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_PINNED_HARD);
+	mrk_master_timer.function = mrk_master_tick_fn;
+	for_each_possible_cpu(cpu)
+		INIT_CSD(&per_cpu_ptr(&mrk_cpus, cpu)->poke_csd,
+			 mrk_master_share_fn, NULL);
+}
+
+/*
+ * Start the master on the configured master CPU: accept pokes and, if a
+ * mode needs it, arm the tick.  Process context, mrk_mutex held (and the
+ * CPU hotplug lock, or on the master CPU in its online callback).  A
+ * master CPU that is offline leaves the master stopped (budgets then stay
+ * at the guarantees); hotplug starts it later.
  */
 int mrk_master_start(void)
 {
 	int cpu = mrk_active.core.master_cpu;
-	struct task_struct *t;
 
 	lockdep_assert_held(&mrk_mutex);
-	if (mrk_master_thread || !cpu_online(cpu))
+	if (mrk_master_running || !cpu_online(cpu))
 		return 0;
-	t = kthread_create_on_cpu(mrk_master_fn, NULL, cpu, "memreg_master/%u");
-	if (IS_ERR(t)) {
-		mrk_set_error("master cpu %d: cannot create the master thread "
-			      "(%ld)", cpu, PTR_ERR(t));
-		return PTR_ERR(t);
+	WRITE_ONCE(mrk_master_running, true);
+	if (mrk_master_needed(&mrk_active)) {
+		mrk_master_period_ns = mrk_active.core.period_ns;
+		mrk_master_timed = true;
+		smp_call_function_single(cpu, mrk_master_arm_local, NULL, 1);
 	}
-	sched_set_fifo_low(t);
-	WRITE_ONCE(mrk_master_thread, t);
-	wake_up_process(t);
 	return 0;
 }
 
-/* Stop the master thread, if running, and wait for it.  mrk_mutex held. */
+/*
+ * Whether the tick timer is queued or running (sysfs master_timer): read
+ * from the hrtimer itself, so a timer that is not there shows as 0.
+ */
+int mrk_master_armed(void)
+{
+	return hrtimer_active(&mrk_master_timer);
+}
+
+/* Wait until @csd is not queued (its callback may still be running). */
+static void mrk_csd_wait(call_single_data_t *csd)
+{
+	while (smp_load_acquire(&csd->node.u_flags) & CSD_FLAG_LOCK)
+		cpu_relax();
+}
+
+/*
+ * Stop the master, if running: cancel the tick, then wait for pokes and
+ * share decisions in flight (a grace period: they run with interrupts
+ * off), for the csds they sent, and for those csds' callbacks (a second
+ * grace period).  Only sharing sends csds.  mrk_mutex held.
+ */
 void mrk_master_stop(void)
 {
-	struct task_struct *t = mrk_master_thread;
+	unsigned int cpu;
 
 	lockdep_assert_held(&mrk_mutex);
-	if (!t)
+	if (!mrk_master_running)
 		return;
-	WRITE_ONCE(mrk_master_thread, NULL);
-	synchronize_rcu();
-	kthread_stop(t);
+	WRITE_ONCE(mrk_master_running, false);
+	if (mrk_master_timed)
+		hrtimer_cancel(&mrk_master_timer);
+	mrk_master_timed = false;
+	if (mrk_active.core.flags & MEMREG_F_SHARE) {
+		synchronize_rcu();
+		for_each_possible_cpu(cpu) {
+			mrk_csd_wait(&per_cpu_ptr(&mrk_cpus, cpu)->poke_csd);
+			mrk_csd_wait(&per_cpu_ptr(&mrk_cpus, cpu)->share_csd);
+		}
+		synchronize_rcu();
+	}
 	atomic_set(&mrk_share_req, 0);
+}
+
+/* Wait for the report work; module exit, after everything stopped. */
+void mrk_master_exit(void)
+{
+	cancel_work_sync(&mrk_report_work);
 }

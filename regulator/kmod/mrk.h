@@ -10,7 +10,7 @@
  *   counter.c  perf counters (one per CPU per class) and the overflow path
  *   timer.c    the pinned hard-irq period timer of each regulated CPU
  *   throttle.c irq_work + SCHED_FIFO throttle thread per CPU
- *   master.c   the master core's thread (NLMS tick, spare sharing)
+ *   master.c   the master core's tick (hard hrtimer) and spare sharing
  *   sysfs.c    /sys/kernel/memreg/
  *   switch.c   configuration switches (load, commit, unload)
  *   hotplug.c  start/stop of one CPU, cpuhp state
@@ -22,7 +22,7 @@
  *    Hotplug callbacks never take it.
  *  - mrk_mutex protects mrk_staged, mrk_active, the core's struct memreg
  *    outside the regulation paths (memreg_init()), the start/stop of every
- *    CPU and of the master thread, and the last-error string.  It nests
+ *    CPU and of the master, and the last-error string.  It nests
  *    inside the CPU hotplug lock: hotplug callbacks run with the hotplug
  *    lock held and take mrk_mutex; every other path takes cpus_read_lock()
  *    before mrk_mutex.  Each rule is asserted with lockdep_assert_held()
@@ -30,13 +30,15 @@
  *    lockdep_assert_cpus_held() is not exported to modules.
  *  - The core's per-core entry points (memreg_replenish/overflow/
  *    accept_share) for a CPU run only on that CPU in hard-irq context:
- *    its period timer (hard hrtimer) and two hard irq_works, one queued by
- *    the counters' overflow handler (which itself only does atomics: it
- *    may run in NMI) and one queued by the throttle thread when a spare
- *    grant is published.  They therefore never nest or run concurrently
- *    for one CPU; mrk_core_enter() counts any entry that breaks this.
+ *    its period timer (hard hrtimer), the hard irq_work queued by the
+ *    counters' overflow handler (which itself only does atomics: it may
+ *    run in NMI) and the share IPI (call-single csd) the master sends when
+ *    it published a spare grant.  They therefore never nest or run
+ *    concurrently for one CPU; mrk_core_enter() counts any entry that
+ *    breaks this.
  *  - memreg_master_tick()/memreg_master_share() run under mrk_master_lock
- *    (a raw spinlock, interrupts off) on the master CPU only.
+ *    (a raw spinlock) on the master CPU only, in hard irq: the master's
+ *    tick timer and the poke IPIs.
  *  - struct mrk_cpu fields are owned by their CPU unless marked otherwise;
  *    other CPUs read them with READ_ONCE() (64-bit architectures only).
  */
@@ -53,6 +55,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -118,7 +121,6 @@ struct mrk_cfg {
  * @period_start: counter value at the last replenishment (owner)
  * @throttled:    non-zero while the CPU idles until its next period
  *                (written by the owner's timer/overflow/thread)
- * @share_seen:   last mrk_share_gen this CPU looked at (thread)
  * @throttled_ns: throttled time not yet reported to the core (thread adds,
  *                timer takes with atomic64_xchg)
  * @ovf_pending:  classes whose counter overflowed and that @work has not
@@ -127,8 +129,11 @@ struct mrk_cfg {
  *                counter) since the last commit
  * @work:         hard irq_work queued by the overflow handler: calls the
  *                core for the pending classes, re-arms, throttles
- * @share_work:   hard irq_work the throttle thread queues on its own CPU
- *                when a spare grant is published: memreg_accept_share()
+ * @share_csd:    call-single csd the master sends to this CPU when it
+ *                published a spare grant: memreg_accept_share() (throttle.c)
+ * @poke_csd:     call-single csd this CPU sends to the master CPU to ask
+ *                for a spare-sharing decision (master.c); one per sender,
+ *                since a csd must not be sent twice at once
  * @core_depth:   core entries in progress on this CPU (mrk_core_enter())
  * @core_nested:  core entries while another was in progress on this CPU
  * @core_outside_irq: per-core entry points entered outside hard-irq
@@ -155,12 +160,12 @@ struct mrk_cpu {
 	bool			rearm[MEMREG_NR_CLASSES];
 	u64			period_start[MEMREG_NR_CLASSES];
 	int			throttled;
-	unsigned long		share_seen;
 	atomic64_t		throttled_ns;
 	atomic_t		ovf_pending;
 	atomic64_t		overflows;
 	struct irq_work		work;
-	struct irq_work		share_work;
+	call_single_data_t	share_csd;
+	call_single_data_t	poke_csd;
 	int			core_depth;
 	u64			core_nested;
 	u64			core_outside_irq;
@@ -180,7 +185,6 @@ extern struct memreg *mrk_core;
 extern raw_spinlock_t mrk_master_lock;
 extern atomic_t mrk_share_req;
 extern atomic_t mrk_perf_throttled_cpu;
-extern unsigned long mrk_share_gen;
 extern unsigned int mrk_nr_cpus;
 
 /**
@@ -239,15 +243,18 @@ int mrk_throttle_init(void);
 void mrk_throttle_exit(void);
 int mrk_throttle_start(struct mrk_cpu *c);
 void mrk_throttle_stop(struct mrk_cpu *c);
-void mrk_throttle_now(struct mrk_cpu *c, int action);
+bool mrk_throttle_now(struct mrk_cpu *c, int action);
 int mrk_throttle_check(const struct mrk_cfg *cfg, char *err, size_t len);
 void mrk_overflow_work(struct irq_work *work);
 
 /* master.c */
+void mrk_master_init(void);
+void mrk_master_exit(void);
 int mrk_master_start(void);
 void mrk_master_stop(void);
 void mrk_master_poke(void);
-bool mrk_master_try_share(void);
+void mrk_master_report_queue(void);
+int mrk_master_armed(void);
 
 /* hotplug.c */
 void mrk_core_set_online(unsigned int cpu, bool online);

@@ -386,6 +386,23 @@ static ssize_t master_ticks_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%llu\n", READ_ONCE(mrk_core->master_ticks));
 }
 
+/*
+ * master_skipped: periods the master tick jumped over since the last
+ * commit (late timer, master CPU offline).
+ */
+static ssize_t master_skipped_show(struct kobject *kobj,
+				   struct kobj_attribute *ka, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(mrk_core->master_skipped));
+}
+
+/* master_timer: 1 while the master's tick timer is armed, else 0. */
+static ssize_t master_timer_show(struct kobject *kobj,
+				 struct kobj_attribute *ka, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", mrk_master_armed());
+}
+
 /* version: the module's version string. */
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *ka,
 			    char *buf)
@@ -397,9 +414,11 @@ static struct kobj_attribute mrk_commit_attr = __ATTR_WO(commit);
 static struct kobj_attribute mrk_error_attr = __ATTR_RO(error);
 static struct kobj_attribute mrk_pending_attr = __ATTR_RO(pending);
 static struct kobj_attribute mrk_ticks_attr = __ATTR_RO(master_ticks);
+static struct kobj_attribute mrk_skipped_attr = __ATTR_RO(master_skipped);
+static struct kobj_attribute mrk_mtimer_attr = __ATTR_RO(master_timer);
 static struct kobj_attribute mrk_version_attr = __ATTR_RO(version);
 
-static struct attribute *mrk_global_list[ARRAY_SIZE(mrk_global_attrs) + 6];
+static struct attribute *mrk_global_list[ARRAY_SIZE(mrk_global_attrs) + 8];
 static struct attribute *mrk_cpu_list[ARRAY_SIZE(mrk_cpu_attrs) + 1];
 static const struct attribute_group mrk_global_group = {
 	.attrs = mrk_global_list,
@@ -419,6 +438,8 @@ static void mrk_build_lists(void)
 	mrk_global_list[n++] = &mrk_error_attr.attr;
 	mrk_global_list[n++] = &mrk_pending_attr.attr;
 	mrk_global_list[n++] = &mrk_ticks_attr.attr;
+	mrk_global_list[n++] = &mrk_skipped_attr.attr;
+	mrk_global_list[n++] = &mrk_mtimer_attr.attr;
 	mrk_global_list[n++] = &mrk_version_attr.attr;
 	mrk_global_list[n] = NULL;
 	for (i = 0; i < ARRAY_SIZE(mrk_cpu_attrs); i++)

@@ -7,11 +7,10 @@
  * CPU's throttle thread.  That thread is SCHED_FIFO and bound to the CPU:
  * while it holds the CPU in injected idle, nothing of lower priority (the
  * memory-hungry work) runs there.  The period timer clears the flag; the
- * thread then reports how long it held the CPU and sleeps again.  Between
- * idle injections it watches for a spare grant published by the master
- * and then queues the CPU's second hard irq_work, which calls
- * memreg_accept_share() in hard-irq context; on the master CPU it runs the
- * share decision itself so that a throttled master still shares.
+ * thread then reports how long it held the CPU and sleeps again.  A spare
+ * grant arrives as a call-single IPI from the master (master.c), whose
+ * callback calls memreg_accept_share() in hard-irq context and lifts the
+ * throttle; the thread notices between idle injections.
  *
  * Locking: mrk_cpu.throttled is written on its own CPU only, in hard irq
  * (timer, the two irq_works) or by the IPI that stops the CPU; the thread
@@ -89,10 +88,12 @@ static void mrk_throttle_set_prio(struct task_struct *p, u32 prio)
 
 /*
  * Mark @c throttled and get its thread running.  Called on @c's CPU in
- * hard irq (the overflow irq_work).  @action MEMREG_THROTTLE_ALL also asks
- * the master for a spare-sharing decision.
+ * hard irq (the overflow irq_work).  @action MEMREG_THROTTLE_ALL also
+ * requests a spare-sharing decision: returns true when the caller must
+ * poke the master (mrk_master_poke()), which it does once it has armed
+ * the counters, because on the master CPU the grant is taken at once.
  */
-void mrk_throttle_now(struct mrk_cpu *c, int action)
+bool mrk_throttle_now(struct mrk_cpu *c, int action)
 {
 	bool share = action == MEMREG_THROTTLE_ALL &&
 		(mrk_active.core.flags & MEMREG_F_SHARE);
@@ -105,27 +106,26 @@ void mrk_throttle_now(struct mrk_cpu *c, int action)
 		 */
 		if (share && !atomic_read(&mrk_share_req)) {
 			atomic_set(&mrk_share_req, 1);
-			mrk_master_poke();
+			return true;
 		}
-		return;
+		return false;
 	}
 	WRITE_ONCE(c->throttled, 1);
 	if (share)
 		atomic_set(&mrk_share_req, 1);
 	if (c->thread)
 		wake_up_process(c->thread);
-	if (atomic_read(&mrk_share_req))
-		mrk_master_poke();
+	return atomic_read(&mrk_share_req);
 }
 
 /*
- * Hard irq_work on @c's CPU, queued by its throttle thread: take the spare
- * grant the master published and, if the CPU may run again, lift the
- * throttle and re-arm its counters to the new remaining budget.
+ * Share IPI callback on @info's CPU (hard irq), sent by the master when it
+ * published a spare grant: take it and, if the CPU may run again, lift
+ * the throttle and re-arm its counters to the new remaining budget.
  */
-static void mrk_share_work(struct irq_work *work)
+static void mrk_share_ipi(void *info)
 {
-	struct mrk_cpu *c = container_of(work, struct mrk_cpu, share_work);
+	struct mrk_cpu *c = info;
 	struct memreg_arm arm;
 	struct mrk_cpu *me;
 	int ret;
@@ -140,21 +140,6 @@ static void mrk_share_work(struct irq_work *work)
 		WRITE_ONCE(c->throttled, 0);
 		mrk_counters_arm(c, &arm);
 	}
-}
-
-/*
- * While throttled: if the master published a new spare grant, have this
- * CPU's share irq_work take it.  Runs in the throttle thread, bound to
- * @c's CPU (irq_work_queue() queues on the current CPU).
- */
-static void mrk_throttle_try_share(struct mrk_cpu *c)
-{
-	unsigned long gen = READ_ONCE(mrk_share_gen);
-
-	if (gen == c->share_seen)
-		return;
-	c->share_seen = gen;
-	irq_work_queue(&c->share_work);
 }
 
 /* smpboot: the throttle thread of @cpu has work while the CPU is throttled. */
@@ -200,25 +185,19 @@ static u64 mrk_idle_slice(const struct mrk_cpu *c)
  * (cpuidle, halt or wfi, the tick stopped) and the time counts as idle in
  * /proc/stat.  A task of higher priority that wakes on the CPU sets
  * need_resched, the idle loop schedules it at once and the injection
- * resumes when it sleeps (rt_prio relies on that).  An injection cannot
- * be ended early, so each lasts at most mrk_idle_slice(); between two the
- * thread takes a spare grant, and on the master CPU makes the share
- * decision itself (the master thread's priority is lower).
+ * resumes when it sleeps (rt_prio relies on that).  Interrupts (the
+ * period timer, the master's tick, IPIs) are taken as usual.  An injection
+ * cannot be ended early, so each lasts at most mrk_idle_slice(); a spare
+ * grant that lifted the throttle is noticed between two.
  */
 static void mrk_throttle_fn(unsigned int cpu)
 {
 	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
-	bool master = (int)cpu == (int)mrk_active.core.master_cpu;
 	u64 latency = mrk_active.rt_prio ? MRK_IDLE_RT_LATENCY_NS : U64_MAX;
 	u64 t0 = ktime_get_ns();
 
 	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
 	       !kthread_should_stop()) {
-		if (master && atomic_read(&mrk_share_req))
-			mrk_master_try_share();
-		mrk_throttle_try_share(c);
-		if (!READ_ONCE(c->throttled))
-			break;
 		play_idle_precise(mrk_idle_slice(c), latency);
 	}
 	atomic64_add(ktime_get_ns() - t0, &c->throttled_ns);
@@ -248,8 +227,9 @@ static struct smp_hotplug_thread mrk_throttle_threads = {
 };
 
 /*
- * Initialise every CPU's two hard irq_works (once: a counter's overflow
- * handler may queue one as soon as the counter exists) and create the
+ * Initialise every CPU's overflow hard irq_work and share csd (once: a
+ * counter's overflow handler may queue one as soon as the counter
+ * exists) and create the
  * per-CPU throttle threads (smpboot: real per-CPU kthreads, parked while
  * their CPU is offline, so the scheduler never pushes one to another
  * CPU).  Module init, before the hotplug state.
@@ -262,7 +242,7 @@ int mrk_throttle_init(void)
 		struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
 
 		c->work = IRQ_WORK_INIT_HARD(mrk_overflow_work);
-		c->share_work = IRQ_WORK_INIT_HARD(mrk_share_work);
+		INIT_CSD(&c->share_csd, mrk_share_ipi, c);
 	}
 	return smpboot_register_percpu_thread(&mrk_throttle_threads);
 }
@@ -281,7 +261,6 @@ int mrk_throttle_start(struct mrk_cpu *c)
 {
 	lockdep_assert_held(&mrk_mutex);
 	c->throttled = 0;
-	c->share_seen = READ_ONCE(mrk_share_gen);
 	atomic64_set(&c->throttled_ns, 0);
 	atomic_set(&c->ovf_pending, 0);
 	c->thread = per_cpu(mrk_throttle_task, c->cpu);
@@ -293,12 +272,12 @@ int mrk_throttle_start(struct mrk_cpu *c)
 
 /*
  * Stop @c's throttle path.  The timer is stopped and started is 0 on the
- * CPU, so a queued irq_work does nothing; wait for pending ones, then
- * release a spinning thread.
+ * CPU, so a queued irq_work or share IPI does nothing (mrk_master_stop()
+ * waits for share IPIs); wait for a pending irq_work, then release the
+ * idling thread.
  */
 void mrk_throttle_stop(struct mrk_cpu *c)
 {
 	irq_work_sync(&c->work);
-	irq_work_sync(&c->share_work);
 	WRITE_ONCE(c->throttled, 0);
 }

@@ -56,6 +56,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 		if (mrk_counter_throttled(c->event[cls])) {
 			c->perf_throttled++;
 			atomic_set(&mrk_perf_throttled_cpu, c->cpu + 1);
+			mrk_master_report_queue();
 		}
 	}
 	if (!c->started)

@@ -270,6 +270,28 @@ Test(master, late_master_falls_back_to_guarantee)
 	free(r);
 }
 
+Test(master, skipped_periods_between_ticks_are_counted)
+{
+	struct memreg *r = reg_new();
+	struct memreg_cfg c;
+
+	reg_cfg(&c, 1, 100, 1000, 1000, MEMREG_F_LMS, 1);
+	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_master_tick(r, 7), MEMREG_OK);
+	cr_assert_eq(r->master_skipped, 0, "the first tick skips nothing");
+	cr_assert_eq(memreg_master_tick(r, 8), MEMREG_OK);
+	cr_assert_eq(r->master_skipped, 0);
+	cr_assert_eq(memreg_master_tick(r, 11), MEMREG_OK);	/* 9, 10 missed */
+	cr_assert_eq(r->master_skipped, 2);
+	cr_assert_eq(memreg_master_tick(r, 11), MEMREG_ESTALE);
+	cr_assert_eq(memreg_master_tick(r, 10), MEMREG_ESTALE);
+	cr_assert_eq(r->master_skipped, 2, "a refused tick counts nothing");
+	cr_assert_eq(r->master_ticks, 3);
+	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	cr_assert_eq(r->master_skipped, 0, "a new configuration starts at 0");
+	free(r);
+}
+
 Test(master, lms_budget_follows_a_step_through_the_full_path)
 {
 	struct memreg *r = reg_new();
