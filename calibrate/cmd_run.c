@@ -16,6 +16,7 @@
 #include "buffers.h"
 #include "memcal_db.h"
 #include "overhead.h"
+#include "replay.h"
 #include "results.h"
 #include "run_phases.h"
 #include "memcal_platform.h"
@@ -29,7 +30,8 @@
 /* Repetitions per interrupt-overhead point inside a full run. */
 #define RUN_OVERHEAD_REPEAT 3
 
-enum { OPT_QUICK = 256, OPT_CORES, OPT_SIZE, OPT_REPEAT, OPT_NO_OVERHEAD };
+enum { OPT_QUICK = 256, OPT_CORES, OPT_SIZE, OPT_REPEAT, OPT_NO_OVERHEAD,
+       OPT_REPLAY };
 
 static const struct cli_option run_options[] = {
 	{ "quick", 0, NULL, OPT_QUICK,
@@ -42,6 +44,9 @@ static const struct cli_option run_options[] = {
 	  "repetitions kept per measurement (default 10, 3 with --quick)" },
 	{ "no-overhead", 0, NULL, OPT_NO_OVERHEAD,
 	  "leave out the interrupt-overhead sweep of a full run" },
+	{ "replay", 0, "DIR", OPT_REPLAY,
+	  "discovery only, on the board recorded in DIR: the events it "
+	  "picks per CPU type; measures and stores nothing" },
 	{ NULL, 0, NULL, 0, NULL },
 };
 
@@ -52,11 +57,13 @@ static const struct cli_option run_options[] = {
  * @size:   --size value (0: default).
  * @repeat: --repeat value (0: default).
  * @no_overhead: --no-overhead.
+ * @replay: --replay folder, or NULL.
  */
 struct run_args {
 	bool quick;
 	bool no_overhead;
 	const char *cores;
+	const char *replay;
 	uint64_t size;
 	unsigned repeat;
 };
@@ -78,6 +85,12 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 		return 0;
 	case OPT_NO_OVERHEAD:
 		a->no_overhead = true;
+		return 0;
+	case OPT_REPLAY:
+		if (!*arg)
+			return cli_error(ctx, CLI_EXIT_USAGE, "--replay needs "
+					 "the folder of a recorded board");
+		a->replay = arg;
 		return 0;
 	case OPT_SIZE:
 		if (cli_parse_size(arg, &a->size, &why))
@@ -276,6 +289,35 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
 	return CLI_EXIT_OK;
 }
 
+/*
+ * replay - `memcal run --replay DIR`: discovery on a recorded board,
+ * printed per CPU type.  The database is never opened.
+ */
+static int replay(struct cli_ctx *ctx, const struct run_args *a)
+{
+	struct memcal_replay r;
+	char err[1024];
+	int rc;
+
+	if (a->cores || a->size || a->repeat || a->no_overhead)
+		return cli_error(ctx, CLI_EXIT_USAGE, "--replay measures "
+				 "nothing: --%s does not apply to it (drop it, "
+				 "or drop --replay to calibrate this board)",
+				 a->cores ? "cores" : a->size ? "size" :
+				 a->repeat ? "repeat" : "no-overhead");
+	if (memcal_replay_load(a->replay, &r, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s; nothing was "
+				 "stored", err);
+	if (ctx->json) {
+		rc = cli_emit_json(ctx, memcal_replay_to_json(&r));
+	} else {
+		memcal_replay_print(&r, ctx->out);
+		rc = CLI_EXIT_OK;
+	}
+	memcal_replay_free(&r);
+	return rc;
+}
+
 /* memcal_cmd_run - `memcal run [--quick] [--cores LIST] [--size BYTES] [--repeat N]`. */
 int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -290,7 +332,8 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	int first = 0, rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "[--quick] [--cores LIST] "
-			       "[--size BYTES] [--repeat N]", run_options,
+			       "[--size BYTES] [--repeat N] [--replay DIR]",
+			       run_options,
 			       on_option, &a, &first);
 	if (rc == CLI_HELP_SHOWN)
 		return CLI_EXIT_OK;
@@ -299,6 +342,8 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	if (first < argc)
 		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
 				 argv[first]);
+	if (a.replay)
+		return replay(ctx, &a);
 	if (memcal_topology_load(&t, NULL, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	rc = pick_cpus(ctx, &t, a.cores, &cpus, &n);

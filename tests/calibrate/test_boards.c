@@ -4,119 +4,77 @@
  * tests/fixtures/boards/ holds the /proc and /sys files CPU-type discovery
  * reads and an hwloc XML of the board (SOURCE says where the values come
  * from).  For each board the kinds of CPU, their PMU and the documented
- * read and write events must match the board's golden "expected" file
- * (MEMCAL_UPDATE_GOLDEN=1 rewrites it: review the diff), and the topology
- * must load with as many CPUs as discovery found.
+ * read and write events are checked here, the topology must load with as
+ * many CPUs as discovery found, and `memcal run --replay` must print the
+ * board's golden replay.txt and replay.json (MEMCAL_UPDATE_GOLDEN=1
+ * rewrites them: review the diff).
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_types.h"
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "golden.h"
-#include "memcal_platform.h"
+#include "replay.h"
 
 #define BOARDS MEMCAL_SOURCE_DIR "/tests/fixtures/boards/"
+#define MEMCAL MEMCAL_BINARY_DIR "/calibrate/memcal"
 
-/* event_text - "0x17 (L2 data refills ...)" or a libpfm4 name, or none. */
-static void event_text(const struct memcal_pmu_candidate *c, char *buf,
-		       size_t len)
-{
-	if (!c)
-		snprintf(buf, len, "none");
-	else if (c->has_raw)
-		snprintf(buf, len, "raw 0x%llx, %s",
-			 (unsigned long long)c->raw, c->what);
-	else
-		snprintf(buf, len, "%s, %s", c->event, c->what);
-}
+static const char *const all_boards[] = {
+	"adl", "imx8m", "orin", "rk3588", "rpi4", "rpi5", "spr", "zcu102",
+	"zen4", "zen5",
+};
 
-/* describe - what discovery found on the board, one block per kind. */
-static char *describe(const struct memcal_cpu_types *t)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	cr_assert_not_null(f);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct memcal_cpu_type *k = &t->types[i];
-		char rd[192], wr[192];
-
-		event_text(memcal_pmu_documented(k->family, "read"), rd,
-			   sizeof(rd));
-		event_text(memcal_pmu_documented(k->family, "write"), wr,
-			   sizeof(wr));
-		fprintf(f, "cpus %s (%u): %s\n", k->cpus, k->n_cpus, k->label);
-		fprintf(f, "  pmu: %s (perf type %d)%s%s\n",
-			k->perf_pmu[0] ? k->perf_pmu : "none", k->perf_type,
-			k->pfm_pmu[0] ? ", libpfm4 " : "", k->pfm_pmu);
-		if (k->family)
-			fprintf(f, "  table: %s\n  read: %s\n  write: %s\n",
-				k->family->name, rd, wr);
-		else
-			fprintf(f, "  no event: %s\n", k->why);
-	}
-	fclose(f);
-	return text;
-}
-
-/* replay - discover @board's CPU kinds through its recorded roots. */
-static void replay(const char *board, struct memcal_cpu_types *t)
-{
-	char sys[512], proc[512];
-
-	snprintf(sys, sizeof(sys), BOARDS "%s/sys", board);
-	snprintf(proc, sizeof(proc), BOARDS "%s/proc", board);
-	setenv("MEMCAL_SYSFS_ROOT", sys, 1);
-	setenv("MEMCAL_PROCFS_ROOT", proc, 1);
-	cr_assert_eq(memcal_cpu_types_discover(t), 0, "%s: %s", board,
-		     t->error);
-	unsetenv("MEMCAL_SYSFS_ROOT");
-	unsetenv("MEMCAL_PROCFS_ROOT");
-}
-
-/* check_golden - @text against @board/expected. */
-static void check_golden(const char *board, const char *text)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), BOARDS "%s/expected", board);
-	golden_check(path, text);
-}
-
-/* check_topology - the board's XML loads and has @cpus processing units. */
-static void check_topology(const char *board, unsigned cpus)
-{
-	struct memcal_topology topo;
-	char path[512], err[256] = "";
-
-	snprintf(path, sizeof(path), BOARDS "%s/topology.xml", board);
-	setenv("HWLOC_XMLFILE", path, 1);
-	cr_assert_eq(memcal_topology_load(&topo, NULL, err, sizeof(err)), 0,
-		     "%s: %s", board, err);
-	unsetenv("HWLOC_XMLFILE");
-	cr_expect_eq(topo.n_pus, cpus, "%s: the XML has %u CPUs, discovery "
-		     "%u", board, topo.n_pus, cpus);
-	memcal_topology_free(&topo);
-}
-
-/* board - replay @board: golden description, topology, CPU count. */
+/* board - replay @name and check its XML has as many CPUs as discovery. */
 static struct memcal_cpu_types board(const char *name)
 {
+	struct memcal_replay r;
 	struct memcal_cpu_types t;
+	char dir[512], err[1024] = "";
 	unsigned cpus = 0;
-	char *text;
 
-	replay(name, &t);
-	text = describe(&t);
-	check_golden(name, text);
-	free(text);
+	snprintf(dir, sizeof(dir), BOARDS "%s", name);
+	cr_assert_eq(memcal_replay_load(dir, &r, err, sizeof(err)), 0, "%s: %s",
+		     name, err);
+	t = r.types;
 	for (size_t i = 0; i < t.n; i++)
 		cpus += t.types[i].n_cpus;
-	check_topology(name, cpus);
+	cr_expect_eq(r.topo.n_pus, cpus, "%s: the XML has %u CPUs, discovery "
+		     "%u", name, r.topo.n_pus, cpus);
+	memcal_replay_free(&r);
+	cr_expect_null(getenv("MEMCAL_SYSFS_ROOT"), "the roots are restored");
 	return t;
+}
+
+/*
+ * memcal - "cd BOARDS && memcal ARGS --db <scratch>" with stdout in
+ * @out (malloc'd) and stderr in @err (malloc'd); the exit status.
+ */
+static int memcal(const char *args, char **out, char **err)
+{
+	char cmd[1024], tmp[] = "/tmp/memcal-replay-XXXXXX", path[600];
+	int st;
+
+	cr_assert_not_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cd " BOARDS " && " MEMCAL " %s --db "
+		 "%s/m.db >%s/out 2>%s/err", args, tmp, tmp, tmp);
+	st = system(cmd);
+	snprintf(path, sizeof(path), "%s/m.db", tmp);
+	cr_expect_neq(access(path, F_OK), 0, "%s: a database was created",
+		      args);
+	snprintf(path, sizeof(path), "%s/out", tmp);
+	*out = slurp(path);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/err", tmp);
+	*err = slurp(path);
+	unlink(path);
+	rmdir(tmp);
+	cr_assert(*out && *err);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* kind_reads - @k's documented read event is the raw PMUv3 @code. */
@@ -217,6 +175,73 @@ Test(boards, zen5_guest)
 	cr_expect_str_eq(t.types[0].perf_pmu, "");
 	cr_expect(strstr(t.types[0].why, "Zen 5") != NULL, "%s",
 		  t.types[0].why);
+}
+
+/*
+ * `memcal run --quick --replay BOARD` on all ten boards: text and JSON
+ * against the board's golden replay.txt and replay.json, the same output
+ * without --quick, exit 0, nothing stored, measured and stored false.
+ */
+Test(boards, replay_all_ten)
+{
+	for (size_t i = 0; i < sizeof(all_boards) / sizeof(all_boards[0]); i++) {
+		const char *b = all_boards[i];
+		char args[256], path[512], *out, *err, *again, *err2;
+		json_t *doc, *res;
+
+		snprintf(args, sizeof(args), "run --quick --replay %s", b);
+		cr_expect_eq(memcal(args, &out, &err), 0, "%s: %s", b, err);
+		snprintf(path, sizeof(path), BOARDS "%s/replay.txt", b);
+		golden_check(path, out);
+		cr_expect_str_eq(err, "", "%s", b);
+		snprintf(args, sizeof(args), "run --replay %s", b);
+		cr_expect_eq(memcal(args, &again, &err2), 0, "%s: %s", b, err2);
+		cr_expect_str_eq(again, out, "%s: --quick changes nothing", b);
+		free(out);
+		free(err);
+		free(again);
+		free(err2);
+
+		snprintf(args, sizeof(args), "--json run --quick --replay %s", b);
+		cr_expect_eq(memcal(args, &out, &err), 0, "%s: %s", b, err);
+		snprintf(path, sizeof(path), BOARDS "%s/replay.json", b);
+		golden_check(path, out);
+		doc = json_loads(out, 0, NULL);
+		cr_assert_not_null(doc, "%s: not JSON: %s", b, out);
+		res = json_object_get(doc, "result");
+		cr_expect(json_is_false(json_object_get(res, "measured")), "%s", b);
+		cr_expect(json_is_false(json_object_get(res, "stored")), "%s", b);
+		cr_expect_eq(json_array_size(json_object_get(res, "cpu_types")),
+			     board(b).n, "%s", b);
+		json_decref(doc);
+		free(out);
+		free(err);
+	}
+}
+
+/* Bad --replay input: what was wrong and what to do, non-zero, no file. */
+Test(boards, replay_bad_input)
+{
+	char *out, *err;
+
+	cr_expect_eq(memcal("run --replay /nonexistent-board", &out, &err), 1);
+	cr_expect(strstr(err, "/nonexistent-board") &&
+		  strstr(err, "a recorded board is a folder with proc/cpuinfo"),
+		  "%s", err);
+	free(out);
+	free(err);
+	cr_expect_eq(memcal("run --replay rk3588/sys", &out, &err), 1);
+	cr_expect(strstr(err, "rk3588/sys/proc/cpuinfo") != NULL, "%s", err);
+	free(out);
+	free(err);
+	cr_expect_eq(memcal("run --replay rk3588 --cores 0", &out, &err), 2);
+	cr_expect(strstr(err, "--cores does not apply") != NULL, "%s", err);
+	free(out);
+	free(err);
+	cr_expect_eq(memcal("run --replay ''", &out, &err), 2);
+	cr_expect(strstr(err, "--replay needs the folder") != NULL, "%s", err);
+	free(out);
+	free(err);
 }
 
 /* A missing /proc/cpuinfo is an error that names the file. */

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * replay.c - discovery against a recorded board (see replay.h).
+ *
+ * File map:
+ *   the event a kind would use     memcal_cpu_type_pick()
+ *   loading a recorded board       check_file(), set_root(), memcal_replay_load()
+ *   text                           memcal_cpu_types_print(), memcal_replay_print()
+ *   JSON                           pick_json(), memcal_replay_to_json()
+ */
+#include "replay.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/*
+ * memcal_cpu_type_pick - the event kind @k would count @traffic ("read"
+ * or "write") with: its table's documented candidate, provided a core PMU
+ * serves the kind.  NULL with @why saying exactly what is missing.
+ */
+const struct memcal_pmu_candidate *
+memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
+		     char *why, size_t len)
+{
+	const struct memcal_pmu_candidate *c;
+
+	why[0] = '\0';
+	if (!k->family) {
+		snprintf(why, len, "%s", k->why);
+		return NULL;
+	}
+	c = memcal_pmu_documented(k->family, traffic);
+	if (!c) {
+		snprintf(why, len, "memcal's table %s documents no %s event "
+			 "for this core", k->family->name, traffic);
+		return NULL;
+	}
+	if (!k->perf_pmu[0] || k->perf_type < 0) {
+		snprintf(why, len, "no core PMU serves CPUs %s: none of "
+			 "bus/event_source/devices covers them (a virtual "
+			 "machine without a PMU, or a kernel without the "
+			 "PMU driver)", k->cpus);
+		return NULL;
+	}
+	return c;
+}
+
+/* event_text - "raw 0x17, L2 data refills" or "EVENT:UMASK, what". */
+static void event_text(const struct memcal_pmu_candidate *c, char *buf,
+		       size_t len)
+{
+	if (c->has_raw)
+		snprintf(buf, len, "raw 0x%llx, %s",
+			 (unsigned long long)c->raw, c->what);
+	else
+		snprintf(buf, len, "%s, %s", c->event, c->what);
+}
+
+/*
+ * memcal_cpu_types_print - one block per kind: its CPUs, PMU, event table
+ * and the read and write event it would use, or why none.
+ */
+void memcal_cpu_types_print(const struct memcal_cpu_types *t, FILE *out)
+{
+	static const char *const traffic[] = { "read", "write" };
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct memcal_cpu_type *k = &t->types[i];
+
+		fprintf(out, "cpus %s (%u): %s\n", k->cpus, k->n_cpus,
+			k->label);
+		fprintf(out, "  pmu: %s (perf type %d)%s%s\n",
+			k->perf_pmu[0] ? k->perf_pmu : "none", k->perf_type,
+			k->pfm_pmu[0] ? ", libpfm4 " : "", k->pfm_pmu);
+		if (k->family)
+			fprintf(out, "  table: %s\n", k->family->name);
+		for (size_t j = 0; j < 2; j++) {
+			const struct memcal_pmu_candidate *c;
+			char text[320];
+
+			c = memcal_cpu_type_pick(k, traffic[j], text,
+						 sizeof(text));
+			if (c)
+				event_text(c, text, sizeof(text));
+			fprintf(out, "  %s: %s%s\n", traffic[j],
+				c ? "" : "none: ", text);
+		}
+	}
+}
+
+/*
+ * check_file - @dir/@rel exists and is a folder (@want_dir) or a
+ * readable file; else an error naming it and what a recording holds.
+ */
+static int check_file(const char *dir, const char *rel, bool want_dir,
+		      char *err, size_t errlen)
+{
+	char path[4200];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "--replay %s: %s: %s (a recorded board "
+			 "is a folder with proc/cpuinfo, sys/ and topology.xml;"
+			 " see tests/fixtures/boards/)", dir, path,
+			 strerror(errno));
+		return -1;
+	}
+	if (want_dir != !!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--replay %s: %s is %s (a recorded board "
+			 "is a folder with proc/cpuinfo, sys/ and topology.xml;"
+			 " see tests/fixtures/boards/)", dir, path,
+			 want_dir ? "not a folder" : "a folder");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * set_root - point environment variable @name at @dir/@rel, keeping its
+ * old value in @old (malloc'd, NULL when unset) for restore_root().
+ */
+static int set_root(const char *name, const char *dir, const char *rel,
+		    char **old)
+{
+	const char *v = getenv(name);
+	char path[4200];
+
+	*old = v ? strdup(v) : NULL;
+	if (v && !*old)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	return setenv(name, path, 1);
+}
+
+/* restore_root - put @name back as set_root() found it; frees @old. */
+static void restore_root(const char *name, char *old)
+{
+	if (old)
+		setenv(name, old, 1);
+	else
+		unsetenv(name);
+	free(old);
+}
+
+/*
+ * memcal_replay_load - load the board recorded in @dir into @r: its
+ * topology and its kinds of CPU, read through the recorded files only.
+ * The environment is as before on return.  Return: 0, or -1 with @err
+ * naming what is missing or unreadable.
+ */
+int memcal_replay_load(const char *dir, struct memcal_replay *r, char *err,
+		       size_t errlen)
+{
+	static const char *const vars[] = {
+		"MEMCAL_SYSFS_ROOT", "MEMCAL_PROCFS_ROOT", "HWLOC_XMLFILE",
+	};
+	static const char *const rels[] = { "sys", "proc", "topology.xml" };
+	char *old[3] = { NULL, NULL, NULL };
+	int rc = -1;
+	size_t set = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->dir = dir;
+	if (check_file(dir, ".", true, err, errlen) ||
+	    check_file(dir, "proc/cpuinfo", false, err, errlen) ||
+	    check_file(dir, "sys", true, err, errlen) ||
+	    check_file(dir, "topology.xml", false, err, errlen))
+		return -1;
+	for (; set < 3; set++)
+		if (set_root(vars[set], dir, rels[set], &old[set])) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	if (memcal_topology_load(&r->topo, NULL, err, errlen))
+		goto out;
+	if (memcal_cpu_types_discover(&r->types)) {
+		snprintf(err, errlen, "--replay %s: %s", dir, r->types.error);
+		memcal_topology_free(&r->topo);
+		memset(&r->topo, 0, sizeof(r->topo));
+		goto out;
+	}
+	rc = 0;
+out:
+	while (set--)
+		restore_root(vars[set], old[set]);
+	return rc;
+}
+
+/* memcal_replay_free - release what memcal_replay_load() loaded. */
+void memcal_replay_free(struct memcal_replay *r)
+{
+	if (r->topo.hw)
+		memcal_topology_free(&r->topo);
+	memset(r, 0, sizeof(*r));
+}
+
+/* replay_cpus - CPUs the kinds cover together. */
+static unsigned replay_cpus(const struct memcal_replay *r)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < r->types.n; i++)
+		n += r->types.types[i].n_cpus;
+	return n;
+}
+
+/*
+ * memcal_replay_print - the replay as text: the board, one block per kind
+ * (memcal_cpu_types_print()), and that nothing was measured or stored.
+ */
+void memcal_replay_print(const struct memcal_replay *r, FILE *out)
+{
+	const struct memcal_topology *t = &r->topo;
+	unsigned n = replay_cpus(r);
+
+	fprintf(out, "replay of the board recorded in %s\n", r->dir);
+	fprintf(out, "topology: %u package%s, %u core%s, %u CPU%s "
+		"(topology.xml)\n", t->n_packages, t->n_packages == 1 ? "" :
+		"s", t->n_cores, t->n_cores == 1 ? "" : "s", t->n_pus,
+		t->n_pus == 1 ? "" : "s");
+	if (n != t->n_pus)
+		fprintf(out, "note: topology.xml has %u CPUs, the recorded "
+			"/proc and /sys files %u\n", t->n_pus, n);
+	fprintf(out, "%zu kind%s of CPU:\n", r->types.n,
+		r->types.n == 1 ? "" : "s");
+	memcal_cpu_types_print(&r->types, out);
+	fprintf(out, "measured nothing, stored nothing: a replay only shows "
+		"the events discovery picks\n");
+}
+
+/* pick_json - {"event", "perf_type", "config", "what"} or {"why"}. */
+static json_t *pick_json(const struct memcal_cpu_type *k, const char *traffic)
+{
+	char why[320], cfg[24];
+	const struct memcal_pmu_candidate *c =
+		memcal_cpu_type_pick(k, traffic, why, sizeof(why));
+
+	if (!c)
+		return json_pack("{s:b, s:s}", "picked", 0, "why", why);
+	if (!c->has_raw)
+		return json_pack("{s:b, s:s, s:s, s:s}", "picked", 1,
+				 "event", c->event, "pmu", k->perf_pmu,
+				 "what", c->what);
+	snprintf(cfg, sizeof(cfg), "0x%llx", (unsigned long long)c->raw);
+	return json_pack("{s:b, s:o?, s:s, s:i, s:s, s:s}", "picked", 1,
+			 "event", c->event ? json_string(c->event) : NULL, "pmu",
+			 k->perf_pmu, "perf_type", k->perf_type, "config",
+			 cfg, "what", c->what);
+}
+
+/* type_json - one kind of CPU. */
+static json_t *type_json(const struct memcal_cpu_type *k)
+{
+	json_t *o = json_pack("{s:s, s:i, s:s, s:s, s:i, s:s, s:s}",
+			      "cpus", k->cpus, "n_cpus", (int)k->n_cpus,
+			      "label", k->label, "pmu", k->perf_pmu,
+			      "perf_type", k->perf_type, "pfm_pmu",
+			      k->pfm_pmu, "table",
+			      k->family ? k->family->name : "");
+
+	if (!o)
+		return NULL;
+	if (k->arm_part) {
+		json_object_set_new(o, "arm_implementer",
+				    json_integer(k->arm_implementer));
+		json_object_set_new(o, "arm_part", json_integer(k->arm_part));
+	} else {
+		json_object_set_new(o, "x86_vendor",
+				    json_string(k->x86_vendor));
+		json_object_set_new(o, "x86_family",
+				    json_integer(k->x86_family));
+		json_object_set_new(o, "x86_model", json_integer(k->x86_model));
+		json_object_set_new(o, "hybrid_kind",
+				    json_string(k->hybrid_kind));
+	}
+	json_object_set_new(o, "read", pick_json(k, "read"));
+	json_object_set_new(o, "write", pick_json(k, "write"));
+	return o;
+}
+
+/*
+ * memcal_replay_to_json - the replay as the result of the JSON envelope:
+ * measured and stored are false by construction.
+ */
+json_t *memcal_replay_to_json(const struct memcal_replay *r)
+{
+	json_t *types = json_array();
+
+	for (size_t i = 0; types && i < r->types.n; i++)
+		json_array_append_new(types, type_json(&r->types.types[i]));
+	return json_pack("{s:s, s:b, s:b, s:{s:i, s:i, s:i, s:i}, s:o}",
+			 "replay", r->dir, "measured", 0, "stored", 0,
+			 "topology", "packages", (int)r->topo.n_packages,
+			 "cores", (int)r->topo.n_cores, "cpus",
+			 (int)r->topo.n_pus, "cpus_recorded",
+			 (int)replay_cpus(r), "cpu_types", types);
+}
