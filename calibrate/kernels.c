@@ -13,7 +13,12 @@
 #include <string.h>
 
 static const char *const op_names[MEMCAL_OP_COUNT] = {
-	"read", "write", "ntwrite", "copy",
+	"read", "write", "ntwrite", "copy", "mix",
+};
+
+static const unsigned mix_masks[MEMCAL_MIX_COUNT] = {
+	MEMCAL_MIX_MASK_100, MEMCAL_MIX_MASK_75, MEMCAL_MIX_MASK_50,
+	MEMCAL_MIX_MASK_25, MEMCAL_MIX_MASK_0,
 };
 
 static const char *const isa_names[MEMCAL_ISA_COUNT] = {
@@ -79,7 +84,21 @@ static const memcal_kernel_fn *isa_table(enum memcal_isa isa)
 	}
 }
 
+/* mix_table - the mixed kernels of @isa. */
+static const memcal_kernel_fn *mix_table(enum memcal_isa isa)
+{
+	switch (isa) {
+	case MEMCAL_ISA_C:	return memcal_mix_c;
+	case MEMCAL_ISA_SSE2:	return memcal_mix_sse2;
+	case MEMCAL_ISA_AVX2:	return memcal_mix_avx2;
+	case MEMCAL_ISA_AVX512:	return memcal_mix_avx512;
+	case MEMCAL_ISA_NEON:	return memcal_mix_neon;
+	default:		return NULL;
+	}
+}
+
 static struct memcal_kernel kernel_slots[MEMCAL_OP_COUNT][MEMCAL_ISA_COUNT];
+static struct memcal_kernel mix_slots[MEMCAL_MIX_COUNT][MEMCAL_ISA_COUNT];
 static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -98,7 +117,18 @@ static void fill_slots(void)
 			k->op = (enum memcal_op)op;
 			k->isa = (enum memcal_isa)isa;
 			k->variant = isa_names[isa];
-			k->fn = (tab && ok) ? tab[op] : NULL;
+			k->fn = (tab && ok && op != MEMCAL_OP_MIX) ? tab[op]
+								   : NULL;
+		}
+		tab = mix_table((enum memcal_isa)isa);
+		for (unsigned m = 0; m < MEMCAL_MIX_COUNT; m++) {
+			struct memcal_kernel *k = &mix_slots[m][isa];
+
+			k->op = MEMCAL_OP_MIX;
+			k->isa = (enum memcal_isa)isa;
+			k->variant = isa_names[isa];
+			k->fn = (tab && ok) ? tab[m] : NULL;
+			k->read_pct = memcal_mix_pct(m);
 		}
 	}
 }
@@ -117,10 +147,25 @@ const struct memcal_kernel *memcal_kernel_get(enum memcal_op op,
 }
 
 /*
- * memcal_kernel_best - the widest supported variant of @op (or the one
- * $MEMCAL_KERNEL_ISA names, when supported); NULL when none exists.
+ * memcal_mix_kernel_get - the mixed kernel of mix index @idx (read share
+ * memcal_mix_pct(@idx)) in variant @isa, or NULL as memcal_kernel_get().
  */
-const struct memcal_kernel *memcal_kernel_best(enum memcal_op op)
+const struct memcal_kernel *memcal_mix_kernel_get(unsigned idx,
+						  enum memcal_isa isa)
+{
+	if (idx >= MEMCAL_MIX_COUNT || (unsigned)isa >= MEMCAL_ISA_COUNT)
+		return NULL;
+	pthread_once(&slots_once, fill_slots);
+	return mix_slots[idx][isa].fn ? &mix_slots[idx][isa] : NULL;
+}
+
+/*
+ * pick_best - the widest supported variant @get gives for @key (or the
+ * one $MEMCAL_KERNEL_ISA names, when supported); NULL when none exists.
+ */
+static const struct memcal_kernel *
+pick_best(const struct memcal_kernel *(*get)(unsigned, enum memcal_isa),
+	  unsigned key)
 {
 	static const enum memcal_isa order[] = {
 		MEMCAL_ISA_AVX512, MEMCAL_ISA_AVX2, MEMCAL_ISA_NEON,
@@ -132,17 +177,62 @@ const struct memcal_kernel *memcal_kernel_best(enum memcal_op op)
 		for (unsigned i = 0; i < MEMCAL_ISA_COUNT; i++)
 			if (strcmp(force, isa_names[i]) == 0) {
 				const struct memcal_kernel *k =
-					memcal_kernel_get(op, (enum memcal_isa)i);
+					get(key, (enum memcal_isa)i);
 				if (k)
 					return k;
 			}
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		const struct memcal_kernel *k = memcal_kernel_get(op, order[i]);
+		const struct memcal_kernel *k = get(key, order[i]);
 
 		if (k)
 			return k;
 	}
 	return NULL;
+}
+
+/* op_get - memcal_kernel_get() keyed by an unsigned op, for pick_best(). */
+static const struct memcal_kernel *op_get(unsigned op, enum memcal_isa isa)
+{
+	return memcal_kernel_get((enum memcal_op)op, isa);
+}
+
+/*
+ * memcal_kernel_best - the widest supported variant of @op (or the one
+ * $MEMCAL_KERNEL_ISA names, when supported); NULL when none exists.
+ */
+const struct memcal_kernel *memcal_kernel_best(enum memcal_op op)
+{
+	return pick_best(op_get, (unsigned)op);
+}
+
+/* memcal_mix_kernel_best - memcal_kernel_best() for mix index @idx. */
+const struct memcal_kernel *memcal_mix_kernel_best(unsigned idx)
+{
+	return pick_best(memcal_mix_kernel_get, idx);
+}
+
+/* memcal_mix_pct - read share in per cent of mix index @idx (100 - 25 @idx). */
+unsigned memcal_mix_pct(unsigned idx)
+{
+	return idx < MEMCAL_MIX_COUNT ? 100 - 25 * idx : 0;
+}
+
+/* memcal_mix_index - the mix index of @read_pct, or -1 when not measured. */
+int memcal_mix_index(unsigned read_pct)
+{
+	for (unsigned i = 0; i < MEMCAL_MIX_COUNT; i++)
+		if (memcal_mix_pct(i) == read_pct)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * memcal_mix_mask - the lines of each granule mix index @idx reads (bit i:
+ * line i of MEMCAL_MIX_LINES); the others are written.
+ */
+unsigned memcal_mix_mask(unsigned idx)
+{
+	return idx < MEMCAL_MIX_COUNT ? mix_masks[idx] : 0;
 }
 
 /*

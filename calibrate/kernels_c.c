@@ -57,6 +57,43 @@ static uint64_t c_copy(void *dst, const void *src, size_t bytes,
 	return 0;
 }
 
+/*
+ * c_mix - line by line, sum the lines @mask marks read and store @value
+ * into the others (kernels.h, MIX).
+ */
+NO_LIBCALL
+static inline uint64_t c_mix(void *dst, const void *src, size_t bytes,
+			     unsigned mask, uint64_t value)
+{
+	const size_t words = MEMCAL_MIX_LINE / sizeof(uint64_t);
+	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+	for (size_t g = 0; g < bytes; g += MEMCAL_KERNEL_GRANULE)
+		for (unsigned l = 0; l < MEMCAL_MIX_LINES; l++) {
+			size_t off = g + (size_t)l * MEMCAL_MIX_LINE;
+
+			if (mask >> l & 1) {
+				const uint64_t *p = (const uint64_t *)
+					((const char *)src + off);
+
+				for (size_t i = 0; i < words; i += 4) {
+					a0 += p[i];
+					a1 += p[i + 1];
+					a2 += p[i + 2];
+					a3 += p[i + 3];
+				}
+			} else {
+				uint64_t *p = (uint64_t *)((char *)dst + off);
+
+				for (size_t i = 0; i < words; i++)
+					p[i] = value;
+			}
+		}
+	return a0 + a1 + a2 + a3;
+}
+
+MEMCAL_MIX_TABLE(memcal_mix_c, c_mix, NO_LIBCALL);
+
 const memcal_kernel_fn memcal_kernels_c[MEMCAL_OP_COUNT] = {
 	[MEMCAL_OP_READ] = c_read,
 	[MEMCAL_OP_WRITE] = c_write,

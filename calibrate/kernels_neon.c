@@ -76,9 +76,43 @@ static uint64_t neon_copy(void *dst, const void *src, size_t bytes,
 	return 0;
 }
 
+/* neon_mix - four 16-byte loads or stores per line (kernels.h, MIX). */
+static inline uint64_t neon_mix(void *dst, const void *src, size_t bytes,
+				unsigned mask, uint64_t value)
+{
+	uint64x2_t a0 = vdupq_n_u64(0), a1 = a0, v = vdupq_n_u64(value);
+
+	for (size_t g = 0; g < bytes; g += MEMCAL_KERNEL_GRANULE)
+		for (unsigned ln = 0; ln < MEMCAL_MIX_LINES; ln++) {
+			size_t off = g + (size_t)ln * MEMCAL_MIX_LINE;
+
+			if (mask >> ln & 1) {
+				const uint64_t *p = (const uint64_t *)
+					((const char *)src + off);
+
+				a0 = vaddq_u64(a0, vld1q_u64(p));
+				a1 = vaddq_u64(a1, vld1q_u64(p + 2));
+				a0 = vaddq_u64(a0, vld1q_u64(p + 4));
+				a1 = vaddq_u64(a1, vld1q_u64(p + 6));
+			} else {
+				uint64_t *p = (uint64_t *)((char *)dst + off);
+
+				vst1q_u64(p, v);
+				vst1q_u64(p + 2, v);
+				vst1q_u64(p + 4, v);
+				vst1q_u64(p + 6, v);
+			}
+		}
+	a0 = vaddq_u64(a0, a1);
+	return vgetq_lane_u64(a0, 0) + vgetq_lane_u64(a0, 1);
+}
+
+MEMCAL_MIX_TABLE(memcal_mix_neon, neon_mix, );
+
 const memcal_kernel_fn memcal_kernels_neon[MEMCAL_OP_COUNT] = {
 	neon_read, neon_write, neon_ntwrite, neon_copy,
 };
 #else
 const memcal_kernel_fn memcal_kernels_neon[MEMCAL_OP_COUNT];
+const memcal_kernel_fn memcal_mix_neon[MEMCAL_MIX_COUNT];
 #endif

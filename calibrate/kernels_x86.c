@@ -231,6 +231,104 @@ static uint64_t avx512_copy(void *dst, const void *src, size_t bytes,
 	return 0;
 }
 
+/* ---- mixed kernels: one body per ISA, one 64-byte line at a time ---- */
+
+/* sse2_mix - four 16-byte loads or stores per line (kernels.h, MIX). */
+__attribute__((target("sse2")))
+static inline uint64_t sse2_mix(void *dst, const void *src, size_t bytes,
+				unsigned mask, uint64_t value)
+{
+	__m128i a0 = _mm_setzero_si128(), a1 = a0;
+	__m128i v = _mm_set1_epi64x((long long)value);
+	uint64_t l[2];
+
+	for (size_t g = 0; g < bytes; g += MEMCAL_KERNEL_GRANULE)
+		for (unsigned ln = 0; ln < MEMCAL_MIX_LINES; ln++) {
+			size_t off = g + (size_t)ln * MEMCAL_MIX_LINE;
+
+			if (mask >> ln & 1) {
+				const __m128i *p = (const __m128i *)
+					((const char *)src + off);
+
+				a0 = _mm_add_epi64(a0, _mm_load_si128(p));
+				a1 = _mm_add_epi64(a1, _mm_load_si128(p + 1));
+				a0 = _mm_add_epi64(a0, _mm_load_si128(p + 2));
+				a1 = _mm_add_epi64(a1, _mm_load_si128(p + 3));
+			} else {
+				__m128i *p = (__m128i *)((char *)dst + off);
+
+				_mm_store_si128(p, v);
+				_mm_store_si128(p + 1, v);
+				_mm_store_si128(p + 2, v);
+				_mm_store_si128(p + 3, v);
+			}
+		}
+	_mm_storeu_si128((__m128i *)l, _mm_add_epi64(a0, a1));
+	return l[0] + l[1];
+}
+
+/* avx2_mix - two 32-byte loads or stores per line (kernels.h, MIX). */
+__attribute__((target("avx2")))
+static inline uint64_t avx2_mix(void *dst, const void *src, size_t bytes,
+				unsigned mask, uint64_t value)
+{
+	__m256i a0 = _mm256_setzero_si256(), a1 = a0;
+	__m256i v = _mm256_set1_epi64x((long long)value);
+	uint64_t l[4];
+
+	for (size_t g = 0; g < bytes; g += MEMCAL_KERNEL_GRANULE)
+		for (unsigned ln = 0; ln < MEMCAL_MIX_LINES; ln++) {
+			size_t off = g + (size_t)ln * MEMCAL_MIX_LINE;
+
+			if (mask >> ln & 1) {
+				const __m256i *p = (const __m256i *)
+					((const char *)src + off);
+
+				a0 = _mm256_add_epi64(a0, _mm256_load_si256(p));
+				a1 = _mm256_add_epi64(a1,
+						      _mm256_load_si256(p + 1));
+			} else {
+				__m256i *p = (__m256i *)((char *)dst + off);
+
+				_mm256_store_si256(p, v);
+				_mm256_store_si256(p + 1, v);
+			}
+		}
+	_mm256_storeu_si256((__m256i *)l, _mm256_add_epi64(a0, a1));
+	return l[0] + l[1] + l[2] + l[3];
+}
+
+/* avx512_mix - one 64-byte load or store per line (kernels.h, MIX). */
+__attribute__((target("avx512f")))
+static inline uint64_t avx512_mix(void *dst, const void *src, size_t bytes,
+				  unsigned mask, uint64_t value)
+{
+	__m512i a0 = _mm512_setzero_si512();
+	__m512i v = _mm512_set1_epi64((long long)value);
+	uint64_t l[8], sum = 0;
+
+	for (size_t g = 0; g < bytes; g += MEMCAL_KERNEL_GRANULE)
+		for (unsigned ln = 0; ln < MEMCAL_MIX_LINES; ln++) {
+			size_t off = g + (size_t)ln * MEMCAL_MIX_LINE;
+
+			if (mask >> ln & 1)
+				a0 = _mm512_add_epi64(a0, _mm512_load_si512(
+					(const char *)src + off));
+			else
+				_mm512_store_si512((char *)dst + off, v);
+		}
+	/* Lane by lane, wrapping: see avx512_read. */
+	_mm512_storeu_si512(l, a0);
+	for (unsigned int k = 0; k < 8; k++)
+		sum += l[k];
+	return sum;
+}
+
+MEMCAL_MIX_TABLE(memcal_mix_sse2, sse2_mix, __attribute__((target("sse2"))));
+MEMCAL_MIX_TABLE(memcal_mix_avx2, avx2_mix, __attribute__((target("avx2"))));
+MEMCAL_MIX_TABLE(memcal_mix_avx512, avx512_mix,
+		 __attribute__((target("avx512f"))));
+
 const memcal_kernel_fn memcal_kernels_sse2[MEMCAL_OP_COUNT] = {
 	sse2_read, sse2_write, sse2_ntwrite, sse2_copy,
 };
@@ -244,4 +342,7 @@ const memcal_kernel_fn memcal_kernels_avx512[MEMCAL_OP_COUNT] = {
 const memcal_kernel_fn memcal_kernels_sse2[MEMCAL_OP_COUNT];
 const memcal_kernel_fn memcal_kernels_avx2[MEMCAL_OP_COUNT];
 const memcal_kernel_fn memcal_kernels_avx512[MEMCAL_OP_COUNT];
+const memcal_kernel_fn memcal_mix_sse2[MEMCAL_MIX_COUNT];
+const memcal_kernel_fn memcal_mix_avx2[MEMCAL_MIX_COUNT];
+const memcal_kernel_fn memcal_mix_avx512[MEMCAL_MIX_COUNT];
 #endif
