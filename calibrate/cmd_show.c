@@ -102,6 +102,13 @@ static int add_sustainable(const struct memcal_sustainable *s, void *user)
 	return 0;
 }
 
+/* add_mix - a curve of the bandwidth-latency family as JSON. */
+static int add_mix(const struct memcal_mix_curve *c, void *user)
+{
+	json_array_append_new(user, memcal_mix_curve_json(c));
+	return 0;
+}
+
 /* add_pmu_event - a candidate PMU event as JSON. */
 static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
 {
@@ -165,12 +172,14 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 {
 	json_t *bw = json_array(), *lat = json_array(), *sus = json_array();
 	json_t *ev = json_array(), *ovh = json_array(), *mod = json_array();
+	json_t *mix = json_array();
 	struct memcal_pmu_status ps;
 	int rc;
 
 	json_object_set_new(o, "bandwidth", bw);
 	json_object_set_new(o, "latency", lat);
 	json_object_set_new(o, "sustainable", sus);
+	json_object_set_new(o, "mix_curves", mix);
 	json_object_set_new(o, "pmu_events", ev);
 	json_object_set_new(o, "overhead", ovh);
 	json_object_set_new(o, "overhead_models", mod);
@@ -179,6 +188,8 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 		rc = memcal_db_latency_list(db, run_id, add_latency, lat);
 	if (!rc)
 		rc = memcal_db_sustainable_list(db, run_id, add_sustainable, sus);
+	if (!rc)
+		rc = memcal_db_mix_curve_list(db, run_id, add_mix, mix);
 	if (!rc)
 		rc = memcal_db_pmu_event_list(db, run_id, add_pmu_event, ev);
 	if (!rc)
@@ -522,6 +533,10 @@ static void print_run(FILE *f, json_t *doc)
 				     json_object_get(e, "criterion")), 78);
 	}
 	print_none(f, json_object_get(doc, "sustainable"));
+	if (json_array_size(json_object_get(doc, "mix_curves"))) {
+		fputc('\n', f);
+		memcal_mix_print(f, json_object_get(doc, "mix_curves"));
+	}
 	fputc('\n', f);
 	memcal_print_wrapped(f, "PMU: ", json_is_object(pmu) ?
 			     json_string_value(json_object_get(pmu,

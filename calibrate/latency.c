@@ -196,7 +196,7 @@ int memcal_latency_sweep(struct memcal_bench *b,
 		rc = MEMCAL_CAL_EINVAL;
 		goto out;
 	}
-	j.k = memcal_kernel_best(s->traffic);
+	j.k = s->kernel ? s->kernel : memcal_kernel_best(s->traffic);
 	if (!j.k) {
 		snprintf(err, errlen, "no %s kernel", memcal_op_name(s->traffic));
 		rc = MEMCAL_CAL_EUNSUPPORTED;

@@ -8,7 +8,7 @@
  * cycle through every line), so each load depends on the previous one and
  * misses every cache; latency = time per load, the median over chunks of
  * MEMCAL_CHASE_CHUNK loads (robust against preemption).  Worker 0 of the
- * bench chases; workers 1..n-1 generate read or write traffic paced to a
+ * bench chases; workers 1..n-1 generate read, write or mixed traffic paced to a
  * share of their full speed by busy-waiting between chunks.  A sweep from
  * pace 0 (idle) to 1 (full speed) gives latency against the generators'
  * measured aggregate bandwidth.
@@ -41,6 +41,8 @@ struct memcal_lat_point {
 /**
  * struct memcal_lat_spec - a sweep.
  * @traffic:   MEMCAL_OP_READ or MEMCAL_OP_WRITE for the generators.
+ * @kernel:    when set, the generators run it instead (a mixed kernel:
+ *             memcal_mix_kernel_best()), and @traffic is ignored.
  * @paces:     offered loads, ascending, from 0 to 1.
  * @n_paces:   entries in @paces.
  * @n_load:    generators (workers 1..n_load); 0 gives idle latency only.
@@ -49,6 +51,7 @@ struct memcal_lat_point {
  */
 struct memcal_lat_spec {
 	enum memcal_op traffic;
+	const struct memcal_kernel *kernel;
 	const double *paces;
 	unsigned n_paces;
 	unsigned n_load;

@@ -135,7 +135,7 @@ static int pick_kernels(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		k[i] = NULL;
 		if (!on)
 			continue;
-		k[i] = memcal_kernel_best(op);
+		k[i] = s->kernel ? s->kernel : memcal_kernel_best(op);
 		if (!k[i]) {
 			snprintf(err, errlen, "no %s kernel on this CPU",
 				 memcal_op_name(op));
@@ -144,6 +144,7 @@ static int pick_kernels(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		if (!r->variant[0])
 			snprintf(r->variant, sizeof(r->variant), "%s",
 				 k[i]->variant);
+		op = k[i]->op;
 		r->bytes = memcal_kernel_bytes(op, op == MEMCAL_OP_COPY
 						   ? b->bytes / 2 : b->bytes);
 		*last = i + 1;

@@ -50,6 +50,8 @@ struct memcal_bench {
  * struct memcal_bw_spec - what to measure.
  * @op:      kernel every selected worker runs (unless @ops is set).
  * @ops:     per-worker kernel (indexed by worker), for mixed traffic; or NULL.
+ * @kernel:  when set, every selected worker runs it (a mixed kernel) and
+ *           @op and @ops are ignored.
  * @use:     per-worker flag: take part; NULL means workers 0..@n_use-1.
  * @n_use:   with @use NULL, how many leading workers take part.
  * @reps:    repetitions kept for statistics (>= 1).
@@ -60,6 +62,7 @@ struct memcal_bench {
 struct memcal_bw_spec {
 	enum memcal_op op;
 	const enum memcal_op *ops;
+	const struct memcal_kernel *kernel;
 	const bool *use;
 	unsigned n_use;
 	unsigned reps;

@@ -107,6 +107,8 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 		rc = memcal_db_latency_store(db, r->run.id, &r->lat[i]);
 	for (size_t i = 0; !rc && i < r->n_sus; i++)
 		rc = memcal_db_sustainable_store(db, r->run.id, &r->sus[i]);
+	for (size_t i = 0; !rc && i < r->n_mix; i++)
+		rc = memcal_db_mix_curve_store(db, r->run.id, &r->mix[i]);
 	if (!rc)
 		rc = memcal_db_pmu_status_store(db, r->run.id, &r->pmu);
 	for (size_t i = 0; !rc && i < r->n_pmu_events; i++)
@@ -164,6 +166,16 @@ static int load_sus(const struct memcal_sustainable *s, void *user)
 	return 0;
 }
 
+/* load_mix - list callback: keep the family's curves. */
+static int load_mix(const struct memcal_mix_curve *c, void *user)
+{
+	struct memcal_run_result *r = user;
+
+	if (r->n_mix < MEMCAL_MIX_COUNT)
+		r->mix[r->n_mix++] = *c;
+	return 0;
+}
+
 /* load_pmu - list callback: append a PMU candidate row. */
 static int load_pmu(const struct memcal_pmu_event *e, void *user)
 {
@@ -189,6 +201,8 @@ int memcal_result_load(memcal_db *db, int64_t run_id,
 		rc = memcal_db_latency_list(db, run_id, load_lat, r);
 	if (!rc)
 		rc = memcal_db_sustainable_list(db, run_id, load_sus, r);
+	if (!rc)
+		rc = memcal_db_mix_curve_list(db, run_id, load_mix, r);
 	if (!rc)
 		rc = memcal_db_pmu_status_get(db, run_id, &r->pmu);
 	if (rc == MEMCAL_DB_ENOTFOUND && r->run.id)

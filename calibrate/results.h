@@ -15,7 +15,9 @@
 
 #include <jansson.h>
 
+#include "kernels.h"
 #include "memcal_db.h"
+#include "memcal_db_mix.h"
 #include "memcal_platform.h"
 
 /**
@@ -25,6 +27,8 @@
  * @bw:         bandwidth rows, @n_bw of them.
  * @lat:        loaded-latency rows, @n_lat of them.
  * @sus:        sustainable bandwidth rows (read, write), @n_sus of them.
+ * @mix:        the bandwidth-latency family, one curve per read share
+ *              from 100 % down to 0 %, @n_mix of them.
  * @pmu:        PMU status.
  * @pmu_events: candidate events, @n_pmu_events of them.
  * @cap_bw, @cap_lat, @cap_pmu: allocated capacities.
@@ -41,6 +45,8 @@ struct memcal_run_result {
 	size_t n_lat, cap_lat;
 	struct memcal_sustainable sus[2];
 	size_t n_sus;
+	struct memcal_mix_curve mix[MEMCAL_MIX_COUNT];
+	size_t n_mix;
 	struct memcal_pmu_status pmu;
 	struct memcal_pmu_event *pmu_events;
 	size_t n_pmu_events, cap_pmu;
@@ -65,5 +71,7 @@ void memcal_result_print(const struct memcal_run_result *r, FILE *out);
 void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
 json_t *memcal_result_to_json(const struct memcal_run_result *r);
+json_t *memcal_mix_curve_json(const struct memcal_mix_curve *c);
+void memcal_mix_print(FILE *out, json_t *arr);
 
 #endif /* MEMCAL_RESULTS_H */

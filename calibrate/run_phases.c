@@ -92,7 +92,7 @@ unsigned memcal_run_steps(const struct memcal_run_opts *o)
 	for (unsigned c = 2; c <= o->n_cpus; c++)
 		if (!o->quick || c == o->n_cpus)
 			steps += mixed_readers(o, c, rd);
-	return steps + 2 /* latency */ + 1 /* PMU */;
+	return steps + MEMCAL_MIX_COUNT /* latency */ + 1 /* PMU */;
 }
 
 /* note_foreign - remember the worst foreign load and where it was. */
@@ -207,29 +207,144 @@ static double best_aggregate(const struct memcal_run_result *r,
 	return best;
 }
 
-/* sweep_one - loaded latency for one traffic class, then its knee. */
-static int sweep_one(struct run_state *s, enum memcal_op traffic,
-		     const double *paces, unsigned np, char *err, size_t errlen)
+/**
+ * struct knee_figures - what a swept curve yields (knee.h), with the
+ * lower-bound rule applied.
+ * @knee:        the knee finder's outcome.
+ * @sustainable: the knee, or for a lower bound the larger of the knee
+ *               and @ceiling.
+ * @criterion:   the criterion in words.
+ */
+struct knee_figures {
+	struct memcal_knee knee;
+	double sustainable;
+	char criterion[256];
+};
+
+/*
+ * knee_of - the knee of @n points of @pts; a curve that never left the
+ * bound is a lower bound: the larger of its highest bandwidth and
+ * @ceiling (the most the same traffic reached unpaced), described as
+ * @what traffic.  -1 when no knee can be computed.
+ */
+static int knee_of(const struct memcal_lat_point *pts, unsigned n,
+		   double ceiling, unsigned n_load, const char *what,
+		   struct knee_figures *f)
 {
-	unsigned n_load = s->b.n - 1;
+	struct memcal_curve_point curve[n];
+
+	/* The knee uses each point's best repetition: foreign load only
+	 * ever adds time to a chase. */
+	for (unsigned i = 0; i < n; i++) {
+		curve[i].bw = pts[i].bw;
+		curve[i].lat = pts[i].lat.min;
+	}
+	if (memcal_knee_find(curve, n, MEMCAL_KNEE_BOUND_RATIO, &f->knee))
+		return -1;
+	f->sustainable = f->knee.bandwidth;
+	if (f->knee.lower_bound) {
+		if (ceiling > f->sustainable)
+			f->sustainable = ceiling;
+		snprintf(f->criterion, sizeof(f->criterion),
+			 "latency <= %.2f x idle never exceeded with %u load "
+			 "core(s): lower bound = highest %s bandwidth measured "
+			 "(the cores cannot load this memory)",
+			 f->knee.bound_ratio, n_load, what);
+	} else {
+		snprintf(f->criterion, sizeof(f->criterion), "%s",
+			 f->knee.criterion);
+	}
+	return 0;
+}
+
+/*
+ * legacy_rows - the 100 % and 0 % curves are also the read and write
+ * traffic classes: their latency points and sustainable figures, the
+ * lower bound raised to the best aggregate of the read or write kernel.
+ */
+static int legacy_rows(struct run_state *s, enum memcal_op traffic,
+		       const struct memcal_lat_point *pts, unsigned n,
+		       unsigned n_load)
+{
+	const char *tr = memcal_op_name(traffic);
+	struct memcal_sustainable *sus = &s->r->sus[s->r->n_sus];
+	struct knee_figures f;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct memcal_latency_point row = {
+			.chase_cpu = (int)s->b.cpus[0], .load_cpus = (int)n_load,
+			.pace = pts[i].pace, .bandwidth_bps = pts[i].bw,
+			.latency_ns = pts[i].lat.median,
+			.latency_min_ns = pts[i].lat.min,
+			.latency_max_ns = pts[i].lat.max,
+		};
+
+		snprintf(row.traffic, sizeof(row.traffic), "%s", tr);
+		if (memcal_result_add_latency(s->r, &row))
+			return MEMCAL_CAL_ENOMEM;
+	}
+	if (knee_of(pts, n, best_aggregate(s->r, tr), n_load, tr, &f))
+		return 0;
+	memset(sus, 0, sizeof(*sus));
+	snprintf(sus->traffic, sizeof(sus->traffic), "%s", tr);
+	sus->bandwidth_bps = f.sustainable;
+	sus->idle_latency_ns = f.knee.idle_lat;
+	sus->bound_ratio = f.knee.bound_ratio;
+	sus->lower_bound = f.knee.lower_bound;
+	snprintf(sus->criterion, sizeof(sus->criterion), "%s", f.criterion);
+	s->r->n_sus++;
+	return 0;
+}
+
+/*
+ * mix_peak - aggregate bandwidth of every worker running @k unpaced (the
+ * ceiling of a lower-bound curve); 0 when it cannot be measured.
+ */
+static double mix_peak(struct run_state *s, const struct memcal_kernel *k,
+		       char *err, size_t errlen)
+{
+	struct memcal_bw_spec spec = {
+		.kernel = k, .n_use = s->b.n, .reps = s->reps,
+		.warmup = s->warmup, .passes = 1,
+	};
+	struct memcal_bw_result res;
+
+	if (memcal_measure_bw(&s->b, &spec, &res, err, errlen))
+		return 0;
+	return res.agg.median;
+}
+
+/*
+ * sweep_mix - loaded latency with the generators running mix @idx
+ * (read share memcal_mix_pct(@idx)), with its unpaced @peak, its knee and
+ * sustainable figure as one curve of the family.  The 100 % and 0 % curves also give
+ * the read and write rows (legacy_rows()).
+ */
+static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
+		     unsigned np, double peak, char *err, size_t errlen)
+{
+	unsigned n_load = s->b.n - 1, pct = memcal_mix_pct(idx);
+	const struct memcal_kernel *k = memcal_mix_kernel_best(idx);
 	struct memcal_lat_spec spec = {
-		.traffic = traffic, .paces = paces, .n_paces = n_load ? np : 1,
+		.kernel = k, .paces = paces, .n_paces = n_load ? np : 1,
 		.n_load = n_load,
 		.reps = s->o->quick ? MEMCAL_LAT_REPS_QUICK : MEMCAL_LAT_REPS_FULL,
 		.chase_ns = s->o->quick ? MEMCAL_CHASE_NS_QUICK
 					: MEMCAL_CHASE_NS_FULL,
 	};
 	struct memcal_lat_point pts[np];
-	struct memcal_curve_point curve[np];
-	struct memcal_sustainable *sus = &s->r->sus[s->r->n_sus];
-	struct memcal_knee knee;
-	const char *tr = memcal_op_name(traffic);
+	struct memcal_mix_curve *c = &s->r->mix[s->r->n_mix];
+	struct knee_figures f;
 	struct memcal_procstat ps0, ps1;
 	bool have_ps;
-	char what[160];
+	char what[160], name[32];
 	int rc;
 
-	snprintf(what, sizeof(what), "loaded latency, %s traffic", tr);
+	if (!k) {
+		snprintf(err, errlen, "no mixed kernel on this CPU");
+		return MEMCAL_CAL_EUNSUPPORTED;
+	}
+	snprintf(what, sizeof(what), "loaded latency, %u%% read traffic", pct);
 	if (s->step)
 		s->step(s->user, what);
 	have_ps = memcal_procstat_read(&ps0) == 0;
@@ -243,69 +358,68 @@ static int sweep_one(struct run_state *s, enum memcal_op traffic,
 		memcal_procstat_free(&ps0);
 	if (rc)
 		return rc;
-	for (unsigned i = 0; i < spec.n_paces; i++) {
-		struct memcal_latency_point row = {
-			.chase_cpu = (int)s->b.cpus[0], .load_cpus = (int)n_load,
+	if (pct == 100 || pct == 0) {
+		rc = legacy_rows(s, pct ? MEMCAL_OP_READ : MEMCAL_OP_WRITE, pts,
+				 spec.n_paces, n_load);
+		if (rc)
+			return rc;
+	}
+	memset(c, 0, sizeof(*c));
+	c->read_pct = (int)pct;
+	snprintf(c->variant, sizeof(c->variant), "%s", k->variant);
+	c->chase_cpu = (int)s->b.cpus[0];
+	c->load_cpus = (int)n_load;
+	c->peak_bps = peak;
+	for (unsigned i = 0; i < spec.n_paces && i < MEMCAL_MIX_MAX_POINTS;
+	     i++) {
+		c->points[i] = (struct memcal_mix_point){
 			.pace = pts[i].pace, .bandwidth_bps = pts[i].bw,
 			.latency_ns = pts[i].lat.median,
 			.latency_min_ns = pts[i].lat.min,
 			.latency_max_ns = pts[i].lat.max,
 		};
-
-		snprintf(row.traffic, sizeof(row.traffic), "%s", tr);
-		if (memcal_result_add_latency(s->r, &row))
-			return MEMCAL_CAL_ENOMEM;
-		/* The knee uses each point's best repetition: foreign load
-		 * only ever adds time to a chase. */
-		curve[i].bw = pts[i].bw;
-		curve[i].lat = pts[i].lat.min;
+		c->n_points++;
 	}
-	if (memcal_knee_find(curve, spec.n_paces, MEMCAL_KNEE_BOUND_RATIO,
-			     &knee))
+	snprintf(name, sizeof(name), "%u%% read", pct);
+	if (knee_of(pts, spec.n_paces, c->peak_bps, n_load, name, &f))
 		return 0;
-	memset(sus, 0, sizeof(*sus));
-	snprintf(sus->traffic, sizeof(sus->traffic), "%s", tr);
-	sus->bandwidth_bps = knee.bandwidth;
-	sus->idle_latency_ns = knee.idle_lat;
-	sus->bound_ratio = knee.bound_ratio;
-	sus->lower_bound = knee.lower_bound;
-	if (knee.lower_bound) {
-		double agg = best_aggregate(s->r, tr);
-
-		if (agg > sus->bandwidth_bps)
-			sus->bandwidth_bps = agg;
-		snprintf(sus->criterion, sizeof(sus->criterion),
-			 "latency <= %.2f x idle never exceeded with %u load "
-			 "core(s): lower bound = highest %s bandwidth measured "
-			 "(the cores cannot load this memory)",
-			 knee.bound_ratio, n_load, tr);
-	} else {
-		snprintf(sus->criterion, sizeof(sus->criterion), "%s",
-			 knee.criterion);
-	}
-	s->r->n_sus++;
+	c->knee_bps = f.knee.bandwidth;
+	c->sustainable_bps = f.sustainable;
+	c->idle_latency_ns = f.knee.idle_lat;
+	c->bound_ratio = f.knee.bound_ratio;
+	c->lower_bound = f.knee.lower_bound;
+	snprintf(c->criterion, sizeof(c->criterion), "%s", f.criterion);
+	s->r->n_mix++;
 	return 0;
 }
 
-/* phase_latency - build the chase once, sweep read then write traffic. */
+/*
+ * phase_latency - the unpaced peak of every read share of the family
+ * (first: it runs on the chaser's buffer too), then the chase built once
+ * and every share swept, 100 % read first.
+ */
 static int phase_latency(struct run_state *s, char *err, size_t errlen)
 {
 	unsigned steps = s->o->quick ? MEMCAL_PACE_STEPS_QUICK
 				     : MEMCAL_PACE_STEPS_FULL;
-	double paces[steps + 1];
-	int rc;
+	double paces[steps + 1], peak[MEMCAL_MIX_COUNT];
+	int rc = 0;
 
 	for (unsigned i = 0; i <= steps; i++)
 		paces[i] = (double)i / steps;
+	for (unsigned m = 0; m < MEMCAL_MIX_COUNT; m++) {
+		const struct memcal_kernel *k = memcal_mix_kernel_best(m);
+
+		peak[m] = k ? mix_peak(s, k, err, errlen) : 0;
+	}
 	if (memcal_chase_build(s->b.bufs[0].base, s->b.bytes,
 			       memcal_topology_line_size(s->t), 0x5eed) < 0) {
 		snprintf(err, errlen, "cannot build the pointer chase over %zu "
 			 "bytes", s->b.bytes);
 		return MEMCAL_CAL_ENOMEM;
 	}
-	rc = sweep_one(s, MEMCAL_OP_READ, paces, steps + 1, err, errlen);
-	if (!rc)
-		rc = sweep_one(s, MEMCAL_OP_WRITE, paces, steps + 1, err, errlen);
+	for (unsigned m = 0; !rc && m < MEMCAL_MIX_COUNT; m++)
+		rc = sweep_mix(s, m, paces, steps + 1, peak[m], err, errlen);
 	return rc;
 }
 

@@ -68,6 +68,80 @@ static void print_sustainable(const struct memcal_run_result *r, FILE *out)
 	}
 }
 
+/**
+ * memcal_mix_curve_json() - one curve of the family as JSON (new
+ * reference): its figures and its points by ascending pace.
+ */
+json_t *memcal_mix_curve_json(const struct memcal_mix_curve *c)
+{
+	json_t *pts = json_array();
+
+	for (int i = 0; i < c->n_points; i++)
+		json_array_append_new(pts, json_pack(
+			"{s:f, s:f, s:f, s:f, s:f}", "pace", c->points[i].pace,
+			"bandwidth_bps", c->points[i].bandwidth_bps,
+			"latency_ns", c->points[i].latency_ns,
+			"latency_min_ns", c->points[i].latency_min_ns,
+			"latency_max_ns", c->points[i].latency_max_ns));
+	return json_pack("{s:i, s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:b, "
+			 "s:s, s:o}", "read_pct", c->read_pct,
+			 "variant", c->variant, "chase_cpu", c->chase_cpu,
+			 "load_cpus", c->load_cpus, "peak_bps", c->peak_bps,
+			 "knee_bps", c->knee_bps,
+			 "sustainable_bps", c->sustainable_bps,
+			 "idle_latency_ns", c->idle_latency_ns,
+			 "bound_ratio", c->bound_ratio,
+			 "lower_bound", c->lower_bound,
+			 "criterion", c->criterion, "points", pts);
+}
+
+/**
+ * memcal_mix_print() - the family from its JSON (memcal_mix_curve_json()
+ * elements of @arr): per read share the unpaced peak, the knee, the
+ * sustainable figure and the curve as bandwidth/latency pairs.
+ */
+void memcal_mix_print(FILE *out, json_t *arr)
+{
+	size_t i, j;
+	json_t *c, *p;
+
+	if (!json_array_size(arr))
+		return;
+	c = json_array_get(arr, 0);
+	fprintf(out, "bandwidth-latency family (generators' lines read:written; "
+		"pointer chase on CPU %lld, %lld load core(s)):\n",
+		json_integer_value(json_object_get(c, "chase_cpu")),
+		json_integer_value(json_object_get(c, "load_cpus")));
+	fprintf(out, "  %-5s %-7s %9s %9s %16s %9s\n", "read", "variant",
+		"peak GB/s", "knee GB/s", "sustainable GB/s", "idle ns");
+	json_array_foreach(arr, i, c) {
+		bool lb = json_is_true(json_object_get(c, "lower_bound"));
+		char curve[1024], lead[16];
+		size_t len = 0;
+
+		fprintf(out, "  %3lld%%  %-7s %9.2f %9.2f %s%13.2f %9.1f%s\n",
+			json_integer_value(json_object_get(c, "read_pct")),
+			json_string_value(json_object_get(c, "variant")),
+			json_real_value(json_object_get(c, "peak_bps")) / 1e9,
+			json_real_value(json_object_get(c, "knee_bps")) / 1e9,
+			lb ? ">= " : "   ",
+			json_real_value(json_object_get(c, "sustainable_bps")) /
+			1e9, json_real_value(json_object_get(c,
+			"idle_latency_ns")), lb ? "  [lower bound]" : "");
+		curve[0] = '\0';
+		json_array_foreach(json_object_get(c, "points"), j, p)
+			if (len < sizeof(curve))
+				len += (size_t)snprintf(curve + len,
+					sizeof(curve) - len, "%s%.2f GB/s %.1f ns",
+					j ? ", " : "", json_real_value(
+					json_object_get(p, "bandwidth_bps")) / 1e9,
+					json_real_value(json_object_get(p,
+					"latency_ns")));
+		snprintf(lead, sizeof(lead), "%8s", "curve: ");
+		memcal_print_wrapped(out, lead, curve, 78);
+	}
+}
+
 /* print_pmu - PMU status and the candidates. */
 static void print_pmu(const struct memcal_run_result *r, FILE *out)
 {
@@ -142,6 +216,15 @@ void memcal_result_print(const struct memcal_run_result *r, FILE *out)
 	print_bw(r, out);
 	print_latency(r, out);
 	print_sustainable(r, out);
+	if (r->n_mix) {
+		json_t *mix = json_array();
+
+		for (size_t i = 0; i < r->n_mix; i++)
+			json_array_append_new(mix,
+					      memcal_mix_curve_json(&r->mix[i]));
+		memcal_mix_print(out, mix);
+		json_decref(mix);
+	}
 	print_pmu(r, out);
 	if (r->run.notes && r->run.notes[0])
 		memcal_print_wrapped(out, "notes: ", r->run.notes, 78);
@@ -194,9 +277,12 @@ static json_t *pmu_event_json(const struct memcal_pmu_event *e)
 json_t *memcal_result_to_json(const struct memcal_run_result *r)
 {
 	json_t *bw = json_array(), *lat = json_array(), *sus = json_array(),
-	       *ev = json_array(), *topo = NULL, *params = NULL;
+	       *ev = json_array(), *mix = json_array(), *topo = NULL,
+	       *params = NULL;
 	const struct memcal_platform *p = &r->platform;
 
+	for (size_t i = 0; i < r->n_mix; i++)
+		json_array_append_new(mix, memcal_mix_curve_json(&r->mix[i]));
 	for (size_t i = 0; i < r->n_bw; i++)
 		json_array_append_new(bw, bw_json(&r->bw[i]));
 	for (size_t i = 0; i < r->n_lat; i++)
@@ -218,7 +304,7 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 		params = json_loads(r->run.params_json, 0, NULL);
 	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:o?, s:s?, "
 			 "s:{s:s, s:s, s:s, s:s, s:s, s:o?}, "
-			 "s:o, s:o, s:o, s:{s:b, s:s, s:s, s:o}}",
+			 "s:o, s:o, s:o, s:o, s:{s:b, s:s, s:s, s:o}}",
 			 "run_id", (json_int_t)r->run.id, "kind", r->run.kind,
 			 "tool_version", r->run.tool_version,
 			 "started_at", r->run.started_at,
@@ -229,7 +315,7 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 			 "cpu_model", p->cpu_model, "kernel", p->kernel,
 			 "topology", topo,
 			 "bandwidth", bw, "latency", lat, "sustainable", sus,
-			 "pmu", "available", r->pmu.available,
+			 "mix_curves", mix, "pmu", "available", r->pmu.available,
 			 "pmu_name", r->pmu.pmu_name, "message", r->pmu.message,
 			 "events", ev);
 }

@@ -38,7 +38,7 @@ enum memcal_db_rc {
 };
 
 /* Current schema version written by this build. */
-#define MEMCAL_DB_SCHEMA_VERSION 4
+#define MEMCAL_DB_SCHEMA_VERSION 5
 
 /* Open flags. */
 #define MEMCAL_DB_OPEN_CREATE	0x1	/* create file (and parent dir) */

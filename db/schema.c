@@ -247,6 +247,29 @@ static const char *const migrations[] = {
 	"  histogram TEXT NOT NULL CHECK (json_valid(histogram)),"
 	"  UNIQUE (validation_id, workload, condition)"
 	") STRICT;",
+
+	/*
+	 * 4 -> 5: the bandwidth-latency family, one curve per run and read
+	 * share; its points are a JSON array of objects.
+	 */
+	"CREATE TABLE mix_curve ("
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  read_pct INTEGER NOT NULL CHECK (read_pct BETWEEN 0 AND 100),"
+	"  variant TEXT NOT NULL,"
+	"  chase_cpu INTEGER NOT NULL,"
+	"  load_cpus INTEGER NOT NULL CHECK (load_cpus >= 0),"
+	"  peak_bps REAL NOT NULL CHECK (peak_bps >= 0),"
+	"  knee_bps REAL NOT NULL CHECK (knee_bps >= 0),"
+	"  sustainable_bps REAL NOT NULL CHECK (sustainable_bps >= 0),"
+	"  idle_latency_ns REAL NOT NULL,"
+	"  bound_ratio REAL NOT NULL CHECK (bound_ratio >= 1),"
+	"  lower_bound INTEGER NOT NULL CHECK (lower_bound IN (0,1)),"
+	"  criterion TEXT NOT NULL,"
+	"  points TEXT NOT NULL"
+	"    CHECK (json_valid(points) AND json_type(points) = 'array'),"
+	"  PRIMARY KEY (run_id, read_pct)"
+	") STRICT;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

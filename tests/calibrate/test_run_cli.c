@@ -3,7 +3,8 @@
  * test_run_cli.c - `memcal run` end to end: bad input (missing cores,
  * absurd sizes, a topology file that does not parse, a newer or locked
  * database) exits non-zero with a clear message and writes nothing; a
- * tiny --quick run succeeds and stores one run.  SERIAL: it measures.
+ * tiny --quick run succeeds and stores one run, on two cores with the
+ * bandwidth-latency family of five read shares.  SERIAL: it measures.
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -210,6 +211,71 @@ Test(run_cli, tiny_quick_run_stores_one_run, .timeout = 120)
 		     "%s", out);
 	cr_expect(strstr(out, "stored as run 2") != NULL, "%s", out);
 	cr_expect(strstr(out, "sustainable read") != NULL, "%s", out);
+}
+
+/* mix_rows - mix_curve rows stored, by descending read share, into @pct. */
+static int mix_rows(int *pct, int max)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int n = 0;
+
+	cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
+		     SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(h, "SELECT read_pct FROM mix_curve "
+					"ORDER BY read_pct DESC", -1, &st,
+					NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW && n < max)
+		pct[n++] = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
+Test(run_cli, two_core_quick_run_stores_the_family, .timeout = 120)
+{
+	static char out[1 << 20];
+	json_t *doc, *mix, *c, *lat;
+	int pct[8], n;
+	size_t i;
+
+	cr_assert_eq(run(NULL, TINY " --json --cores 0-1", out, sizeof(out),
+			 true), 0, "%s", out);
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc, "not JSON: %.200s", out);
+	json_object_update(doc, json_object_get(doc, "result"));
+	mix = json_object_get(doc, "mix_curves");
+	cr_assert_eq(json_array_size(mix), 5, "one curve per read share");
+	json_array_foreach(mix, i, c) {
+		json_t *pts = json_object_get(c, "points");
+		double sus = json_real_value(json_object_get(c,
+						"sustainable_bps"));
+
+		cr_expect_eq(json_integer_value(json_object_get(c, "read_pct")),
+			     100 - 25 * (json_int_t)i);
+		cr_expect_eq(json_integer_value(json_object_get(c, "load_cpus")),
+			     1);
+		cr_expect_eq(json_array_size(pts), 3, "quick: 3 load levels");
+		cr_expect_gt(json_real_value(json_object_get(c, "peak_bps")), 0);
+		cr_expect_geq(sus, json_real_value(json_object_get(c,
+							 "knee_bps")));
+		if (json_is_true(json_object_get(c, "lower_bound")))
+			cr_expect_geq(sus, json_real_value(json_object_get(c,
+				      "peak_bps")), "a lower bound is at "
+				      "least the unpaced peak");
+	}
+	/* the 100 % curve is the read traffic class: the same sweep */
+	lat = json_object_get(doc, "latency");
+	c = json_array_get(mix, 0);
+	cr_expect_eq(json_real_value(json_object_get(json_array_get(lat, 2),
+						     "latency_ns")),
+		     json_real_value(json_object_get(json_array_get(
+			json_object_get(c, "points"), 2), "latency_ns")));
+	json_decref(doc);
+	n = mix_rows(pct, 8);
+	cr_assert_eq(n, 5, "five curves stored");
+	for (int k = 0; k < n; k++)
+		cr_expect_eq(pct[k], 100 - 25 * k);
 }
 
 Test(run_cli, unexpected_argument_is_a_usage_error)

@@ -243,7 +243,8 @@ Test(db, version_2_overhead_points_gain_lower_bound_false)
 		"DROP TABLE overhead_point;"
 		"ALTER TABLE v1 RENAME TO overhead_point;"
 		"PRAGMA user_version = 2;"
-		"DROP TABLE job_latency;", 0, 0, 0), SQLITE_OK,
+		"DROP TABLE job_latency;"
+		"DROP TABLE mix_curve;", 0, 0, 0), SQLITE_OK,
 		"%s", sqlite3_errmsg(h));
 	sqlite3_close(h);
 	db = open_ok(path, 0);

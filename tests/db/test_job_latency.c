@@ -132,9 +132,10 @@ Test(job_latency, schema_1_database_is_migrated)
 	char err[256];
 
 	memcal_db_close(db);
-	/* back to schema 3: the table gone, the version 3 */
+	/* back to schema 3: the tables of 4 and later gone, the version 3 */
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(h, "DROP TABLE job_latency;"
+				  "DROP TABLE mix_curve;"
 				  "PRAGMA user_version = 3", NULL, NULL, NULL),
 		     SQLITE_OK);
 	sqlite3_close(h);
