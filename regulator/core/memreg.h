@@ -560,6 +560,84 @@ void memreg_lms_init(struct memreg_lms_state *s, memreg_u32 taps,
 memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 			     memreg_u64 demand);
 
+/* ---- counter event specs (event.c) ------------------------------------ */
+
+/* Longest spec is MEMREG_EVENT_LEN - 1 characters. */
+#define MEMREG_EVENT_LEN	32
+/* perf_event_attr type and software config values (the stable perf ABI). */
+#define MEMREG_EV_TYPE_SOFTWARE		1U
+#define MEMREG_EV_TYPE_TRACEPOINT	2U
+#define MEMREG_EV_TYPE_RAW		4U
+#define MEMREG_EV_TYPE_BREAKPOINT	5U
+#define MEMREG_EV_SW_CPU_CLOCK		0ULL
+#define MEMREG_EV_SW_PAGE_FAULTS	2ULL
+
+/**
+ * struct memreg_event - one parsed counter event spec
+ * @counted: 0 for "none" (the class is not counted on that CPU), else 1
+ * @type:    perf_event_attr.type
+ * @config:  perf_event_attr.config
+ */
+struct memreg_event {
+	memreg_u32 counted;
+	memreg_u32 type;
+	memreg_u64 config;
+};
+
+/**
+ * struct memreg_event_entry - one CPUS:SPEC entry of a per-CPU event list
+ * @first:    first CPU of the entry
+ * @last:     last CPU of the entry (== @first for one CPU)
+ * @spec:     the SPEC text (not NUL-terminated), @spec_len characters
+ * @spec_len: length of @spec
+ * @event:    @spec parsed
+ * @tok:      the whole entry as written (for messages), @tok_len characters;
+ *            set on success and on failure
+ * @tok_len:  length of @tok
+ */
+struct memreg_event_entry {
+	memreg_u32 first;
+	memreg_u32 last;
+	const char *spec;
+	memreg_u32 spec_len;
+	struct memreg_event event;
+	const char *tok;
+	memreg_u32 tok_len;
+};
+
+/**
+ * struct memreg_event_iter - walks a per-CPU event list
+ * @pos:     the next entry
+ * @seen:    CPUs named so far (a CPU named twice is refused)
+ * @nr_cpus: CPUs 0..@nr_cpus-1 may be named
+ */
+struct memreg_event_iter {
+	const char *pos;
+	memreg_u64 seen;
+	memreg_u32 nr_cpus;
+};
+
+/*
+ * Parse the spec s[0..len): "none" or "" (not counted), "page-faults",
+ * "cpu-clock", "raw:CODE" or "TYPE:CONFIG" (numbers decimal, 0x hex or 0
+ * octal; tracepoint and breakpoint types refused; at most 31 characters).
+ * Returns MEMREG_OK, or MEMREG_EINVAL with a static reason in *why.
+ */
+int memreg_event_parse(const char *spec, memreg_u32 len,
+		       struct memreg_event *ev, const char **why);
+
+/*
+ * Walk the NUL-terminated list "CPUS:SPEC,CPUS:SPEC" (CPUS: N or N-M, all
+ * below @nr_cpus, each CPU at most once; one trailing newline allowed):
+ * memreg_event_list_next() returns 1 with the next entry in *e, 0 at the
+ * end, or MEMREG_EINVAL with a static reason in *why and the offending
+ * entry in e->tok.  An empty list has no entries.
+ */
+void memreg_event_list_begin(struct memreg_event_iter *it, const char *list,
+			     memreg_u32 nr_cpus);
+int memreg_event_list_next(struct memreg_event_iter *it,
+			   struct memreg_event_entry *e, const char **why);
+
 /* ---- small helpers ---------------------------------------------------- */
 
 /* Saturating u64 addition. */
