@@ -50,7 +50,7 @@ int memcal_mem_available(uint64_t *bytes)
 /*
  * memcal_buffer_check_total - refuse @total buffer bytes when they exceed
  * MEMCAL_BUF_MAX_SHARE of the memory available now.  Returns 0 or
- * MEMCAL_CAL_ENOMEM with a message saying how much is free.
+ * MEMCAL_ENOMEM with a message saying how much is free.
  */
 int memcal_buffer_check_total(uint64_t total, char *err, size_t errlen)
 {
@@ -66,7 +66,7 @@ int memcal_buffer_check_total(uint64_t total, char *err, size_t errlen)
 				 "%.0f%% of it is used); choose a smaller --size",
 				 total / 1048576.0, avail / 1048576.0,
 				 MEMCAL_BUF_MAX_SHARE * 100);
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	return 0;
 }
@@ -154,7 +154,7 @@ static bool bind_to_node(void *p, size_t len, int node)
  * memcal_buffer_alloc - map @bytes on NUMA node @node (-1: anywhere) and
  * touch every page.  Tries reserved huge pages first, then an anonymous
  * mapping aligned to the THP size with MADV_HUGEPAGE, then plain pages.
- * Returns 0, MEMCAL_CAL_EINVAL or MEMCAL_CAL_ENOMEM with @err set.
+ * Returns 0, MEMCAL_EINVAL or MEMCAL_ENOMEM with @err set.
  */
 int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 			char *err, size_t errlen)
@@ -168,7 +168,7 @@ int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 	if (bytes == 0) {
 		if (err && errlen)
 			snprintf(err, errlen, "buffer size must be positive");
-		return MEMCAL_CAL_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	hfree = hugetlb_free_bytes(&hpage);
 	if (hpage && hfree >= round_up(bytes, hpage)) {
@@ -199,7 +199,7 @@ int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 				snprintf(err, errlen,
 					 "cannot map %.1f MiB: %s",
 					 bytes / 1048576.0, strerror(errno));
-			return MEMCAL_CAL_ENOMEM;
+			return MEMCAL_ENOMEM;
 		}
 		/* Trim to an aligned window so huge pages can back it. */
 		start = (char *)round_up((size_t)raw, align);
@@ -220,7 +220,7 @@ int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 	/* Pre-fault: one write per base page (huge pages fill at once). */
 	for (size_t off = 0; off < b->mapped; off += base_page)
 		((volatile char *)p)[off] = 1;
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 }
 
 /* memcal_buffer_free - unmap the buffer; safe on a zeroed struct. */

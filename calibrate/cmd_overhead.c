@@ -211,7 +211,7 @@ int memcal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	rc = overhead_measure(ctx, &t, &a.p, &r, err, sizeof(err));
 	if (rc) {
-		rc = cli_error(ctx, rc == MEMCAL_CAL_EINVAL ? CLI_EXIT_USAGE :
+		rc = cli_error(ctx, rc == MEMCAL_EINVAL ? CLI_EXIT_USAGE :
 			       CLI_EXIT_FAILURE, "%s; nothing stored", err);
 		goto out_res;
 	}

@@ -173,7 +173,7 @@ static int open_db(struct cli_ctx *ctx, memcal_db **db)
 	if (rc) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s%s",
 			       memcal_db_errmsg(*db),
-			       rc == MEMCAL_DB_EBUSY ? " (another process is "
+			       rc == MEMCAL_EBUSY ? " (another process is "
 			       "writing it; try again when it is done)" : "");
 		memcal_db_close(*db);
 		*db = NULL;
@@ -367,7 +367,7 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	if (!rc && !a.quick && !a.no_overhead)
 		measure_overhead(ctx, &t, cpus, n, &r);
 	if (rc) {
-		rc = cli_error(ctx, rc == MEMCAL_CAL_EUNSUPPORTED
+		rc = cli_error(ctx, rc == MEMCAL_EUNSUPPORTED
 			       ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE,
 			       "%s; nothing was stored", err);
 	} else if (memcal_result_store(db, &r, err, sizeof(err))) {

@@ -166,7 +166,7 @@ static json_t *run_json(const struct memcal_run *r)
 
 /**
  * run_figures() - every figure stored for @run_id, as JSON arrays in @o.
- * Return: MEMCAL_DB_OK or the first database error.
+ * Return: MEMCAL_OK or the first database error.
  */
 static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 {
@@ -200,15 +200,15 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 	if (rc)
 		return rc;
 	rc = memcal_db_pmu_status_get(db, run_id, &ps);
-	if (rc == MEMCAL_DB_OK)
+	if (rc == MEMCAL_OK)
 		json_object_set_new(o, "pmu", json_pack("{s:b, s:s, s:s}",
 				    "available", ps.available, "pmu_name",
 				    ps.pmu_name, "message", ps.message));
-	else if (rc == MEMCAL_DB_ENOTFOUND)
+	else if (rc == MEMCAL_ENOTFOUND)
 		json_object_set_new(o, "pmu", json_null());
 	else
 		return rc;
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }
 
 /* worst_overhead - the largest median C'/C of @arr and its method. */
@@ -338,7 +338,7 @@ static int add_run(const struct memcal_run *r, void *user)
 	ls->rc = run_figures(ls->db, r->id, fig);
 	h = ls->rc ? NULL : headline(ls->db, r->id, fig);
 	if (!ls->rc && !h)
-		ls->rc = MEMCAL_DB_ERROR;
+		ls->rc = MEMCAL_ERROR;
 	json_object_set_new(o, "headline", h ? h : json_null());
 	json_decref(fig);
 	json_array_append_new(ls->runs, o);

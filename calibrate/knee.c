@@ -21,7 +21,7 @@ static int cmp_bw(const void *a, const void *b)
 /*
  * memcal_knee_find - apply the criterion to @pts[0..n) (any order) with
  * @bound_ratio (<= 1 selects MEMCAL_KNEE_BOUND_RATIO).  Returns 0, or
- * MEMCAL_CAL_EINVAL for an empty curve or non-positive latencies.
+ * MEMCAL_EINVAL for an empty curve or non-positive latencies.
  */
 int memcal_knee_find(const struct memcal_curve_point *pts, size_t n,
 		     double bound_ratio, struct memcal_knee *out)
@@ -33,18 +33,18 @@ int memcal_knee_find(const struct memcal_curve_point *pts, size_t n,
 	memset(out, 0, sizeof(*out));
 	out->knee_index = -1;
 	if (n == 0)
-		return MEMCAL_CAL_EINVAL;
+		return MEMCAL_EINVAL;
 	if (bound_ratio <= 1)
 		bound_ratio = MEMCAL_KNEE_BOUND_RATIO;
 	v = malloc(n * sizeof(*v));
 	if (!v)
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	memcpy(v, pts, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_bw);
 	for (i = 0; i < n; i++)
 		if (!(v[i].lat > 0)) {
 			free(v);
-			return MEMCAL_CAL_EINVAL;
+			return MEMCAL_EINVAL;
 		}
 	out->idle_lat = v[0].lat;
 	out->bound_ratio = bound_ratio;
@@ -81,5 +81,5 @@ int memcal_knee_find(const struct memcal_curve_point *pts, size_t n,
 		 bound_ratio, out->lower_bound
 		 ? "; never crossed: lower bound" : "");
 	free(v);
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 }

@@ -187,19 +187,19 @@ int memcal_latency_sweep(struct memcal_bench *b,
 	j.gen_ns = calloc(b->n, sizeof(*j.gen_ns));
 	if (!lat || !bw || !j.gen_bytes || !j.gen_ns) {
 		snprintf(err, errlen, "out of memory");
-		rc = MEMCAL_CAL_ENOMEM;
+		rc = MEMCAL_ENOMEM;
 		goto out;
 	}
 	if (s->n_load + 1 > b->n) {
 		snprintf(err, errlen, "%u load generators need %u workers",
 			 s->n_load, s->n_load + 1);
-		rc = MEMCAL_CAL_EINVAL;
+		rc = MEMCAL_EINVAL;
 		goto out;
 	}
 	j.k = s->kernel ? s->kernel : memcal_kernel_best(s->traffic);
 	if (!j.k) {
 		snprintf(err, errlen, "no %s kernel", memcal_op_name(s->traffic));
-		rc = MEMCAL_CAL_EUNSUPPORTED;
+		rc = MEMCAL_EUNSUPPORTED;
 		goto out;
 	}
 	j.b = b;

@@ -74,7 +74,7 @@ int memcal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
 	if (n == 0 || b->bytes == 0) {
 		snprintf(err, errlen, "buffer of %zu bytes is too small (at "
 			 "least %d bytes)", bytes, 2 * MEMCAL_KERNEL_GRANULE);
-		return MEMCAL_CAL_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	rc = memcal_buffer_check_total((uint64_t)b->bytes * n, err, errlen);
 	if (rc)
@@ -84,7 +84,7 @@ int memcal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
 	if (!b->cpus || !b->bufs) {
 		memcal_bench_fini(b);
 		snprintf(err, errlen, "out of memory");
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	memcpy(b->cpus, cpus, n * sizeof(*cpus));
 	b->n = n;
@@ -102,9 +102,9 @@ int memcal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
 		snprintf(err, errlen, "cannot start a thread pinned to each of "
 			 "the %u CPUs: %s", n, strerror(-rc));
 		memcal_bench_fini(b);
-		return MEMCAL_CAL_ERROR;
+		return MEMCAL_ERROR;
 	}
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 }
 
 /* memcal_bench_fini - stop the workers and release the buffers. */
@@ -139,7 +139,7 @@ static int pick_kernels(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		if (!k[i]) {
 			snprintf(err, errlen, "no %s kernel on this CPU",
 				 memcal_op_name(op));
-			return MEMCAL_CAL_EUNSUPPORTED;
+			return MEMCAL_EUNSUPPORTED;
 		}
 		if (!r->variant[0])
 			snprintf(r->variant, sizeof(r->variant), "%s",
@@ -153,7 +153,7 @@ static int pick_kernels(struct memcal_bench *b, const struct memcal_bw_spec *s,
 	r->n_workers = used;
 	if (!used) {
 		snprintf(err, errlen, "no worker selected");
-		return MEMCAL_CAL_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	return 0;
 }
@@ -178,7 +178,7 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 	memset(r, 0, sizeof(*r));
 	if (!k || !t0 || !t1 || !samples) {
 		snprintf(err, errlen, "out of memory");
-		rc = MEMCAL_CAL_ENOMEM;
+		rc = MEMCAL_ENOMEM;
 		goto out;
 	}
 	rc = pick_kernels(b, s, k, &last, r, err, errlen);
@@ -229,7 +229,7 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		memcal_procstat_free(&ps0);
 	if (memcal_stats_compute(samples, kept, true, &r->agg) < 0) {
 		snprintf(err, errlen, "no repetition could be timed");
-		rc = MEMCAL_CAL_ERROR;
+		rc = MEMCAL_ERROR;
 	}
 out:
 	free(k);

@@ -44,7 +44,7 @@ static int is_file(const char *p)
 /*
  * ovh_kmod_find - where memreg.ko is: @hint if given, else $MEMREG_KO,
  * else /lib/modules/<release>/{extra,updates,updates/dkms}/memreg.ko.
- * Returns 0 with @path filled, or OVH_KMOD_EMISSING.
+ * Returns 0 with @path filled, or MEMCAL_ENOTFOUND.
  */
 int ovh_kmod_find(const char *hint, char *path, size_t len)
 {
@@ -55,11 +55,11 @@ int ovh_kmod_find(const char *hint, char *path, size_t len)
 
 	if (hint && *hint) {
 		snprintf(path, len, "%s", hint);
-		return is_file(path) ? 0 : OVH_KMOD_EMISSING;
+		return is_file(path) ? 0 : MEMCAL_ENOTFOUND;
 	}
 	if (env && *env) {
 		snprintf(path, len, "%s", env);
-		return is_file(path) ? 0 : OVH_KMOD_EMISSING;
+		return is_file(path) ? 0 : MEMCAL_ENOTFOUND;
 	}
 	if (uname(&u) == 0) {
 		for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
@@ -70,7 +70,7 @@ int ovh_kmod_find(const char *hint, char *path, size_t len)
 		}
 	}
 	snprintf(path, len, "memreg.ko");
-	return OVH_KMOD_EMISSING;
+	return MEMCAL_ENOTFOUND;
 }
 
 /* ovh_kmod_loaded - 1 when memreg is loaded now (/sys/module/memreg). */
@@ -82,7 +82,7 @@ int ovh_kmod_loaded(void)
 /*
  * ovh_kmod_load - load @path with monitor=1 period_us=@period_us
  * master_cpu=@master_cpu (if >= 0) and @extra (more parameters, may be
- * NULL).  Returns 0, or OVH_KMOD_ELOAD with the errno in @why.
+ * NULL).  Returns 0, or MEMCAL_ERROR with the errno in @why.
  */
 int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		  const char *extra, char *why, size_t wlen)
@@ -101,7 +101,7 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 	c = memreg_ctl_open(NULL);
 	if (!c) {
 		say(why, wlen, "out of memory");
-		return OVH_KMOD_ELOAD;
+		return MEMCAL_ERROR;
 	}
 	rc = memreg_ctl_load(c, path, params);
 	if (rc)
@@ -109,10 +109,10 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		    path, params, memreg_ctl_error(c)[0] ?
 		    memreg_ctl_error(c) : strerror(-rc), -rc);
 	memreg_ctl_close(c);
-	return rc ? (rc == -ENOENT ? OVH_KMOD_EMISSING : OVH_KMOD_ELOAD) : 0;
+	return rc ? (rc == -ENOENT ? MEMCAL_ENOTFOUND : MEMCAL_ERROR) : 0;
 }
 
-/* ovh_kmod_unload - remove memreg; 0, or OVH_KMOD_ELOAD with errno. */
+/* ovh_kmod_unload - remove memreg; 0, or MEMCAL_ERROR with errno. */
 int ovh_kmod_unload(char *why, size_t wlen)
 {
 	int e = 0;
@@ -130,7 +130,7 @@ int ovh_kmod_unload(char *why, size_t wlen)
 	if (!e)
 		return 0;
 	say(why, wlen, "unloading memreg failed: %s (errno %d)", strerror(e), e);
-	return OVH_KMOD_ELOAD;
+	return MEMCAL_ERROR;
 }
 
 /*
@@ -162,12 +162,12 @@ int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 	say(why, wlen, "memreg loadable");
 	if (geteuid() != 0) {
 		say(why, wlen, "not root: loading memreg.ko needs root");
-		return OVH_KMOD_ENOTROOT;
+		return MEMCAL_EPERM;
 	}
 	if (access("/proc/modules", F_OK) != 0) {
 		say(why, wlen, "the running kernel has no module support "
 		    "(/proc/modules absent)");
-		return OVH_KMOD_ENOMODULES;
+		return MEMCAL_EUNSUPPORTED;
 	}
 	{
 		struct memreg_ctl *c = memreg_ctl_open(NULL);
@@ -179,18 +179,18 @@ int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 		if (l == MEMREG_CTL_OTHER) {
 			say(why, wlen, "another regulator (%s) is loaded; "
 			    "unload it first", other);
-			return OVH_KMOD_ELOADED;
+			return MEMCAL_EBUSY;
 		}
 	}
 	if (ovh_kmod_loaded()) {
 		say(why, wlen, "memreg is already loaded; unload it first so "
 		    "that memcal can load it in monitor-only mode");
-		return OVH_KMOD_ELOADED;
+		return MEMCAL_EBUSY;
 	}
 	if (ovh_kmod_find(hint, path, plen)) {
 		say(why, wlen, "module file missing (%s; set MEMREG_KO or "
 		    "install memreg.ko)", path);
-		return OVH_KMOD_EMISSING;
+		return MEMCAL_ENOTFOUND;
 	}
 	rc = ovh_kmod_load(path, 1000, -1, NULL, why, wlen);
 	if (rc)

@@ -16,18 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memcal_status.h"
+
 /* Name the module registers (for delete_module and /sys/module). */
 #define OVH_MEMREG_NAME	"memreg"
-
-/* Probe results (0: usable). */
-enum ovh_kmod_rc {
-	OVH_KMOD_OK = 0,
-	OVH_KMOD_ENOTROOT = -1,
-	OVH_KMOD_ENOMODULES = -2,
-	OVH_KMOD_EMISSING = -3,
-	OVH_KMOD_ELOADED = -4,
-	OVH_KMOD_ELOAD = -5,
-};
 
 int ovh_kmod_find(const char *hint, char *path, size_t len);
 int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,

@@ -21,7 +21,7 @@
 int overhead_store(memcal_db *db, int64_t run_id,
 		   const struct overhead_result *r)
 {
-	int rc = MEMCAL_DB_OK;
+	int rc = MEMCAL_OK;
 
 	for (size_t i = 0; i < r->n_pts && !rc; i++)
 		if (r->pts[i].db.repetitions > 0 &&
@@ -50,7 +50,7 @@ int overhead_record(memcal_db *db, const struct memcal_topology *t,
 	if (memcal_platform_describe(t, &plat)) {
 		memcal_db_platform_free(&plat);
 		snprintf(err, len, "cannot describe this platform");
-		return MEMCAL_DB_ERROR;
+		return MEMCAL_ERROR;
 	}
 	memset(&run, 0, sizeof(run));
 	snprintf(run.kind, sizeof(run.kind), "overhead");

@@ -272,7 +272,7 @@ static int run_cp(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		if (!rc && ovh_kmod_periods(cpu, &out->ticks))
 			out->ticks = 0;	/* statistic unreadable: unknown */
 		if (ovh_kmod_unload(rc ? NULL : err, len) && !rc)
-			return OVH_KMOD_ELOAD;
+			return MEMCAL_ERROR;
 	} else {
 		sp.period_ns = (uint64_t)period_us * 1000u;
 		sp.timer_cpus[sp.n_timers++] = cpu;
@@ -494,8 +494,8 @@ static int sweep_series(struct sweep *s, enum ovh_bench b, unsigned cpu,
 /*
  * overhead_measure - measure the request @p on the machine @t into @r
  * (zeroed here): method, points and models, notes.  Nothing is stored.
- * Returns 0, MEMCAL_CAL_EINVAL (bad request; @err says why),
- * MEMCAL_CAL_ENOMEM or MEMCAL_CAL_ERROR (a failed run, load or unload).
+ * Returns 0, MEMCAL_EINVAL (bad request; @err says why),
+ * MEMCAL_ENOMEM or MEMCAL_ERROR (a failed run, load or unload).
  */
 int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		     const struct overhead_params *p, struct overhead_result *r,
@@ -511,7 +511,7 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 	err[0] = '\0';
 	memcal_db_timestamp(r->started_at);
 	if (overhead_validate(p, t, err, len))
-		return MEMCAL_CAL_EINVAL;
+		return MEMCAL_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.ctx = ctx;
 	s.t = t;
@@ -543,7 +543,7 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		for (size_t i = 0; i < p->n_cpus && !rc; i++) {
 			if (b == OVH_BENCH_MEMORY &&
 			    prepare_memory(&s, p->cpus[i], err, len)) {
-				rc = MEMCAL_CAL_ENOMEM;
+				rc = MEMCAL_ENOMEM;
 				break;
 			}
 			if (!r->units[b]) {
@@ -555,14 +555,14 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 						 "benchmark on cpu %u failed: %s",
 						 ovh_bench_name(b), p->cpus[i],
 						 strerror(-rc));
-					rc = MEMCAL_CAL_ERROR;
+					rc = MEMCAL_ERROR;
 					break;
 				}
 				r->units[b] = s.w[b].units;
 			}
 			if (sweep_series(&s, (enum ovh_bench)b, p->cpus[i], per,
 					 p->n_periods, err, len))
-				rc = MEMCAL_CAL_ERROR;
+				rc = MEMCAL_ERROR;
 		}
 	}
 	cli_progress_end(&s.prog);
@@ -572,7 +572,7 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		overhead_note(r, "%u proxy runs were rerun: the timer on the "
 			      "benchmark's core barely fired", r->starved_retries);
 	if (!rc && overhead_fit_models(r))
-		rc = MEMCAL_CAL_ENOMEM;
+		rc = MEMCAL_ENOMEM;
 	r->elapsed_s = (double)(ovh_now_ns() - t0) / 1e9;
 	return rc;
 }

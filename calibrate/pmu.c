@@ -319,14 +319,14 @@ static double count_pass(int fd, const struct memcal_kernel *k, void *buf,
  * memcal_pmu_validate - measure bytes per event of every opened event
  * with the read or write kernel over @buf (@bytes, far beyond the LLC),
  * then choose the best read and write event.  The calling thread must be
- * pinned.  Returns 0, or MEMCAL_CAL_EUNSUPPORTED when nothing opened.
+ * pinned.  Returns 0, or MEMCAL_EUNSUPPORTED when nothing opened.
  */
 int memcal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes)
 {
 	int best[2] = { -1, -1 };
 
 	if (!r->status.available)
-		return MEMCAL_CAL_EUNSUPPORTED;
+		return MEMCAL_EUNSUPPORTED;
 	bytes -= bytes % MEMCAL_KERNEL_GRANULE;
 	for (size_t i = 0; i < r->n_events; i++) {
 		struct memcal_pmu_event *e = &r->events[i];

@@ -147,13 +147,13 @@ int memcal_result_store(memcal_db *db, struct memcal_run_result *r,
 /* load_bw - list callback: append a bandwidth row. */
 static int load_bw(const struct memcal_bw *bw, void *user)
 {
-	return memcal_result_add_bw(user, bw) ? MEMCAL_DB_ERROR : 0;
+	return memcal_result_add_bw(user, bw) ? MEMCAL_ERROR : 0;
 }
 
 /* load_lat - list callback: append a latency row. */
 static int load_lat(const struct memcal_latency_point *pt, void *user)
 {
-	return memcal_result_add_latency(user, pt) ? MEMCAL_DB_ERROR : 0;
+	return memcal_result_add_latency(user, pt) ? MEMCAL_ERROR : 0;
 }
 
 /* load_sus - list callback: keep up to two sustainable rows. */
@@ -179,7 +179,7 @@ static int load_mix(const struct memcal_mix_curve *c, void *user)
 /* load_pmu - list callback: append a PMU candidate row. */
 static int load_pmu(const struct memcal_pmu_event *e, void *user)
 {
-	return memcal_result_add_pmu_event(user, e) ? MEMCAL_DB_ERROR : 0;
+	return memcal_result_add_pmu_event(user, e) ? MEMCAL_ERROR : 0;
 }
 
 /*
@@ -205,7 +205,7 @@ int memcal_result_load(memcal_db *db, int64_t run_id,
 		rc = memcal_db_mix_curve_list(db, run_id, load_mix, r);
 	if (!rc)
 		rc = memcal_db_pmu_status_get(db, run_id, &r->pmu);
-	if (rc == MEMCAL_DB_ENOTFOUND && r->run.id)
+	if (rc == MEMCAL_ENOTFOUND && r->run.id)
 		rc = 0;	/* a run without PMU status (overhead runs) */
 	if (!rc)
 		rc = memcal_db_pmu_event_list(db, run_id, load_pmu, r);

@@ -132,7 +132,7 @@ static int measure_point(struct run_state *s, const char *scope,
 	if (s->step)
 		s->step(s->user, what);
 	rc = memcal_measure_bw(&s->b, &spec, &res, err, errlen);
-	if (rc == MEMCAL_CAL_EUNSUPPORTED)
+	if (rc == MEMCAL_EUNSUPPORTED)
 		return 0;	/* e.g. no non-temporal store here: skip */
 	if (rc)
 		return rc;
@@ -147,7 +147,7 @@ static int measure_point(struct run_state *s, const char *scope,
 	row.median_bps = res.agg.median;
 	row.min_bps = res.agg.min;
 	row.max_bps = res.agg.max;
-	return memcal_result_add_bw(s->r, &row) ? MEMCAL_CAL_ENOMEM : 0;
+	return memcal_result_add_bw(s->r, &row) ? MEMCAL_ENOMEM : 0;
 }
 
 /* phase_bandwidth - per core alone, aggregate 1..N, mixed traffic. */
@@ -281,7 +281,7 @@ static int legacy_rows(struct run_state *s, enum memcal_op traffic,
 
 		snprintf(row.traffic, sizeof(row.traffic), "%s", tr);
 		if (memcal_result_add_latency(s->r, &row))
-			return MEMCAL_CAL_ENOMEM;
+			return MEMCAL_ENOMEM;
 	}
 	if (knee_of(pts, n, best_aggregate(s->r, tr), n_load, tr, &f))
 		return 0;
@@ -342,7 +342,7 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 
 	if (!k) {
 		snprintf(err, errlen, "no mixed kernel on this CPU");
-		return MEMCAL_CAL_EUNSUPPORTED;
+		return MEMCAL_EUNSUPPORTED;
 	}
 	snprintf(what, sizeof(what), "loaded latency, %u%% read traffic", pct);
 	if (s->step)
@@ -416,7 +416,7 @@ static int phase_latency(struct run_state *s, char *err, size_t errlen)
 			       memcal_topology_line_size(s->t), 0x5eed) < 0) {
 		snprintf(err, errlen, "cannot build the pointer chase over %zu "
 			 "bytes", s->b.bytes);
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	for (unsigned m = 0; !rc && m < MEMCAL_MIX_COUNT; m++)
 		rc = sweep_mix(s, m, paces, steps + 1, peak[m], err, errlen);
@@ -458,12 +458,12 @@ static int phase_pmu(struct run_state *s)
 	memcal_team_run_subset(s->b.team, 1, pmu_worker, &j);
 	if (j.rc) {
 		memcal_pmu_report_free(&j.rep);
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	s->r->pmu = j.rep.status;
 	for (size_t i = 0; !rc && i < j.rep.n_events; i++)
 		if (memcal_result_add_pmu_event(s->r, &j.rep.events[i]))
-			rc = MEMCAL_CAL_ENOMEM;
+			rc = MEMCAL_ENOMEM;
 	if (!j.rep.status.available)
 		memcal_result_note(s->r, j.rep.status.message);
 	memcal_pmu_report_free(&j.rep);
@@ -536,7 +536,7 @@ int memcal_run_measure(const struct memcal_topology *t,
 
 	if (!o->cpus || !o->n_cpus) {
 		snprintf(err, errlen, "no CPUs to measure");
-		return MEMCAL_CAL_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	for (unsigned i = 0; !size && i < o->n_cpus; i++) {
 		uint64_t d = memcal_buffer_default_size(t, o->cpus[i], o->quick);
@@ -549,7 +549,7 @@ int memcal_run_measure(const struct memcal_topology *t,
 	s.warmup = o->quick ? MEMCAL_WARMUP_QUICK : MEMCAL_WARMUP_FULL;
 	if (memcal_platform_describe(t, &r->platform)) {
 		snprintf(err, errlen, "cannot describe the platform");
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	snprintf(r->run.kind, sizeof(r->run.kind), "%s",
 		 o->quick ? "quick" : "full");

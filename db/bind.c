@@ -37,33 +37,33 @@ int db_sqlite_fail(memcal_db *db, int src, const char *what)
 	switch (src & 0xff) {
 	case SQLITE_NOTADB:
 	case SQLITE_CORRUPT:
-		return db_fail(db, MEMCAL_DB_ENOTADB,
+		return db_fail(db, MEMCAL_ENOTADB,
 			       "%s is not a memcal database or is damaged "
 			       "(%s while %s); it was not modified: pass "
 			       "another --db or move it aside", db->path,
 			       detail, what);
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		return db_fail(db, MEMCAL_DB_EBUSY,
+		return db_fail(db, MEMCAL_EBUSY,
 			       "%s is locked by another process (%s while %s); "
 			       "try again when it has finished", db->path,
 			       detail, what);
 	case SQLITE_CANTOPEN:
-		return db_fail(db, MEMCAL_DB_ECANTOPEN,
+		return db_fail(db, MEMCAL_ECANTOPEN,
 			       "cannot open %s (%s): check the path and its "
 			       "permissions", db->path, detail);
 	case SQLITE_READONLY:
 	case SQLITE_PERM:
-		return db_fail(db, MEMCAL_DB_EREADONLY,
+		return db_fail(db, MEMCAL_EREADONLY,
 			       "%s cannot be written (%s while %s): check its "
 			       "permissions and those of its directory",
 			       db->path, detail, what);
 	case SQLITE_CONSTRAINT:
-		return db_fail(db, MEMCAL_DB_EINVAL,
+		return db_fail(db, MEMCAL_EINVAL,
 			       "invalid data refused by %s (%s while %s)",
 			       db->path, detail, what);
 	default:
-		return db_fail(db, MEMCAL_DB_ERROR, "database error on %s: %s "
+		return db_fail(db, MEMCAL_ERROR, "database error on %s: %s "
 			       "(while %s)", db->path, detail, what);
 	}
 }
@@ -72,8 +72,8 @@ int db_sqlite_fail(memcal_db *db, int src, const char *what)
 int db_require_txn(memcal_db *db, const char *what)
 {
 	if (db->in_txn)
-		return MEMCAL_DB_OK;
-	return db_fail(db, MEMCAL_DB_EMISUSE, "%s outside a transaction "
+		return MEMCAL_OK;
+	return db_fail(db, MEMCAL_EMISUSE, "%s outside a transaction "
 		       "(call memcal_db_begin first)", what);
 }
 
@@ -82,7 +82,7 @@ int db_prepare(memcal_db *db, const char *sql, sqlite3_stmt **st)
 {
 	int rc = sqlite3_prepare_v2(db->h, sql, -1, st, NULL);
 
-	return rc == SQLITE_OK ? MEMCAL_DB_OK :
+	return rc == SQLITE_OK ? MEMCAL_OK :
 		db_sqlite_fail(db, rc, "preparing a statement");
 }
 
@@ -121,11 +121,11 @@ int db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap)
 			break;
 		}
 		default:
-			return db_fail(db, MEMCAL_DB_EMISUSE,
+			return db_fail(db, MEMCAL_EMISUSE,
 				       "bad bind format '%c'", *fmt);
 		}
 	}
-	return rc == SQLITE_OK ? MEMCAL_DB_OK :
+	return rc == SQLITE_OK ? MEMCAL_OK :
 		db_sqlite_fail(db, rc, "binding values");
 }
 
@@ -156,7 +156,7 @@ static int run_bound(memcal_db *db, int64_t *id, const char *sql,
 	while (!rc && (rc = db_step(db, st)) == SQLITE_ROW)
 		rc = 0;
 	if (rc == SQLITE_DONE) {
-		rc = MEMCAL_DB_OK;
+		rc = MEMCAL_OK;
 		if (id)
 			*id = sqlite3_last_insert_rowid(db->h);
 	}
@@ -251,7 +251,7 @@ int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
 			break;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? MEMCAL_DB_OK : rc;
+	return rc == SQLITE_DONE ? MEMCAL_OK : rc;
 }
 
 /* db_fetch_one - see db_internal.h. */
@@ -263,12 +263,12 @@ int db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
 
 	if (rc == SQLITE_ROW) {
 		decode(st, row);
-		rc = MEMCAL_DB_OK;
+		rc = MEMCAL_OK;
 	} else if (rc == SQLITE_DONE) {
 		va_start(ap, fmt);
 		vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
 		va_end(ap);
-		rc = MEMCAL_DB_ENOTFOUND;
+		rc = MEMCAL_ENOTFOUND;
 	}
 	sqlite3_finalize(st);
 	return rc;

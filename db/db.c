@@ -25,7 +25,7 @@
  * $MEMCAL_DB, else /var/lib/memcal/memcal.db for root, else
  * $XDG_DATA_HOME/memcal/memcal.db ($HOME/.local/share when unset).
  *
- * Return: MEMCAL_DB_OK, or MEMCAL_DB_EINVAL when no path can be formed.
+ * Return: MEMCAL_OK, or MEMCAL_EINVAL when no path can be formed.
  */
 int memcal_db_default_path(char *buf, size_t len)
 {
@@ -43,8 +43,8 @@ int memcal_db_default_path(char *buf, size_t len)
 	else if (home && *home)
 		n = snprintf(buf, len, "%s/.local/share/memcal/memcal.db", home);
 	else
-		return MEMCAL_DB_EINVAL;
-	return n > 0 && (size_t)n < len ? MEMCAL_DB_OK : MEMCAL_DB_EINVAL;
+		return MEMCAL_EINVAL;
+	return n > 0 && (size_t)n < len ? MEMCAL_OK : MEMCAL_EINVAL;
 }
 
 /* make_parent_dirs - mkdir -p of the directory holding @path. */
@@ -89,15 +89,15 @@ static int check_parent_dir(const char *path, bool create, char *err,
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
 		snprintf(err, errlen, "directory %s does not exist: create it "
 			 "or choose another --db", dir);
-		return MEMCAL_DB_ECANTOPEN;
+		return MEMCAL_ECANTOPEN;
 	}
 	if (create && access(path, F_OK) && access(dir, W_OK | X_OK)) {
 		snprintf(err, errlen, "cannot create %s: directory %s is not "
 			 "writable (%s); choose another --db", path, dir,
 			 strerror(errno));
-		return MEMCAL_DB_ECANTOPEN;
+		return MEMCAL_ECANTOPEN;
 	}
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }
 
 /* file_kind - "a directory", "a character device"... for a non-file @m. */
@@ -129,16 +129,16 @@ static int check_file(const char *path, bool create, bool readonly,
 
 	if (stat(path, &sb)) {
 		if (errno == ENOENT && create)
-			return MEMCAL_DB_OK;
+			return MEMCAL_OK;
 		if (errno == ENOENT) {
 			snprintf(err, errlen, "no database at %s: run 'memcal "
 				 "run' first (it creates one), or pass --db with "
 				 "the path of an existing one", path);
-			return MEMCAL_DB_ECANTOPEN;
+			return MEMCAL_ECANTOPEN;
 		}
 		snprintf(err, errlen, "cannot open %s: %s", path,
 			 strerror(errno));
-		return MEMCAL_DB_ECANTOPEN;
+		return MEMCAL_ECANTOPEN;
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		if (readonly)
@@ -148,14 +148,14 @@ static int check_file(const char *path, bool create, bool readonly,
 			snprintf(err, errlen, "%s is %s, not a database file: "
 				 "give --db the path of a regular file", path,
 				 file_kind(sb.st_mode));
-		return MEMCAL_DB_ENOTADB;
+		return MEMCAL_ENOTADB;
 	}
 	if (sb.st_size == 0 && !create) {
 		snprintf(err, errlen, "%s is empty, not a memcal database: run "
 			 "'memcal run --db %s' to create one there", path, path);
-		return MEMCAL_DB_ENOTADB;
+		return MEMCAL_ENOTADB;
 	}
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -227,7 +227,7 @@ static int configure(memcal_db *db)
 		rc = sqlite3_exec(db->h, "PRAGMA journal_mode = WAL;"
 				  "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 	}
-	return rc == SQLITE_OK ? MEMCAL_DB_OK :
+	return rc == SQLITE_OK ? MEMCAL_OK :
 		db_sqlite_fail(db, rc, "configuring the database");
 }
 
@@ -239,7 +239,7 @@ static int configure(memcal_db *db)
  * @out:    the handle, on success.
  * @err, @errlen: receives the reason on failure.
  *
- * Return: MEMCAL_DB_OK or an error code; on failure nothing was written.
+ * Return: MEMCAL_OK or an error code; on failure nothing was written.
  */
 int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 		   char *err, size_t errlen)
@@ -256,7 +256,7 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 		if (memcal_db_default_path(defpath, sizeof(defpath))) {
 			snprintf(err, errlen, "no database path: set MEMCAL_DB "
 				 "or HOME, or pass --db");
-			return MEMCAL_DB_EINVAL;
+			return MEMCAL_EINVAL;
 		}
 		path = defpath;
 		if (create && !readonly)
@@ -271,12 +271,12 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 	if (!readonly && !access(path, F_OK) && access(path, W_OK)) {
 		snprintf(err, errlen, "%s is not writable: %s", path,
 			 strerror(errno));
-		return MEMCAL_DB_EREADONLY;
+		return MEMCAL_EREADONLY;
 	}
 	db = calloc(1, sizeof(*db));
 	if (!db) {
 		snprintf(err, errlen, "out of memory");
-		return MEMCAL_DB_ERROR;
+		return MEMCAL_ERROR;
 	}
 	snprintf(db->path, sizeof(db->path), "%s", path);
 	db->readonly = readonly;
@@ -301,7 +301,7 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 		return rc;
 	}
 	*out = db;
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }
 
 /**
@@ -346,23 +346,23 @@ void memcal_db_set_busy_timeout(memcal_db *db, int ms)
  * Takes the write lock now, waiting up to the busy timeout, so that a
  * read-then-write sequence cannot fail half-way with SQLITE_BUSY.
  *
- * Return: MEMCAL_DB_OK, MEMCAL_DB_EBUSY, MEMCAL_DB_EREADONLY, ...
+ * Return: MEMCAL_OK, MEMCAL_EBUSY, MEMCAL_EREADONLY, ...
  */
 int memcal_db_begin(memcal_db *db)
 {
 	int rc;
 
 	if (db->readonly)
-		return db_fail(db, MEMCAL_DB_EREADONLY,
+		return db_fail(db, MEMCAL_EREADONLY,
 			       "%s was opened read-only", db->path);
 	if (db->in_txn)
-		return db_fail(db, MEMCAL_DB_EMISUSE,
+		return db_fail(db, MEMCAL_EMISUSE,
 			       "a transaction is already open");
 	rc = sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return db_sqlite_fail(db, rc, "starting a write");
 	db->in_txn = true;
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }
 
 /**
@@ -376,7 +376,7 @@ int memcal_db_commit(memcal_db *db)
 	int rc;
 
 	if (!db->in_txn)
-		return db_fail(db, MEMCAL_DB_EMISUSE, "no transaction is open");
+		return db_fail(db, MEMCAL_EMISUSE, "no transaction is open");
 	rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
 		rc = db_sqlite_fail(db, rc, "committing");
@@ -384,7 +384,7 @@ int memcal_db_commit(memcal_db *db)
 		return rc;
 	}
 	db->in_txn = false;
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }
 
 /* memcal_db_rollback() - discard the open transaction, if any. */

@@ -65,7 +65,7 @@ int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
 
 /*
  * db_fetch_one() - step @st once: a row is decoded into @row and gives
- * MEMCAL_DB_OK; no row gives MEMCAL_DB_ENOTFOUND with the message @fmt.
+ * MEMCAL_OK; no row gives MEMCAL_ENOTFOUND with the message @fmt.
  * @st is finalized.  db_decode_id() decodes column 0 into an int64_t.
  */
 int db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,

@@ -178,7 +178,7 @@ static void decode_pmu_status(sqlite3_stmt *st, void *row)
 
 /**
  * memcal_db_pmu_status_get() - the PMU verdict of @run_id.
- * Return: MEMCAL_DB_OK, MEMCAL_DB_ENOTFOUND when the run stored none.
+ * Return: MEMCAL_OK, MEMCAL_ENOTFOUND when the run stored none.
  */
 int memcal_db_pmu_status_get(memcal_db *db, int64_t run_id,
 			     struct memcal_pmu_status *s)

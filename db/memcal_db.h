@@ -5,16 +5,17 @@
  * This is the only place SQL lives.  The database is one file in WAL mode
  * with foreign keys on and STRICT tables; its schema version is PRAGMA
  * user_version and migrations only move forward.  A database written by a
- * newer memcal is refused (MEMCAL_DB_ENEWER) and never modified.
+ * newer memcal is refused (MEMCAL_ENEWER) and never modified.
  *
  * Transactions: every write goes through memcal_db_begin() (BEGIN IMMEDIATE)
  * and memcal_db_commit().  A tool measures first and then stores one whole
  * run inside a single transaction, so a process killed half-way leaves no
  * half-written run.  The store functions below do not open transactions of
- * their own; they fail with MEMCAL_DB_EMISUSE outside one.
+ * their own; they fail with MEMCAL_EMISUSE outside one.
  *
- * Every function returns a MEMCAL_DB_* code; memcal_db_errmsg() gives a
- * sentence saying what went wrong and what to do.
+ * Every function returns a status code of memcal_status.h (MEMCAL_OK or
+ * MEMCAL_E*); memcal_db_errmsg() gives a sentence saying what went wrong
+ * and what to do.
  */
 #ifndef MEMCAL_DB_H
 #define MEMCAL_DB_H
@@ -23,19 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Result codes. */
-enum memcal_db_rc {
-	MEMCAL_DB_OK = 0,
-	MEMCAL_DB_ERROR = 1,	/* any other SQLite failure */
-	MEMCAL_DB_ENEWER = 2,	/* written by a newer schema: refused */
-	MEMCAL_DB_ENOTADB = 3,	/* file is not an SQLite database / corrupt */
-	MEMCAL_DB_EBUSY = 4,	/* another process holds the write lock */
-	MEMCAL_DB_ECANTOPEN = 5, /* missing or unwritable directory/file */
-	MEMCAL_DB_ENOTFOUND = 6, /* no such row */
-	MEMCAL_DB_EREADONLY = 7, /* opened read-only or file not writable */
-	MEMCAL_DB_EMISUSE = 8,	/* API used wrongly (write outside a txn) */
-	MEMCAL_DB_EINVAL = 9,	/* bad argument */
-};
+#include "memcal_status.h"
 
 /* Current schema version written by this build. */
 #define MEMCAL_DB_SCHEMA_VERSION 5

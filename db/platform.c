@@ -22,7 +22,7 @@ int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 	if (rc)
 		return rc;
 	if (!p->fingerprint[0])
-		return db_fail(db, MEMCAL_DB_EINVAL, "platform has no fingerprint");
+		return db_fail(db, MEMCAL_EINVAL, "platform has no fingerprint");
 	memcal_db_timestamp(now);
 	rc = db_query(db, &st, "INSERT INTO platform (fingerprint, hostname,"
 		      " arch, cpu_model, kernel, packages, numa_nodes, cores,"
@@ -41,10 +41,10 @@ int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 	rc = db_step(db, st);
 	if (rc == SQLITE_ROW) {
 		p->id = sqlite3_column_int64(st, 0);
-		rc = MEMCAL_DB_OK;
+		rc = MEMCAL_OK;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? MEMCAL_DB_ERROR : rc;
+	return rc == SQLITE_DONE ? MEMCAL_ERROR : rc;
 }
 
 #define PLATFORM_COLUMNS "id, fingerprint, hostname, arch, cpu_model, kernel," \

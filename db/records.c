@@ -64,8 +64,8 @@ static int kind_ok(memcal_db *db, const char *kind)
 {
 	if (kind && (!strcmp(kind, "config") || !strcmp(kind, "profile") ||
 		     !strcmp(kind, "validation")))
-		return MEMCAL_DB_OK;
-	return db_fail(db, MEMCAL_DB_EINVAL, "unknown record kind '%s': "
+		return MEMCAL_OK;
+	return db_fail(db, MEMCAL_EINVAL, "unknown record kind '%s': "
 		       "config, profile or validation", kind ? kind : "");
 }
 
@@ -78,7 +78,7 @@ int memcal_db_record_list(memcal_db *db, const char *kind, const char *mix,
 {
 	struct memcal_record r;
 	sqlite3_stmt *st;
-	int rc = kind ? kind_ok(db, kind) : MEMCAL_DB_OK;
+	int rc = kind ? kind_ok(db, kind) : MEMCAL_OK;
 
 	if (!rc)
 		rc = db_query(db, &st, RECORDS_SQL " WHERE (?1 IS NULL OR"
@@ -128,7 +128,7 @@ int memcal_db_record_dependents(memcal_db *db, const char *kind, int64_t id,
 			      " id IN (SELECT config_id FROM config_profile"
 			      " WHERE profile_id = ?1)" RECORDS_ORDER, "I", id);
 	else
-		return MEMCAL_DB_OK;
+		return MEMCAL_OK;
 	return rc ? rc : db_walk(db, st, &r, decode_record, emit_record,
 				 (void *)fn, user);
 }
@@ -171,7 +171,7 @@ static int delete_row(memcal_db *db, const char *kind, int64_t id,
 	int rc = memcal_db_record_get(db, kind, id, &r);
 
 	if (!rc && fn && fn(&r, user))
-		return db_fail(db, MEMCAL_DB_ERROR, "deletion stopped");
+		return db_fail(db, MEMCAL_ERROR, "deletion stopped");
 	for (size_t i = 0; !rc && i < sizeof(sql) / sizeof(sql[0]); i++)
 		if (!strcmp(kind, sql[i][0]))
 			return db_exec(db, sql[i][1], "I", id);
@@ -205,7 +205,7 @@ static int delete_tree(memcal_db *db, const char *kind, int64_t id,
 			used += (size_t)snprintf(list + used, sizeof(list) -
 						 used, "%s%lld", i ? ", " : "",
 						 (long long)d.ids[i]);
-		return db_fail(db, MEMCAL_DB_EINVAL, "%s %lld is used by %s %s%s:"
+		return db_fail(db, MEMCAL_EINVAL, "%s %lld is used by %s %s%s:"
 			       " nothing was deleted; delete %s first, or give"
 			       " --force to delete %s as well", kind,
 			       (long long)id, !strcmp(child, "config") ?

@@ -287,14 +287,14 @@ static int read_version(memcal_db *db, int *version)
 	rc = db_step(db, st);
 	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? MEMCAL_DB_OK : rc;
+	return rc == SQLITE_ROW ? MEMCAL_OK : rc;
 }
 
 /**
  * memcal_db_schema_version() - the schema version of an open database.
  * @db: database.  @version: result.
  *
- * Return: MEMCAL_DB_OK or an error code.
+ * Return: MEMCAL_OK or an error code.
  */
 int memcal_db_schema_version(memcal_db *db, int *version)
 {
@@ -304,7 +304,7 @@ int memcal_db_schema_version(memcal_db *db, int *version)
 /* newer_error - the refusal for a database from a newer memcal. */
 static int newer_error(memcal_db *db, int version)
 {
-	return db_fail(db, MEMCAL_DB_ENEWER,
+	return db_fail(db, MEMCAL_ENEWER,
 		       "%s has schema version %d, newer than this memcal "
 		       "(version %s understands up to %d); it was left "
 		       "untouched: use the newer memcal or another --db",
@@ -321,7 +321,7 @@ static int newer_error(memcal_db *db, int version)
  * in its own BEGIN IMMEDIATE transaction, re-reading the version inside
  * it, so two processes upgrading at once do not both apply a step.
  *
- * Return: MEMCAL_DB_OK or an error code.
+ * Return: MEMCAL_OK or an error code.
  */
 int db_migrate(memcal_db *db)
 {
@@ -333,9 +333,9 @@ int db_migrate(memcal_db *db)
 	if (version > MEMCAL_DB_SCHEMA_VERSION)
 		return newer_error(db, version);
 	if (version == MEMCAL_DB_SCHEMA_VERSION)
-		return MEMCAL_DB_OK;
+		return MEMCAL_OK;
 	if (db->readonly)
-		return db_fail(db, MEMCAL_DB_EREADONLY,
+		return db_fail(db, MEMCAL_EREADONLY,
 			       "%s has schema version %d and needs upgrading "
 			       "to %d, which a read-only open cannot do: run "
 			       "a memcal command that writes (e.g. 'memcal "
@@ -373,5 +373,5 @@ int db_migrate(memcal_db *db)
 			return rc;
 		version++;
 	}
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }

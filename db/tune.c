@@ -47,7 +47,7 @@ int memcal_db_profile_store(memcal_db *db, struct memcal_profile *p)
 	int rc;
 
 	if (p->trace_len > (size_t)INT32_MAX / 8)
-		return db_fail(db, MEMCAL_DB_EINVAL, "trace of %zu samples is "
+		return db_fail(db, MEMCAL_EINVAL, "trace of %zu samples is "
 			       "too long to store", p->trace_len);
 	if (!p->created_at[0])
 		memcal_db_timestamp(p->created_at);
@@ -56,7 +56,7 @@ int memcal_db_profile_store(memcal_db *db, struct memcal_profile *p)
 	if (!r || !w) {
 		free(r);
 		free(w);
-		return db_fail(db, MEMCAL_DB_ERROR, "out of memory");
+		return db_fail(db, MEMCAL_ERROR, "out of memory");
 	}
 	rc = db_insert(db, &p->id, "INSERT INTO workload_profile (platform_id,"
 		       " mix, workload, argv, criticality, cpu, runs,"
@@ -199,7 +199,7 @@ int memcal_db_config_get(memcal_db *db, int64_t id, struct memcal_config *c)
 		return rc;
 	rc = db_step(db, st);
 	if (rc == SQLITE_DONE)
-		rc = db_fail(db, MEMCAL_DB_ENOTFOUND, "no tuned configuration "
+		rc = db_fail(db, MEMCAL_ENOTFOUND, "no tuned configuration "
 			     "%lld in %s: run 'memtune plan' first",
 			     (long long)id, db->path);
 	if (rc != SQLITE_ROW) {
@@ -218,7 +218,7 @@ int memcal_db_config_get(memcal_db *db, int64_t id, struct memcal_config *c)
 				sizeof(*c->profile_ids));
 	sqlite3_finalize(st);
 	if (!c->profile_ids)
-		return db_fail(db, MEMCAL_DB_ERROR, "out of memory");
+		return db_fail(db, MEMCAL_ERROR, "out of memory");
 	rc = db_query(db, &st, "SELECT profile_id FROM config_profile WHERE"
 		      " config_id = ? ORDER BY profile_id", "I", id);
 	while (!rc && (rc = db_step(db, st)) == SQLITE_ROW) {
@@ -226,7 +226,7 @@ int memcal_db_config_get(memcal_db *db, int64_t id, struct memcal_config *c)
 		rc = 0;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? MEMCAL_DB_OK : rc;
+	return rc == SQLITE_DONE ? MEMCAL_OK : rc;
 }
 
 /* memcal_db_config_free() - release what a load allocated. */

@@ -99,7 +99,7 @@ static int choose_source(struct memcal_topology *t, const char *synthetic,
 		if (hwloc_topology_set_synthetic(t->hw, synthetic) < 0) {
 			set_err(err, errlen,
 				"synthetic topology '%s' does not parse", synthetic);
-			return MEMCAL_CAL_ETOPO;
+			return MEMCAL_ETOPO;
 		}
 	} else if (xml && *xml) {
 		snprintf(t->source, sizeof(t->source), "xml:%s", xml);
@@ -107,13 +107,13 @@ static int choose_source(struct memcal_topology *t, const char *synthetic,
 			set_err(err, errlen,
 				"topology file '%s' (HWLOC_XMLFILE): %s", xml,
 				strerror(errno));
-			return MEMCAL_CAL_ETOPO;
+			return MEMCAL_ETOPO;
 		}
 		if (hwloc_topology_set_xml(t->hw, xml) < 0) {
 			set_err(err, errlen,
 				"topology file '%s' (HWLOC_XMLFILE) is not a "
 				"valid hwloc XML topology", xml);
-			return MEMCAL_CAL_ETOPO;
+			return MEMCAL_ETOPO;
 		}
 	} else if (env_syn && *env_syn) {
 		snprintf(t->source, sizeof(t->source), "synthetic:%s",
@@ -121,12 +121,12 @@ static int choose_source(struct memcal_topology *t, const char *synthetic,
 		if (hwloc_topology_set_synthetic(t->hw, env_syn) < 0) {
 			set_err(err, errlen,
 				"HWLOC_SYNTHETIC '%s' does not parse", env_syn);
-			return MEMCAL_CAL_ETOPO;
+			return MEMCAL_ETOPO;
 		}
 	} else {
 		snprintf(t->source, sizeof(t->source), "this machine");
 	}
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 }
 
 /* collect_cpus - fill @t->cpus (first PU per core) and @t->pus. */
@@ -138,7 +138,7 @@ static int collect_cpus(struct memcal_topology *t)
 	t->pus = calloc(t->n_pus ? t->n_pus : 1, sizeof(*t->pus));
 	t->cpus = calloc(t->n_pus ? t->n_pus : 1, sizeof(*t->cpus));
 	if (!t->pus || !t->cpus)
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	for (i = 0; i < t->n_pus; i++)
 		t->pus[i] = hwloc_get_obj_by_type(hw, HWLOC_OBJ_PU, i)->os_index;
 	qsort(t->pus, t->n_pus, sizeof(*t->pus), cmp_unsigned);
@@ -154,7 +154,7 @@ static int collect_cpus(struct memcal_topology *t)
 		}
 		qsort(t->cpus, t->n_cores, sizeof(*t->cpus), cmp_unsigned);
 	}
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 }
 
 /* collect_caches - every data or unified cache, flattened and sorted. */
@@ -165,7 +165,7 @@ static int collect_caches(struct memcal_topology *t)
 
 	t->caches = calloc(cap, sizeof(*t->caches));
 	if (!t->caches)
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	for (int d = 0; d < hwloc_topology_get_depth(t->hw); d++) {
 		o = NULL;
 		while ((o = hwloc_get_next_obj_by_depth(t->hw, d, o))) {
@@ -177,7 +177,7 @@ static int collect_caches(struct memcal_topology *t)
 				void *p = realloc(t->caches,
 						  2 * cap * sizeof(*t->caches));
 				if (!p)
-					return MEMCAL_CAL_ENOMEM;
+					return MEMCAL_ENOMEM;
 				t->caches = p;
 				cap *= 2;
 			}
@@ -195,7 +195,7 @@ static int collect_caches(struct memcal_topology *t)
 	}
 	t->n_caches = n;
 	qsort(t->caches, n, sizeof(*t->caches), cmp_cache);
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 }
 
 /* collect_nodes - NUMA nodes with their memory and CPUs. */
@@ -205,7 +205,7 @@ static int collect_nodes(struct memcal_topology *t)
 
 	t->nodes = calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*t->nodes));
 	if (!t->nodes)
-		return MEMCAL_CAL_ENOMEM;
+		return MEMCAL_ENOMEM;
 	for (i = 0; i < t->n_nodes; i++) {
 		hwloc_obj_t o = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE,
 						      i);
@@ -214,7 +214,7 @@ static int collect_nodes(struct memcal_topology *t)
 		hwloc_bitmap_list_snprintf(t->nodes[i].cpus,
 					   sizeof(t->nodes[i].cpus), o->cpuset);
 	}
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -230,7 +230,7 @@ int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
 	memset(t, 0, sizeof(*t));
 	if (hwloc_topology_init(&t->hw) < 0) {
 		set_err(err, errlen, "hwloc_topology_init failed");
-		return MEMCAL_CAL_ETOPO;
+		return MEMCAL_ETOPO;
 	}
 	rc = choose_source(t, synthetic, err, errlen);
 	if (rc)
@@ -243,7 +243,7 @@ int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
 		else
 			set_err(err, errlen, "hwloc could not load the "
 				"topology (%s)", t->source);
-		rc = MEMCAL_CAL_ETOPO;
+		rc = MEMCAL_ETOPO;
 		goto fail;
 	}
 	t->this_system = hwloc_topology_is_thissystem(t->hw);
@@ -256,7 +256,7 @@ int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
 	if (t->n_pus == 0) {
 		set_err(err, errlen, "topology (%s) has no processing units",
 			t->source);
-		rc = MEMCAL_CAL_ETOPO;
+		rc = MEMCAL_ETOPO;
 		goto fail;
 	}
 	rc = collect_cpus(t);
@@ -268,7 +268,7 @@ int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
 		set_err(err, errlen, "out of memory reading the topology");
 		goto fail;
 	}
-	return MEMCAL_CAL_OK;
+	return MEMCAL_OK;
 fail:
 	memcal_topology_free(t);
 	return rc;

@@ -28,7 +28,7 @@ static int collect_jl(const struct memcal_job_latency *l, void *user)
 	if (!c.histogram ||
 	    report_push((void **)&r->jl, &r->n_jl, sizeof(c), &c)) {
 		free(c.histogram);
-		return MEMCAL_DB_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	return 0;
 }

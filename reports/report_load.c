@@ -167,9 +167,9 @@ static int load_measurements(struct report *r, memcal_db *db)
 	if (rc)
 		return rc;
 	rc = memcal_db_pmu_status_get(db, id, &r->pmu);
-	if (rc == MEMCAL_DB_OK)
+	if (rc == MEMCAL_OK)
 		r->have_pmu = true;
-	else if (rc != MEMCAL_DB_ENOTFOUND)
+	else if (rc != MEMCAL_ENOTFOUND)
 		return rc;
 	return 0;
 }
@@ -259,7 +259,7 @@ static void check_missing(struct report *r)
  *          overhead runs).  An overhead run given here is completed by the
  *          newest bandwidth run of the same board, and the other way round.
  *
- * Return: 0, MEMCAL_DB_ENOTFOUND when @run_id names no run, another
+ * Return: 0, MEMCAL_ENOTFOUND when @run_id names no run, another
  * MEMCAL_DB_* code on a database failure, or -ENOMEM.
  */
 int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
@@ -274,9 +274,9 @@ int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
 	snprintf(r->db_path, sizeof(r->db_path), "%s", memcal_db_path(db));
 	if (!run_id) {
 		rc = memcal_db_run_latest(db, "bandwidth", &run_id);
-		if (rc == MEMCAL_DB_ENOTFOUND)
+		if (rc == MEMCAL_ENOTFOUND)
 			rc = memcal_db_run_latest(db, "overhead", &run_id);
-		if (rc == MEMCAL_DB_ENOTFOUND) {
+		if (rc == MEMCAL_ENOTFOUND) {
 			check_missing(r);
 			return 0;
 		}
@@ -304,9 +304,9 @@ int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
 	}
 	if (!rc) {
 		rc = memcal_db_platform_get(db, run.platform_id, &r->platform);
-		if (rc == MEMCAL_DB_OK)
+		if (rc == MEMCAL_OK)
 			r->have_platform = true;
-		else if (rc == MEMCAL_DB_ENOTFOUND)
+		else if (rc == MEMCAL_ENOTFOUND)
 			rc = 0;
 	}
 	if (!rc && r->have_run)

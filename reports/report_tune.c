@@ -329,7 +329,7 @@ static int load_validation(struct report *r, memcal_db *db)
 {
 	int rc = memcal_db_validation_latest(db, r->config.id, &r->validation);
 
-	if (rc == MEMCAL_DB_ENOTFOUND) {
+	if (rc == MEMCAL_ENOTFOUND) {
 		report_missing(r, "Configuration %lld was never validated: run "
 			       "'memtune validate MIX.yaml --config %lld'.",
 			       (long long)r->config.id, (long long)r->config.id);
@@ -359,7 +359,7 @@ static int load_validation(struct report *r, memcal_db *db)
  * report_load_tuning() - fill @r for `memtune report`: the configuration
  * @config_id (0: the newest), the calibration it used, its validation.
  *
- * Return: 0 (missing data is noted in @r), MEMCAL_DB_ENOTFOUND when
+ * Return: 0 (missing data is noted in @r), MEMCAL_ENOTFOUND when
  * @config_id names no configuration, another MEMCAL_DB_* code, or -1 when
  * memory ran out.
  */
@@ -370,7 +370,7 @@ int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id)
 
 	if (!config_id) {
 		rc = memcal_db_config_latest(db, &config_id);
-		if (rc == MEMCAL_DB_ENOTFOUND) {
+		if (rc == MEMCAL_ENOTFOUND) {
 			report_missing(r, "The database holds no tuned "
 				       "configuration: run 'memtune profile' "
 				       "and 'memtune plan' on a mix.");
@@ -393,7 +393,7 @@ int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id)
 			    "it used; the newest calibration is shown.",
 			    (long long)config_id);
 	rc = report_load_calibration(r, db, cal);
-	if (rc == MEMCAL_DB_ENOTFOUND && cal) {
+	if (rc == MEMCAL_ENOTFOUND && cal) {
 		report_missing(r, "Calibration run %lld, which configuration "
 			       "%lld came from, is no longer in the database.",
 			       (long long)cal, (long long)config_id);

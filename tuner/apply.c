@@ -36,7 +36,7 @@ static const char *const other_regulators[] = {
  * tune_reg_check_board() - whether @c was tuned for the machine this runs
  * on: same fingerprint (CPU model, architecture, topology shape) and
  * every CPU it names present.
- * Return: TUNE_REG_OK or TUNE_REG_EBOARD with @err.
+ * Return: MEMCAL_OK or MEMCAL_EBOARD with @err.
  */
 int tune_reg_check_board(const struct tune_config *c, char *err,
 			 size_t errlen)
@@ -44,23 +44,23 @@ int tune_reg_check_board(const struct tune_config *c, char *err,
 	struct memcal_topology t;
 	struct memcal_platform p;
 	char terr[256];
-	int rc = TUNE_REG_OK;
+	int rc = MEMCAL_OK;
 
 	if (memcal_topology_load(&t, NULL, terr, sizeof(terr))) {
 		snprintf(err, errlen, "cannot read this machine's topology: %s",
 			 terr);
-		return TUNE_REG_EBOARD;
+		return MEMCAL_EBOARD;
 	}
 	if (memcal_platform_describe(&t, &p)) {
 		snprintf(err, errlen, "cannot describe this machine");
-		rc = TUNE_REG_EBOARD;
+		rc = MEMCAL_EBOARD;
 	} else if (strcmp(p.fingerprint, c->fingerprint)) {
 		snprintf(err, errlen, "the configuration was tuned for another "
 			 "board (%s, %s, fingerprint %.16s...), this is %s, %s "
 			 "(%.16s...): run 'memcal run' and 'memtune plan' on "
 			 "this board", c->arch, c->cpu_model, c->fingerprint,
 			 p.arch, p.cpu_model, p.fingerprint);
-		rc = TUNE_REG_EBOARD;
+		rc = MEMCAL_EBOARD;
 	}
 	for (int i = 0; !rc && i < c->n_cpus; i++)
 		if (c->cpus[i].regulated &&
@@ -68,7 +68,7 @@ int tune_reg_check_board(const struct tune_config *c, char *err,
 			snprintf(err, errlen, "the configuration regulates cpu "
 				 "%d, which this machine does not have",
 				 c->cpus[i].cpu);
-			rc = TUNE_REG_EBOARD;
+			rc = MEMCAL_EBOARD;
 		}
 	memcal_db_platform_free(&p);
 	memcal_topology_free(&t);
@@ -77,7 +77,7 @@ int tune_reg_check_board(const struct tune_config *c, char *err,
 
 /*
  * check_kernel - modules supported, no other regulator loaded.
- * Returns TUNE_REG_OK, TUNE_REG_ENOMOD or TUNE_REG_EOTHER.
+ * Returns MEMCAL_OK, MEMCAL_EUNSUPPORTED or MEMCAL_ECONFLICT.
  */
 static int check_kernel(const struct tune_reg *r, char *err, size_t errlen)
 {
@@ -86,13 +86,13 @@ static int check_kernel(const struct tune_reg *r, char *err, size_t errlen)
 			   env && *env ? env : "/proc/modules";
 	FILE *f = fopen(path, "r");
 	char line[512];
-	int rc = TUNE_REG_OK;
+	int rc = MEMCAL_OK;
 
 	if (!f) {
 		snprintf(err, errlen, "this kernel cannot load modules (%s is "
 			 "absent): memreg cannot run here; boot a kernel with "
 			 "module support (CONFIG_MODULES)", path);
-		return TUNE_REG_ENOMOD;
+		return MEMCAL_EUNSUPPORTED;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {
 		char name[128];
@@ -105,7 +105,7 @@ static int check_kernel(const struct tune_reg *r, char *err, size_t errlen)
 					 "regulator is loaded (module '%s'): "
 					 "unload it first (rmmod %s)", name,
 					 name);
-				rc = TUNE_REG_EOTHER;
+				rc = MEMCAL_ECONFLICT;
 			}
 	}
 	fclose(f);
@@ -127,26 +127,26 @@ static int find_module(const struct tune_reg *r, char *out, size_t len,
 		if (access(r->module, R_OK)) {
 			snprintf(err, errlen, "module %s: %s", r->module,
 				 strerror(errno));
-			return TUNE_REG_ENOMOD;
+			return MEMCAL_EUNSUPPORTED;
 		}
 		snprintf(out, len, "%s", r->module);
-		return TUNE_REG_OK;
+		return MEMCAL_OK;
 	}
 	if (uname(&u)) {
 		snprintf(err, errlen, "uname: %s", strerror(errno));
-		return TUNE_REG_ENOMOD;
+		return MEMCAL_EUNSUPPORTED;
 	}
 	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
 		int n = snprintf(out, len, "/lib/modules/%s/%s/memreg.ko",
 				 u.release, where[i]);
 
 		if (n > 0 && (size_t)n < len && !access(out, R_OK))
-			return TUNE_REG_OK;
+			return MEMCAL_OK;
 	}
 	snprintf(err, errlen, "memreg.ko is not installed for kernel %s: build "
 		 "it (make -C regulator/kmod) and give --module PATH, or "
 		 "install it with dkms", u.release);
-	return TUNE_REG_ENOMOD;
+	return MEMCAL_EUNSUPPORTED;
 }
 
 /**
@@ -163,7 +163,7 @@ int tune_reg_apply(struct tune_reg *r, const struct tune_config *c,
 	rc = check_kernel(r, err, errlen);
 	if (tune_reg_loaded(r)) {
 		/* built in, or a fake tree in tests: only a rival matters */
-		if (rc == TUNE_REG_EOTHER)
+		if (rc == MEMCAL_ECONFLICT)
 			return rc;
 		return tune_ctl_stage_commit(r, c, err, errlen);
 	}

@@ -13,17 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memcal_status.h"
 #include "tuned_config.h"
-
-/* Result codes of the tune_reg_* functions. */
-enum tune_reg_rc {
-	TUNE_REG_OK = 0,
-	TUNE_REG_ENOMOD = 1,	/* module missing / modules unsupported */
-	TUNE_REG_EOTHER = 2,	/* another regulator is loaded */
-	TUNE_REG_EBOARD = 3,	/* configuration does not match this board */
-	TUNE_REG_EFAIL = 4,	/* memreg refused or an I/O error */
-	TUNE_REG_EPERM = 5,	/* not root */
-};
 
 /**
  * struct tune_reg - where memreg lives and how to load it.

@@ -20,10 +20,10 @@
 static int ctl_rc(int e)
 {
 	if (e == -EPERM || e == -EACCES)
-		return TUNE_REG_EPERM;
+		return MEMCAL_EPERM;
 	if (e == -ENOSYS || e == -ENOENT)
-		return TUNE_REG_ENOMOD;
-	return TUNE_REG_EFAIL;
+		return MEMCAL_EUNSUPPORTED;
+	return MEMCAL_ERROR;
 }
 
 /* open_ctl - a handle on @r's root, or NULL with @err. */
@@ -107,7 +107,7 @@ static int stage_cpu(struct memreg_ctl *c, const struct tune_cpu *p)
 /**
  * tune_ctl_stage_commit() - stage every value of @c in sysfs and commit;
  * on a refusal the staged values are discarded.
- * Return: TUNE_REG_OK, EPERM or EFAIL with @err (memreg's reason).
+ * Return: MEMCAL_OK, EPERM or EFAIL with @err (memreg's reason).
  */
 int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 			  char *err, size_t errlen)
@@ -130,7 +130,7 @@ int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 	int rc;
 
 	if (!h)
-		return TUNE_REG_EFAIL;
+		return MEMCAL_ERROR;
 	rc = memreg_ctl_stage(h, "read_event", c->counter[0].event);
 	if (!rc)
 		rc = memreg_ctl_stage(h, "write_event", c->counter[1].event);
@@ -152,7 +152,7 @@ int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 		memreg_ctl_discard(h);
 	}
 	memreg_ctl_close(h);
-	return rc ? ctl_rc(rc) : TUNE_REG_OK;
+	return rc ? ctl_rc(rc) : MEMCAL_OK;
 }
 
 /**
@@ -168,11 +168,11 @@ int tune_ctl_load(struct tune_reg *r, const char *ko,
 
 	if (export_module_params(c, params, sizeof(params))) {
 		snprintf(err, errlen, "module parameters too long");
-		return TUNE_REG_EFAIL;
+		return MEMCAL_ERROR;
 	}
 	h = open_ctl(r, err, errlen);
 	if (!h)
-		return TUNE_REG_EFAIL;
+		return MEMCAL_ERROR;
 	rc = memreg_ctl_load(h, ko, params);
 	if (rc == -EPERM || rc == -EACCES)
 		snprintf(err, errlen, "loading %s needs root (CAP_SYS_MODULE)",
@@ -188,9 +188,9 @@ int tune_ctl_load(struct tune_reg *r, const char *ko,
 	if (!tune_reg_loaded(r)) {
 		snprintf(err, errlen, "memreg loaded but its sysfs tree is "
 			 "missing");
-		return TUNE_REG_EFAIL;
+		return MEMCAL_ERROR;
 	}
-	return TUNE_REG_OK;
+	return MEMCAL_OK;
 }
 
 /**
@@ -204,11 +204,11 @@ int tune_reg_monitor(struct tune_reg *r, bool on, char *err, size_t errlen)
 
 	if (!tune_reg_loaded(r)) {
 		snprintf(err, errlen, "memreg is not loaded");
-		return TUNE_REG_ENOMOD;
+		return MEMCAL_EUNSUPPORTED;
 	}
 	h = open_ctl(r, err, errlen);
 	if (!h)
-		return TUNE_REG_EFAIL;
+		return MEMCAL_ERROR;
 	rc = memreg_ctl_stage(h, "monitor", on ? "1" : "0");
 	if (!rc)
 		rc = memreg_ctl_commit(h);
@@ -217,7 +217,7 @@ int tune_reg_monitor(struct tune_reg *r, bool on, char *err, size_t errlen)
 		memreg_ctl_discard(h);
 	}
 	memreg_ctl_close(h);
-	return rc ? ctl_rc(rc) : TUNE_REG_OK;
+	return rc ? ctl_rc(rc) : MEMCAL_OK;
 }
 
 /** tune_reg_stats() - CPU @cpu's counters; -1 when unreadable. */
@@ -237,7 +237,7 @@ int tune_reg_stats(struct tune_reg *r, int cpu, struct tune_reg_stats *s)
 
 /**
  * tune_reg_unload() - delete_module("memreg").
- * Return: TUNE_REG_OK or EFAIL with @err.
+ * Return: MEMCAL_OK or EFAIL with @err.
  */
 int tune_reg_unload(struct tune_reg *r, char *err, size_t errlen)
 {
@@ -245,13 +245,13 @@ int tune_reg_unload(struct tune_reg *r, char *err, size_t errlen)
 	int rc;
 
 	if (!h)
-		return TUNE_REG_EFAIL;
+		return MEMCAL_ERROR;
 	rc = memreg_ctl_unload(h);
 	if (rc)
 		snprintf(err, errlen, "rmmod memreg: %s", memreg_ctl_error(h));
 	memreg_ctl_close(h);
 	if (rc)
-		return TUNE_REG_EFAIL;
+		return MEMCAL_ERROR;
 	r->loaded_here = false;
-	return TUNE_REG_OK;
+	return MEMCAL_OK;
 }

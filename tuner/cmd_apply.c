@@ -13,7 +13,8 @@
 /* exit_code - the CLI exit code for a tune_reg result. */
 static int exit_code(int rc)
 {
-	return rc == TUNE_REG_ENOMOD ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE;
+	return rc == MEMCAL_EUNSUPPORTED ? CLI_EXIT_UNSUPPORTED :
+	       CLI_EXIT_FAILURE;
 }
 
 /**

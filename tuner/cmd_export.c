@@ -80,7 +80,7 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 static int render_error(struct cli_ctx *ctx, const struct export_args *a,
 			const struct export_warnings *w, int rc)
 {
-	if (rc == EXPORT_EFORMAT)
+	if (rc == MEMCAL_EFORMAT)
 		return cli_error(ctx, CLI_EXIT_USAGE, "unknown export format "
 				 "'%s': use json, modprobe, modules-load, "
 				 "systemd, resctrl or pqos", a->format);
@@ -101,7 +101,7 @@ static int render_to(struct cli_ctx *ctx, const struct tune_config *c,
 	if (rc)
 		return rc;
 	rc = export_render(c, a->format, &a->o, out.f, w);
-	if (rc == EXPORT_EFORMAT || rc == EXPORT_EREFUSED) {
+	if (rc == MEMCAL_EFORMAT || rc == MEMCAL_EREFUSED) {
 		cli_output_abort(&out);
 		return render_error(ctx, a, w, rc);
 	}

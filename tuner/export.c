@@ -21,7 +21,7 @@ void export_warn(struct export_warnings *w, const char *fmt, ...)
 
 /**
  * export_render() - render @c in @format to @out.
- * Return: 0 or an enum export_rc (EXPORT_EREFUSED with @w->error).
+ * Return: 0 or an enum export_rc (MEMCAL_EREFUSED with @w->error).
  */
 int export_render(const struct tune_config *c, const char *format,
 		  const struct export_opts *o, FILE *out,
@@ -48,10 +48,10 @@ int export_render(const struct tune_config *c, const char *format,
 			int rc = fmts[i].fn(c, o, out, w);
 
 			if (!rc && (fflush(out) || ferror(out)))
-				rc = EXPORT_EWRITE;
+				rc = MEMCAL_EIO;
 			return rc;
 		}
-	return EXPORT_EFORMAT;
+	return MEMCAL_EFORMAT;
 }
 
 /**
@@ -60,9 +60,9 @@ int export_render(const struct tune_config *c, const char *format,
  */
 const char *export_strerror(int rc, const struct export_warnings *w)
 {
-	if (rc == EXPORT_EREFUSED && w->error[0])
+	if (rc == MEMCAL_EREFUSED && w->error[0])
 		return w->error;
-	if (rc == EXPORT_EFORMAT)
+	if (rc == MEMCAL_EFORMAT)
 		return "unknown export format";
 	return "the output could not be written";
 }

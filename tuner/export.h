@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "memcal_status.h"
 #include "tuned_config.h"
 
 #define EXPORT_MAX_WARN 16
@@ -42,18 +43,11 @@ struct export_opts {
 	const char *config_path;
 };
 
-/* export_render()'s results besides 0. */
-enum export_rc {
-	EXPORT_EFORMAT = -1,	/* unknown format */
-	EXPORT_EWRITE = -2,	/* the output could not be written */
-	EXPORT_EREFUSED = -3,	/* a value the format cannot carry: @error */
-};
-
 /**
  * struct export_warnings - what the chosen format could not express.
  * @n:     count.
  * @text:  sentences.
- * @error: why the export was refused (EXPORT_EREFUSED), else empty.
+ * @error: why the export was refused (MEMCAL_EREFUSED), else empty.
  */
 struct export_warnings {
 	int n;

@@ -18,11 +18,11 @@ int export_json(const struct tune_config *c, const struct export_opts *o,
 	(void)o;
 	(void)w;
 	if (!doc)
-		return EXPORT_EWRITE;
+		return MEMCAL_EIO;
 	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	json_decref(doc);
 	fputc('\n', out);
-	return rc ? EXPORT_EWRITE : 0;
+	return rc ? MEMCAL_EIO : 0;
 }
 
 /* max_cpu - highest CPU number in @c. */
@@ -115,7 +115,7 @@ static void header(const struct tune_config *c, const struct export_opts *o,
  * carry: kmod splits the line on blanks and memreg's event parameters
  * have no quoting, so an event is a plain word ("raw:0x17", "4:23").
  * The other parameters are numbers and CPU lists memtune formats itself.
- * Returns 0 or EXPORT_EREFUSED.
+ * Returns 0 or MEMCAL_EREFUSED.
  */
 static int events_refused(const struct tune_config *c,
 			  struct export_warnings *w)

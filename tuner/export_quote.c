@@ -153,7 +153,7 @@ int export_unit_arg(const char *s, bool exe, char *buf, size_t len,
 
 /**
  * export_refuse() - record why the export cannot be written and return
- * EXPORT_EREFUSED.
+ * MEMCAL_EREFUSED.
  */
 int export_refuse(struct export_warnings *w, const char *fmt, ...)
 {
@@ -162,5 +162,5 @@ int export_refuse(struct export_warnings *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(w->error, sizeof(w->error), fmt, ap);
 	va_end(ap);
-	return EXPORT_EREFUSED;
+	return MEMCAL_EREFUSED;
 }

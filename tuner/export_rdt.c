@@ -111,7 +111,7 @@ static enum rdt_mode mount_mode(const char *root)
  * mba_MBps in its options, or, for a tree that is not a mount point, a
  * root schemata value above 100 (percent mode shows at most 100).
  *
- * Return: 0, or EXPORT_EREFUSED when @o->mba_mbps asks for the units the
+ * Return: 0, or MEMCAL_EREFUSED when @o->mba_mbps asks for the units the
  * resctrl found does not use (@w->error says what to do).
  */
 int rdt_info_read(const struct export_opts *o, struct rdt_info *ri,

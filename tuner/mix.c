@@ -203,7 +203,7 @@ static void cyaml_log_collect(cyaml_log_t level, void *ctx, const char *fmt,
  * @argv: set to a malloc'd vector of malloc'd strings.
  * @argc: set to the number of words.
  *
- * Return: MIX_OK, MIX_EINVAL for an empty command, MIX_ENOMEM.
+ * Return: MEMCAL_OK, MEMCAL_EINVAL for an empty command, MEMCAL_ENOMEM.
  */
 int mix_split_command(const char *cmd, char ***argv, int *argc)
 {
@@ -211,7 +211,7 @@ int mix_split_command(const char *cmd, char ***argv, int *argc)
 	int n = 0;
 
 	if (!v)
-		return MIX_ENOMEM;
+		return MEMCAL_ENOMEM;
 	for (const char *p = cmd; *p;) {
 		const char *s;
 
@@ -226,23 +226,23 @@ int mix_split_command(const char *cmd, char ***argv, int *argc)
 			for (int i = 0; i < n; i++)
 				free(v[i]);
 			free(v);
-			return MIX_EINVAL;
+			return MEMCAL_EINVAL;
 		}
 		v[n] = strndup(s, (size_t)(p - s));
 		if (!v[n++]) {
 			for (int i = 0; i < n; i++)
 				free(v[i]);
 			free(v);
-			return MIX_ENOMEM;
+			return MEMCAL_ENOMEM;
 		}
 	}
 	if (!n) {
 		free(v);
-		return MIX_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	*argv = v;
 	*argc = n;
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -304,14 +304,14 @@ static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
 	int line = 0, col = 0;
 
 	if (cerr == CYAML_ERR_OOM)
-		return errf(err, len, MIX_ENOMEM, path, 0, 0, "out of memory");
+		return errf(err, len, MEMCAL_ENOMEM, path, 0, 0, "out of memory");
 	if (!strncmp(text, "Missing required", 16) &&
 	    strstr(text, "sequence entry"))
 		pos = strstr(strstr(text, "sequence entry"), "(line: ");
 	if (pos)
 		sscanf(pos, "(line: %d, column: %d)", &line, &col);
 	if (!pos && ml->err_line > 0)
-		return errf(err, len, MIX_ESYNTAX, path, ml->err_line,
+		return errf(err, len, MEMCAL_ESYNTAX, path, ml->err_line,
 			    ml->err_col, "%s", ml->err_text);
 	if (!strncmp(text, "Unexpected key: ", 16)) {
 		/* libcyaml marks the end of the previous value: find the key */
@@ -335,7 +335,7 @@ static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
 			 semi ? semi + 2 : "");
 	else
 		snprintf(err, len, "%s: %s", path, text);
-	return MIX_ESYNTAX;
+	return MEMCAL_ESYNTAX;
 }
 
 /**
@@ -350,7 +350,7 @@ static int syntax_error(const struct log_buf *log, cyaml_err_t cerr,
  * A FIFO is opened without blocking, so one that no program writes to
  * reads as empty instead of hanging.
  *
- * Return: MIX_OK, MIX_EIO or MIX_ENOMEM with @err naming @path.
+ * Return: MEMCAL_OK, MEMCAL_EIO or MEMCAL_ENOMEM with @err naming @path.
  */
 static int read_text(const char *path, char **buf, size_t *len, char *err,
 		     size_t errlen)
@@ -361,23 +361,23 @@ static int read_text(const char *path, char **buf, size_t *len, char *err,
 	char *b;
 
 	if (fd < 0)
-		return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot read the "
+		return errf(err, errlen, MEMCAL_EIO, path, 0, 0, "cannot read the "
 			    "mix file: %s", strerror(errno));
 	if (fstat(fd, &st)) {
 		int e = errno;
 
 		close(fd);
-		return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot read "
+		return errf(err, errlen, MEMCAL_EIO, path, 0, 0, "cannot read "
 			    "the mix file: %s", strerror(e));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
-		return errf(err, errlen, MIX_EIO, path, 0, 0, "is a directory: "
+		return errf(err, errlen, MEMCAL_EIO, path, 0, 0, "is a directory: "
 			    "give the mix file (YAML) itself");
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > MIX_MAX_BYTES) {
 		close(fd);
-		return errf(err, errlen, MIX_EIO, path, 0, 0, "is %lld bytes: "
+		return errf(err, errlen, MEMCAL_EIO, path, 0, 0, "is %lld bytes: "
 			    "a mix file is at most %d bytes",
 			    (long long)st.st_size, MIX_MAX_BYTES);
 	}
@@ -386,7 +386,7 @@ static int read_text(const char *path, char **buf, size_t *len, char *err,
 	b = malloc(MIX_MAX_BYTES + 2);
 	if (!b) {
 		close(fd);
-		return MIX_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	while (n <= MIX_MAX_BYTES) {
 		ssize_t got = read(fd, b + n, MIX_MAX_BYTES + 1 - n);
@@ -398,7 +398,7 @@ static int read_text(const char *path, char **buf, size_t *len, char *err,
 
 			close(fd);
 			free(b);
-			return errf(err, errlen, MIX_EIO, path, 0, 0, "cannot "
+			return errf(err, errlen, MEMCAL_EIO, path, 0, 0, "cannot "
 				    "read the mix file: %s", strerror(e));
 		}
 		if (!got)
@@ -408,50 +408,50 @@ static int read_text(const char *path, char **buf, size_t *len, char *err,
 	close(fd);
 	if (!n && S_ISFIFO(st.st_mode)) {
 		free(b);
-		return errf(err, errlen, MIX_EIO, path, 0, 0, "is a pipe that "
+		return errf(err, errlen, MEMCAL_EIO, path, 0, 0, "is a pipe that "
 			    "no program is writing to: start the writer "
 			    "first, or give the mix file itself");
 	}
 	if (n > MIX_MAX_BYTES) {
 		free(b);
-		return errf(err, errlen, MIX_EIO, path, 0, 0, "holds more than "
+		return errf(err, errlen, MEMCAL_EIO, path, 0, 0, "holds more than "
 			    "%d bytes: a mix file is at most that", MIX_MAX_BYTES);
 	}
 	b[n] = '\0';
 	*buf = b;
 	*len = n;
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
  * shape_error - refuse a document that is not a mapping (empty, only
  * comments, a scalar, a list) or that holds a NUL character, before
- * libcyaml, which has no position for these.  MIX_OK when it is a
+ * libcyaml, which has no position for these.  MEMCAL_OK when it is a
  * mapping.
  */
 static int shape_error(const struct mix_lines *ml, const char *path,
 		       char *err, size_t len)
 {
 	if (ml->root == MIX_ROOT_NONE)
-		return errf(err, len, MIX_ESYNTAX, path, 0, 0, "the mix file "
+		return errf(err, len, MEMCAL_ESYNTAX, path, 0, 0, "the mix file "
 			    "is empty (or holds only comments): it needs at "
 			    "least 'name:' and 'workloads:' (see "
 			    "memtune(1), THE MIX FILE)");
 	if (ml->root != MIX_ROOT_MAPPING)
-		return errf(err, len, MIX_ESYNTAX, path, ml->root_line,
+		return errf(err, len, MEMCAL_ESYNTAX, path, ml->root_line,
 			    ml->root_col, "a mix file is a mapping of settings "
 			    "('name: ...', 'workloads: ...'), not a %s",
 			    ml->root == MIX_ROOT_SCALAR ? "single value" :
 			    "list");
 	if (ml->nul_line)
-		return errf(err, len, MIX_ESYNTAX, path, ml->nul_line,
+		return errf(err, len, MEMCAL_ESYNTAX, path, ml->nul_line,
 			    ml->nul_col, "a value holds a NUL character "
 			    "(\\0), which no name, command or number may hold");
 	if (ml->doc2_line)
-		return errf(err, len, MIX_ESYNTAX, path, ml->doc2_line, 0,
+		return errf(err, len, MEMCAL_ESYNTAX, path, ml->doc2_line, 0,
 			    "a second YAML document starts here: a mix file "
 			    "is one document");
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -480,19 +480,19 @@ static int check_name(const char *s, const char *what, size_t max,
 	const char *bad = bad_char(s);
 
 	if (!s[0])
-		return errf(err, len, MIX_EINVAL, path, line, col, "%s is "
+		return errf(err, len, MEMCAL_EINVAL, path, line, col, "%s is "
 			    "empty: give it 1 to %zu characters", what, max);
 	if (strlen(s) > max)
-		return errf(err, len, MIX_EINVAL, path, line, col, "%s is %zu "
+		return errf(err, len, MEMCAL_EINVAL, path, line, col, "%s is %zu "
 			    "bytes long: the most is %zu", what, strlen(s),
 			    max);
 	if (bad)
-		return errf(err, len, MIX_EINVAL, path, line, col, "%s holds "
+		return errf(err, len, MEMCAL_EINVAL, path, line, col, "%s holds "
 			    "a control character (byte 0x%02x at offset %d): "
 			    "names are printable text, no newline, tab or "
 			    "escape", what, (unsigned char)*bad,
 			    (int)(bad - s));
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -534,7 +534,7 @@ static int parse_number(const char *text, const char *key, const char *who,
 		if (!strcmp(rules[i].key, key))
 			r = &rules[i];
 	if (!r)
-		return errf(err, len, MIX_EINVAL, path, 0, 0, "internal: no "
+		return errf(err, len, MEMCAL_EINVAL, path, 0, 0, "internal: no "
 			    "rule for '%s'", key);
 	if (who)
 		snprintf(pre, sizeof(pre), "workload '%s': ", who);
@@ -542,9 +542,9 @@ static int parse_number(const char *text, const char *key, const char *who,
 		errno = 0;
 		*v = strtod(text, NULL);
 		if (!errno && *v >= r->min && *v <= r->max)
-			return MIX_OK;
+			return MEMCAL_OK;
 	}
-	return errf(err, len, MIX_EINVAL, path, mix_lines_key(ml, idx, key),
+	return errf(err, len, MEMCAL_EINVAL, path, mix_lines_key(ml, idx, key),
 		    mix_lines_col(ml, idx, key), "%s%s must be %s from %.15g "
 		    "to %.15g (%s), not '%s'", pre, key, r->integer ?
 		    "a whole number" : "a number (decimals allowed)", r->min,
@@ -556,14 +556,14 @@ static int copy_argv(struct mix_workload *w, char **src, unsigned n)
 {
 	w->argv = calloc(n + 1, sizeof(char *));
 	if (!w->argv)
-		return MIX_ENOMEM;
+		return MEMCAL_ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		w->argv[i] = strdup(src[i]);
 		if (!w->argv[i])
-			return MIX_ENOMEM;
+			return MEMCAL_ENOMEM;
 	}
 	w->argc = (int)n;
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -589,14 +589,14 @@ static int numbers(const struct raw_workload *r, int idx,
 		v[i] = -1;
 		if (f[i].text && parse_number(f[i].text, f[i].key, w->name, ml,
 					      idx, path, &v[i], err, len))
-			return MIX_EINVAL;
+			return MEMCAL_EINVAL;
 	}
 	w->cpu = (int)v[0];
 	w->period_ns = v[1] < 0 ? 0 : (uint64_t)v[1] * 1000;
 	w->deadline_ns = v[2] < 0 ? 0 : (uint64_t)v[2] * 1000;
 	w->read_bps = v[3] < 0 ? -1 : v[3] * 1e6;
 	w->write_bps = v[4] < 0 ? -1 : v[4] * 1e6;
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -621,7 +621,7 @@ static int normalise(const struct raw_workload *r, int idx,
 	if (rc)
 		return rc;
 	if (!!r->command == !!r->argv)
-		return errf(err, len, MIX_EINVAL, path, line, 0, "workload "
+		return errf(err, len, MEMCAL_EINVAL, path, line, 0, "workload "
 			    "'%s': give exactly one of 'command' (a string, "
 			    "split on blanks) or 'argv' (a list)", w->name);
 	if (r->command) {
@@ -633,29 +633,29 @@ static int normalise(const struct raw_workload *r, int idx,
 				    "more than %d words", w->name,
 				    MIX_MAX_ARGS);
 	} else if (copy_argv(w, r->argv, r->argv_count)) {
-		return errf(err, len, MIX_ENOMEM, path, line, 0,
+		return errf(err, len, MEMCAL_ENOMEM, path, line, 0,
 			    "out of memory");
 	}
 	if (!r->deadline_us && w->rt)
 		w->deadline_ns = w->period_ns;
 	if (w->rt && !w->deadline_ns)
-		return errf(err, len, MIX_EINVAL, path,
+		return errf(err, len, MEMCAL_EINVAL, path,
 			    mix_lines_key(ml, idx, "criticality"), 0,
 			    "workload '%s' is real-time but gives neither "
 			    "'deadline_us' nor 'period_us'", w->name);
 	if (!w->rt && (r->period_us || r->deadline_us))
-		return errf(err, len, MIX_EINVAL, path,
+		return errf(err, len, MEMCAL_EINVAL, path,
 			    mix_lines_key(ml, idx, r->deadline_us ?
 					  "deadline_us" : "period_us"), 0,
 			    "workload '%s' is best-effort: 'period_us' and "
 			    "'deadline_us' apply to real-time workloads only",
 			    w->name);
 	if (w->rt && w->period_ns && w->deadline_ns > w->period_ns)
-		return errf(err, len, MIX_EINVAL, path,
+		return errf(err, len, MEMCAL_EINVAL, path,
 			    mix_lines_key(ml, idx, "deadline_us"), 0,
 			    "workload '%s': deadline_us exceeds period_us",
 			    w->name);
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -670,20 +670,20 @@ static int check_mix(struct mix *m, const struct mix_lines *ml, char *err,
 			const struct mix_workload *a = &m->wl[j], *b = &m->wl[i];
 
 			if (!strcmp(a->name, b->name))
-				return errf(err, len, MIX_EINVAL, m->path,
+				return errf(err, len, MEMCAL_EINVAL, m->path,
 					    mix_lines_key(ml, i, "name"), 0,
 					    "workload name '%s' is used twice "
 					    "(first on line %d)", b->name,
 					    a->line);
 			if (a->cpu >= 0 && a->cpu == b->cpu && (a->rt || b->rt))
-				return errf(err, len, MIX_EINVAL, m->path,
+				return errf(err, len, MEMCAL_EINVAL, m->path,
 					    mix_lines_key(ml, i, "cpu"), 0,
 					    "workloads '%s' and '%s' share "
 					    "cpu %d, but a real-time workload "
 					    "needs a core of its own", a->name,
 					    b->name, b->cpu);
 		}
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /*
@@ -719,7 +719,7 @@ static int settings(const struct raw_mix *raw, const struct mix_lines *ml,
 	if (!rc && raw->rt_exempt) {
 		m->rt_exempt = !strcmp(raw->rt_exempt, "true");
 		if (!m->rt_exempt && strcmp(raw->rt_exempt, "false"))
-			rc = errf(err, len, MIX_EINVAL, m->path,
+			rc = errf(err, len, MEMCAL_EINVAL, m->path,
 				  mix_lines_key(ml, -1, "rt_exempt"),
 				  mix_lines_col(ml, -1, "rt_exempt"),
 				  "rt_exempt must be true or false (monitor the "
@@ -737,7 +737,7 @@ static int settings(const struct raw_mix *raw, const struct mix_lines *ml,
  * @err:    receives "FILE: line N[, column C]: what is wrong" on error.
  * @errlen: size of @err.
  *
- * Return: MIX_OK or a MIX_E* code.
+ * Return: MEMCAL_OK or a MIX_E* code.
  */
 int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 {
@@ -762,7 +762,7 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 	ml = calloc(1, sizeof(*ml));
 	if (!ml) {
 		free(text);
-		return MIX_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	/* a text libyaml cannot parse is left to libcyaml's message, with
 	 * libyaml's own position when libcyaml gives none */
@@ -774,7 +774,7 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 		if (cerr != CYAML_OK)
 			rc = syntax_error(&log, cerr, ml, path, err, errlen);
 		else if (!raw)	/* an empty document loads as nothing */
-			rc = errf(err, errlen, MIX_ESYNTAX, path, 0, 0, "the "
+			rc = errf(err, errlen, MEMCAL_ESYNTAX, path, 0, 0, "the "
 				  "mix file holds no mapping: it needs at "
 				  "least 'name:' and 'workloads:'");
 	}
@@ -802,7 +802,7 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
  * @cpu_exists: per OS CPU number, whether it exists (online).
  * @nr_cpus:    entries in @cpu_exists.
  *
- * Return: MIX_OK or MIX_EINVAL with @err naming the line.
+ * Return: MEMCAL_OK or MEMCAL_EINVAL with @err naming the line.
  */
 int mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
 		   char *err, size_t errlen)
@@ -811,13 +811,13 @@ int mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
 		const struct mix_workload *w = &m->wl[i];
 
 		if (w->cpu >= 0 && (w->cpu >= nr_cpus || !cpu_exists[w->cpu]))
-			return errf(err, errlen, MIX_EINVAL, m->path, w->line, 0,
+			return errf(err, errlen, MEMCAL_EINVAL, m->path, w->line, 0,
 				    "workload '%s' names cpu %d, which does "
 				    "not exist on this board (it has %d CPUs, "
 				    "0-%d)", w->name, w->cpu, nr_cpus,
 				    nr_cpus - 1);
 	}
-	return MIX_OK;
+	return MEMCAL_OK;
 }
 
 /** mix_find() - index of the workload named @name, or -1. */

@@ -39,19 +39,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memcal_status.h"
+
 #define MIX_MAX_WORKLOADS 64
 #define MIX_MAX_ARGS 64
 #define MIX_ERR_LEN 512
 #define MIX_MAX_BYTES (1 << 20)	/* largest mix file read */
-
-/* Result codes of the mix functions. */
-enum mix_rc {
-	MIX_OK = 0,
-	MIX_ESYNTAX = 1,	/* YAML or schema error (line/column given) */
-	MIX_EINVAL = 2,		/* well-formed but inconsistent */
-	MIX_EIO = 3,		/* cannot read the file */
-	MIX_ENOMEM = 4,
-};
 
 /**
  * struct mix_workload - one workload of a mix, normalised.

@@ -72,7 +72,7 @@ static void init_config(const struct plan_input *in, struct tune_config *c)
 
 /**
  * plan_run() - plan @in into @out (zeroed first).
- * Return: PLAN_OK or a PLAN_E* code with @err saying why and what to do.
+ * Return: MEMCAL_OK or a PLAN_E* code with @err saying why and what to do.
  */
 int plan_run(const struct plan_input *in, struct tune_config *out,
 	     char *err, size_t errlen)
@@ -89,7 +89,7 @@ int plan_run(const struct plan_input *in, struct tune_config *out,
 			snprintf(err, errlen, "the platform profile lacks a "
 				 "sustainable %s bandwidth or a counter: run "
 				 "'memcal run' first", k ? "write" : "read");
-			return PLAN_EINVAL;
+			return MEMCAL_EINVAL;
 		}
 	rc = plan_assign(in, cpu_of, out, err, errlen);
 	if (!rc)

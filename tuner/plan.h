@@ -29,15 +29,6 @@
 
 #define PLAN_MAX_PERIODS 16
 
-/* Result codes of the planner. */
-enum plan_rc {
-	PLAN_OK = 0,
-	PLAN_EINVAL = 1,	/* the mix or the inputs cannot be planned */
-	PLAN_ENOFIT = 2,	/* budgets cannot fit the sustainable bandwidth */
-	PLAN_ENOMEM = 3,
-	PLAN_ESIM = 4,		/* the simulator refused a configuration */
-};
-
 /**
  * struct plan_profile - one workload's solo profile.
  * @id:        database id (0 in tests).

@@ -42,7 +42,7 @@ static bool better_core(const struct plan_input *in, const int *n_on, int a,
  * workload tables (roles, names).
  * @cpu_of: per workload of the mix, set to its CPU.
  *
- * Return: PLAN_OK, or PLAN_EINVAL with @err saying what does not fit.
+ * Return: MEMCAL_OK, or MEMCAL_EINVAL with @err saying what does not fit.
  */
 int plan_assign(const struct plan_input *in, int *cpu_of,
 		struct tune_config *out, char *err, size_t errlen)
@@ -54,7 +54,7 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 	if (in->nr_cpus < 1 || in->nr_cpus > TUNE_MAX_CPUS) {
 		snprintf(err, errlen, "the platform profile gives %d CPUs; "
 			 "memtune handles 1..%d", in->nr_cpus, TUNE_MAX_CPUS);
-		return PLAN_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	for (int i = 0; i < m->n; i++)
 		n_rt += m->wl[i].rt;
@@ -63,7 +63,7 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 			 "their own plus one for the master, but the board has "
 			 "%d CPUs: make some workloads best-effort", n_rt, n_rt,
 			 in->nr_cpus);
-		return PLAN_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	for (int i = 0; i < m->n; i++) {
 		cpu_of[i] = m->wl[i].cpu;
@@ -86,7 +86,7 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 				 "workload '%s' (line %d): every core already "
 				 "has work; unpin a best-effort workload or "
 				 "free a core", m->wl[i].name, m->wl[i].line);
-			return PLAN_EINVAL;
+			return MEMCAL_EINVAL;
 		}
 		cpu_of[i] = best;
 		n_on[best]++;
@@ -107,7 +107,7 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 			snprintf(err, errlen, "no core without real-time work "
 				 "is left for best-effort workload '%s'",
 				 m->wl[i].name);
-			return PLAN_EINVAL;
+			return MEMCAL_EINVAL;
 		}
 		cpu_of[i] = best;
 		n_on[best]++;
@@ -142,5 +142,5 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 		free(argv);
 		add_name(&out->cpus[cpu_of[i]], w->name);
 	}
-	return PLAN_OK;
+	return MEMCAL_OK;
 }

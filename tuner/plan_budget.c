@@ -120,7 +120,7 @@ static void explain_rt(struct tune_config *out, int c, int k,
 }
 
 /*
- * fit_class - budgets of class @k at period @sec seconds; PLAN_ENOFIT with
+ * fit_class - budgets of class @k at period @sec seconds; MEMCAL_ENOFIT with
  * a message when the real-time guarantees exceed the platform ceiling.
  */
 static int fit_class(const struct plan_input *in, const struct plan_traces *t,
@@ -163,7 +163,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			 "workloads on fewer cores", floor_sum / sec / 1e6,
 			 cls[k], sec * 1e6, PLAN_FLOOR_NOISE_SHARE * 100,
 			 plat / sec / 1e6);
-		return PLAN_ENOFIT;
+		return MEMCAL_ENOFIT;
 	}
 	if (rt_sum > plat || (n_be && plat - rt_sum < (double)n_be * bpe)) {
 		snprintf(err, errlen, "budgets cannot fit: the real-time cores "
@@ -176,7 +176,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			 in->mix->percentile, in->mix->margin_pct,
 			 n_be ? " and the best-effort cores need at least one "
 			 "event each" : "", plat / sec / 1e6);
-		return PLAN_ENOFIT;
+		return MEMCAL_ENOFIT;
 	}
 	for (int c = 0; c < t->nr_cpus; c++) {
 		struct tune_budget *b = &config_cpu(out, c)->b[k];
@@ -221,7 +221,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			 "%llu events per period exceed the platform's %llu",
 			 cls[k], (unsigned long long)ev_sum,
 			 (unsigned long long)out->ceiling_events[k]);
-		return PLAN_ENOFIT;
+		return MEMCAL_ENOFIT;
 	}
 	for (int c = 0; c < t->nr_cpus; c++) {
 		struct tune_budget *b = &config_cpu(out, c)->b[k];
@@ -246,7 +246,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			       "%.1f MB/s the board sustains", cls[k],
 			       (double)ev_sum * bpe / sec / 1e6,
 			       in->sustain_bps[k] / 1e6);
-	return PLAN_OK;
+	return MEMCAL_OK;
 }
 
 /**
@@ -254,8 +254,8 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
  * @t:       per-core traces.
  * @explain: record the reasoning in @out (only for the final choice).
  *
- * Return: PLAN_OK, PLAN_EINVAL (period not a multiple of the trace tick)
- * or PLAN_ENOFIT with @err saying what does not fit and what to do.
+ * Return: MEMCAL_OK, MEMCAL_EINVAL (period not a multiple of the trace tick)
+ * or MEMCAL_ENOFIT with @err saying what does not fit and what to do.
  */
 int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
@@ -269,7 +269,7 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		snprintf(err, errlen, "period %u us does not fit the %u us "
 			 "trace granularity and %zu samples", period_us,
 			 t->tick_us, t->len);
-		return PLAN_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	tpp = period_us / t->tick_us;
 	out->period_us = (int)period_us;
@@ -304,5 +304,5 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	}
 	if (out->reclaim_quantum < 1 || out->reclaim_quantum == UINT32_MAX)
 		out->reclaim_quantum = 1;
-	return PLAN_OK;
+	return MEMCAL_OK;
 }

@@ -37,12 +37,12 @@ static int try_cfg(const struct plan_input *in, const struct plan_traces *t,
 		*have = true;
 		memcpy(keep, c, sizeof(*keep));
 	}
-	return PLAN_OK;
+	return MEMCAL_OK;
 }
 
 /**
  * plan_lms() - set @out's LMS parameters and modes (LMS adaptation on).
- * Return: PLAN_OK or the replay's error.
+ * Return: MEMCAL_OK or the replay's error.
  */
 int plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	     struct tune_config *out, char *err, size_t errlen)
@@ -51,12 +51,12 @@ int plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	struct tune_config *keep = malloc(sizeof(*keep));
 	double best = 0, lms_best;
 	bool have = false;
-	int rc = PLAN_OK;
+	int rc = MEMCAL_OK;
 
 	if (!c || !keep) {
 		free(c);
 		free(keep);
-		return PLAN_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	out->lms = out->reclaim = out->share = true;
 	out->monitor = false;

@@ -17,7 +17,7 @@
  * plan_master() - set @out->master_cpu and explain the choice.
  * @cpu_of: per workload, its CPU (from plan_assign()).
  *
- * Return: PLAN_OK, or PLAN_EINVAL when every core hosts real-time work.
+ * Return: MEMCAL_OK, or MEMCAL_EINVAL when every core hosts real-time work.
  */
 int plan_master(const struct plan_input *in, const int *cpu_of,
 		struct tune_config *out, char *err, size_t errlen)
@@ -49,7 +49,7 @@ int plan_master(const struct plan_input *in, const int *cpu_of,
 		snprintf(err, errlen, "every core runs a real-time workload, so "
 			 "no core is left for the master: make one workload "
 			 "best-effort or leave one core free");
-		return PLAN_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	out->master_cpu = best;
 	config_reason(out, TUNE_REASON_MASTER, "master core %d: not a "
@@ -58,5 +58,5 @@ int plan_master(const struct plan_input *in, const int *cpu_of,
 		      "on it)", best, in->overhead_ns[best] / 1000.0,
 		      in->overhead_method, load[best],
 		      load[best] == 1.0 ? "" : "s");
-	return PLAN_OK;
+	return MEMCAL_OK;
 }

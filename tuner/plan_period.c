@@ -29,8 +29,8 @@ static const uint32_t default_periods[] = {
  * plan_period() - set @out->period_us (and budgets for it), explaining the
  * trade-off.  @out already holds placement, master and default modes.
  *
- * Return: PLAN_OK, PLAN_ENOFIT when no period lets the budgets fit,
- * PLAN_EINVAL when no candidate suits the traces, PLAN_ENOMEM/ESIM.
+ * Return: MEMCAL_OK, MEMCAL_ENOFIT when no period lets the budgets fit,
+ * MEMCAL_EINVAL when no candidate suits the traces, MEMCAL_ENOMEM/ESIM.
  */
 int plan_period(const struct plan_input *in, const struct plan_traces *t,
 		struct tune_config *out, char *err, size_t errlen)
@@ -42,11 +42,11 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 	size_t used = 0;
 	uint32_t best = 0;
 	double best_cost = 0;
-	int rc = PLAN_EINVAL, last_rc = PLAN_EINVAL;
+	int rc = MEMCAL_EINVAL, last_rc = MEMCAL_EINVAL;
 	char last_err[512] = "";
 
 	if (!tmp)
-		return PLAN_ENOMEM;
+		return MEMCAL_ENOMEM;
 	for (int i = 0; i < PLAN_MAX_PERIODS && cand[i]; i++) {
 		struct plan_score s;
 		uint32_t p = cand[i];
@@ -58,7 +58,7 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 		tmp->lms = false;	/* static budgets: LMS is tuned after */
 		last_rc = plan_budgets(in, t, p, tmp, false, last_err,
 				       sizeof(last_err));
-		if (last_rc == PLAN_ENOFIT)
+		if (last_rc == MEMCAL_ENOFIT)
 			continue;
 		if (last_rc)
 			break;
@@ -83,7 +83,7 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 			 "short or their granularity divides no candidate; "
 			 "profile longer workloads");
 		free(tmp);
-		return last_rc ? last_rc : PLAN_EINVAL;
+		return last_rc ? last_rc : MEMCAL_EINVAL;
 	}
 	config_explain(out, "period candidates, cost = overhead + regulation "
 		       "error replayed through regulator/sim: %s", line);

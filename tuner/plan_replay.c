@@ -37,8 +37,8 @@
  * @cpu_of: per workload, its CPU.
  * @t:      filled; free with plan_traces_free().
  *
- * Return: PLAN_OK, PLAN_EINVAL (granularities that do not divide each
- * other, no trace at all) or PLAN_ENOMEM.
+ * Return: MEMCAL_OK, MEMCAL_EINVAL (granularities that do not divide each
+ * other, no trace at all) or MEMCAL_ENOMEM.
  */
 int plan_traces_build(const struct plan_input *in, const int *cpu_of,
 		      struct plan_traces *t, char *err, size_t errlen)
@@ -55,7 +55,7 @@ int plan_traces_build(const struct plan_input *in, const int *cpu_of,
 	if (!tick) {
 		snprintf(err, errlen, "no workload of mix '%s' has a traffic "
 			 "trace: run 'memtune profile' first", m->name);
-		return PLAN_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	for (int i = 0; i < m->n; i++) {
 		const struct plan_profile *p = &in->prof[i];
@@ -68,7 +68,7 @@ int plan_traces_build(const struct plan_input *in, const int *cpu_of,
 				 "granularities (%u us, %u us) that do not "
 				 "divide each other: profile again", m->name,
 				 p->tick_us, tick);
-			return PLAN_EINVAL;
+			return MEMCAL_EINVAL;
 		}
 		n = p->len / (tick / p->tick_us);
 		if (n > len)
@@ -79,11 +79,11 @@ int plan_traces_build(const struct plan_input *in, const int *cpu_of,
 	if (!len) {
 		snprintf(err, errlen, "the traces of mix '%s' are shorter than "
 			 "one %u us sample", m->name, tick);
-		return PLAN_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	t->bytes = calloc(len * (size_t)in->nr_cpus * 2, sizeof(uint64_t));
 	if (!t->bytes)
-		return PLAN_ENOMEM;
+		return MEMCAL_ENOMEM;
 	t->tick_us = tick;
 	t->len = len;
 	for (int i = 0; i < m->n; i++) {
@@ -107,7 +107,7 @@ int plan_traces_build(const struct plan_input *in, const int *cpu_of,
 				dst[1] += p->write[src];
 			}
 	}
-	return PLAN_OK;
+	return MEMCAL_OK;
 }
 
 /** plan_traces_free() - release what plan_traces_build() allocated. */
@@ -243,9 +243,9 @@ static void fill_score(const struct plan_input *in,
  * plan_replay() - replay @t through regulator/sim under configuration @c
  * (its period, budgets, modes and LMS parameters) and score it.
  *
- * Return: PLAN_OK, PLAN_EINVAL (period not a multiple of the trace tick,
- * trace shorter than one period), PLAN_ESIM with the simulator's reason,
- * or PLAN_ENOMEM.
+ * Return: MEMCAL_OK, MEMCAL_EINVAL (period not a multiple of the trace tick,
+ * trace shorter than one period), MEMCAL_ESIM with the simulator's reason,
+ * or MEMCAL_ENOMEM.
  */
 int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		const struct tune_config *c, struct plan_score *s,
@@ -259,16 +259,16 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 	uint64_t *ev = malloc(n_ev * sizeof(*ev));
 	struct memreg_sim_trace tr;
 	const char *why = "";
-	int rc = PLAN_OK;
+	int rc = MEMCAL_OK;
 
 	if (!sc || !res || !ev) {
-		rc = PLAN_ENOMEM;
+		rc = MEMCAL_ENOMEM;
 		goto out;
 	}
 	if (period_ns % tick_ns) {
 		snprintf(err, errlen, "period %d us is not a multiple of the "
 			 "%u us trace granularity", c->period_us, t->tick_us);
-		rc = PLAN_EINVAL;
+		rc = MEMCAL_EINVAL;
 		goto out;
 	}
 	tpp = (size_t)(period_ns / tick_ns);
@@ -282,7 +282,7 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		snprintf(err, errlen, "the traces (%zu x %u us) are shorter "
 			 "than one %d us period", t->len, t->tick_us,
 			 c->period_us);
-		rc = PLAN_EINVAL;
+		rc = MEMCAL_EINVAL;
 		goto out;
 	}
 	fill_reg(c, t->nr_cpus, &sc->reg);
@@ -290,14 +290,14 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 	res->periods_cap = np * (size_t)t->nr_cpus;
 	res->periods = calloc(res->periods_cap, sizeof(*res->periods));
 	if (!res->periods) {
-		rc = PLAN_ENOMEM;
+		rc = MEMCAL_ENOMEM;
 		goto out;
 	}
 	rc = memreg_sim_run(sc, &tr, res, &why);
 	if (rc) {
 		snprintf(err, errlen, "the regulator refused the configuration "
 			 "at %d us: %s", c->period_us, why);
-		rc = rc == MEMREG_SIM_ENOMEM ? PLAN_ENOMEM : PLAN_ESIM;
+		rc = rc == MEMCAL_ENOMEM ? MEMCAL_ENOMEM : MEMCAL_ESIM;
 		goto out;
 	}
 	fill_score(in, t, ev, res, tpp, period_ns, c->lms, s);

@@ -203,7 +203,7 @@ static void to_row(const struct vlat *v, const struct mix *m, int i, int k,
 /**
  * vlat_store() - every non-empty distribution of @v as latency rows of
  * validation @validation_id (inside the caller's transaction).
- * Return: MEMCAL_DB_OK or the database's error.
+ * Return: MEMCAL_OK or the database's error.
  */
 int vlat_store(memcal_db *db, int64_t validation_id, const struct vlat *v,
 	       const struct mix *m)
@@ -218,12 +218,12 @@ int vlat_store(memcal_db *db, int64_t validation_id, const struct vlat *v,
 			to_row(v, m, i, k, &l);
 			l.histogram = histogram_json(&v->dist[i][k]);
 			rc = l.histogram ? memcal_db_job_latency_store(db,
-				validation_id, &l) : MEMCAL_DB_EINVAL;
+				validation_id, &l) : MEMCAL_EINVAL;
 			free(l.histogram);
 			if (rc)
 				return rc;
 		}
-	return MEMCAL_DB_OK;
+	return MEMCAL_OK;
 }
 
 /**

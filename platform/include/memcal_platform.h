@@ -25,15 +25,7 @@
 #include <hwloc.h>
 #include <jansson.h>
 
-/* Result codes of the platform and calibrate subsystems (0 is success). */
-enum memcal_cal_rc {
-	MEMCAL_CAL_OK = 0,
-	MEMCAL_CAL_ERROR = -1,		/* generic failure, message in err */
-	MEMCAL_CAL_EINVAL = -2,		/* bad argument (size, core, ...) */
-	MEMCAL_CAL_ENOMEM = -3,		/* not enough memory */
-	MEMCAL_CAL_ETOPO = -4,		/* topology cannot be loaded */
-	MEMCAL_CAL_EUNSUPPORTED = -5,	/* not possible on this hardware */
-};
+#include "memcal_status.h"
 
 /**
  * struct memcal_cache - one cache object.

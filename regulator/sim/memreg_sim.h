@@ -39,6 +39,7 @@
 #include <stdio.h>
 
 #include "memreg.h"
+#include "memcal_status.h"
 
 /**
  * struct memreg_sim_trace - per-core demand trace, in memory
@@ -168,9 +169,6 @@ struct memreg_sim_result {
 	struct memreg_sim_summary total;
 };
 
-/* Error codes of the simulator (beyond the core's MEMREG_E*). */
-#define MEMREG_SIM_ENOMEM	(-12)
-
 /*
  * Number of whole periods of @period_ns that @trace covers (0 if the
  * period and tick have no usable common step, see @max_subticks), so a
@@ -181,9 +179,11 @@ size_t memreg_sim_nr_periods(const struct memreg_sim_trace *trace,
 
 /*
  * Run @cfg over @trace, filling @res (its @periods/@periods_cap set by
- * the caller, everything else is overwritten).  Returns 0, a MEMREG_E*
- * code for a bad configuration or trace (with *why set to a static
- * message), or MEMREG_SIM_ENOMEM.
+ * the caller, everything else is overwritten).  Returns MEMCAL_OK, or
+ * with *why set to a static message: MEMCAL_EINVAL (a value out of its
+ * range) or MEMCAL_ERANGE (values inconsistent with each other) for a bad
+ * configuration or trace, MEMCAL_ENOMEM, or MEMCAL_ERROR when the
+ * regulator refused a period.
  */
 int memreg_sim_run(const struct memreg_sim_config *cfg,
 		   const struct memreg_sim_trace *trace,
@@ -212,7 +212,8 @@ struct memreg_sim_trace_buf {
  *   120 30 4000 100        one line per tick: read0 write0 read1 write1 ...
  *
  * '#' starts a comment; numbers are separated by blanks or commas.
- * Returns 0, or -1 with a message "NAME:LINE: what is wrong" in @err.
+ * Returns MEMCAL_OK, or MEMCAL_ESYNTAX (MEMCAL_EIO, MEMCAL_ENOMEM) with a
+ * message "NAME:LINE: what is wrong" in @err.
  */
 int memreg_sim_trace_parse(FILE *f, const char *name,
 			   struct memreg_sim_trace_buf *out,

@@ -427,29 +427,29 @@ static int sim_check(const struct memreg_sim_config *cfg,
 {
 	if (!cfg || !t) {
 		*why = "no configuration or no trace";
-		return MEMREG_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	if (!t->tick_ns) {
 		*why = "trace tick must be > 0 ns";
-		return MEMREG_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	if (t->nr_cores < 1 || t->nr_cores > MEMREG_MAX_CPUS) {
 		*why = "trace must have 1..64 cores";
-		return MEMREG_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	if (t->nr_ticks && !t->events) {
 		*why = "trace has ticks but no data";
-		return MEMREG_EINVAL;
+		return MEMCAL_EINVAL;
 	}
 	if (cfg->reg.nr_cpus != t->nr_cores) {
 		*why = "configuration nr_cpus differs from the trace's cores";
-		return MEMREG_ERANGE;
+		return MEMCAL_ERANGE;
 	}
 	if (!sim_subticks(t->tick_ns, cfg->reg.period_ns, cfg->max_subticks)) {
 		*why = "period and trace tick have no common step of at least tick/max_subticks";
-		return MEMREG_EINVAL;
+		return MEMCAL_EINVAL;
 	}
-	return MEMREG_OK;
+	return MEMCAL_OK;
 }
 
 int memreg_sim_run(const struct memreg_sim_config *cfg,
@@ -471,12 +471,12 @@ int memreg_sim_run(const struct memreg_sim_config *cfg,
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		*why = "out of memory";
-		return MEMREG_SIM_ENOMEM;
+		return MEMCAL_ENOMEM;
 	}
 	ret = memreg_init(&st->reg, &cfg->reg, why);
 	if (ret) {
 		free(st);
-		return ret;
+		return ret == MEMREG_ERANGE ? MEMCAL_ERANGE : MEMCAL_EINVAL;
 	}
 	st->cfg = cfg;
 	st->trace = trace;
@@ -496,7 +496,7 @@ int memreg_sim_run(const struct memreg_sim_config *cfg,
 		if (sim_period_start(st, p)) {
 			*why = "regulator refused a replenishment";
 			free(st);
-			return MEMREG_ESTALE;
+			return MEMCAL_ERROR;
 		}
 		for (s = 0; s < st->per_period; s++) {
 			uint64_t k = p * st->per_period + s;
@@ -520,5 +520,5 @@ int memreg_sim_run(const struct memreg_sim_config *cfg,
 	}
 	sim_summarise(st, res);
 	free(st);
-	return MEMREG_OK;
+	return MEMCAL_OK;
 }

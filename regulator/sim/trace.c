@@ -23,6 +23,7 @@
  * @line: current line number
  * @err: message buffer
  * @errlen: its size
+ * @status: what the first error was (memcal_status.h)
  */
 struct trace_reader {
 	FILE *f;
@@ -30,9 +31,13 @@ struct trace_reader {
 	unsigned long line;
 	char *err;
 	size_t errlen;
+	int status;
 };
 
-/* Format "name:line: message" into the error buffer; returns -1. */
+/*
+ * Format "name:line: message" into the error buffer and note the failure
+ * as MEMCAL_ESYNTAX unless a caller noted another; returns -1.
+ */
 static int trace_error(struct trace_reader *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -46,6 +51,8 @@ static int trace_error(struct trace_reader *rd, const char *fmt, ...)
 	va_end(ap);
 	if (rd->err && rd->errlen)
 		snprintf(rd->err, rd->errlen, "%s:%lu: %s", rd->name, rd->line, msg);
+	if (!rd->status)
+		rd->status = MEMCAL_ESYNTAX;
 	return -1;
 }
 
@@ -88,8 +95,10 @@ static int trace_next_line(struct trace_reader *rd, char *buf, size_t len)
 		}
 	}
 	free(line);
-	if (ferror(rd->f))
+	if (ferror(rd->f)) {
+		rd->status = MEMCAL_EIO;
 		return trace_error(rd, "read error: %s", strerror(errno));
+	}
 	return 0;
 }
 
@@ -196,7 +205,8 @@ int memreg_sim_trace_parse(FILE *f, const char *name,
 			   struct memreg_sim_trace_buf *out,
 			   char *err, size_t errlen)
 {
-	struct trace_reader rd = { f, name ? name : "trace", 0, err, errlen };
+	struct trace_reader rd = { f, name ? name : "trace", 0, err, errlen,
+				   MEMCAL_OK };
 	size_t cap = 0, n = 0, per;
 	uint64_t *data = NULL;
 	char *buf;
@@ -204,8 +214,11 @@ int memreg_sim_trace_parse(FILE *f, const char *name,
 
 	memset(out, 0, sizeof(*out));
 	buf = malloc(TRACE_LINE_MAX);
-	if (!buf)
-		return trace_error(&rd, "out of memory");
+	if (!buf) {
+		rd.status = MEMCAL_ENOMEM;
+		trace_error(&rd, "out of memory");
+		return rd.status;
+	}
 	if (trace_header(&rd, buf, out, &bytes))
 		goto fail;
 	per = (size_t)out->trace.nr_cores * 2;
@@ -218,6 +231,7 @@ int memreg_sim_trace_parse(FILE *f, const char *name,
 			uint64_t *nd = realloc(data, ncap * sizeof(*nd));
 
 			if (!nd) {
+				rd.status = MEMCAL_ENOMEM;
 				trace_error(&rd, "out of memory");
 				goto fail;
 			}
@@ -262,7 +276,7 @@ fail:
 	free(buf);
 	free(data);
 	memset(out, 0, sizeof(*out));
-	return -1;
+	return rd.status ? rd.status : MEMCAL_ESYNTAX;
 }
 
 void memreg_sim_trace_free(struct memreg_sim_trace_buf *buf)

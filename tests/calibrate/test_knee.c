@@ -91,6 +91,6 @@ Test(knee, bad_curves_are_rejected)
 	struct memcal_curve_point c[] = { { 0, 0 }, { 1, 100 } };
 	struct memcal_knee k;
 
-	cr_expect_eq(memcal_knee_find(c, 0, 1.5, &k), MEMCAL_CAL_EINVAL);
-	cr_expect_eq(memcal_knee_find(c, 2, 1.5, &k), MEMCAL_CAL_EINVAL);
+	cr_expect_eq(memcal_knee_find(c, 0, 1.5, &k), MEMCAL_EINVAL);
+	cr_expect_eq(memcal_knee_find(c, 2, 1.5, &k), MEMCAL_EINVAL);
 }

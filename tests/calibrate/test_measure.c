@@ -101,7 +101,7 @@ Test(measure, tiny_bandwidth_measurements_are_plausible)
 		struct memcal_bw_result r;
 		int rc = memcal_measure_bw(&b, &s, &r, err, sizeof(err));
 
-		if (rc == MEMCAL_CAL_EUNSUPPORTED)
+		if (rc == MEMCAL_EUNSUPPORTED)
 			continue;
 		cr_assert_eq(rc, 0, "%s", err);
 		cr_expect_eq(r.n_workers, n);
@@ -133,9 +133,9 @@ Test(measure, too_small_or_too_large_buffers_are_refused)
 	char err[256] = "";
 
 	cr_expect_eq(memcal_bench_init(&b, &t, cpus, n, 100, err, sizeof(err)),
-		     MEMCAL_CAL_EINVAL);
+		     MEMCAL_EINVAL);
 	cr_expect_eq(memcal_bench_init(&b, &t, cpus, n, (size_t)1 << 52, err,
-				       sizeof(err)), MEMCAL_CAL_ENOMEM);
+				       sizeof(err)), MEMCAL_ENOMEM);
 	cr_expect(strstr(err, "available") != NULL, "message: %s", err);
 	memcal_topology_free(&t);
 }

@@ -127,7 +127,7 @@ Test(pmu, discovery_without_a_pmu_says_so)
 		for (size_t i = 0; i < r.n_events; i++)
 			cr_expect_not(r.events[i].opened);
 	}
-	cr_expect_eq(memcal_pmu_validate(&r, NULL, 0), MEMCAL_CAL_EUNSUPPORTED);
+	cr_expect_eq(memcal_pmu_validate(&r, NULL, 0), MEMCAL_EUNSUPPORTED);
 	memcal_pmu_report_free(&r);
 	unsetenv("MEMCAL_SYSFS_ROOT");
 }

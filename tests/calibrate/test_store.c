@@ -185,7 +185,7 @@ Test(store, locked_database_is_refused_cleanly)
 	cr_assert_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL),
 		     SQLITE_OK);
 	cr_expect_eq(memcal_result_store(db, &r, err, sizeof(err)),
-		     MEMCAL_DB_EBUSY, "message: %s", err);
+		     MEMCAL_EBUSY, "message: %s", err);
 	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(other);
 	memcal_db_close(db);

@@ -128,14 +128,14 @@ Test(topology, malformed_and_missing_files_are_errors)
 	char err[256] = "";
 
 	cr_expect_eq(load_xml(&t, FIXTURES "malformed.xml", err, sizeof(err)),
-		     MEMCAL_CAL_ETOPO);
+		     MEMCAL_ETOPO);
 	cr_expect(strstr(err, "malformed.xml") != NULL, "message: %s", err);
 	err[0] = '\0';
 	cr_expect_eq(load_xml(&t, FIXTURES "no-such-file.xml", err,
-			      sizeof(err)), MEMCAL_CAL_ETOPO);
+			      sizeof(err)), MEMCAL_ETOPO);
 	cr_expect(strstr(err, "No such file") != NULL, "message: %s", err);
 	cr_expect_eq(memcal_topology_load(&t, "pack:x garbage", err,
-					  sizeof(err)), MEMCAL_CAL_ETOPO);
+					  sizeof(err)), MEMCAL_ETOPO);
 }
 
 Test(topology, cpulist_format)

@@ -112,7 +112,7 @@ static int store_overhead(memcal_db *db, struct fixture_ids *ids)
 
 /**
  * fixture_db_populate() - store the fixture board and runs in one
- * transaction.  Return: MEMCAL_DB_OK or the failing code.
+ * transaction.  Return: MEMCAL_OK or the failing code.
  */
 int fixture_db_populate(memcal_db *db, struct fixture_ids *ids)
 {

@@ -49,7 +49,7 @@ static memcal_db *open_ok(const char *p, unsigned flags)
 	memcal_db *db;
 	int rc = memcal_db_open(p, flags, &db, err, sizeof(err));
 
-	cr_assert_eq(rc, MEMCAL_DB_OK, "open %s: %d %s", p, rc, err);
+	cr_assert_eq(rc, MEMCAL_OK, "open %s: %d %s", p, rc, err);
 	return db;
 }
 
@@ -91,7 +91,7 @@ Test(db, create_sets_schema_wal_and_strict)
 	memcal_db *db = open_ok(path, MEMCAL_DB_OPEN_CREATE);
 	int v = 0;
 
-	cr_assert_eq(memcal_db_schema_version(db, &v), MEMCAL_DB_OK);
+	cr_assert_eq(memcal_db_schema_version(db, &v), MEMCAL_OK);
 	cr_assert_eq(v, MEMCAL_DB_SCHEMA_VERSION);
 	memcal_db_close(db);
 	cr_assert_eq(pragma_int(path, "PRAGMA user_version"),
@@ -113,7 +113,7 @@ Test(db, missing_file_without_create_is_refused)
 	memcal_db *db;
 
 	cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)),
-		     MEMCAL_DB_ECANTOPEN);
+		     MEMCAL_ECANTOPEN);
 	cr_assert_not_null(strstr(err, "no database at"), "%s", err);
 	cr_assert_eq(access(path, F_OK), -1, "nothing was created");
 }
@@ -125,7 +125,7 @@ Test(db, missing_directory_is_named)
 
 	snprintf(p, sizeof(p), "%s/nope/m.db", dir);
 	cr_assert_eq(memcal_db_open(p, MEMCAL_DB_OPEN_CREATE, &db, err,
-				    sizeof(err)), MEMCAL_DB_ECANTOPEN);
+				    sizeof(err)), MEMCAL_ECANTOPEN);
 	cr_assert_not_null(strstr(err, "does not exist"), "%s", err);
 }
 
@@ -139,12 +139,12 @@ Test(db, readonly_directory_is_named)
 		 * a path under /proc where nothing can be created. */
 		cr_assert_eq(memcal_db_open("/proc/memcal-test.db",
 					    MEMCAL_DB_OPEN_CREATE, &db, err,
-					    sizeof(err)), MEMCAL_DB_ECANTOPEN);
+					    sizeof(err)), MEMCAL_ECANTOPEN);
 	} else {
 		cr_assert_eq(chmod(dir, 0500), 0);
 		cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db,
 					    err, sizeof(err)),
-			     MEMCAL_DB_ECANTOPEN);
+			     MEMCAL_ECANTOPEN);
 	}
 	cr_assert_gt(strlen(err), 10, "a reason is given: %s", err);
 }
@@ -161,7 +161,7 @@ Test(db, not_a_database_is_refused_untouched)
 	fputs(junk, f);
 	fclose(f);
 	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db, err,
-				    sizeof(err)), MEMCAL_DB_ENOTADB);
+				    sizeof(err)), MEMCAL_ENOTADB);
 	cr_assert_not_null(strstr(err, "not a memcal database"), "%s", err);
 	after = slurp(path, &len);
 	cr_assert_eq(len, strlen(junk));
@@ -186,10 +186,10 @@ Test(db, newer_schema_is_refused_untouched)
 	before = slurp(path, &blen);
 	stat(path, &sb1);
 	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db, err,
-				    sizeof(err)), MEMCAL_DB_ENEWER);
+				    sizeof(err)), MEMCAL_ENEWER);
 	cr_assert_not_null(strstr(err, "newer"), "%s", err);
 	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
-				    sizeof(err)), MEMCAL_DB_ENEWER);
+				    sizeof(err)), MEMCAL_ENEWER);
 	after = slurp(path, &alen);
 	stat(path, &sb2);
 	cr_assert_eq(alen, blen);
@@ -249,7 +249,7 @@ Test(db, version_2_overhead_points_gain_lower_bound_false)
 	sqlite3_close(h);
 	db = open_ok(path, 0);
 	cr_assert_eq(memcal_db_overhead_list(db, ids.overhead_run_id,
-					     count_lower, n), MEMCAL_DB_OK);
+					     count_lower, n), MEMCAL_OK);
 	memcal_db_close(db);
 	cr_assert_eq(pragma_int(path, "PRAGMA user_version"),
 		     MEMCAL_DB_SCHEMA_VERSION);
@@ -262,7 +262,7 @@ Test(db, writes_outside_a_transaction_are_refused)
 	memcal_db *db = open_ok(path, MEMCAL_DB_OPEN_CREATE);
 	struct memcal_platform p = { .fingerprint = "x" };
 
-	cr_assert_eq(memcal_db_platform_store(db, &p), MEMCAL_DB_EMISUSE);
+	cr_assert_eq(memcal_db_platform_store(db, &p), MEMCAL_EMISUSE);
 	cr_assert_not_null(strstr(memcal_db_errmsg(db), "transaction"));
 	memcal_db_close(db);
 }
@@ -273,7 +273,7 @@ Test(db, readonly_handle_cannot_write)
 
 	memcal_db_close(db);
 	db = open_ok(path, MEMCAL_DB_OPEN_READONLY);
-	cr_assert_eq(memcal_db_begin(db), MEMCAL_DB_EREADONLY);
+	cr_assert_eq(memcal_db_begin(db), MEMCAL_EREADONLY);
 	memcal_db_close(db);
 }
 
@@ -286,15 +286,15 @@ Test(db, constraint_violation_rolls_back_whole_transaction)
 				 .buffer_bytes = 1, .repetitions = 1 };
 	int64_t latest = 0;
 
-	cr_assert_eq(fixture_db_populate(db, &ids), MEMCAL_DB_OK);
-	cr_assert_eq(memcal_db_begin(db), MEMCAL_DB_OK);
+	cr_assert_eq(fixture_db_populate(db, &ids), MEMCAL_OK);
+	cr_assert_eq(memcal_db_begin(db), MEMCAL_OK);
 	struct memcal_run run = { .platform_id = ids.platform_id,
 				  .kind = "quick" };
-	cr_assert_eq(memcal_db_run_store(db, &run), MEMCAL_DB_OK);
-	cr_assert_eq(memcal_db_bw_store(db, run.id, &bad), MEMCAL_DB_EINVAL);
+	cr_assert_eq(memcal_db_run_store(db, &run), MEMCAL_OK);
+	cr_assert_eq(memcal_db_bw_store(db, run.id, &bad), MEMCAL_EINVAL);
 	memcal_db_rollback(db);
 	cr_assert_eq(memcal_db_run_latest(db, "quick", &latest),
-		     MEMCAL_DB_ENOTFOUND);
+		     MEMCAL_ENOTFOUND);
 	memcal_db_close(db);
 }
 
@@ -349,7 +349,7 @@ Test(db, calibration_round_trip)
 	int64_t latest;
 	memcal_db *db;
 
-	cr_assert_eq(fixture_db_create(path, &ids), MEMCAL_DB_OK);
+	cr_assert_eq(fixture_db_create(path, &ids), MEMCAL_OK);
 	db = open_ok(path, MEMCAL_DB_OPEN_READONLY);
 	cr_assert_eq(memcal_db_platform_get(db, ids.platform_id, &p), 0);
 	cr_assert_str_eq(p.cpu_model, "Cortex-A53");
@@ -373,7 +373,7 @@ Test(db, calibration_round_trip)
 	cr_assert_eq(memcal_db_pmu_status_get(db, ids.run_id, &ps), 0);
 	cr_assert_not(ps.available);
 	cr_assert_eq(memcal_db_pmu_status_get(db, ids.overhead_run_id, &ps),
-		     MEMCAL_DB_ENOTFOUND);
+		     MEMCAL_ENOTFOUND);
 	cr_assert_eq(memcal_db_overhead_list(db, ids.overhead_run_id,
 					     stop_early, &k), 42);
 	cr_assert_eq(k, 1, "a non-zero callback return stops the walk");
@@ -466,7 +466,7 @@ Test(db, invalid_json_document_is_refused)
 	cr_assert_eq(fixture_db_populate(db, &ids), 0);
 	c.platform_id = ids.platform_id;
 	cr_assert_eq(memcal_db_begin(db), 0);
-	cr_assert_eq(memcal_db_config_store(db, &c), MEMCAL_DB_EINVAL);
+	cr_assert_eq(memcal_db_config_store(db, &c), MEMCAL_EINVAL);
 	memcal_db_rollback(db);
 	memcal_db_close(db);
 }
@@ -508,7 +508,7 @@ Test(db, killed_writer_leaves_no_half_run)
 	waitpid(pid, NULL, 0);
 	db = open_ok(path, 0);
 	cr_assert_eq(memcal_db_run_latest(db, "quick", &latest),
-		     MEMCAL_DB_ENOTFOUND, "the killed run left nothing");
+		     MEMCAL_ENOTFOUND, "the killed run left nothing");
 	cr_assert_eq(memcal_db_run_latest(db, "full", &latest), 0);
 	memcal_db_close(db);
 	cr_assert_eq(pragma_int(path, "SELECT integrity_check = 'ok' FROM"
@@ -540,15 +540,15 @@ Test(db, second_writer_waits_then_reports_busy)
 	cr_assert_eq(read(ready[0], &c, 1), 1);
 	db = open_ok(path, 0);
 	memcal_db_set_busy_timeout(db, 100);
-	cr_assert_eq(memcal_db_begin(db), MEMCAL_DB_EBUSY);
+	cr_assert_eq(memcal_db_begin(db), MEMCAL_EBUSY);
 	cr_assert_not_null(strstr(memcal_db_errmsg(db), "locked"));
 	/* Readers are not blocked by the writer (WAL). */
 	int v = 0;
 	cr_assert_eq(memcal_db_schema_version(db, &v), 0);
 	cr_assert_eq(write(go[1], "x", 1), 1);
 	waitpid(pid, NULL, 0);
-	cr_assert_eq(memcal_db_begin(db), MEMCAL_DB_OK);
-	cr_assert_eq(memcal_db_commit(db), MEMCAL_DB_OK);
+	cr_assert_eq(memcal_db_begin(db), MEMCAL_OK);
+	cr_assert_eq(memcal_db_commit(db), MEMCAL_OK);
 	memcal_db_close(db);
 }
 
@@ -600,7 +600,7 @@ Test(db, default_path_follows_environment)
 	if (geteuid() == 0)
 		cr_assert_str_eq(buf, "/var/lib/memcal/memcal.db");
 	setenv("MEMCAL_DB", "", 1);
-	cr_assert_eq(memcal_db_default_path(buf, 4), MEMCAL_DB_EINVAL);
+	cr_assert_eq(memcal_db_default_path(buf, 4), MEMCAL_EINVAL);
 }
 
 /* count_entries - files in the test directory (the database included). */
@@ -626,7 +626,7 @@ Test(db, readonly_open_of_a_clean_wal_file_creates_nothing)
 	memcal_db_close(db);
 	cr_assert_eq(count_entries(), 1, "a clean close leaves the file alone");
 	db = open_ok(path, MEMCAL_DB_OPEN_READONLY);
-	cr_assert_eq(memcal_db_schema_version(db, &v), MEMCAL_DB_OK);
+	cr_assert_eq(memcal_db_schema_version(db, &v), MEMCAL_OK);
 	cr_assert_eq(v, MEMCAL_DB_SCHEMA_VERSION);
 	memcal_db_close(db);
 	cr_assert_eq(count_entries(), 1, "no -wal, -shm or -journal left");
@@ -641,10 +641,10 @@ Test(db, empty_file_is_refused_untouched_without_create)
 
 	fclose(f);
 	cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)),
-		     MEMCAL_DB_ENOTADB);
+		     MEMCAL_ENOTADB);
 	cr_assert_not_null(strstr(err, "is empty"), "%s", err);
 	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_READONLY, &db, err,
-				    sizeof(err)), MEMCAL_DB_ENOTADB);
+				    sizeof(err)), MEMCAL_ENOTADB);
 	cr_assert_eq(stat(path, &sb), 0);
 	cr_assert_eq(sb.st_size, 0, "the empty file stays empty");
 	cr_assert_eq(count_entries(), 1);
@@ -661,12 +661,12 @@ Test(db, device_path_is_refused)
 	if (mknod(null, S_IFCHR | 0666, makedev(1, 3)))
 		snprintf(null, sizeof(null), "/dev/null");
 	cr_assert_eq(memcal_db_open(null, MEMCAL_DB_OPEN_CREATE, &db,
-				    err, sizeof(err)), MEMCAL_DB_ENOTADB);
+				    err, sizeof(err)), MEMCAL_ENOTADB);
 	cr_assert_not_null(strstr(err, "character device"), "%s", err);
 	cr_assert_eq(memcal_db_open(null, MEMCAL_DB_OPEN_READONLY, &db,
-				    err, sizeof(err)), MEMCAL_DB_ENOTADB);
+				    err, sizeof(err)), MEMCAL_ENOTADB);
 	cr_assert_not_null(strstr(err, "not a database"), "%s", err);
 	cr_assert_eq(memcal_db_open(dir, MEMCAL_DB_OPEN_READONLY, &db, err,
-				    sizeof(err)), MEMCAL_DB_ENOTADB);
+				    sizeof(err)), MEMCAL_ENOTADB);
 	cr_assert_not_null(strstr(err, "directory"), "%s", err);
 }

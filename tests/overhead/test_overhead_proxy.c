@@ -118,9 +118,9 @@ Test(overhead_proxy, end_to_end_and_round_trip)
 			   "the database is named \"db\", as in every result");
 
 	cr_assert_eq(memcal_db_open(db, MEMCAL_DB_OPEN_READONLY, &h, err,
-				    sizeof(err)), MEMCAL_DB_OK, "%s", err);
+				    sizeof(err)), MEMCAL_OK, "%s", err);
 	cr_assert_eq(memcal_db_run_get(h, json_integer_value(
-		json_object_get(r.json, "run_id")), &run), MEMCAL_DB_OK);
+		json_object_get(r.json, "run_id")), &run), MEMCAL_OK);
 	cr_assert_str_eq(run.kind, "overhead");
 	cr_assert(run.notes && strstr(run.notes, "UPPER BOUND"), "%s",
 		  run.notes);

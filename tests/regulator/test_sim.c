@@ -240,17 +240,17 @@ Test(sim, bad_inputs_are_refused)
 	const char *why = NULL;
 
 	s->cfg.reg.nr_cpus = 2;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMREG_ERANGE);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_ERANGE);
 	cr_assert(strstr(why, "nr_cpus"));
 	s->cfg.reg.nr_cpus = 1;
 	s->t.tick_ns = 0;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMREG_EINVAL);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_EINVAL);
 	s->t.tick_ns = 100000;
 	s->cfg.reg.period_ns = 100001;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMREG_EINVAL);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_EINVAL);
 	cr_assert(strstr(why, "common step"));
 	s->cfg.reg.period_ns = 5;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMREG_EINVAL);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_EINVAL);
 	cr_assert(strstr(why, "period"));
 	free(s);
 }
@@ -292,7 +292,8 @@ static void bad_trace(const char *text, const char *needle)
 	struct memreg_sim_trace_buf tb;
 	char err[256] = "";
 
-	cr_assert_eq(parse_text(text, &tb, err, sizeof(err)), -1, "accepted: %s", text);
+	cr_assert_eq(parse_text(text, &tb, err, sizeof(err)), MEMCAL_ESYNTAX,
+		     "accepted: %s", text);
 	cr_assert(strstr(err, needle), "'%s' lacks '%s'", err, needle);
 	cr_assert_null(tb.data);
 }
@@ -325,7 +326,8 @@ Test(trace, bad_files_name_the_line_and_the_problem)
 		char err[256] = "";
 		FILE *f = fmemopen((void *)nul, sizeof(nul) - 1, "r");
 
-		cr_assert_eq(memreg_sim_trace_parse(f, "t.trace", &tb, err, sizeof(err)), -1);
+		cr_assert_eq(memreg_sim_trace_parse(f, "t.trace", &tb, err, sizeof(err)),
+			     MEMCAL_ESYNTAX);
 		cr_assert(strstr(err, "NUL"), "%s", err);
 		fclose(f);
 	}

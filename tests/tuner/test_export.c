@@ -229,7 +229,7 @@ Test(export, unknown_format)
 	struct export_warnings w;
 
 	cr_assert_eq(export_render(c, "yaml", &o, stdout, &w),
-		     EXPORT_EFORMAT);
+		     MEMCAL_EFORMAT);
 	free(c);
 }
 
@@ -357,7 +357,7 @@ Test(export, modprobe_refuses_what_kmod_cannot_carry)
 	snprintf(c->counter[0].event, sizeof(c->counter[0].event),
 		 "raw:0x17 evil=1");
 	text = render_raw(c, "modprobe", &o, &w, &rc);
-	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert_eq(rc, MEMCAL_EREFUSED);
 	cr_assert(strstr(w.error, "read event 'raw:0x17 evil=1' holds ' ', "
 			 "which a modprobe.d options line cannot carry"), "%s",
 		  w.error);
@@ -366,7 +366,7 @@ Test(export, modprobe_refuses_what_kmod_cannot_carry)
 	snprintf(c->counter[0].event, sizeof(c->counter[0].event),
 		 "raw:0x17\n");
 	text = render_raw(c, "modprobe", &o, &w, &rc);
-	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert_eq(rc, MEMCAL_EREFUSED);
 	cr_assert(strstr(w.error, "read event 'raw:0x17\\x0a' holds "
 			 "'\\x0a', which a modprobe.d options line cannot "
 			 "carry"), "%s", w.error);
@@ -472,7 +472,7 @@ Test(export, systemd_refuses_what_a_unit_cannot_carry)
 		if (bad[i].conf)
 			o.config_path = bad[i].conf;
 		text = render_raw(c, "systemd", &o, &w, &rc);
-		cr_assert_eq(rc, EXPORT_EREFUSED, "case %zu accepted", i);
+		cr_assert_eq(rc, MEMCAL_EREFUSED, "case %zu accepted", i);
 		cr_assert(strstr(w.error, bad[i].why), "case %zu: %s", i,
 			  w.error);
 		cr_assert_eq(text[0], '\0', "a refused export wrote:\n%s",
@@ -568,18 +568,18 @@ Test(export, mbps_on_a_percent_mount_is_refused)
 	int rc;
 
 	text = render_raw(c, "resctrl", &o, &w, &rc);
-	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert_eq(rc, MEMCAL_EREFUSED);
 	cr_assert(strstr(w.error, "--mba-mbps: resctrl at " FIX "resctrl is "
 			 "in percent mode, where MiB/s values are refused; "
 			 "remount it with 'umount"), "%s", w.error);
 	free(text);
 	text = render_raw(c, "pqos", &o, &w, &rc);
-	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert_eq(rc, MEMCAL_EREFUSED);
 	free(text);
 	o = opts(0);
 	o.resctrl_root = FIX "resctrl_mbps";
 	text = render_raw(c, "resctrl", &o, &w, &rc);
-	cr_assert_eq(rc, EXPORT_EREFUSED);
+	cr_assert_eq(rc, MEMCAL_EREFUSED);
 	cr_assert(strstr(w.error, "--mba-percent: resctrl at "), "%s",
 		  w.error);
 	free(text);

@@ -50,7 +50,7 @@ static void check_broken(const char *name)
 	snprintf(path, sizeof(path), FIX "%s", name);
 	expect_of(path, &line, phrase, sizeof(phrase));
 	rc = mix_load(path, m, err, sizeof(err));
-	cr_assert_neq(rc, MIX_OK, "%s was accepted", name);
+	cr_assert_neq(rc, MEMCAL_OK, "%s was accepted", name);
 	snprintf(want, sizeof(want), ": line %d:", line);
 	snprintf(want2, sizeof(want2), ": line %d,", line);
 	cr_assert(strstr(err, want) || strstr(err, want2),
@@ -69,7 +69,7 @@ Test(mix, good_full_values)
 	char err[MIX_ERR_LEN];
 
 	cr_assert_eq(mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
-		     MIX_OK, "%s", err);
+		     MEMCAL_OK, "%s", err);
 	cr_assert_str_eq(m->name, "full");
 	cr_assert_eq(m->runs, 5);
 	cr_assert_float_eq(m->percentile, 95, 1e-9);
@@ -106,7 +106,7 @@ Test(mix, good_minimal_defaults)
 	char err[MIX_ERR_LEN];
 
 	cr_assert_eq(mix_load(FIX "good_minimal.yaml", m, err, sizeof(err)),
-		     MIX_OK, "%s", err);
+		     MEMCAL_OK, "%s", err);
 	cr_assert_eq(m->runs, 3);
 	cr_assert_float_eq(m->percentile, 99, 1e-9);
 	cr_assert_float_eq(m->margin_pct, 20, 1e-9);
@@ -122,7 +122,7 @@ Test(mix, shell_characters_are_not_interpreted)
 	int argc;
 
 	cr_assert_eq(mix_split_command("echo $HOME 'a b' ; rm -rf /x",
-				       &argv, &argc), MIX_OK);
+				       &argv, &argc), MEMCAL_OK);
 	cr_assert_eq(argc, 8);
 	cr_assert_str_eq(argv[1], "$HOME");
 	cr_assert_str_eq(argv[2], "'a");
@@ -131,7 +131,7 @@ Test(mix, shell_characters_are_not_interpreted)
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
-	cr_assert_eq(mix_split_command("  \t ", &argv, &argc), MIX_EINVAL);
+	cr_assert_eq(mix_split_command("  \t ", &argv, &argc), MEMCAL_EINVAL);
 }
 
 Test(mix, missing_file)
@@ -140,7 +140,7 @@ Test(mix, missing_file)
 	char err[MIX_ERR_LEN];
 
 	cr_assert_eq(mix_load(FIX "no-such.yaml", m, err, sizeof(err)),
-		     MIX_EIO);
+		     MEMCAL_EIO);
 	cr_assert(strstr(err, "No such file"), "%s", err);
 	free(m);
 }
@@ -152,17 +152,17 @@ Test(mix, core_that_does_not_exist)
 	char err[MIX_ERR_LEN];
 
 	cr_assert_eq(mix_load(FIX "cpu_missing.yaml", m, err, sizeof(err)),
-		     MIX_OK, "%s", err);
+		     MEMCAL_OK, "%s", err);
 	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)),
-		     MIX_EINVAL);
+		     MEMCAL_EINVAL);
 	cr_assert(strstr(err, "line 4:"), "%s", err);
 	cr_assert(strstr(err, "cpu 99"), "%s", err);
 	cr_assert(strstr(err, "does not exist"), "%s", err);
 	m->wl[0].cpu = 1;
-	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)), MIX_OK);
+	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)), MEMCAL_OK);
 	exists[1] = false;	/* offline */
 	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)),
-		     MIX_EINVAL);
+		     MEMCAL_EINVAL);
 	mix_free(m);
 	free(m);
 }
@@ -173,7 +173,7 @@ Test(mix, argv_json)
 	char err[MIX_ERR_LEN], *s;
 
 	cr_assert_eq(mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
-		     MIX_OK, "%s", err);
+		     MEMCAL_OK, "%s", err);
 	s = mix_argv_json(&m->wl[1]);
 	cr_assert_str_eq(s, "[\"memcal-load\",\"read\",\"--mb\",\"64\"]");
 	free(s);
@@ -222,7 +222,7 @@ Test(mix, fractions_kept_exactly)
 	char err[MIX_ERR_LEN];
 
 	cr_assert_eq(mix_load(FIX "good_fraction.yaml", m, err, sizeof(err)),
-		     MIX_OK, "%s", err);
+		     MEMCAL_OK, "%s", err);
 	cr_assert_eq(m->percentile, 99.9, "99.9 must not become 99");
 	cr_assert_eq(m->margin_pct, 12.5);
 	cr_assert_eq(m->wl[0].period_ns, 1000000000ull, "1 s is the longest");
@@ -274,7 +274,7 @@ Test(mix, empty_file_is_refused)
 	char path[256];
 
 	scratch_file(path, sizeof(path), "empty.yaml", "");
-	refused(path, MIX_ESYNTAX, "the mix file is empty (or holds only "
+	refused(path, MEMCAL_ESYNTAX, "the mix file is empty (or holds only "
 		"comments): it needs at least 'name:' and 'workloads:'");
 }
 
@@ -283,16 +283,19 @@ Test(mix, comment_only_file_is_refused)
 	char path[256];
 
 	scratch_file(path, sizeof(path), "c.yaml", "# nothing\n\n# here\n");
-	refused(path, MIX_ESYNTAX, "the mix file is empty");
+	refused(path, MEMCAL_ESYNTAX, "the mix file is empty");
 	scratch_file(path, sizeof(path), "d.yaml", "---\n...\n");
-	refused(path, MIX_ESYNTAX, "the mix file is empty");
+	refused(path, MEMCAL_ESYNTAX, "the mix file is empty");
 }
 
-Test(mix, dev_null_is_refused) { refused("/dev/null", MIX_ESYNTAX, "empty"); }
+Test(mix, dev_null_is_refused)
+{
+	refused("/dev/null", MEMCAL_ESYNTAX, "empty");
+}
 
 Test(mix, directory_is_refused)
 {
-	refused(FIX, MIX_EIO, "is a directory: give the mix file (YAML) "
+	refused(FIX, MEMCAL_EIO, "is a directory: give the mix file (YAML) "
 		"itself");
 }
 
@@ -302,9 +305,9 @@ Test(mix, huge_file_is_refused)
 
 	scratch_file(path, sizeof(path), "huge.yaml", "");
 	cr_assert_eq(truncate(path, 3 << 20), 0);
-	refused(path, MIX_EIO, "is 3145728 bytes: a mix file is at most "
+	refused(path, MEMCAL_EIO, "is 3145728 bytes: a mix file is at most "
 		"1048576 bytes");
-	refused("/dev/zero", MIX_EIO, "holds more than 1048576 bytes");
+	refused("/dev/zero", MEMCAL_EIO, "holds more than 1048576 bytes");
 	snprintf(cmd, sizeof(cmd), "rm -f %s", path);
 	cr_assert_eq(system(cmd), 0);
 }
@@ -316,7 +319,7 @@ Test(mix, fifo_without_writer_does_not_hang, .timeout = 10)
 	scratch_file(path, sizeof(path), "fifo", "");
 	cr_assert_eq(unlink(path), 0);
 	cr_assert_eq(mkfifo(path, 0600), 0);
-	refused(path, MIX_EIO, "is a pipe that no program is writing to");
+	refused(path, MEMCAL_EIO, "is a pipe that no program is writing to");
 	unlink(path);
 }
 
@@ -342,7 +345,7 @@ Test(mix, pipe_with_writer_is_read, .timeout = 10)
 	}
 	close(fd[1]);
 	snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
-	cr_assert_eq(mix_load(path, m, err, sizeof(err)), MIX_OK, "%s", err);
+	cr_assert_eq(mix_load(path, m, err, sizeof(err)), MEMCAL_OK, "%s", err);
 	cr_assert_str_eq(m->name, "piped");
 	cr_assert_eq(m->n, 1);
 	close(fd[0]);
@@ -362,7 +365,7 @@ Test(mix, shipped_example_loads)
 	char err[MIX_ERR_LEN];
 
 	cr_assert_eq(mix_load(MEMCAL_SOURCE_DIR "/tuner/examples/example.yaml",
-			      m, err, sizeof(err)), MIX_OK, "%s", err);
+			      m, err, sizeof(err)), MEMCAL_OK, "%s", err);
 	cr_assert_str_eq(m->name, "example");
 	cr_assert_geq(m->n, 2);
 	mix_free(m);

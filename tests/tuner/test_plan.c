@@ -111,7 +111,7 @@ Test(plan, master_never_on_a_realtime_core)
 		add(f, "control", true, rt, 100e6, false);
 		add(f, "hog", false, -1, 2e9, false);
 		add(f, "hog2", false, -1, 2e9, false);
-		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		cr_assert_neq(c->master_cpu, rt, "master on real-time cpu %d",
 			      rt);
 		cr_assert_not(is_rt_cpu(c, c->master_cpu));
@@ -126,7 +126,7 @@ Test(plan, master_never_on_a_realtime_core)
 		add(f, "rt1", true, -1, 100e6, false);
 		add(f, "rt2", true, -1, 100e6, false);
 		add(f, "be", false, -1, 1e9, false);
-		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		cr_assert_not(is_rt_cpu(c, c->master_cpu));
 		cr_assert_neq(c->wl[0].cpu, c->wl[1].cpu,
 			      "real-time workloads need a core each");
@@ -149,7 +149,7 @@ Test(plan, master_on_cheapest_loaded_core)
 	add(f, "be2", false, 2, 1e9, false);
 	f->in.overhead_ns[1] = 5000;
 	f->in.overhead_ns[2] = 1000;
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	cr_assert_eq(c->master_cpu, 2);
 	free(f);
 	free(c);
@@ -163,7 +163,7 @@ Test(plan, no_core_left_for_the_master)
 
 	add(f, "rt1", true, 0, 100e6, false);
 	add(f, "rt2", true, 1, 100e6, false);
-	cr_assert_eq(plan(f, c, err), PLAN_EINVAL);
+	cr_assert_eq(plan(f, c, err), MEMCAL_EINVAL);
 	cr_assert(strstr(err, "master"), "%s", err);
 	free(f);
 	free(c);
@@ -208,7 +208,7 @@ Test(plan, budgets_never_exceed_sustainable)
 		add(f, "be2", false, -1, 3e9, true);
 		for (int t = 0; t < TICKS; t++)	/* noise on the RT trace */
 			f->rd[0][t] += (uint64_t)(rand() % 20000);
-		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		check_fit(f, c);
 		/* the real-time core's guarantee covers its p99 + margin */
 		cr_assert_geq(config_cpu(c, rt)->b[0].guaranteed_bps,
@@ -227,7 +227,7 @@ Test(plan, budgets_that_cannot_fit)
 	add(f, "rt1", true, 0, 6e9, false);
 	add(f, "rt2", true, 1, 6e9, false);	/* 2 x 6 x 1.2 > 10 GB/s */
 	add(f, "be", false, 2, 1e9, false);
-	cr_assert_eq(plan(f, c, err), PLAN_ENOFIT);
+	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT);
 	cr_assert(strstr(err, "cannot fit"), "%s", err);
 	cr_assert(strstr(err, "MB/s"), "%s", err);
 	free(f);
@@ -257,7 +257,7 @@ Test(plan, zero_write_profile_gets_the_floor)
 	memset(f->wr[0], 0, sizeof(f->wr[0]));	/* the profile saw no write */
 	add(f, "hog", false, 2, 3e9, false);
 	f->in.cache_bytes[1] = 512 * 1024;
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	check_fit(f, c);
 	sec = c->period_us / 1e6;
 	/* one refill of the 512 KiB private caches per period + 1% of the
@@ -293,11 +293,11 @@ Test(plan, floors_pick_periods_that_hold_them)
 	add(f, "control", true, 1, 100e6, false);
 	add(f, "hog", false, 2, 3e9, false);
 	f->in.cache_bytes[1] = 4u << 20;
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	check_fit(f, c);
 	cr_assert_geq(c->period_us, 1000, "period %d us", c->period_us);
 	f->in.cache_bytes[1] = 0;	/* unknown: assumed, and said */
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	cr_assert(has_explain(c, "cpu 1 read budget", "assumed"));
 	cr_assert_eq(config_cpu(c, 1)->b[TUNE_READ].floor_events,
 		     (uint64_t)((PLAN_FLOOR_DEFAULT_CACHE + 0.01 * 10e9 *
@@ -324,7 +324,7 @@ Test(plan, platform_too_small_for_the_floors)
 	f->in.sustain_bps[0] = f->in.sustain_bps[1] = 20e6;
 	add(f, "control", true, 1, 1e6, false);
 	add(f, "be", false, 2, 1e6, false);
-	cr_assert_eq(plan(f, c, err), PLAN_ENOFIT, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT, "%s", err);
 	cr_assert(strstr(err, "floors alone need"), "%s", err);
 	cr_assert(strstr(err, "20.0 MB/s"), "%s", err);
 	cr_assert(strstr(err, "--periods"), "%s", err);
@@ -342,7 +342,7 @@ static int period_for(bool bursty)
 
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, 2, 1e9, bursty);
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	check_fit(f, c);
 	p = c->period_us;
 	for (int i = 0; i < c->n_explain; i++)
@@ -381,7 +381,7 @@ Test(plan, overhead_pushes_period_up)
 		}
 		add(f, "control", true, 1, 200e6, false);
 		add(f, "be", false, 2, 1e9, true);
-		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		p[i] = c->period_us;
 		cr_log_info("overhead %s: period %d us", i ? "80 us" : "0.5 us",
 			    p[i]);
@@ -400,7 +400,7 @@ Test(plan, lms_and_modes_chosen_and_explained)
 
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, 2, 2e9, true);
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	cr_assert(c->lms, "LMS adaptation is always on");
 	cr_assert(c->taps == 1 || c->taps == 2 || c->taps == 4 || c->taps == 8);
 	cr_assert(c->mu_q16 >= 16384 && c->mu_q16 <= 65536);
@@ -439,7 +439,7 @@ Test(plan, document_round_trip)
 
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, -1, 2e9, false);
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	j = config_to_json(c);
 	cr_assert(j);
 	cr_assert_eq(config_from_json(j, d, err, sizeof(err)), 0, "%s", err);
@@ -485,7 +485,7 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 		f->in.cache_bytes[1] = 512 * 1024;	/* floors from a known cache */
 		add(f, "control", true, 1, 1e9, true);
 		add(f, "hog", false, 2, 2e9, false);
-		cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		cr_assert_eq(config_cpu(c, 1)->rt_exempt, (bool)ex);
 		cr_assert_not(config_cpu(c, 2)->rt_exempt, "best-effort core");
 		why = explained(c, "replay of the final configuration");
@@ -530,7 +530,7 @@ Test(plan, rt_exempt_traffic_past_the_sustainable_bandwidth_is_warned)
 	f->m.rt_exempt = true;
 	add(f, "control", true, 1, 6e9, true);
 	add(f, "hog", false, 2, 1e9, false);
-	cr_assert_eq(plan(f, c, err), PLAN_OK, "%s", err);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	for (int i = 0; i < c->n_warn; i++)
 		warned |= strstr(c->warn[i], "real-time cores' read traffic "
 				  "alone exceeded the sustainable bandwidth in "

@@ -117,6 +117,7 @@ else
 fi
 g=$build/ovh_guest
 "$cc" -static -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/calibrate" \
+	-I"$src/db/status" \
 	-I"$src/regulator/ctl" -o "$g" \
 	"$here/ovh_guest.c" "$src/calibrate/overhead_bench.c" \
 	"$src/calibrate/overhead_kmod.c" "$src/regulator/ctl/memreg_ctl.c" \
@@ -132,7 +133,7 @@ if [ "$mode" = memcal ]; then
 	for l in "$@"; do [ -f "$l" ] || skip "no built tree for a static memcal (--cmake-build; missing $l)"; done
 	grep -q '^MEMCAL_SANITIZE:STRING=.' "$b/CMakeCache.txt" 2>/dev/null &&
 		skip "sanitized build: its libraries cannot be linked statically"
-	gcc -static -O2 -D_GNU_SOURCE -DMEMCAL_VERSION='"guest"' -I"$src/calibrate" -I"$src/cli" -I"$src/db" \
+	gcc -static -O2 -D_GNU_SOURCE -DMEMCAL_VERSION='"guest"' -I"$src/calibrate" -I"$src/cli" -I"$src/db" -I"$src/db/status" \
 		-o "$build/memcal" "$src/calibrate/memcal_main.c" "$here/udev_stub.c" "$@" \
 		-lhwloc -lnuma -lpfm -lsqlite3 -lz -ljansson -lm -lpthread -ldl > "$build/memcal.linklog" 2>&1 \
 		|| { tail -20 "$build/memcal.linklog"; die "cannot link a static memcal"; }
