@@ -19,7 +19,7 @@
 /**
  * memcal_db_mix_curve_store() - curve @c of run @run_id.  Inside a
  * transaction; a curve without points, with too many or with a share
- * outside 0..100 is refused (MEMCAL_DB_EINVAL).
+ * outside 0..100 is refused (MEMCAL_EINVAL).
  */
 int memcal_db_mix_curve_store(memcal_db *db, int64_t run_id,
 			      const struct memcal_mix_curve *c)
@@ -28,7 +28,7 @@ int memcal_db_mix_curve_store(memcal_db *db, int64_t run_id,
 
 	if (c->n_points < 1 || c->n_points > MEMCAL_MIX_MAX_POINTS ||
 	    c->read_pct < 0 || c->read_pct > 100)
-		return db_fail(db, MEMCAL_DB_EINVAL, "a %d %% read curve with "
+		return db_fail(db, MEMCAL_EINVAL, "a %d %% read curve with "
 			       "%d points cannot be stored (1 to %d points, "
 			       "a share of 0 to 100 %%)", c->read_pct,
 			       c->n_points, MEMCAL_MIX_MAX_POINTS);
@@ -124,7 +124,7 @@ int memcal_db_mix_curve_list(memcal_db *db, int64_t run_id,
 		p->latency_max_ns = sqlite3_column_double(st, 15);
 	}
 	if (rc == SQLITE_DONE)
-		rc = open ? fn(&c, user) : MEMCAL_DB_OK;
+		rc = open ? fn(&c, user) : MEMCAL_OK;
 	sqlite3_finalize(st);
 	return rc;
 }

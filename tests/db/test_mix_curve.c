@@ -142,11 +142,11 @@ Test(mix_curve, impossible_curves_are_refused_and_nothing_half_stored)
 	cr_assert_eq(memcal_db_begin(db), 0);
 	c = curve(50, 0);
 	cr_expect_eq(memcal_db_mix_curve_store(db, ids.run_id, &c),
-		     MEMCAL_DB_EINVAL);
+		     MEMCAL_EINVAL);
 	cr_expect_not_null(strstr(memcal_db_errmsg(db), "points"));
 	c = curve(120, 3);
 	cr_expect_eq(memcal_db_mix_curve_store(db, ids.run_id, &c),
-		     MEMCAL_DB_EINVAL);
+		     MEMCAL_EINVAL);
 	c = curve(50, 3);
 	c.bound_ratio = 0.5;		/* a bound below idle latency */
 	cr_expect_neq(memcal_db_mix_curve_store(db, ids.run_id, &c), 0);
