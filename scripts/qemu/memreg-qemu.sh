@@ -5,7 +5,7 @@
 #   scripts/qemu/memreg-qemu.sh [--flavor std|rt] [--build DIR]
 #                               [--timeout SECONDS] GROUP
 #
-# GROUP: load accuracy lms reclaim fuzz cycles hotplug rt (see tests/kernel/guest/init.sh).
+# GROUP: load accuracy lms reclaim fuzz cycles hotplug rt master (see tests/kernel/guest/init.sh).
 # --flavor std boots the newest /boot/vmlinuz-*-amd64, rt the newest
 # /boot/vmlinuz-*-rt-amd64; the module is built against the matching
 # /usr/src/linux-headers-<version> (nothing is hard-coded).
@@ -45,7 +45,8 @@ fuzz) expect="sysfs-fuzz fuzz-after fuzz-unload" ;;
 cycles) expect="load-unload-50 cycles-no-leak" ;;
 hotplug) expect="cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload share-cpu-offline" ;;
 rt) expect="bad-throttle-prio0 bad-throttle-prio99 bad-rt-prio1 bad-rt-prio100 bad-rt-exempt-garbage bad-rt-exempt-missing rt-prio-sysfs rt-idle-while-held rt-prio-held-off rt-prio-wakes rt-exempt rt-exempt-param rt-unload" ;;
-*) die "unknown group '$group' (load accuracy lms reclaim fuzz cycles)" ;;
+master) expect="master-timer-armed master-no-tick master-throttled-ticks master-skipped-reported" ;;
+*) die "unknown group '$group' (load accuracy lms reclaim fuzz cycles hotplug rt master)" ;;
 esac
 
 case $flavor in
@@ -78,7 +79,7 @@ make -s -C "$src/regulator/kmod" OUT="$kout" KDIR="$kdir" CORE="$core" > "$build
 ko=$kout/kmod/memreg.ko
 gdir=$build/guest-$flavor
 mkdir -p "$gdir"
-for p in pfload memreg_fuzz rtwake; do
+for p in pfload memreg_fuzz rtwake mastertick; do
 	if [ ! -x "$gdir/$p" ] ||
 	   [ -n "$(find "$src/tests/kernel/guest/$p.c" -newer "$gdir/$p")" ]; then
 		gcc -static -O2 -Wall -Wextra -Werror -o "$gdir/$p" "$src/tests/kernel/guest/$p.c" \
@@ -97,7 +98,7 @@ cp "$src/tests/kernel/guest/lib.sh" "$root/lib.sh"
 chmod 755 "$root/init"
 # without debug info the module is ~10x smaller: insmod in the slow guest is faster
 strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko"
-cp "$gdir/pfload" "$gdir/memreg_fuzz" "$gdir/rtwake" "$root/"
+cp "$gdir/pfload" "$gdir/memreg_fuzz" "$gdir/rtwake" "$gdir/mastertick" "$root/"
 initrd=$build/initrd-$flavor-$group.gz
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
 flock -u 9

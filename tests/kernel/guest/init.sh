@@ -525,8 +525,14 @@ group_rt() {
 }
 
 echo "MEMREG-GROUP $group kernel=$(uname -r)"
+# master: the master tick (regulator/kmod/master.c); the verdicts are
+# computed by /mastertick (tests/kernel/guest/mastertick.c)
+group_master() {
+	/mastertick -k $KO -t 8
+}
+
 case $group in
-load|accuracy|lms|reclaim|fuzz|cycles|hotplug|rt) "group_$group" ;;
+load|accuracy|lms|reclaim|fuzz|cycles|hotplug|rt|master) "group_$group" ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac
 # shellcheck disable=SC2119 # the whole kernel log
