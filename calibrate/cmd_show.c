@@ -105,7 +105,7 @@ static int add_sustainable(const struct memcal_sustainable *s, void *user)
 /* add_mix - a curve of the bandwidth-latency family as JSON. */
 static int add_mix(const struct memcal_mix_curve *c, void *user)
 {
-	json_array_append_new(user, memcal_mix_curve_json(c));
+	json_array_append_new(user, report_mix_curve_json(c));
 	return 0;
 }
 

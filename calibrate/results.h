@@ -71,7 +71,6 @@ void memcal_result_print(const struct memcal_run_result *r, FILE *out);
 void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
 json_t *memcal_result_to_json(const struct memcal_run_result *r);
-json_t *memcal_mix_curve_json(const struct memcal_mix_curve *c);
 void memcal_mix_print(FILE *out, json_t *arr);
 
 #endif /* MEMCAL_RESULTS_H */

@@ -9,6 +9,7 @@
  * traffic (read for ownership, then write-back); a copy counts the bytes
  * read plus the bytes written.
  */
+#include "memcal_reports.h"
 #include "results.h"
 
 #include <string.h>
@@ -69,34 +70,7 @@ static void print_sustainable(const struct memcal_run_result *r, FILE *out)
 }
 
 /**
- * memcal_mix_curve_json() - one curve of the family as JSON (new
- * reference): its figures and its points by ascending pace.
- */
-json_t *memcal_mix_curve_json(const struct memcal_mix_curve *c)
-{
-	json_t *pts = json_array();
-
-	for (int i = 0; i < c->n_points; i++)
-		json_array_append_new(pts, json_pack(
-			"{s:f, s:f, s:f, s:f, s:f}", "pace", c->points[i].pace,
-			"bandwidth_bps", c->points[i].bandwidth_bps,
-			"latency_ns", c->points[i].latency_ns,
-			"latency_min_ns", c->points[i].latency_min_ns,
-			"latency_max_ns", c->points[i].latency_max_ns));
-	return json_pack("{s:i, s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:b, "
-			 "s:s, s:o}", "read_pct", c->read_pct,
-			 "variant", c->variant, "chase_cpu", c->chase_cpu,
-			 "load_cpus", c->load_cpus, "peak_bps", c->peak_bps,
-			 "knee_bps", c->knee_bps,
-			 "sustainable_bps", c->sustainable_bps,
-			 "idle_latency_ns", c->idle_latency_ns,
-			 "bound_ratio", c->bound_ratio,
-			 "lower_bound", c->lower_bound,
-			 "criterion", c->criterion, "points", pts);
-}
-
-/**
- * memcal_mix_print() - the family from its JSON (memcal_mix_curve_json()
+ * memcal_mix_print() - the family from its JSON (report_mix_curve_json()
  * elements of @arr): per read share the unpaced peak, the knee, the
  * sustainable figure and the curve as bandwidth/latency pairs.
  */
@@ -104,19 +78,22 @@ void memcal_mix_print(FILE *out, json_t *arr)
 {
 	size_t i, j;
 	json_t *c, *p;
+	char head[256];
 
 	if (!json_array_size(arr))
 		return;
 	c = json_array_get(arr, 0);
-	fprintf(out, "bandwidth-latency family (generators' lines read:written; "
-		"pointer chase on CPU %lld, %lld load core(s)):\n",
-		json_integer_value(json_object_get(c, "chase_cpu")),
-		json_integer_value(json_object_get(c, "load_cpus")));
+	snprintf(head, sizeof(head), "bandwidth-latency family, by the share "
+		 "of the lines the load cores read (the rest written; pointer "
+		 "chase on CPU %lld, %lld load core(s)):",
+		 json_integer_value(json_object_get(c, "chase_cpu")),
+		 json_integer_value(json_object_get(c, "load_cpus")));
+	memcal_print_wrapped(out, "", head, 78);
 	fprintf(out, "  %-5s %-7s %9s %9s %16s %9s\n", "read", "variant",
 		"peak GB/s", "knee GB/s", "sustainable GB/s", "idle ns");
 	json_array_foreach(arr, i, c) {
 		bool lb = json_is_true(json_object_get(c, "lower_bound"));
-		char curve[1024], lead[16];
+		char curve[1024];
 		size_t len = 0;
 
 		fprintf(out, "  %3lld%%  %-7s %9.2f %9.2f %s%13.2f %9.1f%s\n",
@@ -132,13 +109,12 @@ void memcal_mix_print(FILE *out, json_t *arr)
 		json_array_foreach(json_object_get(c, "points"), j, p)
 			if (len < sizeof(curve))
 				len += (size_t)snprintf(curve + len,
-					sizeof(curve) - len, "%s%.2f GB/s %.1f ns",
+					sizeof(curve) - len, "%s%.2f@%.1f",
 					j ? ", " : "", json_real_value(
 					json_object_get(p, "bandwidth_bps")) / 1e9,
 					json_real_value(json_object_get(p,
 					"latency_ns")));
-		snprintf(lead, sizeof(lead), "%8s", "curve: ");
-		memcal_print_wrapped(out, lead, curve, 78);
+		memcal_print_wrapped(out, "    GB/s@ns ", curve, 78);
 	}
 }
 
@@ -221,7 +197,7 @@ void memcal_result_print(const struct memcal_run_result *r, FILE *out)
 
 		for (size_t i = 0; i < r->n_mix; i++)
 			json_array_append_new(mix,
-					      memcal_mix_curve_json(&r->mix[i]));
+					      report_mix_curve_json(&r->mix[i]));
 		memcal_mix_print(out, mix);
 		json_decref(mix);
 	}
@@ -282,7 +258,7 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 	const struct memcal_platform *p = &r->platform;
 
 	for (size_t i = 0; i < r->n_mix; i++)
-		json_array_append_new(mix, memcal_mix_curve_json(&r->mix[i]));
+		json_array_append_new(mix, report_mix_curve_json(&r->mix[i]));
 	for (size_t i = 0; i < r->n_bw; i++)
 		json_array_append_new(bw, bw_json(&r->bw[i]));
 	for (size_t i = 0; i < r->n_lat; i++)

@@ -2,7 +2,8 @@
 /*
  * charts_calibration.c - the charts of a board's calibration: bandwidth
  * against the number of cores, loaded latency against aggregate bandwidth
- * with the sustainable-bandwidth knee, and the interrupt overhead C'/C
+ * with the sustainable-bandwidth knee, the family of those curves across
+ * read/write mixes, and the interrupt overhead C'/C
  * against the period per core with the master core highlighted (the shape
  * of Figure 1 of the MemGuard overhead reproduction report).
  *
@@ -258,6 +259,78 @@ int chart_latency(FILE *f, const struct report *r)
 		if (!s || !np[k])
 			continue;
 		draw_knee(&c, s, pts[k], np[k], color);
+	}
+	svg_chart_end(&c);
+	return 1;
+}
+
+/*
+ * chart_family() - the bandwidth-latency family: one line per read/write
+ * mix of the load generators (100 % read to 0 %), latency against their
+ * aggregate bandwidth, the legend naming each mix's sustainable figure.
+ * Each curve sits in a <g class="mix" data-read-pct=...> for the tests.
+ */
+int chart_family(FILE *f, const struct report *r)
+{
+	static const enum svg_marker marks[] = { SVG_MARK_CIRCLE,
+						 SVG_MARK_SQUARE };
+	const char *title = "Loaded latency across read/write mixes";
+	double xmax = 0, ymax = 0;
+	struct svg_chart c;
+	struct svg_ticks xt, yt;
+
+	for (size_t i = 0; i < r->n_mix; i++)
+		for (int p = 0; p < r->mix[i].n_points; p++) {
+			const struct memcal_mix_point *pt = &r->mix[i].points[p];
+
+			xmax = fmax(xmax, pt->bandwidth_bps / 1e9);
+			ymax = fmax(ymax, fmax(pt->latency_ns,
+					       pt->latency_max_ns));
+		}
+	if (!r->n_mix || !(xmax > 0)) {
+		svg_placeholder(f, "chart-family", title, W, H,
+				"No bandwidth-latency family across read/write "
+				"mixes: run 'memcal run' with this memcal.");
+		return 0;
+	}
+	svg_chart_begin(&c, f, "chart-family", title, "Pointer-chase latency "
+			"while the other cores read the given share of the "
+			"lines they touch and write the rest; whiskers min to "
+			"max.", W, H);
+	{
+		double lo = 0, hi = xmax * 1.05;
+
+		svg_nice_range(&lo, &hi, 7, false);
+		svg_chart_set_x(&c, lo, hi, false);
+		svg_linear_ticks(lo, hi, 7, &xt);
+	}
+	ticks_y(&c, 0, ymax * 1.08, &yt);
+	svg_chart_axes(&c, "aggregate bandwidth of the load (GB/s)",
+		       "latency (ns)", &xt, &yt);
+	for (size_t i = 0; i < r->n_mix; i++) {
+		const struct memcal_mix_curve *m = &r->mix[i];
+		const char *color = svg_palette(i);
+		struct xy pts[MEMCAL_MIX_MAX_POINTS];
+		size_t n = 0;
+		char label[128];
+
+		for (int p = 0; p < m->n_points; p++)
+			pts[n++] = (struct xy){
+				m->points[p].bandwidth_bps / 1e9,
+				m->points[p].latency_ns,
+				m->points[p].latency_min_ns,
+				m->points[p].latency_max_ns };
+		qsort(pts, n, sizeof(*pts), cmp_x);
+		snprintf(label, sizeof(label), "%d %% read: sustainable %s%.1f "
+			 "GB/s", m->read_pct, m->lower_bound ? ">= " : "",
+			 m->sustainable_bps / 1e9);
+		fprintf(f, "<g class=\"mix\" data-read-pct=\"%d\" "
+			"data-sustainable-bps=\"%.6g\" data-lower-bound=\"%d\">\n",
+			m->read_pct, m->sustainable_bps, m->lower_bound);
+		draw_series(&c, pts, n, color, 2, i % 2 ? "6 3" : NULL,
+			    marks[i % 2], label);
+		fputs("</g>\n", f);
+		svg_legend_add(&c, label, color, i % 2 ? "6 3" : NULL, 2, false);
 	}
 	svg_chart_end(&c);
 	return 1;

@@ -6,7 +6,9 @@
  *
  *   dataset,series,cpu,x,x_unit,y,y_unit,y_min,y_max,note
  *
- * datasets: summary, bandwidth, latency, sustainable, overhead, budget,
+ * datasets: summary, bandwidth, latency, sustainable, mix_latency
+ * (series "N% read", x B/s, y ns), mix_sustainable (x read share in per
+ * cent, y sustainable B/s, y_min knee, y_max unpaced peak), overhead, budget,
  * validation_unregulated, validation_regulated, job_latency (x jobs, y
  * p99 ns, y_min p50, y_max max), job_deadline_misses, lms_actual, lms_predicted,
  * warning, missing.  Values are in base units (B/s, ns, us) with 10
@@ -154,6 +156,30 @@ static void calibration(FILE *f, const struct report *r)
 					   s->idle_latency_ns, "ns idle",
 					   s->bandwidth_bps, "B/s", NAN, NAN,
 					   s->criterion });
+	}
+	for (size_t i = 0; i < r->n_mix; i++) {
+		const struct memcal_mix_curve *m = &r->mix[i];
+
+		snprintf(series, sizeof(series), "%d%% read", m->read_pct);
+		for (int p = 0; p < m->n_points; p++) {
+			const struct memcal_mix_point *pt = &m->points[p];
+
+			snprintf(note, sizeof(note), "%d load cpus, pace %.3g, "
+				 "%s", m->load_cpus, pt->pace, m->variant);
+			line(f, &(struct csv_row){ "mix_latency", series,
+						   m->chase_cpu,
+						   pt->bandwidth_bps, "B/s",
+						   pt->latency_ns, "ns",
+						   pt->latency_min_ns,
+						   pt->latency_max_ns, note });
+		}
+		snprintf(series, sizeof(series), "%d%% read%s", m->read_pct,
+			 m->lower_bound ? " (lower bound)" : "");
+		line(f, &(struct csv_row){ "mix_sustainable", series, -1,
+					   m->read_pct, "% read",
+					   m->sustainable_bps, "B/s",
+					   m->knee_bps, m->peak_bps,
+					   m->criterion });
 	}
 	for (size_t i = 0; i < r->n_ov; i++) {
 		const struct memcal_overhead_point *p = &r->ov[i];

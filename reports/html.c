@@ -231,6 +231,9 @@ static const struct section sections[] = {
 	  "same kernel at once." },
 	{ chart_latency, false, "Latency of a pointer chase as the other cores "
 	  "load the memory; past the knee latency grows fast." },
+	{ chart_family, false, "The same curve for each read/write mix of the "
+	  "load, from all reads to all writes: the planner takes the "
+	  "sustainable figure at the workloads' own mix from this family." },
 	{ chart_overhead, false, "Cost of the periodic regulation interrupt: "
 	  "each core's slowdown at each period, with the master core on it "
 	  "(thick) and elsewhere (dashed); open triangles are lower bounds "

@@ -151,6 +151,21 @@ static void tables_calibration(FILE *f, const struct report *r)
 			      r->sus[i].lower_bound ? "yes" : "no");
 		tail(f);
 	}
+	if (r->n_mix) {
+		head(f, "Bandwidth-latency family", "read share (%)|variant|"
+		     "load CPUs|peak (GB/s)|knee (GB/s)|sustainable (GB/s)|"
+		     "idle latency (ns)|criterion|lower bound");
+		for (i = 0; i < r->n_mix; i++) {
+			const struct memcal_mix_curve *m = &r->mix[i];
+
+			cells(f, "%d|%s|%d|%.2f|%.2f|%.2f|%.1f|%s|%s",
+			      m->read_pct, m->variant, m->load_cpus,
+			      m->peak_bps / 1e9, m->knee_bps / 1e9,
+			      m->sustainable_bps / 1e9, m->idle_latency_ns,
+			      m->criterion, m->lower_bound ? "yes" : "no");
+		}
+		tail(f);
+	}
 	if (r->n_lat) {
 		head(f, "Loaded latency", "traffic|chase CPU|load CPUs|pace|"
 		     "bandwidth (GB/s)|latency (ns)|min (ns)|max (ns)");

@@ -82,6 +82,7 @@ struct report_lms_trace {
  * @bw, @n_bw:   bandwidth rows of @run.
  * @lat, @n_lat: loaded-latency points of @run.
  * @sus, @n_sus: sustainable bandwidth per traffic class.
+ * @mix, @n_mix: the bandwidth-latency family, 100 % read first.
  * @have_pmu:    @pmu was stored.
  * @pmu:         the PMU verdict.
  * @ev, @n_ev:   PMU events considered.
@@ -116,6 +117,8 @@ struct report {
 	size_t n_lat;
 	struct memcal_sustainable sus[4];
 	size_t n_sus;
+	struct memcal_mix_curve *mix;
+	size_t n_mix;
 	bool have_pmu;
 	struct memcal_pmu_status pmu;
 	struct memcal_pmu_event *ev;
@@ -176,6 +179,7 @@ bool report_overhead_proxy(const struct report *r);
 #define REPORT_CHART_HEIGHT 400.0
 int chart_bandwidth(FILE *f, const struct report *r);
 int chart_latency(FILE *f, const struct report *r);
+int chart_family(FILE *f, const struct report *r);
 int chart_overhead(FILE *f, const struct report *r);
 int chart_budgets(FILE *f, const struct report *r);
 int chart_validation(FILE *f, const struct report *r);

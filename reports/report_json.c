@@ -87,7 +87,11 @@ static json_t *summary_json(const struct report *r)
 static void calibration_json(json_t *o, const struct report *r)
 {
 	json_t *a = json_array(), *lat = json_array(), *sus = json_array(),
-	       *ev = json_array(), *ov = json_array(), *om = json_array();
+	       *ev = json_array(), *ov = json_array(), *om = json_array(),
+	       *mix = json_array();
+
+	for (size_t i = 0; i < r->n_mix; i++)
+		json_array_append_new(mix, report_mix_curve_json(&r->mix[i]));
 
 	for (size_t i = 0; i < r->n_bw; i++) {
 		const struct memcal_bw *b = &r->bw[i];
@@ -157,6 +161,7 @@ static void calibration_json(json_t *o, const struct report *r)
 	json_object_set_new(o, "bandwidth", a);
 	json_object_set_new(o, "latency", lat);
 	json_object_set_new(o, "sustainable", sus);
+	json_object_set_new(o, "mix_curves", mix);
 	json_object_set_new(o, "pmu", r->have_pmu ? json_pack(
 		"{s:b, s:s, s:s, s:o}", "available", r->pmu.available,
 		"pmu_name", r->pmu.pmu_name, "message", r->pmu.message,

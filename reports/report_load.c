@@ -92,6 +92,14 @@ static int collect_sus(const struct memcal_sustainable *s, void *user)
 	return 0;
 }
 
+/* collect_mix - memcal_db_mix_curve_list() callback. */
+static int collect_mix(const struct memcal_mix_curve *c, void *user)
+{
+	struct report *r = user;
+
+	return report_push((void **)&r->mix, &r->n_mix, sizeof(*c), c);
+}
+
 /* collect_ev - memcal_db_pmu_event_list() callback. */
 static int collect_ev(const struct memcal_pmu_event *e, void *user)
 {
@@ -163,6 +171,8 @@ static int load_measurements(struct report *r, memcal_db *db)
 	if (!rc)
 		rc = memcal_db_sustainable_list(db, id, collect_sus, r);
 	if (!rc)
+		rc = memcal_db_mix_curve_list(db, id, collect_mix, r);
+	if (!rc)
 		rc = memcal_db_pmu_event_list(db, id, collect_ev, r);
 	if (rc)
 		return rc;
@@ -183,6 +193,25 @@ static int load_overhead(struct report *r, memcal_db *db)
 						       collect_om, r);
 }
 
+/* mix_warning - which curves of the family give only lower bounds. */
+static void mix_warning(struct report *r)
+{
+	char shares[64] = "";
+	size_t len = 0, n = 0;
+
+	for (size_t i = 0; i < r->n_mix; i++)
+		if (r->mix[i].lower_bound && len < sizeof(shares)) {
+			len += (size_t)snprintf(shares + len, sizeof(shares) - len,
+						"%s%d", n++ ? ", " : "",
+						r->mix[i].read_pct);
+		}
+	if (n)
+		report_warn(r, "The sustainable figures of the bandwidth-latency "
+			    "family at %s %% read are only lower bounds: the "
+			    "cores could not load the memory enough to reach "
+			    "the latency knee at those mixes.", shares);
+}
+
 /* check_warnings - warnings that follow from the calibration data. */
 static void check_warnings(struct report *r)
 {
@@ -199,6 +228,7 @@ static void check_warnings(struct report *r)
 				    "not load the memory enough to reach the "
 				    "latency knee.", r->sus[i].traffic,
 				    r->sus[i].bandwidth_bps / 1e9);
+	mix_warning(r);
 	if (report_overhead_proxy(r))
 		report_warn(r, "Interrupt-overhead figures come from the proxy "
 			    "method (a user-space periodic timer): they are an "
@@ -243,6 +273,11 @@ static void check_missing(struct report *r)
 		if (!r->n_sus)
 			report_missing(r, "Run %lld stored no sustainable "
 				       "bandwidth.", id);
+		if (!r->n_mix)
+			report_missing(r, "Run %lld stored no bandwidth-latency "
+				       "family across read/write mixes: run "
+				       "'memcal run' again with this memcal.",
+				       id);
 		if (!r->have_pmu)
 			report_missing(r, "Run %lld stored no PMU verdict.", id);
 	}
@@ -360,6 +395,7 @@ void report_free(struct report *r)
 	json_decref(r->doc);
 	free(r->bw);
 	free(r->lat);
+	free(r->mix);
 	free(r->ev);
 	free(r->ov);
 	free(r->om);

@@ -5,7 +5,8 @@
  * computed from its stored rows by one set of functions (report_summary.c)
  * that both `memcal show` and the reports call, so that the two never
  * print different numbers for the same figure; the JSON form of a job
- * latency row, shared by `memtune validate` and the tuning report; and
+ * latency row, shared by `memtune validate` and the tuning report; the
+ * JSON form of a curve of the bandwidth-latency family; and
  * the growable-array helper they use.
  */
 #ifndef MEMCAL_REPORTS_H
@@ -17,9 +18,11 @@
 
 #include "memcal_db.h"
 #include "memcal_db_job_latency.h"
+#include "memcal_db_mix.h"
 
 int report_push(void **arr, size_t *n, size_t elem, const void *item);
 json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
+json_t *report_mix_curve_json(const struct memcal_mix_curve *c);
 
 double figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
 		     int n_cpus, double *lo, double *hi);

@@ -164,6 +164,43 @@ static int store_latency(memcal_db *db, struct fix_ids *ids)
 	return rc;
 }
 
+/*
+ * store_mix - the bandwidth-latency family: five read shares, the knee
+ * moving down from FIX_SUS_READ at 100 % read to a lower-bound
+ * FIX_SUS_WRITE at 0 %, five points each.
+ */
+static int store_mix(memcal_db *db, struct fix_ids *ids)
+{
+	static const double lat[] = { 100, 103, 110, 150, 240 };
+	int rc = 0;
+
+	for (int m = 0; !rc && m < 5; m++) {
+		struct memcal_mix_curve c = {
+			.read_pct = 100 - 25 * m, .variant = "avx2",
+			.chase_cpu = 0, .load_cpus = 3,
+			.idle_latency_ns = 100, .bound_ratio = 1.5,
+			.criterion = "latency <= 1.5 x idle", .n_points = 5,
+		};
+		double top = FIX_SUS_READ - (FIX_SUS_READ - FIX_SUS_WRITE) *
+			     m / 4.0;
+
+		c.lower_bound = m == 4;
+		c.knee_bps = c.lower_bound ? top * 0.9 : top;
+		c.peak_bps = c.lower_bound ? top : top * 1.2;
+		c.sustainable_bps = top;
+		for (int i = 0; i < 5; i++)
+			c.points[i] = (struct memcal_mix_point){
+				.pace = i / 4.0,
+				.bandwidth_bps = top * 1.1 * i / 4.0,
+				.latency_ns = lat[i] + 5 * m,
+				.latency_min_ns = (lat[i] + 5 * m) * 0.97,
+				.latency_max_ns = (lat[i] + 5 * m) * 1.04,
+			};
+		rc = memcal_db_mix_curve_store(db, ids->run_id, &c);
+	}
+	return rc;
+}
+
 /* store_pmu - "no PMU" and one rejected event. */
 static int store_pmu(memcal_db *db, struct fix_ids *ids)
 {
@@ -376,6 +413,8 @@ static int fill_parts(memcal_db *db, unsigned parts, struct fix_ids *ids)
 		rc = store_bandwidth(db, ids);
 	if (!rc && (parts & FIX_LATENCY) && ids->run_id)
 		rc = store_latency(db, ids);
+	if (!rc && (parts & FIX_LATENCY) && ids->run_id)
+		rc = store_mix(db, ids);
 	if (!rc && (parts & FIX_PMU) && ids->run_id)
 		rc = store_pmu(db, ids);
 	if (!rc && (parts & FIX_OVERHEAD))

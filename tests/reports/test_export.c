@@ -235,7 +235,7 @@ Test(report_json, parses_and_matches_the_database)
 			 "memcal.report/1");
 	cr_expect_str_eq(json_string_value(json_object_get(doc, "tool")),
 			 "memtune");
-	cr_expect_eq(json_integer_value(json_object_get(doc, "charts")), 7);
+	cr_expect_eq(json_integer_value(json_object_get(doc, "charts")), 8);
 	a = json_object_get(doc, "job_latency");
 	cr_expect_eq(json_array_size(a), 3);
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(a, 1),
@@ -323,6 +323,52 @@ Test(report_json, json_and_csv_agree)
 	cr_expect_null(json_object_get(doc, "config"));
 	cr_expect_eq(rows_of(&c, "budget"), 0);
 	free_csv(&c);
+	free(s);
+	free(o.err);
+	json_decref(doc);
+	free(j);
+}
+
+Test(report_json, family_in_json_and_csv_alike)
+{
+	char *j = export("memcal", "json"), *s;
+	json_t *doc = json_loads(j, 0, NULL), *mix, *c;
+	const char *args[] = { "--format", "csv", NULL };
+	struct run_out o;
+	struct csv csv;
+	size_t i;
+	char **row;
+
+	cr_assert(doc);
+	mix = json_object_get(doc, "mix_curves");
+	cr_assert_eq(json_array_size(mix), 5, "one curve per read share");
+	cr_assert_eq(run_report(&o, "memcal", db_path, args), 0);
+	s = o.out;
+	parse_csv(s, &csv);
+	cr_expect_eq(rows_of(&csv, "mix_latency"), 5 * 5);
+	cr_expect_eq(rows_of(&csv, "mix_sustainable"), 5);
+	json_array_foreach(mix, i, c) {
+		int pct = (int)json_integer_value(json_object_get(c, "read_pct"));
+		bool lb = json_is_true(json_object_get(c, "lower_bound"));
+		char series[64];
+
+		cr_expect_eq(pct, 100 - 25 * (int)i);
+		cr_expect_eq(json_array_size(json_object_get(c, "points")), 5);
+		snprintf(series, sizeof(series), "%d%% read%s", pct,
+			 lb ? " (lower bound)" : "");
+		row = find(&csv, "mix_sustainable", series);
+		cr_assert(row, "no CSV row %s", series);
+		cr_expect_eq(atoi(row[3]), pct);
+		cr_expect(rel_eq(strtod(row[5], NULL),
+				 number_at(c, "sustainable_bps")));
+		cr_expect(rel_eq(strtod(row[7], NULL), number_at(c, "knee_bps")));
+		cr_expect(rel_eq(strtod(row[8], NULL), number_at(c, "peak_bps")));
+	}
+	cr_expect(rel_eq(number_at(json_array_get(mix, 0), "sustainable_bps"),
+			 FIX_SUS_READ));
+	cr_expect(json_is_true(json_object_get(json_array_get(mix, 4),
+					       "lower_bound")));
+	free_csv(&csv);
 	free(s);
 	free(o.err);
 	json_decref(doc);

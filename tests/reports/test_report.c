@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,9 +104,10 @@ Test(report_html, calibration_on_the_fixture)
 	make_db(FIX_ALL);
 	s = html("memcal", NULL);
 	self_contained(s);
-	cr_expect_eq(count_str(s, "<svg "), 3);
+	cr_expect_eq(count_str(s, "<svg "), 4);
 	cr_expect(strstr(s, "id=\"chart-bandwidth\" class=\"chart\""));
 	cr_expect(strstr(s, "id=\"chart-latency\" class=\"chart\""));
+	cr_expect(strstr(s, "id=\"chart-family\" class=\"chart\""));
 	cr_expect(strstr(s, "id=\"chart-overhead\" class=\"chart\""));
 	cr_expect_null(strstr(s, "chart missing"));
 	cr_expect_null(strstr(s, "chart-budgets"));
@@ -165,6 +167,63 @@ static void job_latency_chart(const char *s)
 	free(svg);
 }
 
+Test(report_html, family_of_curves_one_line_per_mix)
+{
+	const char *p;
+	char *s;
+	int seen = 0;
+
+	make_db(FIX_ALL);
+	s = html("memcal", NULL);
+	p = strstr(s, "id=\"chart-family\"");
+	cr_assert_not_null(p, "no family chart");
+	/* one group per mix, from all reads to all writes, each a line */
+	for (int pct = 100; pct >= 0; pct -= 25) {
+		char want[96], legend[96];
+		const char *g;
+
+		snprintf(want, sizeof(want), "<g class=\"mix\" "
+			 "data-read-pct=\"%d\"", pct);
+		g = strstr(p, want);
+		cr_expect_not_null(g, "no curve for %d %% read", pct);
+		if (!g)
+			continue;
+		cr_expect_lt(g - p, strstr(p, "</svg>") - p,
+			     "the %d %% curve is outside the family chart", pct);
+		cr_expect_lt(strstr(g, "<path fill=\"none\"") - g,
+			     strstr(g, "</g>") - g, "%d %%: no line", pct);
+		snprintf(legend, sizeof(legend), "%d %% read: sustainable %s",
+			 pct, pct ? "" : "&gt;= ");
+		cr_expect_not_null(strstr(p, legend), "legend lacks '%s'",
+				   legend);
+		seen++;
+		p = g;
+	}
+	cr_expect_eq(seen, 5);
+	cr_expect(strstr(s, "100 % read: sustainable 18.0 GB/s"));
+	cr_expect(strstr(s, "0 % read: sustainable &gt;= 9.0 GB/s"));
+	/* the table and the lower-bound warning name the mixes */
+	cr_expect(strstr(s, "Bandwidth-latency family"));
+	cr_expect(strstr(s, "family at 0 % read are only lower bounds"));
+}
+
+Test(report_html, family_missing_from_an_older_run_is_said)
+{
+	char *s;
+	sqlite3 *h;
+
+	make_db(FIX_ALL);
+	cr_assert_eq(sqlite3_open(db_path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, "DELETE FROM mix_curve", 0, 0, 0),
+		     SQLITE_OK);
+	sqlite3_close(h);
+	s = html("memcal", NULL);
+	cr_expect(strstr(s, "id=\"chart-family\" class=\"chart missing\""));
+	cr_expect(strstr(s, "No bandwidth-latency family across read/write "
+			 "mixes: run &#39;memcal run&#39; with this memcal."));
+	cr_expect(strstr(s, "stored no bandwidth-latency family"));
+}
+
 Test(report_html, tuning_on_the_fixture)
 {
 	char *s;
@@ -172,7 +231,7 @@ Test(report_html, tuning_on_the_fixture)
 	make_db(FIX_ALL);
 	s = html("memtune", NULL);
 	self_contained(s);
-	cr_expect_eq(count_str(s, "<svg "), 7);
+	cr_expect_eq(count_str(s, "<svg "), 8);
 	cr_expect_null(strstr(s, "chart missing"), "a chart is missing");
 	job_latency_chart(s);
 	cr_expect(strstr(s, "id=\"chart-budgets\" class=\"chart\""));
@@ -211,13 +270,13 @@ Test(report_html, empty_database_says_what_is_missing)
 	make_db(0);
 	s = html("memcal", NULL);
 	self_contained(s);
-	cr_expect_eq(count_str(s, "class=\"chart missing\""), 3);
+	cr_expect_eq(count_str(s, "class=\"chart missing\""), 4);
 	cr_expect(strstr(s, "holds no calibration run"));
 	cr_expect(strstr(s, "No bandwidth measurements: run &#39;memcal run&#39;"));
 	cr_expect(strstr(s, "holds no data for this report yet"));
 	free(s);
 	s = html("memtune", NULL);
-	cr_expect_eq(count_str(s, "class=\"chart missing\""), 7);
+	cr_expect_eq(count_str(s, "class=\"chart missing\""), 8);
 	cr_expect(strstr(s, "holds no tuned configuration"));
 	cr_expect(strstr(s, "No tuned configuration: run &#39;memtune plan"));
 	free(s);
@@ -231,6 +290,7 @@ Test(report_html, partial_database_draws_what_it_has)
 	s = html("memcal", NULL);
 	cr_expect(strstr(s, "id=\"chart-bandwidth\" class=\"chart\""));
 	cr_expect(strstr(s, "id=\"chart-latency\" class=\"chart missing\""));
+	cr_expect(strstr(s, "id=\"chart-family\" class=\"chart missing\""));
 	cr_expect(strstr(s, "id=\"chart-overhead\" class=\"chart missing\""));
 	cr_expect(strstr(s, "Run 1 stored no loaded-latency points."));
 	cr_expect(strstr(s, "Run 1 stored no PMU verdict."));
@@ -318,7 +378,7 @@ Test(report_cli, out_file_and_json_result)
 	cr_expect_str_eq(json_string_value(json_object_get(rep, "out")), out);
 	cr_expect_str_eq(json_string_value(json_object_get(rep, "format")),
 			 "html");
-	cr_expect_eq(json_integer_value(json_object_get(rep, "charts")), 3);
+	cr_expect_eq(json_integer_value(json_object_get(rep, "charts")), 4);
 	cr_expect_eq(json_integer_value(json_object_get(rep, "run_id")), 1);
 	cr_expect_geq(json_array_size(json_object_get(rep,
 						      "report_warnings")), 3);

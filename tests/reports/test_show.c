@@ -89,6 +89,10 @@ Test(show, run_lists_every_figure_it_promises)
 	cr_expect_eq(count_str(s, "\n  read   cpu 0   load 3   pace "), 8);
 	cr_expect_eq(count_str(s, "\n  write  cpu 0   load 3   pace "), 5);
 	cr_expect(strstr(s, "  23.80 GB/s   420.0 [407.4..436.8]\n"));
+	/* the family: five mixes, the all-write one a lower bound */
+	cr_expect_eq(count_str(s, "\n    GB/s@ns "), 5);
+	cr_expect(strstr(s, "\n    0%  avx2         9.00      8.10 >=          "
+			 "9.00     100.0  [lower bound]\n"));
 	free(s);
 	snprintf(id, sizeof(id), "%lld", (long long)ids.overhead_run_id);
 	s = show((const char *const[]){ "--run", id, NULL });
