@@ -61,48 +61,31 @@ void mrk_get_error(char *buf, size_t len)
 }
 
 /*
- * Parse an event spec into a counting perf_event_attr (no sample period).
- * Accepted: "none" (-ENOENT: class not counted), "page-faults",
- * "cpu-clock", "raw:CODE" (PERF_TYPE_RAW) and "TYPE:CONFIG"; numbers in
- * C syntax (0x.. hex).  Returns 0 or -EINVAL.
+ * Parse an event spec (regulator/core/event.c: "none", "page-faults",
+ * "cpu-clock", "raw:CODE", "TYPE:CONFIG") into a counting perf_event_attr
+ * (no sample period).  Returns 0, -ENOENT for "none" (class not counted)
+ * or -EINVAL with the reason in *@why when @why is not NULL.
  */
-int mrk_parse_event(const char *spec, struct perf_event_attr *attr)
+int mrk_parse_event(const char *spec, struct perf_event_attr *attr,
+		    const char **why)
 {
-	char buf[MRK_EVENT_LEN];
-	char *colon;
-	u32 type;
-	u64 config;
+	struct memreg_event ev;
 
+	BUILD_BUG_ON(MEMREG_EV_TYPE_SOFTWARE != PERF_TYPE_SOFTWARE ||
+		     MEMREG_EV_TYPE_RAW != PERF_TYPE_RAW ||
+		     MEMREG_EV_TYPE_TRACEPOINT != PERF_TYPE_TRACEPOINT ||
+		     MEMREG_EV_TYPE_BREAKPOINT != PERF_TYPE_BREAKPOINT ||
+		     MEMREG_EV_SW_PAGE_FAULTS != PERF_COUNT_SW_PAGE_FAULTS ||
+		     MEMREG_EV_SW_CPU_CLOCK != PERF_COUNT_SW_CPU_CLOCK);
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->pinned = 1;
-	if (!strcmp(spec, "none") || !spec[0])
+	if (memreg_event_parse(spec, strnlen(spec, MRK_EVENT_LEN), &ev, why))
+		return -EINVAL;
+	if (!ev.counted)
 		return -ENOENT;
-	if (!strcmp(spec, "page-faults")) {
-		attr->type = PERF_TYPE_SOFTWARE;
-		attr->config = PERF_COUNT_SW_PAGE_FAULTS;
-		return 0;
-	}
-	if (!strcmp(spec, "cpu-clock")) {
-		attr->type = PERF_TYPE_SOFTWARE;
-		attr->config = PERF_COUNT_SW_CPU_CLOCK;
-		return 0;
-	}
-	if (strscpy(buf, spec, sizeof(buf)) < 0)
-		return -EINVAL;
-	colon = strchr(buf, ':');
-	if (!colon)
-		return -EINVAL;
-	*colon = '\0';
-	if (!strcmp(buf, "raw"))
-		type = PERF_TYPE_RAW;
-	else if (kstrtou32(buf, 0, &type) || type == PERF_TYPE_TRACEPOINT ||
-		 type == PERF_TYPE_BREAKPOINT)
-		return -EINVAL;
-	if (kstrtou64(colon + 1, 0, &config))
-		return -EINVAL;
-	attr->type = type;
-	attr->config = config;
+	attr->type = ev.type;
+	attr->config = ev.config;
 	return 0;
 }
 
@@ -199,23 +182,21 @@ static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
 	if (cfg->core.flags & MEMREG_F_MONITOR)
 		return 0;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		bool rearm;
-
-		if (mrk_parse_event(cfg->event[cls], &attr))
-			continue;	/* "none" */
-		rearm = mrk_event_rearms(&attr);
 		for (cpu = 0; cpu < cfg->core.nr_cpus; cpu++) {
 			const struct memreg_cpu_cfg *cc = &cfg->core.cpu[cpu];
 			u64 n, per_s;
+			bool rearm;
 
-			if (!cc->active)
-				continue;
+			if (!cc->active ||
+			    mrk_parse_event(mrk_cpu_event(cfg, cpu, cls), &attr, NULL))
+				continue;	/* "none" (specs were checked) */
+			rearm = mrk_event_rearms(&attr);
 			if (!rearm && cc->guaranteed[cls] < cfg->slack_div) {
 				scnprintf(err, len, "cpu %u: %s guarantee %llu is below "
 					  "slack_div %u: event '%s' would overflow at every "
 					  "event; raise the guarantee or lower slack_div",
 					  cpu, cls ? "write" : "read", cc->guaranteed[cls],
-					  cfg->slack_div, cfg->event[cls]);
+					  cfg->slack_div, mrk_cpu_event(cfg, cpu, cls));
 				return -ERANGE;
 			}
 			if (rate < 0)
@@ -246,6 +227,68 @@ static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
 }
 
 /*
+ * Parse every event spec of @cfg, the global ones and each CPU's own:
+ * the per-CPU ones are staged as written and first parsed here.  Writes
+ * "cpu N: read_event 'SPEC': reason" to @err; returns 0 or -EINVAL.
+ */
+static int mrk_check_events(const struct mrk_cfg *cfg, char *err, size_t len)
+{
+	static const char *const name[MEMREG_NR_CLASSES] = {
+		"read_event", "write_event",
+	};
+	struct perf_event_attr attr;
+	unsigned int cpu, cls;
+	const char *why;
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		if (mrk_parse_event(cfg->event[cls], &attr, &why) == -EINVAL) {
+			scnprintf(err, len, "%s '%s': %s", name[cls],
+				  cfg->event[cls], why);
+			return -EINVAL;
+		}
+		for (cpu = 0; cpu < cfg->core.nr_cpus; cpu++) {
+			const char *spec = cfg->cpu_event[cpu][cls];
+
+			if (spec[0] && mrk_parse_event(spec, &attr, &why) == -EINVAL) {
+				scnprintf(err, len, "cpu %u: %s '%s': %s", cpu,
+					  name[cls], spec, why);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Give class @cls of the CPUs that @list (the module parameter @name,
+ * "CPUS:SPEC,CPUS:SPEC") names their own event spec in @cfg.  Writes
+ * "NAME: 'ENTRY': reason" to @err; returns 0 or -EINVAL.
+ */
+int mrk_parse_event_cpus(struct mrk_cfg *cfg, unsigned int cls,
+			 const char *name, const char *list, char *err,
+			 size_t len)
+{
+	struct memreg_event_entry e;
+	struct memreg_event_iter it;
+	const char *why = "";
+	unsigned int cpu;
+	int ret;
+
+	memreg_event_list_begin(&it, list, cfg->core.nr_cpus);
+	while ((ret = memreg_event_list_next(&it, &e, &why)) == 1)
+		for (cpu = e.first; cpu <= e.last; cpu++)
+			/* spec_len < MRK_EVENT_LEN: the parser checked it */
+			scnprintf(cfg->cpu_event[cpu][cls], MRK_EVENT_LEN, "%.*s",
+				  (int)e.spec_len, e.spec);
+	if (ret) {
+		scnprintf(err, len, "%s: '%.*s': %s", name, (int)e.tok_len,
+			  e.tok, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Check @cfg as a whole: the core's rules (ranges, guarantees vs ceilings,
  * their sum vs the platform ceiling), plus what only the kernel knows: the
  * regulated CPUs and the master CPU exist and are online, the events can
@@ -271,7 +314,9 @@ int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
 			  cfg->slack_div, MRK_SLACK_MAX);
 		return -EINVAL;
 	}
-	ret = mrk_throttle_check(cfg, err, len);
+	ret = mrk_check_events(cfg, err, len);
+	if (!ret)
+		ret = mrk_throttle_check(cfg, err, len);
 	if (!ret)
 		ret = mrk_check_overflows(cfg, err, len);
 	if (ret)
@@ -300,6 +345,21 @@ int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len)
 					err, len);
 		if (ret)
 			return ret;
+		/*
+		 * Each CPU's own spec on that CPU (another CPU type may lack
+		 * the event); one that is offline is checked by its hotplug
+		 * work when it returns, which reports a failure in error.
+		 */
+		for (cpu = 0; cpu < cfg->core.nr_cpus; cpu++) {
+			if (!cfg->core.cpu[cpu].active || !cfg->cpu_event[cpu][cls][0] ||
+			    !cpu_online(cpu))
+				continue;
+			ret = mrk_counter_probe(cfg->cpu_event[cpu][cls], cpu, err, len);
+			if (ret == -ENODEV && !cpu_online(cpu))
+				ret = 0;
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }

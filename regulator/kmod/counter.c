@@ -191,7 +191,7 @@ static struct perf_event *mrk_counter_create(const char *spec, int cpu,
 	struct perf_event *ev;
 	int ret;
 
-	ret = mrk_parse_event(spec, &attr);
+	ret = mrk_parse_event(spec, &attr, NULL);
 	if (ret)
 		return ERR_PTR(ret);
 	attr.sample_period = sample;
@@ -214,15 +214,14 @@ int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len)
 {
 	struct perf_event_attr attr;
 	struct perf_event *ev;
+	const char *why = "";
 	int ret;
 
-	ret = mrk_parse_event(spec, &attr);
+	ret = mrk_parse_event(spec, &attr, &why);
 	if (ret == -ENOENT)
 		return 0;	/* "none" */
 	if (ret) {
-		scnprintf(err, len, "event '%s': not a valid event spec "
-			  "(none, page-faults, cpu-clock, raw:0xNN, TYPE:CONFIG)",
-			  spec);
+		scnprintf(err, len, "event '%s': %s", spec, why);
 		return ret;
 	}
 	ev = mrk_counter_create(spec, cpu, 0, NULL, NULL);
@@ -256,13 +255,15 @@ int mrk_counters_create(struct mrk_cpu *c)
 
 	lockdep_assert_held(&mrk_cfg_mutex);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		if (mrk_parse_event(mrk_active.event[cls], &attr))
+		const char *spec = mrk_cpu_event(&mrk_active, c->cpu, cls);
+
+		if (mrk_parse_event(spec, &attr, NULL))
 			continue;	/* "none" (specs were checked) */
 		c->rearm[cls] = !monitor && mrk_event_rearms(&attr);
 		c->sample[cls] = monitor ? 0 : c->rearm[cls] ?
 			max_t(u64, 1, cc->guaranteed[cls]) :
 			max_t(u64, 1, cc->guaranteed[cls] / mrk_active.slack_div);
-		ev = mrk_counter_create(mrk_active.event[cls], c->cpu,
+		ev = mrk_counter_create(spec, c->cpu,
 					c->sample[cls], handlers[cls], c);
 		if (IS_ERR(ev)) {
 			/* -ENODEV: perf already took the CPU down */
@@ -270,7 +271,7 @@ int mrk_counters_create(struct mrk_cpu *c)
 				mrk_set_error("cpu %d: cannot create the %s counter "
 					      "'%s' (error %ld)", c->cpu,
 					      cls ? "write" : "read",
-					      mrk_active.event[cls], PTR_ERR(ev));
+					      spec, PTR_ERR(ev));
 			mrk_counters_release(c);
 			return PTR_ERR(ev);
 		}

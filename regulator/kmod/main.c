@@ -46,6 +46,14 @@ static char *write_event = "none";
 module_param(write_event, charp, 0444);
 MODULE_PARM_DESC(write_event, "write-class event, same syntax (default none)");
 
+static char *read_event_cpus = "";
+module_param(read_event_cpus, charp, 0444);
+MODULE_PARM_DESC(read_event_cpus, "per-CPU read events overriding read_event: CPUS:SPEC,CPUS:SPEC (CPUS: N or N-M), e.g. 0-3:raw:0x17,4-7:raw:0x2a");
+
+static char *write_event_cpus = "";
+module_param(write_event_cpus, charp, 0444);
+MODULE_PARM_DESC(write_event_cpus, "per-CPU write events overriding write_event, same syntax");
+
 static unsigned long long read_budget[MEMREG_MAX_CPUS];
 static int n_read_budget;
 module_param_array(read_budget, ullong, &n_read_budget, 0444);
@@ -215,6 +223,13 @@ static int mrk_params_to_cfg(struct mrk_cfg *cfg, char *err, size_t len)
 			  MRK_EVENT_LEN - 1);
 		return -EINVAL;
 	}
+	ret = mrk_parse_event_cpus(cfg, MEMREG_READ, "read_event_cpus",
+				   read_event_cpus, err, len);
+	if (!ret)
+		ret = mrk_parse_event_cpus(cfg, MEMREG_WRITE, "write_event_cpus",
+					   write_event_cpus, err, len);
+	if (ret)
+		return ret;
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
@@ -328,8 +343,9 @@ static int __init mrk_init(void)
 		pr_err("cannot create /sys/kernel/memreg (%d)\n", ret);
 		goto err_hotplug;
 	}
-	pr_info("regulating, period %u us, master cpu %u, events %s/%s%s\n",
+	pr_info("regulating, period %u us, master cpu %u, events %s/%s%s%s\n",
 		period_us, master_cpu, mrk_active.event[0], mrk_active.event[1],
+		read_event_cpus[0] || write_event_cpus[0] ? " (some CPUs their own)" : "",
 		monitor ? ", monitor only" : "");
 	return 0;
 

@@ -61,7 +61,7 @@
 
 #include "memreg.h"		/* the portable core */
 
-#define MRK_EVENT_LEN	32
+#define MRK_EVENT_LEN	MEMREG_EVENT_LEN
 #define MRK_ERR_LEN	200
 #define MRK_SLACK_MAX	1024
 #define MRK_THROTTLE_PRIO	50	/* default SCHED_FIFO priority of the throttle threads */
@@ -79,6 +79,8 @@
  * @core:      the regulator core's configuration (budgets, flags, LMS)
  * @event:     counter event per class: "none", "page-faults", "cpu-clock",
  *             "raw:0xNN" or "TYPE:CONFIG" (numbers in C syntax)
+ * @cpu_event: per CPU and class, the CPU's own event spec ("" : @event);
+ *             held as written until mrk_cfg_check() parses it
  * @slack_div: a counter overflows every max(1, guaranteed / slack_div)
  *             events, so a period overshoots its budget by at most that
  *             many events plus the throttle latency (1..MRK_SLACK_MAX)
@@ -91,6 +93,7 @@
 struct mrk_cfg {
 	struct memreg_cfg	core;
 	char			event[MEMREG_NR_CLASSES][MRK_EVENT_LEN];
+	char			cpu_event[MEMREG_MAX_CPUS][MEMREG_NR_CLASSES][MRK_EVENT_LEN];
 	u32			slack_div;
 	u32			throttle_prio;
 	u32			rt_prio;
@@ -216,8 +219,28 @@ static inline void mrk_core_exit(struct mrk_cpu *me)
 	me->core_depth--;
 }
 
+/**
+ * mrk_cpu_event() - the event spec class @cls of @cpu counts under @cfg
+ * @cfg: a configuration
+ * @cpu: CPU slot (< MEMREG_MAX_CPUS)
+ * @cls: enum memreg_class
+ *
+ * The CPU's own spec (cpuN/read_event, read_event_cpus=) if it has one,
+ * else the global read_event/write_event.
+ */
+static inline const char *mrk_cpu_event(const struct mrk_cfg *cfg,
+					unsigned int cpu, unsigned int cls)
+{
+	return cfg->cpu_event[cpu][cls][0] ? cfg->cpu_event[cpu][cls] :
+					     cfg->event[cls];
+}
+
 /* config.c */
-int mrk_parse_event(const char *spec, struct perf_event_attr *attr);
+int mrk_parse_event(const char *spec, struct perf_event_attr *attr,
+		    const char **why);
+int mrk_parse_event_cpus(struct mrk_cfg *cfg, unsigned int cls,
+			 const char *name, const char *list, char *err,
+			 size_t len);
 bool mrk_event_rearms(const struct perf_event_attr *attr);
 int mrk_cfg_check(const struct mrk_cfg *cfg, char *err, size_t len);
 int mrk_commit(void);

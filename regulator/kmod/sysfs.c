@@ -39,9 +39,14 @@
  * @MRK_PERIOD: core.period_ns shown and written in microseconds
  * @MRK_FLAG:   one bit of core.flags, 0 or 1
  * @MRK_EVENT:  event spec string
+ * @MRK_CPU_EVENT: a CPU's own event spec for class @off, staged as written
+ *              (parsed at commit); "default" clears it, reads show the
+ *              spec the CPU will count (its own, else the global one)
  * @MRK_STAT:   read-only statistic @id
  */
-enum mrk_kind { MRK_U32, MRK_U64, MRK_PERIOD, MRK_FLAG, MRK_EVENT, MRK_STAT };
+enum mrk_kind {
+	MRK_U32, MRK_U64, MRK_PERIOD, MRK_FLAG, MRK_EVENT, MRK_CPU_EVENT, MRK_STAT
+};
 
 /**
  * struct mrk_attr - one sysfs file
@@ -196,6 +201,9 @@ static ssize_t mrk_show(struct kobject *kobj, struct kobj_attribute *ka,
 	case MRK_EVENT:
 		n = sysfs_emit(buf, "%s\n", (char *)f);
 		break;
+	case MRK_CPU_EVENT:
+		n = sysfs_emit(buf, "%s\n", mrk_cpu_event(&mrk_staged, cpu, a->off));
+		break;
 	case MRK_STAT:
 		break;
 	}
@@ -207,15 +215,18 @@ static ssize_t mrk_show(struct kobject *kobj, struct kobj_attribute *ka,
 static int mrk_check_event(const char *name, const char *spec)
 {
 	struct perf_event_attr attr;
+	const char *why = "";
 	const char *p;
 	int ret;
 
 	for (p = spec; *p; p++)
 		if (!isgraph(*p))
 			goto bad;
-	ret = mrk_parse_event(spec, &attr);
+	ret = mrk_parse_event(spec, &attr, &why);
 	if (ret == 0 || ret == -ENOENT)
 		return 0;
+	mrk_set_error("%s: '%s': %s", name, spec, why);
+	return -EINVAL;
 bad:
 	mrk_set_error("%s: not an event spec (none, page-faults, cpu-clock, "
 		      "raw:0xNN, TYPE:CONFIG)", name);
@@ -233,13 +244,14 @@ static ssize_t mrk_store(struct kobject *kobj, struct kobj_attribute *ka,
 	int ret = 0;
 	u64 v = 0;
 
-	if (a->kind == MRK_EVENT) {
+	if (a->kind == MRK_EVENT || a->kind == MRK_CPU_EVENT) {
 		if (mrk_take_input(buf, count, str, sizeof(str))) {
 			mrk_set_error("%s: empty, too long (max %d) or contains NUL",
 				      ka->attr.name, MRK_EVENT_LEN - 1);
 			return -EINVAL;
 		}
-		ret = mrk_check_event(ka->attr.name, str);
+		if (a->kind == MRK_EVENT)
+			ret = mrk_check_event(ka->attr.name, str);
 	} else {
 		ret = mrk_parse_u64(ka->attr.name, buf, count, a->lo, a->hi, &v);
 	}
@@ -269,6 +281,11 @@ static ssize_t mrk_store(struct kobject *kobj, struct kobj_attribute *ka,
 		break;
 	case MRK_EVENT:
 		strscpy((char *)mrk_field(a, cpu), str, MRK_EVENT_LEN);
+		break;
+	case MRK_CPU_EVENT:
+		/* padded: "pending" compares whole configurations */
+		strscpy_pad(mrk_staged.cpu_event[cpu][a->off],
+			    strcmp(str, "default") ? str : "", MRK_EVENT_LEN);
 		break;
 	case MRK_STAT:
 		break;
@@ -334,6 +351,8 @@ static struct mrk_attr mrk_cpu_attrs[] = {
 	MRK_S(read_restored, 40), MRK_S(write_restored, 41),
 	MRK_C(rt_exempt, MRK_U32, exempt, 0, 1),
 	MRK_S(exempt_overruns, 42),
+	MRK_ATTR(read_event, 0644, MRK_CPU_EVENT, MEMREG_READ, 0, 0, 0),
+	MRK_ATTR(write_event, 0644, MRK_CPU_EVENT, MEMREG_WRITE, 0, 0, 0),
 };
 #undef E
 

@@ -37,7 +37,7 @@ skip() { echo "memreg-qemu: SKIP: $*"; exit 77; }
 die() { echo "memreg-qemu: ERROR: $*"; exit 1; }
 
 case $group in
-load) expect="load-defaults unload-defaults bad-period0 bad-period-absurd bad-period-tiny bad-period-garbage bad-master-missing bad-event-unknown-raw bad-event-unknown-type bad-event-garbage bad-budget-sum bad-cpus-missing bad-cpus-garbage bad-slack0 bad-taps0 bad-taps17 bad-mu0 bad-master-offline perf-throttle perf-throttle-clear bad-overflow-rate bad-slack-above-guarantee overflow-rate-commit slack-commit cpus-all rearm-cpu-clock" ;;
+load) expect="load-defaults unload-defaults bad-period0 bad-period-absurd bad-period-tiny bad-period-garbage bad-master-missing bad-event-unknown-raw bad-event-unknown-type bad-event-garbage bad-event-cpus-garbage bad-event-cpus-no-spec bad-event-cpus-missing bad-event-cpus-twice bad-write-event-cpus-type bad-budget-sum bad-cpus-missing bad-cpus-garbage bad-slack0 bad-taps0 bad-taps17 bad-mu0 bad-master-offline perf-throttle perf-throttle-clear bad-overflow-rate bad-slack-above-guarantee overflow-rate-commit slack-commit cpus-all rearm-cpu-clock" ;;
 accuracy) expect="baseline-stats accuracy-10 stats-10 accuracy-25 stats-25 accuracy-50 stats-50 accuracy-75 stats-75 core-context" ;;
 lms) expect="lms-low lms-high lms-step-up lms-step-down lms-sysfs" ;;
 reclaim) expect="reclaim-off reclaim-on share-off share-on" ;;

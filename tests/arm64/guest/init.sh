@@ -269,9 +269,31 @@ group_e2e() {
 	MEMTUNE_E2E_NESTED=1 MEMTUNE_E2E_PMU_EVENT=$EV sh /memtune_e2e.sh
 }
 
+# pcpu: the two CPUs count different events, as a big.LITTLE board's
+# tuned configuration has them: CPU 0 CPU_CYCLES (raw 0x11), CPU 1
+# INST_RETIRED (raw 0x08, 1/16 of the cycles at -icount shift=4).  Given
+# by module parameters (the memtune export form), swapped through
+# cpuN/read_event and commit, one CPU back to the global read_event with
+# "default"; a bad per-CPU spec refuses the commit and changes nothing;
+# bad per-CPU parameters are refused at load.  Monitor-only: the counts
+# are compared, nothing throttles.  The verdicts are pcpu's (pcpu.c).
+group_pcpu() {
+	insmod $KO read_event=page-faults read_event_cpus=0:raw:0x11,1:raw:0x08 monitor=1 period_us=10000; rc=$?
+	check pcpu-load "insmod read_event_cpus=0:raw:0x11,1:raw:0x08 rc=$rc error=$(rd $M/error)" test "$rc" = 0
+	/pcpu -n pcpu-param -e raw:0x11,raw:0x08
+	/pcpu -n pcpu-sysfs -s 0=raw:0x08,1=raw:0x11 -e raw:0x08,raw:0x11
+	/pcpu -n pcpu-bad -b 1=raw:0xzz -e raw:0x08,raw:0x11
+	/pcpu -n pcpu-type -b 0=2:1 -e raw:0x08,raw:0x11
+	/pcpu -n pcpu-default -s 0=default -e page-faults,raw:0x11
+	unload_check pcpu-unload
+	bad event-cpus-raw-garbage read_event=$EV read_event_cpus=0:raw:0x11,1:raw:0xzz
+	bad event-cpus-beyond read_event=$EV read_event_cpus=0:raw:0x11,2:raw:0x08
+	bad write-event-cpus-list read_event=$EV write_event_cpus=0,1:raw:0x08
+}
+
 echo "MEMREG-GROUP $group kernel=$(uname -r) machine=$(uname -m)"
 case $group in
-load|accuracy|fuzz|cycles|e2e) "group_$group" ;;
+load|accuracy|fuzz|cycles|e2e|pcpu) "group_$group" ;;
 perf-release) group_perf_release ;;
 *) result group FAIL "unknown group '$group'" ;;
 esac

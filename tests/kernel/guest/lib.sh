@@ -80,6 +80,11 @@ bad_params() {
 	bad master-missing $e master_cpu=7
 	bad event-unknown-type read_event=99:1
 	bad event-garbage read_event=bogus
+	bad event-cpus-garbage $e read_event_cpus=1:bogus
+	bad event-cpus-no-spec $e read_event_cpus=0,1:cpu-clock
+	bad event-cpus-missing $e read_event_cpus=5:cpu-clock
+	bad event-cpus-twice $e read_event_cpus=0-1:cpu-clock,1:page-faults
+	bad write-event-cpus-type $e write_event_cpus=1:2:1
 	bad budget-sum $e read_budget=600000,600000 platform_read=1000000
 	bad cpus-missing $e cpus=5
 	bad cpus-garbage $e cpus=x-y
