@@ -4,8 +4,9 @@
 #   ovh_mode=test   the CTest check: memreg in monitor-only mode at 100 us
 #                   and 5 ms, benchmark on cpu 0, master on cpu 1 and on
 #                   cpu 0 (the master-core comparison), C/C' interleaved
-#   ovh_mode=bench  the cost benchmark: 1000, 100 and 32 us, master
-#                   elsewhere and on the core (bench/overhead)
+#   ovh_mode=bench  one load of each cell ovh_cells names (this boot's
+#                   load index ovh_load) of bench/overhead's table, the
+#                   perf sysctls set as bench/overhead/README.md says
 #   ovh_mode=memcal `memcal overhead` itself (static build): memreg must be
 #                   chosen as the method, the run stored and shown
 # Every check prints "MEMREG-CHECK <name> PASS|FAIL <detail>"; the run ends
@@ -30,9 +31,11 @@ test)
 	echo "OVH-EXIT $?"
 	;;
 bench)
-	/ovh_guest --ko /memreg.ko --periods 1000,100,32 --cpu 0 --master 1 \
-		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench" \
-		${extra:+--extra "$extra"}
+	# the rate first: the kernel refuses it once the lowering is off
+	echo 200000 > /proc/sys/kernel/perf_event_max_sample_rate
+	echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+	/ovh_guest --ko /memreg.ko --cells "${ovh_cells:-all}" \
+		--load "${ovh_load:-0}" --reps "$reps" --ms "$ms"
 	echo "OVH-EXIT $?"
 	;;
 memcal)

@@ -7,13 +7,19 @@
 #   tests/overhead/guest/overhead-qemu.sh [--arch x86_64|arm64]
 #        [--mode test|bench] [--build DIR] [--timeout S] [--reps N]
 #        [--ms MS] [--bench compute|memory] [--icount|--no-icount]
+#        [--cells PATTERNS] [--load-index N]
 #
 # --mode test  (CTest): 100 us vs 5 ms, master on cpu 1 and on cpu 0;
 #              checks: finite ratios, >= 0.95, 100 us costs more than 5 ms
 #              for both placements, the master comparison ran, unloaded.
 #              With -icount the median ratio is checked; under plain TCG
 #              the best one (min C' / min C: a loaded host only adds time).
-# --mode bench (bench/overhead): 1000, 100, 32 us; prints OVH-POINT lines.
+# --mode bench (bench/overhead/run.sh): one load of each cell of its
+#              table (bench/overhead/ovh_cells.h: --cells PATTERNS, this
+#              boot's --load-index N); prints the raw OVH-RUN/OVH-STATS
+#              lines of bench/overhead/ovh_table_guest.c, judged on the
+#              host.  arm64 -icount only, with sleep=off (see
+#              bench/overhead/README.md).
 # --mode memcal  `memcal overhead` itself in the guest, where memreg loads:
 #              method "memreg" chosen, the run stored, `memcal show` lists
 #              it.  Needs --cmake-build DIR (a built tree: its static
@@ -45,6 +51,8 @@ bench=compute
 icount=
 arch=x86_64
 cbuild=
+cells=all
+loadidx=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -57,7 +65,9 @@ while [ $# -gt 0 ]; do
 	--no-icount) icount=0; shift ;;
 	--arch) arch=$2; shift 2 ;;
 	--cmake-build) cbuild=$2; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	--cells) cells=$2; shift 2 ;;
+	--load-index) loadidx=$2; shift 2 ;;
+	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
 	*) echo "overhead-qemu: unknown argument '$1'"; exit 1 ;;
 	esac
 done
@@ -93,6 +103,8 @@ arm64)
 	;;
 *) die "unknown arch '$arch' (x86_64 arm64)" ;;
 esac
+[ "$mode" = bench ] && [ "$arch" != arm64 ] &&
+	die "mode bench is arm64 only (plain TCG on x86-64 measures host time)"
 command -v "$qemu" > /dev/null || skip "$qemu missing"
 command -v cpio > /dev/null || skip "cpio missing"
 build=$build/$arch
@@ -116,10 +128,13 @@ else
 	aarch64-linux-gnu-strip --strip-debug -o "$build/memreg.ko" "$ko" || die "cannot strip $ko"
 fi
 g=$build/ovh_guest
+set -- "$here/ovh_guest.c"
+[ "$mode" = bench ] && set -- "$src/bench/overhead/ovh_table_guest.c" \
+	"$src/bench/overhead/ovh_cells.c"
 "$cc" -static -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/calibrate" \
 	-I"$src/db/status" \
-	-I"$src/regulator/ctl" -o "$g" \
-	"$here/ovh_guest.c" "$src/calibrate/overhead_bench.c" \
+	-I"$src/regulator/ctl" -I"$src/bench/overhead" -o "$g" \
+	"$@" "$src/calibrate/overhead_bench.c" \
 	"$src/calibrate/overhead_kmod.c" "$src/regulator/ctl/memreg_ctl.c" \
 	-lpthread -lm \
 	|| die "cannot build the guest program (static libc)"
@@ -160,6 +175,9 @@ flock -u 9
 
 accel="-accel tcg"
 [ "$icount" -eq 1 ] && accel="-accel tcg,thread=single -icount shift=0"
+# bench: the virtual clock never waits for the host while both vCPUs
+# idle (bench/overhead/README.md)
+[ "$icount" -eq 1 ] && [ "$mode" = bench ] && accel="$accel,sleep=off"
 accel=${OVH_QEMU_ACCEL:-$accel}	# for experiments with other TCG flags
 stat=median
 [ "$icount" -eq 1 ] || stat=best
@@ -171,7 +189,7 @@ echo "overhead-qemu: $arch kernel $kver, mode $mode, $([ "$icount" -eq 1 ] && ec
 # shellcheck disable=SC2086 # $accel and $machine are lists of options
 timeout -k 5 "$tmo" "$qemu" $accel $machine -smp 2 -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
-	-append "console=$console quiet panic=-1 ovh_mode=$mode ovh_reps=$reps ovh_ms=$ms ovh_bench=$bench ovh_extra=$extra ovh_stat=$stat" \
+	-append "console=$console quiet panic=-1 ovh_mode=$mode ovh_reps=$reps ovh_ms=$ms ovh_bench=$bench ovh_extra=$extra ovh_stat=$stat ovh_cells=$cells ovh_load=$loadidx" \
 	< /dev/null > "$log" 2>&1
 qrc=$?
 rm -f "$initrd"

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ovh_table_guest.c - the guest side of bench/overhead's table: for each
+ * selected cell (ovh_cells.h), the pinned compute benchmark without the
+ * module (C), memreg.ko loaded with the cell's parameters, the same
+ * benchmark again (C'), memreg's statistics over the C' runs, unload.
+ * It prints raw figures only; ovh_verdict.c on the host judges them.
+ * Built statically for the arm64 guest by
+ * tests/overhead/guest/overhead-qemu.sh --mode bench.
+ *
+ *   ovh_table_guest --ko /memreg.ko --cells PATTERNS --load L
+ *                   [--reps R] [--ms MS]
+ *
+ * Output, per cell (L: this boot's load index, R: repetition):
+ *   OVH-RUN cell=NAME load=L rep=R c_ns=.. cp_ns=.. complete=0|1
+ *   OVH-STATS cell=NAME load=L kind=.. period_us=.. cpu=.. master=..
+ *       modes=0|1 guarantee=.. slack_div=.. periods=.. overflows=..
+ *       throttles=.. overuse=.. events=.. stale=.. perf_throttled=..
+ *       errors=.. master_ticks=.. master_skipped=..
+ *       [exhausted cells: traced=N over_median=.. over_p97=.. over_max=..,
+ *       the read overshoot at the throttles (used - budget, cycles)]
+ *   OVH-ERROR cell=NAME load=L <the module's error or the load failure>
+ * Statistics are the differences over the C' runs, of the measured CPU
+ * (master_ticks, master_skipped: global; -1 where the module has no
+ * such file).  Exit 0 when every cell ran, 1 otherwise.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memreg_ctl.h"
+#include "overhead_bench.h"
+#include "overhead_kmod.h"
+#include "ovh_cells.h"
+
+#define MAXR	32
+/* Most throttles traced per cell. */
+#define MAXOVER	8192
+
+/* Statistics read per cell: file name, global (1) or per CPU (0). */
+static const struct { const char *key, *file; int global; } stat_files[] = {
+	{ "periods", "periods", 0 },	{ "overflows", "overflows", 0 },
+	{ "throttles", "throttles", 0 },{ "overuse", "read_overuse", 0 },
+	{ "events", "read_events", 0 },	{ "stale", "stale_budgets", 0 },
+	{ "perf_throttled", "perf_throttled", 0 },
+	{ "errors", "errors", 0 },	{ "master_ticks", "master_ticks", 1 },
+	{ "master_skipped", "master_skipped", 1 },
+};
+#define NSTATS	(sizeof(stat_files) / sizeof(stat_files[0]))
+
+/* read_stats - every statistic of @cpu into @v (-1: no such file). */
+static void read_stats(unsigned cpu, long long *v)
+{
+	struct memreg_ctl *c = memreg_ctl_open(NULL);
+
+	for (size_t i = 0; i < NSTATS; i++) {
+		uint64_t x;
+
+		v[i] = c && !memreg_ctl_read_u64(c, stat_files[i].global ? -1 :
+						 (int)cpu, stat_files[i].file,
+						 &x) ? (long long)x : -1;
+	}
+	memreg_ctl_close(c);
+}
+
+#define TRACE	"/sys/kernel/tracing/"
+
+/* put - write @v to the file @path; 0 or -1. */
+static int put(const char *path, const char *v)
+{
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (!f)
+		return -1;
+	bad = fputs(v, f) < 0;
+	return fclose(f) || bad ? -1 : 0;
+}
+
+/* trace_throttles - the memreg:throttle tracepoint on (@on) or off. */
+static int trace_throttles(int on)
+{
+	if (on && (put(TRACE "tracing_on", "0") || put(TRACE "trace", "") ||
+		   put(TRACE "buffer_size_kb", "4096")))
+		return -1;
+	return put(TRACE "events/memreg/throttle/enable", on ? "1" : "0") ||
+	       put(TRACE "tracing_on", on ? "1" : "0") ? -1 : 0;
+}
+
+/* cmp_ll - qsort for long long. */
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * overshoots - the read-class throttles of @cpu in the trace buffer:
+ * "used - budget" at each, sorted into @v (at most @max); their count.
+ * The period statistics cannot give it: the cycle counter goes on
+ * counting while the CPU is held, so read_overuse is the rest of the
+ * period, not the overshoot.
+ */
+static size_t overshoots(unsigned cpu, long long *v, size_t max)
+{
+	FILE *f = fopen(TRACE "trace", "r");
+	char line[512], key[32];
+	size_t n = 0;
+
+	if (!f)
+		return 0;
+	snprintf(key, sizeof(key), "throttle: cpu=%u ", cpu);
+	while (fgets(line, sizeof(line), f) && n < max) {
+		const char *p = strstr(line, key), *u;
+		unsigned long long used, budget;
+
+		if (p && strstr(p, "class=read") && (u = strstr(p, "used=")) &&
+		    sscanf(u, "used=%llu budget=%llu", &used, &budget) == 2)
+			v[n++] = (long long)used - (long long)budget;
+	}
+	fclose(f);
+	qsort(v, n, sizeof(*v), cmp_ll);
+	return n;
+}
+
+/* module_error - the module's "error" file, "none" after a good commit. */
+static void module_error(char *buf, size_t len)
+{
+	struct memreg_ctl *c = memreg_ctl_open(NULL);
+
+	if (!c || memreg_ctl_last_error(c, buf, len))
+		snprintf(buf, len, "none");
+	memreg_ctl_close(c);
+}
+
+/*
+ * run_cell - C @reps times (each bounded by 30 x @ms), load, C' @reps
+ * times, unload; print the figures.  Returns 0, or -1 after printing why the cell did not run.
+ */
+static int run_cell(const struct ovh_cell *cell, const char *ko,
+		    struct ovh_run_spec *s, unsigned load, unsigned reps,
+		    unsigned ms)
+{
+	double c[MAXR], cp[MAXR];
+	bool done[MAXR];
+	long long s0[NSTATS], s1[NSTATS];
+	char params[512], why[512];
+	struct memreg_ctl *ctl;
+	struct ovh_sample smp;
+	static long long over[MAXOVER];
+	size_t nover = 0;
+	int rc;
+
+	s->bench_cpu = cell->cpu;
+	for (unsigned r = 0; r < reps; r++) {
+		s->limit_ns = 30ull * ms * 1000000u;
+		if ((rc = ovh_run_once(s, &smp))) {
+			printf("OVH-ERROR cell=%s load=%u C run failed: %s\n",
+			       cell->name, load, strerror(-rc));
+			return -1;
+		}
+		c[r] = smp.est_ns;
+	}
+	if (ovh_cell_params(cell, params, sizeof(params))) {
+		printf("OVH-ERROR cell=%s load=%u parameters too long\n",
+		       cell->name, load);
+		return -1;
+	}
+	ctl = memreg_ctl_open(NULL);
+	rc = ctl ? memreg_ctl_load(ctl, ko, params) : -ENOMEM;
+	if (rc) {
+		printf("OVH-ERROR cell=%s load=%u loading %s (%s) failed: %s\n",
+		       cell->name, load, ko, params,
+		       ctl && memreg_ctl_error(ctl)[0] ? memreg_ctl_error(ctl) :
+		       strerror(-rc));
+		memreg_ctl_close(ctl);
+		return -1;
+	}
+	memreg_ctl_close(ctl);
+	read_stats(cell->cpu, s0);
+	if (cell->kind == OVH_CELL_EXHAUST && trace_throttles(1))
+		printf("OVH-ERROR cell=%s load=%u cannot enable the "
+		       "memreg:throttle tracepoint\n", cell->name, load);
+	for (unsigned r = 0; r < reps && !rc; r++) {
+		/* exhausted cells run at about half speed: room for that */
+		s->limit_ns = (uint64_t)(8 * c[r]) + 4000ull * cell->period_us;
+		rc = ovh_run_once(s, &smp);
+		cp[r] = isfinite(smp.est_ns) ? smp.est_ns :
+			(double)smp.elapsed_ns;
+		done[r] = smp.complete;
+	}
+	read_stats(cell->cpu, s1);
+	if (cell->kind == OVH_CELL_EXHAUST) {
+		trace_throttles(0);
+		nover = overshoots(cell->cpu, over, MAXOVER);
+	}
+	module_error(why, sizeof(why));
+	if (strcmp(why, "none"))
+		printf("OVH-ERROR cell=%s load=%u module: %s\n", cell->name,
+		       load, why);
+	if (ovh_kmod_unload(why, sizeof(why))) {
+		printf("OVH-ERROR cell=%s load=%u %s\n", cell->name, load, why);
+		return -1;
+	}
+	if (rc) {
+		printf("OVH-ERROR cell=%s load=%u C' run failed: %s\n",
+		       cell->name, load, strerror(-rc));
+		return -1;
+	}
+	for (unsigned r = 0; r < reps; r++)
+		printf("OVH-RUN cell=%s load=%u rep=%u c_ns=%.0f cp_ns=%.0f "
+		       "complete=%d\n", cell->name, load, r, c[r], cp[r],
+		       done[r]);
+	printf("OVH-STATS cell=%s load=%u kind=%s period_us=%u cpu=%u "
+	       "master=%u modes=%d guarantee=%llu slack_div=8", cell->name,
+	       load, ovh_cell_kind_name(cell->kind), cell->period_us,
+	       cell->cpu, ovh_cell_master(cell), cell->modes,
+	       ovh_cell_guarantee(cell));
+	for (size_t i = 0; i < NSTATS; i++)
+		printf(" %s=%lld", stat_files[i].key,
+		       s0[i] < 0 || s1[i] < 0 ? -1 : s1[i] - s0[i]);
+	if (cell->kind == OVH_CELL_EXHAUST)
+		printf(" traced=%zu over_median=%lld over_p97=%lld "
+		       "over_max=%lld", nover, nover ? over[nover / 2] : -1,
+		       nover ? over[nover * 97 / 100] : -1,
+		       nover ? over[nover - 1] : -1);
+	printf("\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* usage - the command line, on stderr. */
+static int usage(void)
+{
+	fprintf(stderr, "usage: ovh_table_guest --ko PATH --cells PATTERNS "
+		"--load L [--reps R (1..%d)] [--ms MS]\n", MAXR);
+	return 2;
+}
+
+/* main - calibrate the benchmark, run every selected cell. */
+int main(int argc, char **argv)
+{
+	static struct ovh_cell cells[OVH_CELLS_MAX];
+	const char *ko = "/memreg.ko", *pat = "all";
+	unsigned load = 0, reps = 3, ms = 20;
+	struct ovh_workload w = { .kind = OVH_BENCH_COMPUTE };
+	struct ovh_run_spec s = { 0 };
+	char why[256];
+	size_t n;
+	int fails = 0, rc;
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		const char *a = argv[i], *v = argv[i + 1];
+
+		if (!strcmp(a, "--ko"))
+			ko = v;
+		else if (!strcmp(a, "--cells"))
+			pat = v;
+		else if (!strcmp(a, "--load"))
+			load = (unsigned)atoi(v);
+		else if (!strcmp(a, "--reps"))
+			reps = (unsigned)atoi(v);
+		else if (!strcmp(a, "--ms"))
+			ms = (unsigned)atoi(v);
+		else
+			return usage();
+	}
+	if (!(argc % 2) || !reps || reps > MAXR || !ms)
+		return usage();
+	if (ovh_cells_select(pat, cells, OVH_CELLS_MAX, &n, why, sizeof(why))) {
+		printf("OVH-ERROR %s\n", why);
+		return 2;
+	}
+	s.bench_fifo = ovh_fifo_allowed();
+	rc = ovh_calibrate_units(&w, 0, (uint64_t)ms * 1000000u, s.bench_fifo,
+				 NULL, NULL);
+	if (rc) {
+		printf("OVH-ERROR calibrating the benchmark: %s\n",
+		       strerror(-rc));
+		return 1;
+	}
+	s.w = &w;
+	s.master_cpu = -1;
+	printf("OVH-INFO bench=compute units=%llu ms=%u reps=%u load=%u "
+	       "cells=%zu fifo=%d\n", (unsigned long long)w.units, ms, reps,
+	       load, n, s.bench_fifo);
+	fflush(stdout);
+	for (size_t i = 0; i < n; i++)
+		fails += run_cell(&cells[i], ko, &s, load, reps, ms) != 0;
+	return fails ? 1 : 0;
+}
