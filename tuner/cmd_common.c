@@ -2,7 +2,10 @@
 /*
  * cmd_common.c - what memtune's subcommands share: opening the database,
  * loading and checking a mix file, loading a tuned configuration by id,
- * newest, or from a JSON file.
+ * newest, or from a JSON file; the record options and output of list,
+ * show and delete.  A configuration is addressed by its bare ID; a profile
+ * by --profile ID and a validation by --validation ID (each kind numbers
+ * its own rows).
  */
 #include <errno.h>
 #include <sched.h>
@@ -225,4 +228,137 @@ int tune_mix_prologue(struct cli_ctx *ctx, int argc, char **argv,
 	if (!rc)
 		rc = tune_open_db(ctx, true, db);
 	return rc;
+}
+
+/* parse_id - a record id (1 or more) given as @what@arg. */
+static int parse_id(struct cli_ctx *ctx, const char *what, const char *arg,
+		    int64_t *id)
+{
+	const char *why;
+	uint64_t v;
+
+	if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+		return cli_error(ctx, CLI_EXIT_USAGE, "%s%s: %s; a record ID is "
+				 "a number 'memtune list' shows", what, arg,
+				 why);
+	*id = (int64_t)v;
+	return 0;
+}
+
+/* rec_option - option callback of list, show and delete. */
+static int rec_option(struct cli_ctx *ctx, int key, const char *arg,
+		      void *user)
+{
+	struct rec_opts *o = user;
+
+	switch (key) {
+	case 'K':
+		if (strcmp(arg, "config") && strcmp(arg, "profile") &&
+		    strcmp(arg, "validation"))
+			return cli_error(ctx, CLI_EXIT_USAGE, "--kind %s: "
+					 "config, profile or validation", arg);
+		o->kind = arg;
+		return 0;
+	case 'M':
+		o->mix = arg;
+		return 0;
+	case 'F':
+		o->force = true;
+		return 0;
+	default:
+		if (o->id)
+			return cli_error(ctx, CLI_EXIT_USAGE, "name one record: "
+					 "a configuration ID, --profile ID or "
+					 "--validation ID");
+		o->kind = key == 'P' ? "profile" : "validation";
+		return parse_id(ctx, key == 'P' ? "--profile " : "--validation ",
+				arg, &o->id);
+	}
+}
+
+/**
+ * tune_rec_args() - parse @argv into @o; a bare ID addresses a
+ * configuration.
+ * @need: one record must be named.
+ */
+int tune_rec_args(struct cli_ctx *ctx, int argc, char **argv,
+		  const char *synopsis, const struct cli_option *opts,
+		  struct rec_opts *o, bool need)
+{
+	char *pos = NULL;
+	int npos, rc;
+
+	memset(o, 0, sizeof(*o));
+	rc = tune_parse_args(ctx, argc, argv, synopsis, opts, rec_option, o,
+			     &pos, 1, &npos);
+	if (rc)
+		return rc;
+	if (npos && o->id)
+		return cli_error(ctx, CLI_EXIT_USAGE, "name one record: a "
+				 "configuration ID, --profile ID or "
+				 "--validation ID");
+	if (npos) {
+		o->kind = "config";
+		return parse_id(ctx, "", pos, &o->id);
+	}
+	if (need && !o->id)
+		return cli_error(ctx, CLI_EXIT_USAGE, "name a record: a "
+				 "configuration ID, --profile ID or "
+				 "--validation ID; 'memtune list' shows them");
+	return 0;
+}
+
+/* record_json - one listed record as an object. */
+static json_t *record_json(const struct memcal_record *r)
+{
+	json_t *o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:I}", "kind", r->kind,
+			      "id", (json_int_t)r->id, "created_at",
+			      r->created_at, "mix", r->mix, "detail",
+			      r->detail, "dependents",
+			      (json_int_t)r->dependents);
+
+	if (o && r->name[0])
+		json_object_set_new(o, "workload", json_string(r->name));
+	if (o && r->parent_id)
+		json_object_set_new(o, "config_id",
+				    json_integer((json_int_t)r->parent_id));
+	return o;
+}
+
+/* record_line - one listed record as a line of text. */
+static void record_line(FILE *f, const struct memcal_record *r)
+{
+	char what[400];
+
+	snprintf(what, sizeof(what), "%s%s%s", r->name, r->name[0] ? ": " :
+		 "", r->detail);
+	fprintf(f, "%-10s %5lld  %-20s  %-16s %s", r->kind, (long long)r->id,
+		r->created_at, r->mix, what);
+	if (r->dependents)
+		fprintf(f, " (%lld %s)", (long long)r->dependents,
+			!strcmp(r->kind, "profile") ?
+			(r->dependents > 1 ? "configurations" : "configuration") :
+			(r->dependents > 1 ? "validations" : "validation"));
+	fputc('\n', f);
+}
+
+/**
+ * tune_rec_sink() - hand one record to @user (a struct rec_sink): a JSON
+ * object in its array, else a line of text.
+ */
+int tune_rec_sink(const struct memcal_record *r, void *user)
+{
+	struct rec_sink *s = user;
+
+	s->n++;
+	if (s->arr)
+		return json_array_append_new(s->arr, record_json(r));
+	record_line(s->ctx->out, r);
+	return 0;
+}
+
+/** tune_db_error() - a database failure as the command's error. */
+int tune_db_error(struct cli_ctx *ctx, memcal_db *db)
+{
+	return cli_error(ctx, CLI_EXIT_FAILURE, "%s", memcal_db_errmsg(db));
 }

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "tuned_config.h"
+#include "memcal_db_records.h"
 #include "memcal_db_tune.h"
 #include "mix.h"
 
@@ -44,5 +45,37 @@ int tune_mix_prologue(struct cli_ctx *ctx, int argc, char **argv,
 		      const char *synopsis, const struct cli_option *opts,
 		      cli_option_fn fn, void *user, struct mix *m,
 		      memcal_db **db);
+
+/**
+ * struct rec_opts - options shared by list, show and delete.
+ * @kind:  the kind addressed or listed (NULL: configuration / all).
+ * @id:    the record addressed (0: none given).
+ * @mix:   list: only this mix.
+ * @force: delete: dependents too.
+ */
+struct rec_opts {
+	const char *kind;
+	int64_t id;
+	const char *mix;
+	bool force;
+};
+
+/**
+ * struct rec_sink - where listed or deleted records go.
+ * @ctx:   output.
+ * @arr:   with --json, the array they are collected in.
+ * @n:     how many.
+ */
+struct rec_sink {
+	struct cli_ctx *ctx;
+	json_t *arr;
+	int n;
+};
+
+int tune_rec_args(struct cli_ctx *ctx, int argc, char **argv,
+		  const char *synopsis, const struct cli_option *opts,
+		  struct rec_opts *o, bool need);
+int tune_rec_sink(const struct memcal_record *r, void *user);
+int tune_db_error(struct cli_ctx *ctx, memcal_db *db);
 
 #endif /* MEMTUNE_CMDS_H */
