@@ -124,6 +124,13 @@ static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
 	return 0;
 }
 
+/* add_selfcheck - a PMU self-check as JSON. */
+static int add_selfcheck(const struct memcal_selfcheck *c, void *user)
+{
+	json_array_append_new(user, report_selfcheck_json(c));
+	return 0;
+}
+
 /* add_overhead - an interrupt-overhead point as JSON. */
 static int add_overhead(const struct memcal_overhead_point *pt, void *user)
 {
@@ -173,6 +180,7 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 	json_t *bw = json_array(), *lat = json_array(), *sus = json_array();
 	json_t *ev = json_array(), *ovh = json_array(), *mod = json_array();
 	json_t *mix = json_array();
+	json_t *sc = json_array();
 	struct memcal_pmu_status ps;
 	int rc;
 
@@ -181,6 +189,7 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 	json_object_set_new(o, "sustainable", sus);
 	json_object_set_new(o, "mix_curves", mix);
 	json_object_set_new(o, "pmu_events", ev);
+	json_object_set_new(o, "pmu_selfchecks", sc);
 	json_object_set_new(o, "overhead", ovh);
 	json_object_set_new(o, "overhead_models", mod);
 	rc = memcal_db_bw_list(db, run_id, add_bw, bw);
@@ -192,6 +201,8 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 		rc = memcal_db_mix_curve_list(db, run_id, add_mix, mix);
 	if (!rc)
 		rc = memcal_db_pmu_event_list(db, run_id, add_pmu_event, ev);
+	if (!rc)
+		rc = memcal_db_selfcheck_list(db, run_id, add_selfcheck, sc);
 	if (!rc)
 		rc = memcal_db_overhead_list(db, run_id, add_overhead, ovh);
 	if (!rc)
@@ -488,6 +499,34 @@ static void print_models(FILE *f, json_t *arr)
 	print_none(f, arr);
 }
 
+/*
+ * print_selfchecks - the self-checks of @arr (show's JSON form) in the
+ * layout `memcal run` prints them.
+ */
+static void print_selfchecks(FILE *f, json_t *arr)
+{
+	size_t n = json_array_size(arr), i;
+	struct memcal_selfcheck *c = calloc(n ? n : 1, sizeof(*c));
+	json_t *e;
+
+	if (!c)
+		return;
+	json_array_foreach(arr, i, e) {
+		json_t *cpu = json_object_get(e, "cpu");
+
+		snprintf(c[i].check, sizeof(c[i].check), "%s",
+			 json_string_value(json_object_get(e, "check")));
+		c[i].cpu = json_is_integer(cpu) ?
+			   (int)json_integer_value(cpu) : -1;
+		snprintf(c[i].verdict, sizeof(c[i].verdict), "%s",
+			 json_string_value(json_object_get(e, "verdict")));
+		snprintf(c[i].message, sizeof(c[i].message), "%s",
+			 json_string_value(json_object_get(e, "message")));
+	}
+	memcal_selfchecks_print(f, c, n);
+	free(c);
+}
+
 /* print_run - text form of one run's figures. */
 static void print_run(FILE *f, json_t *doc)
 {
@@ -547,6 +586,7 @@ static void print_run(FILE *f, json_t *doc)
 			json_string_value(json_object_get(e, "traffic")),
 			json_is_true(json_object_get(e, "chosen")) ? "chosen " : "",
 			json_string_value(json_object_get(e, "message")));
+	print_selfchecks(f, json_object_get(doc, "pmu_selfchecks"));
 	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy: "
 		"an upper bound):\n");
 	json_array_foreach(json_object_get(doc, "overhead"), i, e)

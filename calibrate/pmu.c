@@ -316,6 +316,19 @@ static double count_pass(int fd, const struct memcal_kernel *k, void *buf,
 }
 
 /*
+ * memcal_pmu_count_pass - what @fd counts while the best read (or, with
+ * @write, write) kernel passes once over @buf (@bytes, a multiple of
+ * MEMCAL_KERNEL_GRANULE); -1 when it cannot be read.
+ */
+double memcal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes)
+{
+	const struct memcal_kernel *k =
+		memcal_kernel_best(write ? MEMCAL_OP_WRITE : MEMCAL_OP_READ);
+
+	return k ? count_pass(fd, k, buf, bytes) : -1;
+}
+
+/*
  * memcal_pmu_validate - measure bytes per event of every opened event
  * with the read or write kernel over @buf (@bytes, far beyond the LLC),
  * then choose the best read and write event.  The calling thread must be

@@ -84,6 +84,7 @@ const struct memcal_pmu_family *memcal_pmu_family_find(const char *pfm_name,
 						       unsigned arm_part);
 int memcal_pmu_discover(struct memcal_pmu_report *r);
 int memcal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes);
+double memcal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes);
 double memcal_pmu_error_pct(double bytes_per_event);
 void memcal_pmu_report_free(struct memcal_pmu_report *r);
 

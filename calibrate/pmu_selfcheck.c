@@ -8,9 +8,14 @@
  *   delivery check             memcal_pmu_check_delivery()
  *   other PMU users            nmi_watchdog_on(), scan_perf_holders(),
  *                              memcal_pmu_find_users()
+ *   the checks of a run        memcal_selfcheck_count_verdict(),
+ *                              memcal_selfcheck_counts(),
+ *                              memcal_selfcheck_delivery(),
+ *                              memcal_selfcheck_users()
  */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +27,16 @@
 #include <unistd.h>
 
 #include "cpu_types.h"
+#include "kernels.h"
 #include "pmu_selfcheck.h"
+#include "stats.h"
 
 /* Ring buffer: one metadata page and this many data pages (power of 2). */
 #define RING_PAGES 64
+
+/* Why a check that needs a counter is skipped when none is usable. */
+#define NO_COUNTER "skipped: no usable PMU counter on this machine (the " \
+	"run's PMU status says why)"
 
 /* Share of the implied overflows that must arrive for a pass. */
 #define DELIVERY_MIN_RATIO 0.9
@@ -212,21 +223,32 @@ out_affinity:
 	return rc;
 }
 
+/*
+ * read_sysctl - the integer in <procfs>/sys/kernel/@name, or @fallback
+ * when it cannot be read.
+ */
+static int read_sysctl(const char *name, int fallback)
+{
+	char path[512], buf[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/%s", memcal_procfs_root(),
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return fallback;
+	if (!fgets(buf, sizeof(buf), f) || !buf[0] || buf[0] == '\n') {
+		fclose(f);
+		return fallback;
+	}
+	fclose(f);
+	return atoi(buf);
+}
+
 /* nmi_watchdog_on - kernel.nmi_watchdog is 1 (procfs root honoured). */
 static bool nmi_watchdog_on(void)
 {
-	char path[512], buf[8] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/sys/kernel/nmi_watchdog",
-		 memcal_procfs_root());
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return buf[0] == '1';
+	return read_sysctl("nmi_watchdog", 0) == 1;
 }
 
 /* holds_perf - process directory @pid has a perf event file open. */
@@ -305,6 +327,7 @@ int memcal_pmu_find_users(struct memcal_pmu_users *u)
 
 	memset(u, 0, sizeof(*u));
 	u->nmi_watchdog = nmi_watchdog_on();
+	u->paranoid = read_sysctl("perf_event_paranoid", 2);
 	scan_perf_holders(u);
 	if (u->nmi_watchdog)
 		off += (size_t)snprintf(u->message, sizeof(u->message),
@@ -327,8 +350,261 @@ int memcal_pmu_find_users(struct memcal_pmu_users *u)
 						"%s%s", i ? ", " : ": ",
 						u->holders[i]);
 		if (off < sizeof(u->message))
-			snprintf(u->message + off, sizeof(u->message) - off,
-				 ")");
+			off += (size_t)snprintf(u->message + off,
+						sizeof(u->message) - off, ")");
 	}
+	if (u->paranoid > 2 && geteuid() != 0 && off < sizeof(u->message))
+		snprintf(u->message + off, sizeof(u->message) - off,
+			 "%skernel.perf_event_paranoid is %d: only root may "
+			 "open counters (run as root, or sysctl "
+			 "kernel.perf_event_paranoid=2)", off ? "; " : "",
+			 u->paranoid);
 	return u->nmi_watchdog || u->n_holders;
+}
+
+/*
+ * memcal_selfcheck_count_verdict - judge a read or write event that
+ * counted @count while a kernel moved @lines cache lines of @traffic:
+ * within MEMCAL_SELFCHECK_TOL_PCT it passes; zero is refused.
+ */
+void memcal_selfcheck_count_verdict(struct memcal_selfcheck *c,
+				    const char *traffic, double lines,
+				    double count)
+{
+	const char *done = strcmp(traffic, "write") ? "read" : "written";
+	double ratio = lines > 0 ? count / lines : 0;
+
+	snprintf(c->check, sizeof(c->check), "%s-count", traffic);
+	c->expected = lines;
+	c->measured = count > 0 ? count : 0;
+	c->tolerance_pct = MEMCAL_SELFCHECK_TOL_PCT;
+	if (!(count > 0)) {
+		snprintf(c->verdict, sizeof(c->verdict), "fail");
+		snprintf(c->message, sizeof(c->message), "%s counted nothing "
+			 "while %.0f lines were %s: it does not count %s "
+			 "traffic here, so it is refused as the %s event",
+			 c->event, lines, done, traffic, traffic);
+	} else if (fabs(ratio - 1) * 100 <= MEMCAL_SELFCHECK_TOL_PCT) {
+		snprintf(c->verdict, sizeof(c->verdict), "pass");
+		snprintf(c->message, sizeof(c->message), "%s counted %.0f for "
+			 "%.0f lines %s (%.2f per line, within %.0f%%)",
+			 c->event, count, lines, done, ratio,
+			 MEMCAL_SELFCHECK_TOL_PCT);
+	} else {
+		snprintf(c->verdict, sizeof(c->verdict), "fail");
+		snprintf(c->message, sizeof(c->message), "%s counted %.0f for "
+			 "%.0f lines %s (%.2f per line, outside %.0f%%): "
+			 "budgets in lines would be off by that factor",
+			 c->event, count, lines, done, ratio,
+			 MEMCAL_SELFCHECK_TOL_PCT);
+	}
+}
+
+/* skip - a check that cannot run here, with the reason. */
+static int skip(memcal_selfcheck_add_fn add, void *user, const char *check,
+		const char *why)
+{
+	struct memcal_selfcheck c = { .cpu = -1 };
+
+	snprintf(c.check, sizeof(c.check), "%s", check);
+	snprintf(c.verdict, sizeof(c.verdict), "skip");
+	snprintf(c.message, sizeof(c.message), "%s", why);
+	return add(user, &c);
+}
+
+/*
+ * checked_event - the event of @r to check for @traffic: the chosen one,
+ * else the first candidate that opened (so its failure is on record);
+ * -1 when none opened.
+ */
+static int checked_event(const struct memcal_pmu_report *r,
+			 const char *traffic)
+{
+	int first = -1;
+
+	for (size_t i = 0; i < r->n_events; i++) {
+		if (strcmp(r->events[i].traffic, traffic) || r->fds[i] < 0)
+			continue;
+		if (r->events[i].chosen)
+			return (int)i;
+		if (first < 0)
+			first = (int)i;
+	}
+	return first;
+}
+
+/*
+ * memcal_selfcheck_counts - the read and the write event each count the
+ * lines of one pass over @buf (@bytes, lines of @line bytes), separately;
+ * the median of three passes after a warm-up is judged.  An event that
+ * counts nothing loses its "chosen" mark.  @read_rate receives the read
+ * event's count per second (0 when unknown).  Runs on the thread that
+ * opened @r's events.  Return: 0, or -1 when @add fails.
+ */
+int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
+			    size_t bytes, unsigned line, double *read_rate,
+			    memcal_selfcheck_add_fn add, void *user)
+{
+	static const char *const traffic[] = { "read", "write" };
+	char why[512];
+
+	*read_rate = 0;
+	bytes -= bytes % MEMCAL_KERNEL_GRANULE;
+	for (size_t t = 0; t < 2; t++) {
+		struct memcal_selfcheck c = { .cpu = -1 };
+		bool wr = t == 1;
+		double v[3], secs = 0;
+		unsigned n = 0;
+		int i;
+
+		snprintf(c.check, sizeof(c.check), "%s-count", traffic[t]);
+		if (!r->status.available) {
+			if (skip(add, user, c.check, NO_COUNTER))
+				return -1;
+			continue;
+		}
+		i = checked_event(r, traffic[t]);
+		if (i < 0) {
+			snprintf(why, sizeof(why), "skipped: no %s event of %s "
+				 "opened, so none can be checked", traffic[t],
+				 r->family ? r->family->name : "this PMU");
+			if (skip(add, user, c.check, why))
+				return -1;
+			continue;
+		}
+		snprintf(c.event, sizeof(c.event), "%s", r->events[i].name);
+		memcal_pmu_count_pass(r->fds[i], wr, buf, bytes);
+		for (unsigned p = 0; p < 3; p++) {
+			struct timespec t0, t1;
+			double got;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			got = memcal_pmu_count_pass(r->fds[i], wr, buf, bytes);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (got < 0)
+				continue;
+			v[n++] = got;
+			secs += (double)(t1.tv_sec - t0.tv_sec) +
+				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		}
+		memcal_selfcheck_count_verdict(&c, traffic[t],
+					       (double)bytes / line,
+					       n ? memcal_median(v, n) : 0);
+		if (!(c.measured > 0) && r->events[i].chosen) {
+			r->events[i].chosen = false;
+			snprintf(r->events[i].message,
+				 sizeof(r->events[i].message), "refused: "
+				 "counted nothing in the self-check");
+		}
+		if (!wr && n && secs > 0)
+			*read_rate = c.measured * n / secs;
+		if (add(user, &c))
+			return -1;
+	}
+	return 0;
+}
+
+/**
+ * struct read_load - the load of the delivery check.
+ * @buf:   buffer read.
+ * @bytes: its size (a multiple of MEMCAL_KERNEL_GRANULE).
+ * @k:     the read kernel.
+ */
+struct read_load {
+	void *buf;
+	size_t bytes;
+	const struct memcal_kernel *k;
+};
+
+/* read_for - read @user's buffer over and over for @seconds. */
+static void read_for(double seconds, void *user)
+{
+	struct read_load *l = user;
+	struct timespec t0, t;
+	volatile uint64_t sink = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		sink += l->k->fn(l->buf, l->buf, l->bytes, 1);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((double)(t.tv_sec - t0.tv_sec) +
+		 (double)(t.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+	(void)sink;
+}
+
+/*
+ * memcal_selfcheck_delivery - on each of @cpus, the chosen read event
+ * sampled as the regulator will use it must deliver its overflow
+ * interrupts at MEMCAL_SELFCHECK_PERIOD_US's rate.  The sample period is
+ * taken from @read_rate so that the load should overflow four times as
+ * often as needed.  Return: 0, or -1 when @add fails.
+ */
+int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
+			      const unsigned *cpus, unsigned n,
+			      double read_rate, void *buf, size_t bytes,
+			      memcal_selfcheck_add_fn add, void *user)
+{
+	double needed = 1e6 / MEMCAL_SELFCHECK_PERIOD_US;
+	struct read_load load = {
+		.buf = buf, .bytes = bytes - bytes % MEMCAL_KERNEL_GRANULE,
+		.k = memcal_kernel_best(MEMCAL_OP_READ),
+	};
+	const struct memcal_pmu_event *e = NULL;
+	struct perf_event_attr a;
+
+	for (size_t i = 0; i < r->n_events; i++)
+		if (r->events[i].chosen && !strcmp(r->events[i].traffic, "read"))
+			e = &r->events[i];
+	if (!r->status.available || !e || !load.k)
+		return skip(add, user, "delivery", !r->status.available ?
+			    NO_COUNTER : "skipped: no read event passed "
+			    "validation, so delivery cannot be checked with it");
+	memset(&a, 0, sizeof(a));
+	a.type = e->perf_type;
+	a.config = e->perf_config;
+	a.config1 = e->perf_config1;
+	a.exclude_kernel = 1;
+	a.sample_period = read_rate > 4 * needed ?
+			  (uint64_t)(read_rate / (4 * needed)) : 1;
+	for (unsigned i = 0; i < n; i++) {
+		struct memcal_selfcheck c = { .cpu = (int)cpus[i],
+			.tolerance_pct = 100 * (1 - DELIVERY_MIN_RATIO) };
+		struct memcal_delivery d;
+		int rc;
+
+		snprintf(c.check, sizeof(c.check), "delivery");
+		snprintf(c.event, sizeof(c.event), "%s", e->name);
+		rc = memcal_pmu_check_delivery(&a, cpus[i], needed,
+					       MEMCAL_SELFCHECK_DELIVERY_S,
+					       read_for, &load, &d);
+		c.expected = d.expected;
+		c.measured = (double)d.delivered;
+		snprintf(c.verdict, sizeof(c.verdict), "%s",
+			 !rc && d.pass ? "pass" : "fail");
+		snprintf(c.message, sizeof(c.message), "%s", d.message);
+		if (add(user, &c))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * memcal_selfcheck_users - another user of the PMU (the NMI watchdog, a
+ * running perf) or a perf_event_paranoid that locks this user out: "warn"
+ * with who and how to free it, else "pass".  Return: what @add returns.
+ */
+int memcal_selfcheck_users(memcal_selfcheck_add_fn add, void *user)
+{
+	struct memcal_selfcheck c = { .cpu = -1 };
+	struct memcal_pmu_users u;
+
+	snprintf(c.check, sizeof(c.check), "pmu-users");
+	memcal_pmu_find_users(&u);
+	c.measured = (double)u.n_holders + u.nmi_watchdog;
+	snprintf(c.verdict, sizeof(c.verdict), "%s", u.message[0] ? "warn"
+		 : "pass");
+	snprintf(c.message, sizeof(c.message), "%s", u.message[0] ? u.message
+		 : "no other user of the PMU: NMI watchdog off, no other "
+		 "process has perf events open");
+	return add(user, &c);
 }

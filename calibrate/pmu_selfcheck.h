@@ -15,6 +15,12 @@
  * ring buffer that receives one record per overflow interrupt, and a load
  * that makes the event count.  Each PERF_RECORD_SAMPLE is one delivered
  * interrupt; PERF_RECORD_THROTTLE says perf stopped delivering.
+ *
+ * During `memcal run` every check is stored with a verdict (struct
+ * memcal_selfcheck): the read and the write event each count a known
+ * number of lines, separately; delivery on each CPU of the run; other
+ * PMU users.  A check that cannot run on this machine is stored as
+ * "skip" with the reason, never as a pass.
  */
 #ifndef MEMCAL_PMU_SELFCHECK_H
 #define MEMCAL_PMU_SELFCHECK_H
@@ -23,6 +29,22 @@
 #include <stdint.h>
 
 #include <linux/perf_event.h>
+
+#include "memcal_db_selfcheck.h"
+#include "pmu.h"
+
+/*
+ * A read or write event passes when it counts the lines a kernel moved
+ * within this many per cent.
+ */
+#define MEMCAL_SELFCHECK_TOL_PCT	15.0
+/*
+ * The regulation period delivery is checked for: memreg.ko's default
+ * period_us.  The regulator needs at most one overflow per period per CPU.
+ */
+#define MEMCAL_SELFCHECK_PERIOD_US	1000
+/* How long the load runs on each CPU for the delivery check. */
+#define MEMCAL_SELFCHECK_DELIVERY_S	0.25
 
 /**
  * struct memcal_delivery - result of one overflow-delivery check.
@@ -65,15 +87,33 @@ int memcal_pmu_check_delivery(const struct perf_event_attr *attr,
  *                on every CPU).
  * @n_holders:    processes with perf events open (other than this one).
  * @holders:      "pid (comm)" of the first few.
+ * @paranoid:     kernel.perf_event_paranoid (-1..3; 2 when unreadable).
  * @message:      who holds what and how to free it ("" when nobody).
  */
 struct memcal_pmu_users {
 	bool nmi_watchdog;
+	int paranoid;
 	unsigned n_holders;
 	char holders[4][48];
 	char message[384];
 };
 
 int memcal_pmu_find_users(struct memcal_pmu_users *u);
+
+/* Receives each self-check as it is decided; returns 0 or -1 (memory). */
+typedef int (*memcal_selfcheck_add_fn)(void *user,
+				       const struct memcal_selfcheck *c);
+
+void memcal_selfcheck_count_verdict(struct memcal_selfcheck *c,
+				    const char *traffic, double lines,
+				    double count);
+int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
+			    size_t bytes, unsigned line, double *read_rate,
+			    memcal_selfcheck_add_fn add, void *user);
+int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
+			      const unsigned *cpus, unsigned n,
+			      double read_rate, void *buf, size_t bytes,
+			      memcal_selfcheck_add_fn add, void *user);
+int memcal_selfcheck_users(memcal_selfcheck_add_fn add, void *user);
 
 #endif /* MEMCAL_PMU_SELFCHECK_H */

@@ -59,6 +59,22 @@ int memcal_result_add_pmu_event(struct memcal_run_result *r,
 }
 
 /*
+ * memcal_result_add_selfcheck - append a self-check to the result @r (a
+ * struct memcal_run_result; void so it serves as memcal_selfcheck_add_fn).
+ * Returns 0 or -1.
+ */
+int memcal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
+{
+	struct memcal_run_result *res = r;
+
+	if (grow((void **)&res->checks, res->n_checks, &res->cap_checks,
+		 sizeof(*c)))
+		return -1;
+	res->checks[res->n_checks++] = *c;
+	return 0;
+}
+
+/*
  * memcal_result_note - append a sentence to the run's notes ("; "
  * separated).  Returns 0 or -1.
  */
@@ -89,6 +105,7 @@ void memcal_result_free(struct memcal_run_result *r)
 	free(r->bw);
 	free(r->lat);
 	free(r->pmu_events);
+	free(r->checks);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -113,6 +130,8 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 		rc = memcal_db_pmu_status_store(db, r->run.id, &r->pmu);
 	for (size_t i = 0; !rc && i < r->n_pmu_events; i++)
 		rc = memcal_db_pmu_event_store(db, r->run.id, &r->pmu_events[i]);
+	for (size_t i = 0; !rc && i < r->n_checks; i++)
+		rc = memcal_db_selfcheck_store(db, r->run.id, &r->checks[i]);
 	if (!rc && r->overhead)
 		rc = overhead_store(db, r->run.id, r->overhead);
 	return rc;
@@ -182,6 +201,12 @@ static int load_pmu(const struct memcal_pmu_event *e, void *user)
 	return memcal_result_add_pmu_event(user, e) ? MEMCAL_ERROR : 0;
 }
 
+/* load_check - list callback: append a self-check. */
+static int load_check(const struct memcal_selfcheck *c, void *user)
+{
+	return memcal_result_add_selfcheck(user, c) ? MEMCAL_ERROR : 0;
+}
+
 /*
  * memcal_result_load - read run @run_id and all its rows back into @r
  * (free it with memcal_result_free()).  Returns a MEMCAL_DB_* code.
@@ -209,6 +234,8 @@ int memcal_result_load(memcal_db *db, int64_t run_id,
 		rc = 0;	/* a run without PMU status (overhead runs) */
 	if (!rc)
 		rc = memcal_db_pmu_event_list(db, run_id, load_pmu, r);
+	if (!rc)
+		rc = memcal_db_selfcheck_list(db, run_id, load_check, r);
 	if (rc) {
 		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
 		memcal_result_free(r);

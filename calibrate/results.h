@@ -18,6 +18,7 @@
 #include "kernels.h"
 #include "memcal_db.h"
 #include "memcal_db_mix.h"
+#include "memcal_db_selfcheck.h"
 #include "memcal_platform.h"
 
 /**
@@ -31,7 +32,8 @@
  *              from 100 % down to 0 %, @n_mix of them.
  * @pmu:        PMU status.
  * @pmu_events: candidate events, @n_pmu_events of them.
- * @cap_bw, @cap_lat, @cap_pmu: allocated capacities.
+ * @checks:     PMU self-checks with their verdicts, @n_checks of them.
+ * @cap_bw, @cap_lat, @cap_pmu, @cap_checks: allocated capacities.
  * @overhead: interrupt-overhead figures of a full run (owned), or NULL.
  */
 struct overhead_result;
@@ -50,6 +52,8 @@ struct memcal_run_result {
 	struct memcal_pmu_status pmu;
 	struct memcal_pmu_event *pmu_events;
 	size_t n_pmu_events, cap_pmu;
+	struct memcal_selfcheck *checks;
+	size_t n_checks, cap_checks;
 	struct overhead_result *overhead;	/* full runs; owned, may be NULL */
 };
 
@@ -59,6 +63,7 @@ int memcal_result_add_latency(struct memcal_run_result *r,
 			      const struct memcal_latency_point *pt);
 int memcal_result_add_pmu_event(struct memcal_run_result *r,
 				const struct memcal_pmu_event *e);
+int memcal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c);
 int memcal_result_note(struct memcal_run_result *r, const char *note);
 void memcal_result_free(struct memcal_run_result *r);
 
@@ -68,6 +73,8 @@ int memcal_result_load(memcal_db *db, int64_t run_id,
 		       struct memcal_run_result *r, char *err, size_t errlen);
 
 void memcal_result_print(const struct memcal_run_result *r, FILE *out);
+void memcal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
+			     size_t n);
 void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
 json_t *memcal_result_to_json(const struct memcal_run_result *r);

@@ -13,6 +13,7 @@
 #include "latency.h"
 #include "measure.h"
 #include "pmu.h"
+#include "pmu_selfcheck.h"
 
 /* Read shares tried for mixed traffic (full run; quick uses the middle). */
 static const double mixed_shares[] = { 0.25, 0.5, 0.75 };
@@ -424,14 +425,21 @@ static int phase_latency(struct run_state *s, char *err, size_t errlen)
 }
 
 /**
- * struct pmu_job - PMU discovery and validation on worker 0.
- * @b:   bench (buffer 0 is used).
- * @rep: the report.
- * @rc:  result.
+ * struct pmu_job - PMU discovery, validation and the count self-checks
+ * on worker 0.
+ * @b:    bench (buffer 0 is used).
+ * @line: cache line size, bytes.
+ * @r:    the result the self-checks go to.
+ * @rep:  the report.
+ * @read_rate: the read event's count per second in its self-check.
+ * @rc:   result.
  */
 struct pmu_job {
 	struct memcal_bench *b;
+	unsigned line;
+	struct memcal_run_result *r;
 	struct memcal_pmu_report rep;
+	double read_rate;
 	int rc;
 };
 
@@ -445,17 +453,37 @@ static void pmu_worker(unsigned idx, void *arg)
 	j->rc = memcal_pmu_discover(&j->rep);
 	if (!j->rc && j->rep.status.available)
 		memcal_pmu_validate(&j->rep, j->b->bufs[0].base, j->b->bytes);
+	if (!j->rc)
+		j->rc = memcal_selfcheck_counts(&j->rep, j->b->bufs[0].base,
+						j->b->bytes, j->line,
+						&j->read_rate,
+						memcal_result_add_selfcheck,
+						j->r);
 }
 
-/* phase_pmu - discover and validate PMU events; "no PMU" is a result. */
+/*
+ * phase_pmu - discover and validate PMU events, then the self-checks: the
+ * read and write counts (on worker 0, which opened the events), overflow
+ * delivery on every CPU of the run, other PMU users.  "No PMU" is a
+ * result: the checks that need one are stored as skipped, with why.
+ */
 static int phase_pmu(struct run_state *s)
 {
-	struct pmu_job j = { .b = &s->b };
+	struct pmu_job j = { .b = &s->b, .r = s->r,
+			     .line = memcal_topology_line_size(s->t) };
 	int rc = 0;
 
 	if (s->step)
-		s->step(s->user, "PMU events");
+		s->step(s->user, "PMU events and self-checks");
 	memcal_team_run_subset(s->b.team, 1, pmu_worker, &j);
+	if (!j.rc)
+		j.rc = memcal_selfcheck_delivery(&j.rep, s->b.cpus, s->b.n,
+						 j.read_rate,
+						 s->b.bufs[0].base, s->b.bytes,
+						 memcal_result_add_selfcheck,
+						 s->r);
+	if (!j.rc)
+		j.rc = memcal_selfcheck_users(memcal_result_add_selfcheck, s->r);
 	if (j.rc) {
 		memcal_pmu_report_free(&j.rep);
 		return MEMCAL_ENOMEM;

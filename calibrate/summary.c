@@ -14,6 +14,8 @@
 
 #include <string.h>
 
+#include "memcal_reports.h"
+
 /* print_bw - the bandwidth table. */
 static void print_bw(const struct memcal_run_result *r, FILE *out)
 {
@@ -134,6 +136,29 @@ static void print_pmu(const struct memcal_run_result *r, FILE *out)
 			fprintf(out, "  %-5s %-50s %s\n", e->traffic, e->name,
 				e->message[0] ? e->message : "not validated");
 	}
+	memcal_selfchecks_print(out, r->checks, r->n_checks);
+}
+
+/**
+ * memcal_selfchecks_print() - the PMU self-checks, one per line: check,
+ * CPU, verdict, message (wrapped).  Nothing when there are none.
+ */
+void memcal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
+			     size_t n)
+{
+	if (n)
+		fprintf(out, "PMU self-checks:\n");
+	for (size_t i = 0; i < n; i++) {
+		char lead[64];
+
+		if (c[i].cpu >= 0)
+			snprintf(lead, sizeof(lead), "  %-11s cpu %-3d %-4s  ",
+				 c[i].check, c[i].cpu, c[i].verdict);
+		else
+			snprintf(lead, sizeof(lead), "  %-11s %-7s %-4s  ",
+				 c[i].check, "", c[i].verdict);
+		memcal_print_wrapped(out, lead, c[i].message, 78);
+	}
 }
 
 /**
@@ -253,8 +278,8 @@ static json_t *pmu_event_json(const struct memcal_pmu_event *e)
 json_t *memcal_result_to_json(const struct memcal_run_result *r)
 {
 	json_t *bw = json_array(), *lat = json_array(), *sus = json_array(),
-	       *ev = json_array(), *mix = json_array(), *topo = NULL,
-	       *params = NULL;
+	       *ev = json_array(), *mix = json_array(), *sc = json_array(),
+	       *topo = NULL, *params = NULL;
 	const struct memcal_platform *p = &r->platform;
 
 	for (size_t i = 0; i < r->n_mix; i++)
@@ -274,13 +299,15 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 			"lower_bound", r->sus[i].lower_bound));
 	for (size_t i = 0; i < r->n_pmu_events; i++)
 		json_array_append_new(ev, pmu_event_json(&r->pmu_events[i]));
+	for (size_t i = 0; i < r->n_checks; i++)
+		json_array_append_new(sc, report_selfcheck_json(&r->checks[i]));
 	if (p->topology_json)
 		topo = json_loads(p->topology_json, 0, NULL);
 	if (r->run.params_json)
 		params = json_loads(r->run.params_json, 0, NULL);
 	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:o?, s:s?, "
 			 "s:{s:s, s:s, s:s, s:s, s:s, s:o?}, "
-			 "s:o, s:o, s:o, s:o, s:{s:b, s:s, s:s, s:o}}",
+			 "s:o, s:o, s:o, s:o, s:{s:b, s:s, s:s, s:o, s:o}}",
 			 "run_id", (json_int_t)r->run.id, "kind", r->run.kind,
 			 "tool_version", r->run.tool_version,
 			 "started_at", r->run.started_at,
@@ -293,5 +320,5 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 			 "bandwidth", bw, "latency", lat, "sustainable", sus,
 			 "mix_curves", mix, "pmu", "available", r->pmu.available,
 			 "pmu_name", r->pmu.pmu_name, "message", r->pmu.message,
-			 "events", ev);
+			 "events", ev, "selfchecks", sc);
 }

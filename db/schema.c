@@ -270,6 +270,27 @@ static const char *const migrations[] = {
 	"    CHECK (json_valid(points) AND json_type(points) = 'array'),"
 	"  PRIMARY KEY (run_id, read_pct)"
 	") STRICT;",
+
+	/*
+	 * 5 -> 6: the PMU self-checks of a calibration run with their
+	 * verdicts (cpu -1: a check that is not per CPU).
+	 */
+	"CREATE TABLE pmu_selfcheck ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  check_name TEXT NOT NULL CHECK (check_name IN"
+	"    ('read-count','write-count','delivery','pmu-users')),"
+	"  cpu INTEGER NOT NULL CHECK (cpu >= -1),"
+	"  event TEXT NOT NULL,"
+	"  expected REAL NOT NULL CHECK (expected >= 0),"
+	"  measured REAL NOT NULL CHECK (measured >= 0),"
+	"  tolerance_pct REAL NOT NULL CHECK (tolerance_pct >= 0),"
+	"  verdict TEXT NOT NULL"
+	"    CHECK (verdict IN ('pass','fail','warn','skip')),"
+	"  message TEXT NOT NULL CHECK (message <> '')"
+	") STRICT;"
+	"CREATE INDEX pmu_selfcheck_run ON pmu_selfcheck(run_id);",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

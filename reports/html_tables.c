@@ -192,6 +192,24 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
+	if (r->n_sc) {
+		head(f, "PMU self-checks", "check|CPU|event|expected|measured|"
+		     "tolerance (%)|verdict|message");
+		for (i = 0; i < r->n_sc; i++) {
+			const struct memcal_selfcheck *c = &r->sc[i];
+			char cpu[16];
+
+			if (c->cpu >= 0)
+				snprintf(cpu, sizeof(cpu), "%d", c->cpu);
+			else
+				snprintf(cpu, sizeof(cpu), "all");
+			cells(f, "%s|%s|%s|%.0f|%.0f|%.0f|%s|%s", c->check, cpu,
+			      c->event[0] ? c->event : "-", c->expected,
+			      c->measured, c->tolerance_pct, c->verdict,
+			      c->message);
+		}
+		tail(f);
+	}
 	if (r->n_ov) {
 		head(f, "Interrupt overhead", "CPU|period (us)|benchmark|method|"
 		     "master CPU|repetitions|C'/C median|min|max");

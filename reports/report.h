@@ -86,6 +86,7 @@ struct report_lms_trace {
  * @have_pmu:    @pmu was stored.
  * @pmu:         the PMU verdict.
  * @ev, @n_ev:   PMU events considered.
+ * @sc, @n_sc:   PMU self-checks with their verdicts.
  * @ov, @n_ov:   overhead points.
  * @om, @n_om:   overhead models.
  * @have_config: @config (memtune report) was found.
@@ -123,6 +124,8 @@ struct report {
 	struct memcal_pmu_status pmu;
 	struct memcal_pmu_event *ev;
 	size_t n_ev;
+	struct memcal_selfcheck *sc;
+	size_t n_sc;
 	struct memcal_overhead_point *ov;
 	size_t n_ov;
 	struct memcal_overhead_model *om;

@@ -83,12 +83,28 @@ static json_t *summary_json(const struct report *r)
 	return s;
 }
 
+/**
+ * report_selfcheck_json() - one PMU self-check as JSON.
+ * @c: the check.
+ *
+ * Return: a new object (cpu null for a check that is not per CPU).
+ */
+json_t *report_selfcheck_json(const struct memcal_selfcheck *c)
+{
+	return json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:s}", "check",
+			 c->check, "cpu", c->cpu >= 0 ? json_integer(c->cpu) :
+			 json_null(), "event", c->event, "expected",
+			 num(c->expected), "measured", num(c->measured),
+			 "tolerance_pct", num(c->tolerance_pct), "verdict",
+			 c->verdict, "message", c->message);
+}
+
 /* calibration_json - add the calibration rows to @o. */
 static void calibration_json(json_t *o, const struct report *r)
 {
 	json_t *a = json_array(), *lat = json_array(), *sus = json_array(),
 	       *ev = json_array(), *ov = json_array(), *om = json_array(),
-	       *mix = json_array();
+	       *mix = json_array(), *sc = json_array();
 
 	for (size_t i = 0; i < r->n_mix; i++)
 		json_array_append_new(mix, report_mix_curve_json(&r->mix[i]));
@@ -162,10 +178,13 @@ static void calibration_json(json_t *o, const struct report *r)
 	json_object_set_new(o, "latency", lat);
 	json_object_set_new(o, "sustainable", sus);
 	json_object_set_new(o, "mix_curves", mix);
+	for (size_t i = 0; i < r->n_sc; i++)
+		json_array_append_new(sc, report_selfcheck_json(&r->sc[i]));
 	json_object_set_new(o, "pmu", r->have_pmu ? json_pack(
-		"{s:b, s:s, s:s, s:o}", "available", r->pmu.available,
+		"{s:b, s:s, s:s, s:o, s:o}", "available", r->pmu.available,
 		"pmu_name", r->pmu.pmu_name, "message", r->pmu.message,
-		"events", ev) : (json_decref(ev), json_null()));
+		"events", ev, "selfchecks", sc) :
+		(json_decref(ev), json_decref(sc), json_null()));
 	json_object_set_new(o, "overhead", json_pack("{s:o, s:o}", "points",
 						     ov, "models", om));
 }

@@ -108,6 +108,14 @@ static int collect_ev(const struct memcal_pmu_event *e, void *user)
 	return report_push((void **)&r->ev, &r->n_ev, sizeof(*e), e);
 }
 
+/* collect_sc - memcal_db_selfcheck_list() callback. */
+static int collect_sc(const struct memcal_selfcheck *c, void *user)
+{
+	struct report *r = user;
+
+	return report_push((void **)&r->sc, &r->n_sc, sizeof(*c), c);
+}
+
 /* collect_ov - memcal_db_overhead_list() callback. */
 static int collect_ov(const struct memcal_overhead_point *pt, void *user)
 {
@@ -174,6 +182,8 @@ static int load_measurements(struct report *r, memcal_db *db)
 		rc = memcal_db_mix_curve_list(db, id, collect_mix, r);
 	if (!rc)
 		rc = memcal_db_pmu_event_list(db, id, collect_ev, r);
+	if (!rc)
+		rc = memcal_db_selfcheck_list(db, id, collect_sc, r);
 	if (rc)
 		return rc;
 	rc = memcal_db_pmu_status_get(db, id, &r->pmu);
@@ -221,6 +231,10 @@ static void check_warnings(struct report *r)
 			    "the regulator can only run with a stand-in "
 			    "counter here.", r->pmu.message[0] ? r->pmu.message :
 			    "none found");
+	for (size_t i = 0; i < r->n_sc; i++)
+		if (!strcmp(r->sc[i].verdict, "fail"))
+			report_warn(r, "PMU self-check %s failed: %s",
+				    r->sc[i].check, r->sc[i].message);
 	for (size_t i = 0; i < r->n_sus; i++)
 		if (r->sus[i].lower_bound)
 			report_warn(r, "The sustainable %s bandwidth (%.2f GB/s)"
@@ -397,6 +411,7 @@ void report_free(struct report *r)
 	free(r->lat);
 	free(r->mix);
 	free(r->ev);
+	free(r->sc);
 	free(r->ov);
 	free(r->om);
 	free(r->cores);

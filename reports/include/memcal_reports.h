@@ -6,7 +6,9 @@
  * that both `memcal show` and the reports call, so that the two never
  * print different numbers for the same figure; the JSON form of a job
  * latency row, shared by `memtune validate` and the tuning report; the
- * JSON form of a curve of the bandwidth-latency family; and
+ * JSON form of a curve of the bandwidth-latency family; that of a PMU
+ * self-check, shared by `memcal run`, `memcal show` and the calibration
+ * report; and
  * the growable-array helper they use.
  */
 #ifndef MEMCAL_REPORTS_H
@@ -19,10 +21,12 @@
 #include "memcal_db.h"
 #include "memcal_db_job_latency.h"
 #include "memcal_db_mix.h"
+#include "memcal_db_selfcheck.h"
 
 int report_push(void **arr, size_t *n, size_t elem, const void *item);
 json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
 json_t *report_mix_curve_json(const struct memcal_mix_curve *c);
+json_t *report_selfcheck_json(const struct memcal_selfcheck *c);
 
 double figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
 		     int n_cpus, double *lo, double *hi);

@@ -7,11 +7,13 @@
  * wrong, and the detection of other PMU users on a recorded /proc.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -187,5 +189,170 @@ Test(selfcheck, free_pmu_has_no_message)
 	setenv("MEMCAL_PROCFS_ROOT", root, 1);
 	cr_expect_eq(memcal_pmu_find_users(&u), 0);
 	cr_expect_str_eq(u.message, "");
+	rmtree(root);
+}
+
+/* collect - memcal_selfcheck_add_fn: keep up to 8 checks in @user. */
+struct collected {
+	size_t n;
+	struct memcal_selfcheck c[8];
+};
+
+static int collect(void *user, const struct memcal_selfcheck *c)
+{
+	struct collected *k = user;
+
+	cr_assert_lt(k->n, 8);
+	k->c[k->n++] = *c;
+	return 0;
+}
+
+/* A count within the tolerance passes; outside it or zero fails. */
+Test(selfcheck, count_verdicts)
+{
+	struct memcal_selfcheck c = { .event = "raw:0x17" };
+
+	memcal_selfcheck_count_verdict(&c, "read", 1000, 1100);
+	cr_expect_str_eq(c.verdict, "pass", "%s", c.message);
+	cr_expect_str_eq(c.check, "read-count");
+	cr_expect_eq(c.tolerance_pct, MEMCAL_SELFCHECK_TOL_PCT);
+	memcal_selfcheck_count_verdict(&c, "read", 1000, 2000);
+	cr_expect_str_eq(c.verdict, "fail", "%s", c.message);
+	cr_expect(strstr(c.message, "2.00 per line, outside 15%"), "%s",
+		  c.message);
+	memcal_selfcheck_count_verdict(&c, "write", 1000, 0);
+	cr_expect_str_eq(c.verdict, "fail");
+	cr_expect_str_eq(c.check, "write-count");
+	cr_expect(strstr(c.message, "counted nothing while 1000 lines were "
+			 "written") && strstr(c.message, "refused as the write "
+			 "event"), "%s", c.message);
+}
+
+/* open_sw - a software counter on this thread, disabled. */
+static int open_sw(unsigned long long config)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a), .config = config, .disabled = 1 };
+	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+
+	cr_assert_geq(fd, 0, "perf_event_open: %s", strerror(errno));
+	return fd;
+}
+
+/*
+ * Counted for real: a write "event" that counts nothing while a buffer
+ * already touched is written (page faults) is refused and loses its
+ * chosen mark; the read one is checked separately.  Without a usable
+ * PMU both are skipped with the reason, never passed.
+ */
+Test(selfcheck, counts_refuse_a_write_event_that_counts_zero)
+{
+	struct memcal_pmu_event ev[2] = {
+		{ .name = "page-faults (read stand-in)", .traffic = "read",
+		  .opened = true, .chosen = true },
+		{ .name = "page-faults (write stand-in)", .traffic = "write",
+		  .opened = true, .chosen = true },
+	};
+	int fds[2] = { open_sw(PERF_COUNT_SW_PAGE_FAULTS),
+		       open_sw(PERF_COUNT_SW_PAGE_FAULTS) };
+	struct memcal_pmu_report r = { .status = { .available = true },
+				       .events = ev, .n_events = 2, .fds = fds };
+	size_t bytes = 4 << 20;
+	char *buf = aligned_alloc(4096, bytes);
+	struct collected k = { 0 };
+	double rate;
+
+	cr_assert_not_null(buf);
+	memset(buf, 1, bytes);
+	cr_assert_eq(memcal_selfcheck_counts(&r, buf, bytes, 64, &rate,
+					     collect, &k), 0);
+	cr_assert_eq(k.n, 2);
+	cr_expect_str_eq(k.c[0].check, "read-count");
+	cr_expect_str_eq(k.c[1].check, "write-count");
+	cr_expect_eq(k.c[1].expected, bytes / 64);
+	cr_expect_str_eq(k.c[1].verdict, "fail", "%s", k.c[1].message);
+	cr_expect(strstr(k.c[1].message, "refused"), "%s", k.c[1].message);
+	cr_expect_not(ev[1].chosen, "a write event counting zero is refused");
+	cr_expect(strstr(ev[1].message, "refused"), "%s", ev[1].message);
+	close(fds[0]);
+	close(fds[1]);
+
+	k.n = 0;
+	r.status.available = false;
+	cr_assert_eq(memcal_selfcheck_counts(&r, buf, bytes, 64, &rate,
+					     collect, &k), 0);
+	cr_assert_eq(k.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		cr_expect_str_eq(k.c[i].verdict, "skip");
+		cr_expect(strstr(k.c[i].message, "no usable PMU counter"));
+	}
+	free(buf);
+}
+
+/*
+ * Delivery checked on every CPU of the run with the chosen read event
+ * (task-clock standing in, its rate as the count check would give it):
+ * one row per CPU, each with the overflows implied and delivered.  The
+ * rate part of the verdict depends on this thread's share of a shared
+ * CPU, so only delivery itself is asserted here.
+ */
+Test(selfcheck, delivery_on_each_cpu)
+{
+	struct memcal_pmu_event ev = { .name = "task-clock", .traffic = "read",
+		.perf_type = PERF_TYPE_SOFTWARE,
+		.perf_config = PERF_COUNT_SW_TASK_CLOCK, .opened = true,
+		.chosen = true };
+	struct memcal_pmu_report r = { .status = { .available = true },
+				       .events = &ev, .n_events = 1 };
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cpus[2] = { 0, 1 };
+	size_t bytes = 1 << 20;
+	char *buf = aligned_alloc(4096, bytes);
+	struct collected k = { 0 };
+
+	cr_assert_not_null(buf);
+	memset(buf, 1, bytes);
+	cr_assert_eq(memcal_selfcheck_delivery(&r, cpus, n > 1 ? 2 : 1, 1e9,
+					       buf, bytes, collect, &k), 0);
+	cr_assert_eq(k.n, n > 1 ? 2u : 1u);
+	for (size_t i = 0; i < k.n; i++) {
+		cr_log_info("%s: %s", k.c[i].verdict, k.c[i].message);
+		cr_expect_str_eq(k.c[i].check, "delivery");
+		cr_expect_eq(k.c[i].cpu, (int)cpus[i]);
+		cr_expect_gt(k.c[i].expected, 10, "%s", k.c[i].message);
+		cr_expect_geq(k.c[i].measured, 0.9 * k.c[i].expected, "%s",
+			      k.c[i].message);
+		cr_expect(!strcmp(k.c[i].verdict, "pass") ||
+			  strstr(k.c[i].message, "needed"), "%s",
+			  k.c[i].message);
+	}
+	k.n = 0;
+	ev.chosen = false;
+	cr_assert_eq(memcal_selfcheck_delivery(&r, cpus, 1, 1e9, buf, bytes,
+					       collect, &k), 0);
+	cr_assert_eq(k.n, 1);
+	cr_expect_str_eq(k.c[0].verdict, "skip");
+	cr_expect(strstr(k.c[0].message, "no read event passed validation"));
+	free(buf);
+}
+
+/* Another PMU user is a warning naming it; a free PMU passes. */
+Test(selfcheck, users_verdicts)
+{
+	struct collected k = { 0 };
+	char root[64];
+
+	mkproc(root, "1", "4321", "perf");
+	cr_assert_eq(memcal_selfcheck_users(collect, &k), 0);
+	cr_expect_str_eq(k.c[0].check, "pmu-users");
+	cr_expect_str_eq(k.c[0].verdict, "warn");
+	cr_expect(strstr(k.c[0].message, "4321 (perf)") &&
+		  strstr(k.c[0].message, "kernel.nmi_watchdog=0"), "%s",
+		  k.c[0].message);
+	rmtree(root);
+	mkproc(root, "0", NULL, NULL);
+	setenv("MEMCAL_PROCFS_ROOT", root, 1);
+	cr_assert_eq(memcal_selfcheck_users(collect, &k), 0);
+	cr_expect_str_eq(k.c[1].verdict, "pass", "%s", k.c[1].message);
 	rmtree(root);
 }

@@ -187,6 +187,62 @@ Test(run_cli, errors_are_json_with_json)
 	json_decref(doc);
 }
 
+/* stored_checks - "check:verdict;" per stored self-check, in order. */
+static void stored_checks(char *buf, size_t len)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
+		     SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(h, "SELECT check_name, verdict, cpu,"
+					" message FROM pmu_selfcheck WHERE"
+					" run_id = 1 ORDER BY id", -1, &st,
+					NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%s:%s;",
+					sqlite3_column_text(st, 0),
+					sqlite3_column_text(st, 1));
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
+/*
+ * The self-checks of a run are stored with verdicts: without a usable
+ * PMU the three that need one are skipped (never passed), with the PMU
+ * status as the reason; the PMU-user check always decides.
+ */
+static void check_selfchecks(json_t *res)
+{
+	json_t *pmu = json_object_get(res, "pmu"), *sc, *e;
+	char got[512];
+	size_t i;
+
+	stored_checks(got, sizeof(got));
+	cr_expect(strstr(got, "read-count:") && strstr(got, "write-count:") &&
+		  strstr(got, "delivery:") && strstr(got, "pmu-users:"),
+		  "stored: %s", got);
+	cr_expect(strstr(got, "pmu-users:pass;") ||
+		  strstr(got, "pmu-users:warn;"), "stored: %s", got);
+	sc = json_object_get(pmu, "selfchecks");
+	cr_expect_geq(json_array_size(sc), 4);
+	json_array_foreach(sc, i, e) {
+		const char *v = json_string_value(json_object_get(e, "verdict"));
+		const char *m = json_string_value(json_object_get(e, "message"));
+
+		cr_expect(v && m && *m, "check %zu without verdict or message",
+			  i);
+		if (!json_is_true(json_object_get(pmu, "available")) &&
+		    strcmp(json_string_value(json_object_get(e, "check")),
+			   "pmu-users")) {
+			cr_expect_str_eq(v, "skip", "%s", m);
+			cr_expect(strstr(m, "no usable PMU counter"), "%s", m);
+		}
+	}
+}
+
 Test(run_cli, tiny_quick_run_stores_one_run, .timeout = 120)
 {
 	static char out[1 << 20];
@@ -205,12 +261,14 @@ Test(run_cli, tiny_quick_run_stores_one_run, .timeout = 120)
 						     "median_bps")), 0);
 	cr_expect_eq(json_array_size(json_object_get(doc, "sustainable")), 2);
 	cr_expect_not_null(json_object_get(doc, "pmu"));
+	check_selfchecks(doc);
 	json_decref(doc);
 	cr_expect_eq(runs_stored(), 1);
 	cr_expect_eq(run(NULL, TINY " --cores 0", out, sizeof(out), false), 0,
 		     "%s", out);
 	cr_expect(strstr(out, "stored as run 2") != NULL, "%s", out);
 	cr_expect(strstr(out, "sustainable read") != NULL, "%s", out);
+	cr_expect(strstr(out, "PMU self-checks:") != NULL, "%s", out);
 }
 
 /* mix_rows - mix_curve rows stored, by descending read share, into @pct. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fixture_db.h"
+#include "memcal_db_selfcheck.h"
 
 /* store_calibration - the full run: bandwidth, latency, knee, PMU. */
 static int store_calibration(memcal_db *db, struct fixture_ids *ids)
@@ -18,6 +19,17 @@ static int store_calibration(memcal_db *db, struct fixture_ids *ids)
 		.finished_at = "2026-01-02T03:06:05Z", .notes = "no PMU",
 	};
 	static const char *const kinds[] = { "read", "write", "ntwrite" };
+	static const struct memcal_selfcheck checks[] = {
+		{ "read-count", -1, "", 0, 0, 0, "skip",
+		  "no hardware PMU: perf_event_open ENOENT" },
+		{ "write-count", -1, "", 0, 0, 0, "skip",
+		  "no hardware PMU: perf_event_open ENOENT" },
+		{ "delivery", -1, "", 0, 0, 0, "skip",
+		  "no hardware PMU: perf_event_open ENOENT" },
+		{ "pmu-users", -1, "", 0, 1, 0, "warn",
+		  "the NMI watchdog holds a counter on every CPU (free it: "
+		  "sysctl kernel.nmi_watchdog=0)" },
+	};
 	int rc = memcal_db_run_store(db, &run);
 
 	ids->run_id = run.id;
@@ -71,6 +83,8 @@ static int store_calibration(memcal_db *db, struct fixture_ids *ids)
 
 		rc = memcal_db_pmu_status_store(db, run.id, &ps);
 	}
+	for (size_t i = 0; !rc && i < sizeof(checks) / sizeof(checks[0]); i++)
+		rc = memcal_db_selfcheck_store(db, run.id, &checks[i]);
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 
 #include "fixture_db.h"
 #include "memcal_db.h"
+#include "memcal_db_selfcheck.h"
 #include "memcal_db_tune.h"
 
 static char dir[256];
@@ -244,7 +245,8 @@ Test(db, version_2_overhead_points_gain_lower_bound_false)
 		"ALTER TABLE v1 RENAME TO overhead_point;"
 		"PRAGMA user_version = 2;"
 		"DROP TABLE job_latency;"
-		"DROP TABLE mix_curve;", 0, 0, 0), SQLITE_OK,
+		"DROP TABLE mix_curve;"
+		"DROP TABLE pmu_selfcheck;", 0, 0, 0), SQLITE_OK,
 		"%s", sqlite3_errmsg(h));
 	sqlite3_close(h);
 	db = open_ok(path, 0);
@@ -255,6 +257,73 @@ Test(db, version_2_overhead_points_gain_lower_bound_false)
 		     MEMCAL_DB_SCHEMA_VERSION);
 	cr_expect_eq(n[0], 4, "points kept");
 	cr_expect_eq(n[1], 0, "none of them a lower bound");
+}
+
+/* count_checks - memcal_db_selfcheck_list() callback: count, keep last. */
+static int count_checks(const struct memcal_selfcheck *c, void *user)
+{
+	struct memcal_selfcheck *last = user;
+
+	last->cpu++;
+	snprintf(last->verdict, sizeof(last->verdict), "%s", c->verdict);
+	snprintf(last->message, sizeof(last->message), "%s", c->message);
+	return 0;
+}
+
+/*
+ * A schema 5 database (no pmu_selfcheck) keeps its runs through the
+ * upgrade, its old run has no self-checks, and a new one stores and lists
+ * them; the table's checks refuse an unknown verdict and an empty message.
+ */
+Test(db, version_5_runs_gain_an_empty_selfcheck_table)
+{
+	struct fixture_ids ids;
+	struct memcal_selfcheck seen = { .cpu = 0 };
+	struct memcal_selfcheck c = { .check = "delivery", .cpu = 1,
+		.event = "raw:0x11", .expected = 250, .measured = 249,
+		.tolerance_pct = 10, .verdict = "pass",
+		.message = "cpu 1: 249 of 250 overflow interrupts delivered" };
+	struct memcal_run run;
+	memcal_db *db;
+	sqlite3 *h;
+
+	cr_assert_eq(fixture_db_create(path, &ids), 0);
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, "DROP TABLE pmu_selfcheck;"
+				  "PRAGMA user_version = 5;", 0, 0, 0),
+		     SQLITE_OK, "%s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	db = open_ok(path, 0);
+	cr_assert_eq(pragma_int(path, "PRAGMA user_version"), 6);
+	cr_assert_eq(memcal_db_run_get(db, ids.run_id, &run), MEMCAL_OK,
+		     "the run survives the migration");
+	memcal_db_run_free(&run);
+	cr_assert_eq(memcal_db_selfcheck_list(db, ids.run_id, count_checks,
+					      &seen), MEMCAL_OK);
+	cr_expect_eq(seen.cpu, 0, "an old run has no self-checks");
+	cr_assert_eq(memcal_db_begin(db), MEMCAL_OK);
+	cr_assert_eq(memcal_db_selfcheck_store(db, ids.run_id, &c),
+		     MEMCAL_OK, "%s", memcal_db_errmsg(db));
+	snprintf(c.verdict, sizeof(c.verdict), "maybe");
+	cr_expect_neq(memcal_db_selfcheck_store(db, ids.run_id, &c),
+		      MEMCAL_OK, "an unknown verdict is refused");
+	snprintf(c.verdict, sizeof(c.verdict), "fail");
+	c.message[0] = '\0';
+	cr_expect_neq(memcal_db_selfcheck_store(db, ids.run_id, &c),
+		      MEMCAL_OK, "a verdict without a message is refused");
+	memcal_db_rollback(db);
+	cr_assert_eq(memcal_db_begin(db), MEMCAL_OK);
+	snprintf(c.verdict, sizeof(c.verdict), "pass");
+	snprintf(c.message, sizeof(c.message), "cpu 1: delivered");
+	cr_assert_eq(memcal_db_selfcheck_store(db, ids.run_id, &c),
+		     MEMCAL_OK, "%s", memcal_db_errmsg(db));
+	cr_assert_eq(memcal_db_commit(db), MEMCAL_OK);
+	cr_assert_eq(memcal_db_selfcheck_list(db, ids.run_id, count_checks,
+					      &seen), MEMCAL_OK);
+	cr_expect_eq(seen.cpu, 1);
+	cr_expect_str_eq(seen.verdict, "pass");
+	cr_expect_str_eq(seen.message, "cpu 1: delivered");
+	memcal_db_close(db);
 }
 
 Test(db, writes_outside_a_transaction_are_refused)

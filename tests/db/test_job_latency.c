@@ -136,6 +136,7 @@ Test(job_latency, schema_1_database_is_migrated)
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(h, "DROP TABLE job_latency;"
 				  "DROP TABLE mix_curve;"
+				  "DROP TABLE pmu_selfcheck;"
 				  "PRAGMA user_version = 3", NULL, NULL, NULL),
 		     SQLITE_OK);
 	sqlite3_close(h);

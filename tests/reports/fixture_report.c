@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "fixture_report.h"
+#include "memcal_db_selfcheck.h"
 #include "memcal_db_job_latency.h"
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
@@ -201,9 +202,21 @@ static int store_mix(memcal_db *db, struct fix_ids *ids)
 	return rc;
 }
 
-/* store_pmu - "no PMU" and one rejected event. */
+/*
+ * store_pmu - "no PMU", one rejected event, and self-checks: counts
+ * skipped, delivery failed on CPU 1, nobody else on the PMU.
+ */
 static int store_pmu(memcal_db *db, struct fix_ids *ids)
 {
+	static const struct memcal_selfcheck checks[] = {
+		{ "read-count", -1, "", 0, 0, 0, "skip",
+		  "no hardware PMU: perf_event_open ENOENT" },
+		{ "delivery", 1, "raw:0x17", 250, 0, 10, "fail",
+		  "cpu 1: 2500000 events (250 overflows of 10000) but no "
+		  "overflow interrupt arrived" },
+		{ "pmu-users", -1, "", 0, 0, 0, "pass",
+		  "no other user of the PMU" },
+	};
 	struct memcal_pmu_status st = {
 		.available = false, .pmu_name = "",
 		.message = "perf_event_open of hardware events fails with ENOENT",
@@ -214,7 +227,11 @@ static int store_pmu(memcal_db *db, struct fix_ids *ids)
 	};
 	int rc = memcal_db_pmu_status_store(db, ids->run_id, &st);
 
-	return rc ? rc : memcal_db_pmu_event_store(db, ids->run_id, &e);
+	if (!rc)
+		rc = memcal_db_pmu_event_store(db, ids->run_id, &e);
+	for (size_t i = 0; !rc && i < sizeof(checks) / sizeof(checks[0]); i++)
+		rc = memcal_db_selfcheck_store(db, ids->run_id, &checks[i]);
+	return rc;
 }
 
 /* store_overhead - C'/C per core x period, master 0, proxy method. */

@@ -127,6 +127,21 @@ Test(report_html, calibration_on_the_fixture)
 	cr_expect(strstr(s, "proxy method"));
 	cr_expect(strstr(s, "only a lower bound"));
 	cr_expect(strstr(s, "Notes of overhead run 2: proxy: no memreg"));
+	cr_expect(strstr(s, "PMU self-check delivery failed: cpu 1: 2500000 "
+			 "events"), "a failed self-check is a warning");
+	cr_expect_null(strstr(s, "PMU self-check read-count failed"),
+		       "a skipped one is not");
+	/* the self-checks with their verdicts */
+	cr_expect(strstr(s, "PMU self-checks"));
+	cr_expect(strstr(s, "<td>delivery</td><td class=\"num\">1</td><td>"
+			 "raw:0x17</td><td class=\"num\">250</td><td class="
+			 "\"num\">0</td><td class=\"num\">10</td><td>fail"
+			 "</td>"));
+	cr_expect(strstr(s, "<td>read-count</td><td>all</td><td>-</td>"));
+	cr_expect(strstr(s, "<td>pmu-users</td><td>all</td><td>-</td><td "
+			 "class=\"num\">0</td><td class=\"num\">0</td><td "
+			 "class=\"num\">0</td><td>pass</td><td>no other user "
+			 "of the PMU</td>"));
 	/* charts: legends, master placement as stored, knee marked, units */
 	cr_expect(strstr(s, "CPU 0, master on it"));
 	cr_expect(strstr(s, "CPU 1, master on CPU 0"));
