@@ -120,6 +120,11 @@ static void summary(FILE *f, const struct report *r)
 					   r->config.master_cpu, NAN, NULL, NAN,
 					   NULL, NAN, NAN,
 					   report_doc_reason(r, "master") });
+		if (report_doc_reason(r, "mix"))
+			line(f, &(struct csv_row){ "summary", "read_write_mix",
+						   -1, NAN, NULL, NAN, NULL,
+						   NAN, NAN,
+						   report_doc_reason(r, "mix") });
 	}
 }
 

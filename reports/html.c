@@ -177,6 +177,9 @@ static void summary_tuning(FILE *f, const struct report *r)
 	snprintf(buf, sizeof(buf), "CPU %d - %s", r->config.master_cpu,
 		 why ? why : "the configuration document gives no reason");
 	row(f, "Master core", buf);
+	why = report_doc_reason(r, "mix");
+	if (why)
+		row(f, "Read/write mix", why);
 	taps = report_doc_number(r->doc, (const char *const[]){ "lms.taps",
 								 NULL });
 	mu = report_doc_number(r->doc, (const char *const[]){ "lms.mu", NULL });

@@ -204,17 +204,20 @@ static void tuning_json(json_t *o, const struct report *r)
 {
 	const char *pw = report_doc_reason(r, "period");
 	const char *mw = report_doc_reason(r, "master");
+	const char *xw = report_doc_reason(r, "mix");
 	json_t *b = json_array(), *res = json_array();
 
 	json_object_set_new(o, "config", !r->have_config ? json_null() :
-		json_pack("{s:I, s:s, s:I, s:i, s:i, s:s, s:s?, s:s?, s:O?}",
+		json_pack("{s:I, s:s, s:I, s:i, s:i, s:s, s:s?, s:s?, s:s?, "
+			  "s:O?}",
 			  "id", (json_int_t)r->config.id, "mix", r->config.mix,
 			  "calibration_run_id",
 			  (json_int_t)r->config.calibration_run_id, "period_us",
 			  r->config.period_us, "master_cpu",
 			  r->config.master_cpu, "created_at",
 			  r->config.created_at, "period_reason", pw,
-			  "master_reason", mw, "document", r->doc));
+			  "master_reason", mw, "mix_reason", xw,
+			  "document", r->doc));
 	for (size_t i = 0; i < r->n_cores; i++) {
 		const struct report_core_budget *c = &r->cores[i];
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "memcal_db_mix.h"
 
 /* note - record a loading warning. */
 static void note(struct tune_inputs *ti, const char *msg)
@@ -31,6 +32,20 @@ static int on_sustainable(const struct memcal_sustainable *s, void *user)
 		     "bound (this board could not load its memory)" :
 		     "the sustainable read bandwidth is only a lower bound "
 		     "(this board could not load its memory)");
+	return 0;
+}
+
+/* on_mix - keep the sustainable figure of each curve of the family. */
+static int on_mix(const struct memcal_mix_curve *c, void *user)
+{
+	struct plan_family *f = &((struct tune_inputs *)user)->in.family;
+
+	if (f->n < PLAN_MAX_MIXES && c->sustainable_bps > 0) {
+		f->read_pct[f->n] = c->read_pct;
+		f->sustain_bps[f->n] = c->sustainable_bps;
+		f->lower_bound[f->n] = c->lower_bound;
+		f->n++;
+	}
 	return 0;
 }
 
@@ -219,6 +234,7 @@ int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		note(ti, "no sustainable write bandwidth was measured: the "
 		     "read figure stands in for it");
 	}
+	memcal_db_mix_curve_list(db, in->calibration_run_id, on_mix, ti);
 	memcal_db_pmu_event_list(db, in->calibration_run_id, on_event, ti);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		if (!in->counter[k].validated) {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * inputs.h - gather the planner's inputs from the database: the newest
- * platform profile (calibration run), its sustainable bandwidth and
- * counter events, the newest interrupt-overhead measurement, and the
- * newest workload profiles of a mix.
+ * platform profile (calibration run), its sustainable bandwidth, its
+ * bandwidth-latency family across read/write mixes and counter events,
+ * the newest interrupt-overhead measurement, and the newest workload
+ * profiles of a mix.
  */
 #ifndef MEMTUNE_INPUTS_H
 #define MEMTUNE_INPUTS_H

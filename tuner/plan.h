@@ -10,6 +10,8 @@
  *   plan_master.c  the master core: never a real-time core; cheapest by
  *                  measured overhead and load
  *   plan_budget.c  per-core read/write budgets from the traces
+ *   plan_mix.c     the platform ceiling per class at the traces' read/write
+ *                  mix, from the calibration's bandwidth-latency family
  *   plan_replay.c  core traces and replay through regulator/sim, with
  *                  the regulation-error measure
  *   plan_period.c  the period: overhead against regulation error
@@ -28,6 +30,7 @@
 #include "mix.h"
 
 #define PLAN_MAX_PERIODS 16
+#define PLAN_MAX_MIXES 8
 
 /**
  * struct plan_profile - one workload's solo profile.
@@ -48,11 +51,27 @@ struct plan_profile {
 };
 
 /**
+ * struct plan_family - the calibration's bandwidth-latency family: the
+ * sustainable figure per read share of the traffic.
+ * @n:           curves (0: none; the per-class figures stand alone).
+ * @read_pct:    per curve, its read share in per cent.
+ * @sustain_bps: per curve, its sustainable bandwidth (reads + writes).
+ * @lower_bound: per curve, the figure is only a lower bound.
+ */
+struct plan_family {
+	int n;
+	int read_pct[PLAN_MAX_MIXES];
+	double sustain_bps[PLAN_MAX_MIXES];
+	bool lower_bound[PLAN_MAX_MIXES];
+};
+
+/**
  * struct plan_input - everything the planner reads.
  * @mix:            the mix (checked against the board already).
  * @prof:           per workload of @mix, its profile (same index).
  * @nr_cpus:        CPU numbers 0..nr_cpus-1 exist on the board.
  * @sustain_bps:    sustainable bandwidth per class.
+ * @family:         the bandwidth-latency family across read/write mixes.
  * @overhead_ns:    per CPU, measured regulation cost per period (ns).
  * @overhead_method: "memreg", "proxy" or "assumed".
  * @counter:        counter event per class (bytes per event > 0).
@@ -67,6 +86,7 @@ struct plan_input {
 	struct plan_profile prof[MIX_MAX_WORKLOADS];
 	int nr_cpus;
 	double sustain_bps[TUNE_NR_CLASSES];
+	struct plan_family family;
 	double overhead_ns[TUNE_MAX_CPUS];
 	char overhead_method[16];
 	struct tune_counter counter[TUNE_NR_CLASSES];
@@ -150,6 +170,35 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
 		 char *err, size_t errlen);
 double plan_percentile(uint64_t *v, size_t n, double pct);
+/* plan_mix.c */
+/**
+ * struct plan_mix - the platform ceilings at the traces' read/write mix.
+ * @share:       read bytes over all bytes of the traces (NAN: no traffic).
+ * @from_family: the family gave the ceilings (else the per-class figures).
+ * @total_bps:   the family's sustainable figure interpolated at @share.
+ * @lo_pct, @hi_pct, @lo_bps, @hi_bps: the measured curves around it.
+ * @lower_bound: either of them is only a lower bound.
+ * @reserve_bps: per class, the least it cannot do without.
+ * @ceiling_bps: per class, the ceiling the budgets are fitted under.
+ */
+struct plan_mix {
+	double share;
+	bool from_family;
+	double total_bps;
+	int lo_pct, hi_pct;
+	double lo_bps, hi_bps;
+	bool lower_bound;
+	double reserve_bps[TUNE_NR_CLASSES];
+	double ceiling_bps[TUNE_NR_CLASSES];
+};
+double plan_mix_share(const struct plan_traces *t);
+int plan_mix_interpolate(const struct plan_family *f, double share,
+			 struct plan_mix *m);
+int plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
+		      const struct tune_config *out, double sec,
+		      struct plan_mix *m, char *err, size_t errlen);
+void plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
+		      struct tune_config *out);
 /* plan_floor.c */
 #define PLAN_FLOOR_NOISE_SHARE 0.01
 #define PLAN_FLOOR_DEFAULT_CACHE (1u << 20)

@@ -6,7 +6,8 @@
  * mix's percentile of the per-period demand plus its margin, never below
  * the floor of plan_floor.c (ceiling: the largest period's demand plus the
  * margin, never below the guarantee).  Best-effort cores share what
- * the real-time guarantees leave of the sustainable bandwidth, in
+ * the real-time guarantees leave of the sustainable bandwidth (per class:
+ * its share of the figure at the workloads' read/write mix, plan_mix.c), in
  * proportion to their own percentile demand, and may grow (LMS, reclaim,
  * spare sharing) up to that remainder.  The sum of guarantees never
  * exceeds the sustainable bandwidth; when the real-time guarantees alone
@@ -120,15 +121,17 @@ static void explain_rt(struct tune_config *out, int c, int k,
 }
 
 /*
- * fit_class - budgets of class @k at period @sec seconds; MEMCAL_ENOFIT with
- * a message when the real-time guarantees exceed the platform ceiling.
+ * fit_class - budgets of class @k at period @sec seconds under the
+ * platform ceiling @sustain (bytes/s); MEMCAL_ENOFIT with a message when
+ * the real-time guarantees exceed it.
  */
 static int fit_class(const struct plan_input *in, const struct plan_traces *t,
-		     size_t tpp, double sec, int k, struct tune_config *out,
-		     bool explain, char *err, size_t errlen)
+		     size_t tpp, double sec, int k, double sustain,
+		     struct tune_config *out, bool explain, char *err,
+		     size_t errlen)
 {
 	static const char *const cls[] = { "read", "write" };
-	double plat = in->sustain_bps[k] * sec, rt_sum = 0, be_w = 0;
+	double plat = sustain * sec, rt_sum = 0, be_w = 0;
 	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], bpe, floor_sum = 0;
 	struct plan_floor fl[TUNE_MAX_CPUS];
 	double margin = 1.0 + in->mix->margin_pct / 100.0;
@@ -136,7 +139,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 	int n_be = 0;
 
 	bpe = out->counter[k].bytes_per_event;
-	out->ceiling_bps[k] = in->sustain_bps[k];
+	out->ceiling_bps[k] = sustain;
 	out->ceiling_events[k] = events_down(plat, bpe);
 	for (int c = 0; c < t->nr_cpus; c++) {
 		period_stats(t, c, k, tpp, in->mix->percentile, &pct[c],
@@ -243,9 +246,9 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 	}
 	if (explain)
 		config_explain(out, "%s guarantees total %.1f MB/s of the "
-			       "%.1f MB/s the board sustains", cls[k],
-			       (double)ev_sum * bpe / sec / 1e6,
-			       in->sustain_bps[k] / 1e6);
+			       "%.1f MB/s the board sustains%s", cls[k],
+			       (double)ev_sum * bpe / sec / 1e6, sustain / 1e6,
+			       in->family.n ? " for this class at the mix" : "");
 	return MEMCAL_OK;
 }
 
@@ -261,6 +264,7 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
 		 char *err, size_t errlen)
 {
+	struct plan_mix mix;
 	size_t tpp;
 	int rc;
 
@@ -273,9 +277,14 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	}
 	tpp = period_us / t->tick_us;
 	out->period_us = (int)period_us;
+	rc = plan_mix_ceilings(in, t, out, period_us / 1e6, &mix, err, errlen);
+	if (rc)
+		return rc;
+	if (explain)
+		plan_mix_explain(in, &mix, out);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
-		rc = fit_class(in, t, tpp, period_us / 1e6, k, out, explain,
-			       err, errlen);
+		rc = fit_class(in, t, tpp, period_us / 1e6, k,
+			       mix.ceiling_bps[k], out, explain, err, errlen);
 		if (rc)
 			return rc;
 	}

@@ -79,7 +79,7 @@ void plan_exempt_explain_budgets(const struct plan_input *in,
 			       "%.1f MB/s the board sustains", cls[k], cpus,
 			       rt / 1e6, in->mix->percentile,
 			       in->mix->margin_pct, be / 1e6, (rt + be) / 1e6,
-			       in->sustain_bps[k] / 1e6);
+			       out->ceiling_bps[k] / 1e6);
 	}
 }
 

@@ -422,12 +422,13 @@ void config_explain(struct tune_config *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* tune_reason_key() - the "reasons" key of @kind ("period", "master"). */
+/* tune_reason_key() - the "reasons" key of @kind ("period", "master", "mix"). */
 const char *tune_reason_key(enum tune_reason kind)
 {
 	static const char *const keys[TUNE_NR_REASONS] = {
 		[TUNE_REASON_PERIOD] = "period",
 		[TUNE_REASON_MASTER] = "master",
+		[TUNE_REASON_MIX] = "mix",
 	};
 
 	return (unsigned)kind < TUNE_NR_REASONS ? keys[kind] : NULL;

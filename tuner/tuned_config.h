@@ -53,7 +53,8 @@ enum { TUNE_READ = 0, TUNE_WRITE = 1, TUNE_NR_CLASSES = 2 };
 enum tune_reason {
 	TUNE_REASON_PERIOD = 0,
 	TUNE_REASON_MASTER = 1,
-	TUNE_NR_REASONS = 2,
+	TUNE_REASON_MIX = 2,
+	TUNE_NR_REASONS = 3,
 };
 
 /**

@@ -26,6 +26,9 @@
 #define PERIOD_WHY "period 1000 us: the lowest cost 0.021; overhead per " \
 	"period from the proxy measurement"
 
+#define MIX_WHY "read/write mix: the workloads' traces are 80.0 % read; " \
+	"the bandwidth-latency family sustains 15600.0 MB/s at that mix"
+
 /* A planner's document: explanations keyed by "reasons", 3 warnings. */
 static const char doc[] =
 	"{\"format\":\"memcal.tuned-config\",\"version\":1,\"mix\":\"golden\","
@@ -46,9 +49,9 @@ static const char doc[] =
 	"\"" MASTER_WHY "\","
 	"\"period candidates, cost = overhead + regulation error: 500 us "
 	"0.034, 1000 us 0.021\","
-	"\"" PERIOD_WHY "\"],"
+	"\"" PERIOD_WHY "\",\"" MIX_WHY "\"],"
 	"\"reasons\":{\"master\":\"" MASTER_WHY "\",\"period\":\"" PERIOD_WHY
-	"\"},"
+	"\",\"mix\":\"" MIX_WHY "\"},"
 	"\"warnings\":[\"first: counter events are assumed, not validated\","
 	"\"second: the trace of 'video' is shorter than ten periods\","
 	"\"third: cpu 3 runs a workload and the master\"]}";
@@ -110,6 +113,9 @@ Test(report_golden, html_reasons_and_every_warning)
 	/* the facts the golden file must hold, said once more */
 	cr_expect(strstr(from, "<th>Period</th><td>1000 us - " PERIOD_WHY));
 	cr_expect(strstr(from, "<th>Master core</th><td>CPU 3 - " MASTER_WHY));
+	cr_expect(strstr(from, "<th>Read/write mix</th><td>read/write mix: the "
+			 "workloads&#39; traces are 80.0 % read; the "
+			 "bandwidth-latency family sustains 15600.0 MB/s"));
 	cr_expect(strstr(from, "Planner: first:"));
 	cr_expect(strstr(from, "Planner: second:"));
 	cr_expect(strstr(from, "Planner: third:"));
@@ -138,6 +144,8 @@ Test(report_golden, csv_reasons_and_every_warning)
 	cr_expect(strstr(kept, "summary,period,,,,1000,us,,,\"" PERIOD_WHY
 			 "\"\n") || strstr(kept, "summary,period,,,,1000,us,,,"
 			 PERIOD_WHY "\n"));
+	cr_expect(strstr(kept, "summary,read_write_mix,,,,,,,," MIX_WHY "\n"),
+		  "the mix reason by its key");
 	cr_expect_eq(count_str(kept, "\nwarning,,,,,,,,,Planner: ") +
 		     count_str(kept, "\nwarning,,,,,,,,,\"Planner: "), 3);
 	free(kept);
@@ -169,6 +177,8 @@ Test(report_golden, json_reasons_and_every_warning)
 			 "period_reason")), PERIOD_WHY);
 	cr_expect_str_eq(json_string_value(json_object_get(cfg,
 			 "master_reason")), MASTER_WHY);
+	cr_expect_str_eq(json_string_value(json_object_get(cfg,
+			 "mix_reason")), MIX_WHY);
 	for (size_t i = 0; i < json_array_size(json_object_get(o, "warnings"));
 	     i++)
 		n += !strncmp(json_string_value(json_array_get(json_object_get(

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "memcal_db_mix.h"
 #include "memcal_db_tune.h"
 #include "memcal_platform.h"
 
@@ -72,6 +73,35 @@ void scratch(char *dir, size_t len)
  * an overhead model (memreg method) of @ovh_ns per period (<= 0: no
  * overhead run at all).
  */
+/*
+ * seed_family - the bandwidth-latency family of the seeded full run: five
+ * curves, @gbs[i] GB/s sustainable at 100 - 25 i % read.
+ */
+void seed_family(const char *dbpath, const double *gbs)
+{
+	memcal_db *db;
+	int64_t run;
+	char err[256];
+
+	cr_assert_eq(memcal_db_open(dbpath, 0, &db, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(memcal_db_run_latest(db, "full", &run), 0);
+	cr_assert_eq(memcal_db_begin(db), 0);
+	for (int i = 0; i < 5; i++) {
+		struct memcal_mix_curve c = { .read_pct = 100 - 25 * i,
+			.variant = "c", .load_cpus = 1, .bound_ratio = 1.5,
+			.idle_latency_ns = 100, .criterion = "synthetic",
+			.n_points = 1 };
+
+		c.sustainable_bps = c.knee_bps = c.peak_bps = gbs[i] * 1e9;
+		c.points[0] = (struct memcal_mix_point){ 0, 0, 100, 100, 100 };
+		cr_assert_eq(memcal_db_mix_curve_store(db, run, &c), 0, "%s",
+			     memcal_db_errmsg(db));
+	}
+	cr_assert_eq(memcal_db_commit(db), 0);
+	memcal_db_close(db);
+}
+
 /* seed - seed_fp() for a board that is not this machine. */
 void seed(const char *dbpath, double bps, double ovh_ns)
 {

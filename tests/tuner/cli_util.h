@@ -29,6 +29,7 @@ void run(struct out *o, const char *const *args);
 json_t *json_result(const char *out, json_error_t *je);
 void scratch(char *dir, size_t len);
 void seed(const char *dbpath, double bps, double ovh_ns);
+void seed_family(const char *dbpath, const double *gbs);
 void seed_fp(const char *dbpath, double bps, double ovh_ns,
 	     const char *fingerprint);
 void write_mix(const char *dir, char *path, size_t len, const char *body);

@@ -278,6 +278,40 @@ static size_t configs(const char *db)
 	return n;
 }
 
+Test(cli, plan_names_the_read_write_mix_it_used, .timeout = 120)
+{
+	static const double gbs[] = { 12, 10, 8, 6, 4 };
+	char dir[64], db[128], mix[128];
+	struct out *o = malloc(sizeof(*o));
+	json_error_t je;
+	json_t *doc, *cfg;
+	const char *why;
+	double sum;
+
+	profiled_small(dir, db, mix, 20000);
+	seed_family(db, gbs);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "--json", "plan",
+		mix, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	doc = json_result(o->out, &je);
+	cr_assert(doc, "plan output is not JSON: %s", o->text);
+	cfg = json_object_get(doc, "document");
+	why = json_string_value(json_object_get(json_object_get(cfg,
+				"reasons"), "mix"));
+	cr_assert(why, "no mix reason: %s", o->out);
+	cr_expect(strstr(why, "% read; the bandwidth-latency family sustains"),
+		  "%s", why);
+	/* one figure at the mix, between 4 and 12 GB/s, split in two */
+	sum = json_number_value(json_object_get(json_object_get(cfg,
+			"platform_ceiling"), "read_bps")) +
+	      json_number_value(json_object_get(json_object_get(cfg,
+			"platform_ceiling"), "write_bps"));
+	cr_expect(sum >= 4e9 && sum <= 12e9, "ceilings sum to %g", sum);
+	cr_expect(sum < 20e9, "not two independent 10 GB/s ceilings");
+	json_decref(doc);
+	free(o);
+}
+
 Test(cli, plan_twice_stores_one_configuration, .timeout = 120)
 {
 	char dir[64], db[128], mix[128];

@@ -6,6 +6,7 @@
  * shorter period than a smooth one, and what cannot fit is refused.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -536,6 +537,153 @@ Test(plan, rt_exempt_traffic_past_the_sustainable_bandwidth_is_warned)
 				  "alone exceeded the sustainable bandwidth in "
 				  "100 of 200") != NULL;
 	cr_expect(warned, "%s", c->n_warn ? c->warn[c->n_warn - 1] : "none");
+	free(f);
+	free(c);
+}
+
+/* near - @a within 0.1 % of @b. */
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-3 * fabs(b);
+}
+
+/* family - the fixture's family: 18 GB/s all read down to 9 GB/s all write. */
+static void family(struct fixture *f, bool last_lower_bound)
+{
+	static const double gbs[] = { 18, 15, 13, 11, 9 };
+
+	f->in.family.n = 5;
+	for (int i = 0; i < 5; i++) {
+		f->in.family.read_pct[i] = 100 - 25 * i;
+		f->in.family.sustain_bps[i] = gbs[i] * 1e9;
+		f->in.family.lower_bound[i] = last_lower_bound && i == 4;
+	}
+}
+
+Test(plan, family_is_interpolated_between_the_measured_mixes)
+{
+	struct fixture *f = board(2);
+	struct plan_mix m;
+
+	family(f, true);
+	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.8, &m), 0);
+	cr_expect(near(m.total_bps, 15.6e9), "%g", m.total_bps);
+	cr_expect_eq(m.lo_pct, 75);
+	cr_expect_eq(m.hi_pct, 100);
+	cr_expect_not(m.lower_bound);
+	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.5, &m), 0);
+	cr_expect(near(m.total_bps, 13e9), "a measured mix is exact");
+	cr_expect_eq(m.lo_pct, 50);
+	cr_expect_eq(m.hi_pct, 50);
+	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.1, &m), 0);
+	cr_expect(near(m.total_bps, 9e9 + 2e9 * 10 / 25));
+	cr_expect(m.lower_bound, "next to the lower-bound 0 %% curve");
+	/* outside what was measured: the nearest curve */
+	f->in.family.n = 2;		/* 100 % and 75 % only */
+	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.3, &m), 0);
+	cr_expect(near(m.total_bps, 15e9));
+	f->in.family.n = 0;
+	cr_expect_eq(plan_mix_interpolate(&f->in.family, 0.3, &m), -1);
+	free(f);
+}
+
+Test(plan, planner_uses_the_workloads_mix_and_names_it)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+	const char *why;
+	double sum;
+	json_t *j;
+
+	family(f, false);
+	/* add() writes a quarter of what it reads: the mix is 80 % read */
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "hog", false, 2, 3e9, false);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	/* one ceiling at the mix, not two independent ones (10 + 5 GB/s) */
+	sum = c->ceiling_bps[TUNE_READ] + c->ceiling_bps[TUNE_WRITE];
+	cr_expect(near(sum, 15.6e9), "%g", sum);
+	cr_expect_gt(c->ceiling_bps[TUNE_READ], 10e9,
+		     "reads get the mix's share of the family's figure");
+	cr_expect_lt(c->ceiling_bps[TUNE_WRITE], 5e9);
+	for (int k = 0; k < 2; k++) {
+		double g = 0;
+
+		for (int i = 0; i < c->n_cpus; i++)
+			if (c->cpus[i].regulated)
+				g += c->cpus[i].b[k].guaranteed_bps;
+		cr_expect_leq(g, c->ceiling_bps[k] * (1 + 1e-9), "class %d", k);
+	}
+	why = c->reason[TUNE_REASON_MIX];
+	cr_expect(strstr(why, "traces are 80.0 % read"), "%s", why);
+	cr_expect(strstr(why, "sustains 15600.0 MB/s at that mix"), "%s", why);
+	cr_expect(strstr(why, "between its 75 % (15000.0 MB/s) and 100 % read "
+			 "(18000.0 MB/s) curves"), "%s", why);
+	j = config_to_json(c);
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j,
+			 "reasons"), "mix")), why);
+	json_decref(j);
+	free(f);
+	free(c);
+}
+
+Test(plan, write_heavy_mix_gets_the_lower_figure)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+	double reads;
+
+	family(f, true);
+	add(f, "copier", false, 2, 1e9, false);
+	/* three times as many bytes written as read: 25 % read */
+	for (int t = 0; t < TICKS; t++)
+		f->wr[0][t] = f->rd[0][t] * 3;
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	cr_expect(near(c->ceiling_bps[0] + c->ceiling_bps[1], 11e9));
+	cr_expect_gt(c->ceiling_bps[TUNE_WRITE], c->ceiling_bps[TUNE_READ]);
+	reads = c->ceiling_bps[TUNE_READ];
+	cr_expect(near(reads, 11e9 * 0.25), "%g", reads);
+	cr_expect(strstr(c->reason[TUNE_REASON_MIX], "its 25 % read curve"),
+		  "%s", c->reason[TUNE_REASON_MIX]);
+	free(f);
+	free(c);
+}
+
+Test(plan, without_a_family_reads_and_writes_stay_independent)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "hog", false, 2, 3e9, false);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	cr_expect_eq(c->ceiling_bps[TUNE_READ], 10e9);
+	cr_expect_eq(c->ceiling_bps[TUNE_WRITE], 5e9);
+	cr_expect(strstr(c->reason[TUNE_REASON_MIX], "holds no bandwidth-"
+			 "latency family"), "%s", c->reason[TUNE_REASON_MIX]);
+	free(f);
+	free(c);
+}
+
+Test(plan, family_too_low_for_the_floors_is_refused_naming_the_mix)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+
+	family(f, false);
+	for (int i = 0; i < 5; i++)
+		f->in.family.sustain_bps[i] = 50e6;	/* 50 MB/s */
+	add(f, "control", true, 1, 1e6, false);
+	add(f, "hog", false, 2, 3e6, false);
+	f->in.cache_bytes[1] = 4 << 20;
+	f->in.periods_us[0] = 1000;
+	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT);
+	cr_expect(strstr(err, "mix is 80 % read"), "%s", err);
+	cr_expect(strstr(err, "sustains 50.0 MB/s"), "%s", err);
 	free(f);
 	free(c);
 }
