@@ -258,7 +258,7 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 	size_t n_ev = t->len * (size_t)t->nr_cpus * 2, tpp, np;
 	uint64_t *ev = malloc(n_ev * sizeof(*ev));
 	struct memreg_sim_trace tr;
-	const char *why = "";
+	char why[256] = "";
 	int rc = MEMCAL_OK;
 
 	if (!sc || !res || !ev) {
@@ -293,7 +293,7 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		rc = MEMCAL_ENOMEM;
 		goto out;
 	}
-	rc = memreg_sim_run(sc, &tr, res, &why);
+	rc = memreg_sim_run(sc, &tr, res, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "the regulator refused the configuration "
 			 "at %d us: %s", c->period_us, why);

@@ -283,7 +283,7 @@ int main(int argc, char **argv)
 	struct cli_opts o;
 	struct memreg_sim_trace_buf tb;
 	struct memreg_sim_result *res;
-	char err[512];
+	char err[512], reason[256];
 	const char *why = "";
 	FILE *f;
 	size_t rows;
@@ -347,9 +347,9 @@ int main(int argc, char **argv)
 		memreg_sim_trace_free(&tb);
 		return fail(&o, 1, "out of memory");
 	}
-	ret = memreg_sim_run(&o.cfg, &tb.trace, res, &why);
+	ret = memreg_sim_run(&o.cfg, &tb.trace, res, reason, sizeof(reason));
 	if (ret) {
-		snprintf(err, sizeof(err), "simulation failed: %s", why);
+		snprintf(err, sizeof(err), "simulation failed: %s", reason);
 		ret = fail(&o, 1, err);
 	} else if (o.json) {
 		ret = sim_print_json(stdout, &o.cfg, res) ? 1 : 0;

@@ -180,14 +180,14 @@ size_t memreg_sim_nr_periods(const struct memreg_sim_trace *trace,
 /*
  * Run @cfg over @trace, filling @res (its @periods/@periods_cap set by
  * the caller, everything else is overwritten).  Returns MEMCAL_OK, or
- * with *why set to a static message: MEMCAL_EINVAL (a value out of its
- * range) or MEMCAL_ERANGE (values inconsistent with each other) for a bad
+ * with the reason in @err: MEMCAL_EINVAL (a value out of its range) or
+ * MEMCAL_ERANGE (values inconsistent with each other) for a bad
  * configuration or trace, MEMCAL_ENOMEM, or MEMCAL_ERROR when the
  * regulator refused a period.
  */
 int memreg_sim_run(const struct memreg_sim_config *cfg,
 		   const struct memreg_sim_trace *trace,
-		   struct memreg_sim_result *res, const char **why);
+		   struct memreg_sim_result *res, char *err, size_t errlen);
 
 /**
  * struct memreg_sim_trace_buf - a trace parsed from a file, owning its data

@@ -452,7 +452,8 @@ static int sim_check(const struct memreg_sim_config *cfg,
 	return MEMCAL_OK;
 }
 
-int memreg_sim_run(const struct memreg_sim_config *cfg,
+/* sim_run - memreg_sim_run() with the reason as a static message. */
+static int sim_run(const struct memreg_sim_config *cfg,
 		   const struct memreg_sim_trace *trace,
 		   struct memreg_sim_result *res, const char **why)
 {
@@ -521,4 +522,16 @@ int memreg_sim_run(const struct memreg_sim_config *cfg,
 	sim_summarise(st, res);
 	free(st);
 	return MEMCAL_OK;
+}
+
+int memreg_sim_run(const struct memreg_sim_config *cfg,
+		   const struct memreg_sim_trace *trace,
+		   struct memreg_sim_result *res, char *err, size_t errlen)
+{
+	const char *why = "";
+	int ret = sim_run(cfg, trace, res, &why);
+
+	if (err && errlen)
+		snprintf(err, errlen, "%s", ret ? why : "");
+	return ret;
 }

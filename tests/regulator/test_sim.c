@@ -57,8 +57,8 @@ static struct simrun *mk(uint32_t n, uint32_t ticks, const uint64_t *rd,
 /* Run and assert success. */
 static void run(struct simrun *s)
 {
-	const char *why = NULL;
-	int ret = memreg_sim_run(&s->cfg, &s->t, &s->res, &why);
+	char why[256] = "";
+	int ret = memreg_sim_run(&s->cfg, &s->t, &s->res, why, sizeof(why));
 
 	cr_assert_eq(ret, 0, "sim failed: %d %s", ret, why);
 }
@@ -237,20 +237,24 @@ Test(sim, bad_inputs_are_refused)
 {
 	const uint64_t rd[1] = { 1 };
 	struct simrun *s = mk(1, 2, rd, 10, 100, 0);
-	const char *why = NULL;
+	char why[256] = "";
 
 	s->cfg.reg.nr_cpus = 2;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_ERANGE);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, why, sizeof(why)),
+		     MEMCAL_ERANGE);
 	cr_assert(strstr(why, "nr_cpus"));
 	s->cfg.reg.nr_cpus = 1;
 	s->t.tick_ns = 0;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_EINVAL);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, why, sizeof(why)),
+		     MEMCAL_EINVAL);
 	s->t.tick_ns = 100000;
 	s->cfg.reg.period_ns = 100001;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_EINVAL);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, why, sizeof(why)),
+		     MEMCAL_EINVAL);
 	cr_assert(strstr(why, "common step"));
 	s->cfg.reg.period_ns = 5;
-	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, &why), MEMCAL_EINVAL);
+	cr_assert_eq(memreg_sim_run(&s->cfg, &s->t, &s->res, why, sizeof(why)),
+		     MEMCAL_EINVAL);
 	cr_assert(strstr(why, "period"));
 	free(s);
 }
