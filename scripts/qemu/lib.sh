@@ -1,14 +1,47 @@
 # shellcheck shell=dash
 # lib.sh - sourced by every QEMU harness (scripts/qemu/memreg-qemu.sh,
 # scripts/arm64/memreg-qemu-arm64, tests/overhead/guest/overhead-qemu.sh,
-# tests/tuner/qemu_e2e.sh): finding the Debian x86-64 kernel to boot, and
-# turning a guest's serial log into pass/fail.  The guests' side of the
-# conventions is tests/kernel/guest/lib.sh.
+# tests/tuner/qemu_e2e.sh): the check groups (tests/kernel/groups), the
+# Debian x86-64 kernel to boot, the initramfs, the boot itself, and the
+# verdict on a guest's serial log.  The guests' side of the conventions is
+# tests/kernel/guest/lib.sh (shell) and tests/kernel/guest/checklib.h (C).
+#
+# Each harness sets src (the top of the source tree) before sourcing it,
+# and qemu_tag (its name in messages); its exit status is 0 (every planned
+# check passed), 1 (a failure) or 77 (skip: a kernel image, headers, QEMU,
+# busybox-static or cpio missing).
+
+# shellcheck disable=SC2154 # src: set by the harness that sources this
+qemu_groups_file=$src/tests/kernel/groups
+qemu_guest_dir=$src/tests/kernel/guest
+
+skip() { echo "${qemu_tag:-qemu}: SKIP: $*"; exit 77; }
+die() { echo "${qemu_tag:-qemu}: ERROR: $*"; exit 1; }
+
+# qemu_groups FLAVOR: the lines of tests/kernel/groups for FLAVOR (std, rt
+# or arm64), blanks squeezed: "group flavors timeout [options]"
+qemu_groups() {
+	grep -E '^[a-z]' "$qemu_groups_file" | tr -s ' \t' ' ' |
+		grep -E "^[^ ]+ ([a-z0-9]+,)*$1(,[a-z0-9]+)* "
+}
+
+# qemu_group_timeout FLAVOR GROUP: print GROUP's timeout for FLAVOR; when
+# GROUP is not one of FLAVOR's, say which are (stderr) and return 1
+qemu_group_timeout() {
+	local line
+	line=$(qemu_groups "$1" | grep "^$2 ")
+	if [ -z "$line" ]; then
+		echo "${qemu_tag:-qemu}: ERROR: unknown group '$2' for $1; tests/kernel/groups lists:" \
+			"$(qemu_groups "$1" | cut -d' ' -f1 | tr '\n' ' ')" >&2
+		return 1
+	fi
+	echo "$line" | cut -d' ' -f3
+}
 
 # qemu_x86_kernel std|rt: set kimg (the newest /boot/vmlinuz-*-amd64, or
-# -rt-amd64), kver and kdir (its headers); call the harness's skip() when
-# the image, its headers, qemu-system-x86_64, busybox-static or cpio are
-# missing (nothing is hard-coded: the ABI number drifts).
+# -rt-amd64), kver and kdir (its headers); skip when the image, its
+# headers, qemu-system-x86_64, busybox-static or cpio are missing (nothing
+# is hard-coded: the ABI number drifts).
 qemu_x86_kernel() {
 	case $1 in
 	std) kimg=$(for f in /boot/vmlinuz-*-amd64; do
@@ -28,26 +61,88 @@ qemu_x86_kernel() {
 	command -v cpio > /dev/null || skip "cpio missing (apt-get install cpio)"
 }
 
-# The guests print one line per check,
-#   MEMREG-CHECK <name> PASS|FAIL <detail>   (MEMTUNE-CHECK for memtune's)
+# qemu_guest_programs CC OUTDIR SRC...: build each guest program SRC (a C
+# file; the library itself is passed over) statically into OUTDIR, linked
+# with the checkers' library (tests/kernel/guest/checklib.c), unless it is
+# newer than its sources
+qemu_guest_programs() {
+	local cc=$1 out=$2 lib=$qemu_guest_dir s p
+	shift 2
+	for s in "$@"; do
+		[ "${s##*/}" = checklib.c ] && continue
+		p=$out/$(basename "$s" .c)
+		if [ ! -x "$p" ] || [ "$s" -nt "$p" ] || [ "$lib/checklib.c" -nt "$p" ] ||
+		   [ "$lib/checklib.h" -nt "$p" ]; then
+			$cc -static -O2 -Wall -Wextra -Werror -I"$lib" -o "$p" "$s" "$lib/checklib.c" -lm ||
+				die "cannot build guest program $s (static libc: libc6-dev)"
+		fi
+	done
+}
+
+# qemu_initramfs ROOT BUSYBOX: a fresh initramfs tree in ROOT with BUSYBOX
+# and a link for each of its applets (an arm64 busybox lists them through
+# qemu-aarch64-static), and the guests' shell library as /lib.sh
+qemu_initramfs() {
+	local root=$1 bb=$2 a applets
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
+	cp "$bb" "$root/bin/busybox"
+	applets=$("$bb" --list 2>/dev/null || qemu-aarch64-static "$bb" --list 2>/dev/null ||
+		echo sh mount cat echo grep sed awk tr cut tail head sleep insmod rmmod dmesg poweroff uname test kill taskset ls)
+	for a in $applets; do
+		[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+	done
+	cp "$qemu_guest_dir/lib.sh" "$root/lib.sh"
+}
+
+# qemu_pack ROOT INITRD: ROOT as a gzip'ed newc cpio archive
+qemu_pack() {
+	(cd "$1" && find . | cpio -o -H newc --quiet | gzip -1) > "$2"
+}
+
+# qemu_boot LOG TIMEOUT QEMU ARGS...: run QEMU with no input and its
+# console in LOG, killed after TIMEOUT seconds; sets qrc (124 or 137 on
+# timeout)
+qemu_boot() {
+	local log=$1 tmo=$2
+	shift 2
+	timeout -k 5 "$tmo" "$@" < /dev/null > "$log" 2>&1
+	qrc=$?
+}
+
+# The guests print the checks they will run, then one line per check:
+#   MEMREG-PLAN <name>...                     (MEMTUNE-PLAN for memtune's)
+#   MEMREG-CHECK <name> PASS|FAIL <detail>    (MEMTUNE-CHECK)
 # and MEMREG-DONE (or MEMTUNE-DONE) when they finished.
 
-# qemu_verdict TAG LOG QEMU_RC TIMEOUT CHECK...: print the guest's checks;
-# fail (return 1) on a FAIL or missing expected CHECK, a warning, bug or
-# oops in the kernel log, a timeout, or a guest that did not finish.  TAG
-# names the harness in its messages.
+# qemu_verdict TAG LOG QEMU_RC TIMEOUT [--report-only NAMES]: print the
+# guest's checks; fail (return 1) when the guest planned no check, a
+# planned check did not PASS (a FAIL, or missing), a check ran that was not
+# planned, the kernel log shows a warning, bug or oops, on a timeout, or
+# when the guest did not finish.  A FAIL of one of NAMES (a quoted list)
+# is printed but does not fail.  TAG names the harness in its messages.
 qemu_verdict() {
-	local tag="$1" log="$2" qrc="$3" tmo="$4" n line fail=0
-	shift 4
+	local tag="$1" log="$2" qrc="$3" tmo="$4" lax=" " plan ran n fail=0
+	[ "${5:-}" = --report-only ] && lax=" ${6:-} "
 	# after any console escape codes, hence -o rather than ^
 	grep -a -o 'MEM\(REG\|TUNE\)-CHECK .*' "$log" | tr -d '\r'
-	for n in "$@"; do
-		line=$(grep -a -o "MEM\(REG\|TUNE\)-CHECK $n .*" "$log" | tail -1 | tr -d '\r')
-		case $line in
-		*" $n PASS"*) ;;
-		*" $n FAIL"*) fail=1 ;;
-		*) echo "$tag: MISSING check $n"; fail=1 ;;
-		esac
+	plan=$(grep -a -o 'MEM\(REG\|TUNE\)-PLAN .*' "$log" | tr -d '\r' | cut -d' ' -f2- |
+		tr ' ' '\n' | grep . | sort -u)
+	ran=$(grep -a -o 'MEM\(REG\|TUNE\)-CHECK [^ ]*' "$log" | tr -d '\r' | cut -d' ' -f2 | sort -u)
+	[ -n "$plan" ] || { echo "$tag: the guest declared no checks (no MEMREG-PLAN line)"; fail=1; }
+	for n in $plan; do
+		if grep -a -q "MEM\(REG\|TUNE\)-CHECK $n FAIL" "$log"; then
+			case $lax in
+			*" $n "*) echo "$tag: $n FAIL reported, not asserted" ;;
+			*) fail=1 ;;
+			esac
+		elif ! grep -a -q "MEM\(REG\|TUNE\)-CHECK $n PASS" "$log"; then
+			echo "$tag: MISSING check $n"
+			fail=1
+		fi
+	done
+	for n in $ran; do
+		echo "$plan" | grep -q -x -- "$n" || { echo "$tag: check $n ran but was not planned"; fail=1; }
 	done
 	if grep -a -n -E 'WARNING:|BUG:|Oops|Call Trace|Internal error|general protection|Kernel panic|soft lockup|hard LOCKUP|rcu.*stall|UBSAN|KASAN|list_(add|del) corruption' "$log" | head -20 | grep .; then
 		echo "$tag: kernel log shows a warning/bug/oops (above)"

@@ -9,15 +9,15 @@
 # matching headers (regulator/kmod's Makefile), the database, the mix and
 # tests/kernel/guest/memtune_e2e.sh as /init.  A second mix, the same
 # workloads with rt_exempt: true, is planned first (so that the plain mix's
-# configuration is the newest) for the guest's real-time exemption checks.  Pass/fail from the guest's
-# MEMTUNE-CHECK lines.  Exit 0 all PASS, 1 a failure, 77 a missing tool.
+# configuration is the newest) for the guest's real-time exemption checks.
+# Pass/fail from the guest's MEMTUNE-PLAN and MEMTUNE-CHECK lines
+# (scripts/qemu/lib.sh).  Exit 0 all PASS, 1 a failure, 77 a missing tool.
 set -u
 bdir=$(cd "${1:?usage: qemu_e2e.sh BUILD_DIR}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmo=${MEMTUNE_QEMU_TIMEOUT:-400}
+qemu_tag="memtune-qemu"
 . "$src/scripts/qemu/lib.sh"
-skip() { echo "memtune-qemu: SKIP: $*"; exit 77; }
-die() { echo "memtune-qemu: ERROR: $*"; exit 1; }
 
 qemu_x86_kernel std
 memtune=$bdir/tuner/memtune
@@ -72,12 +72,8 @@ xid=$(jq -er '.result.config_id' "$work/plan-x.json")
 	> "$work/export.log" 2>&1 || { cat "$work/export.log"; die "export failed"; }
 
 root=$work/initramfs
-mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
-	"$root/tmp" "$root/lib/x86_64-linux-gnu" "$root/lib64"
-cp /bin/busybox "$root/bin/busybox"
-for a in $(/bin/busybox --list); do
-	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
-done
+qemu_initramfs "$root" /bin/busybox
+mkdir -p "$root/lib/x86_64-linux-gnu" "$root/lib64"
 cp "$memtune" "$load" "$root/bin/"
 for lib in $(ldd "$memtune" "$load" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
 	case $lib in
@@ -95,21 +91,14 @@ echo "$xid" > "$root/exempt-config-id"
 cp "$src/tests/kernel/guest/memtune_e2e.sh" "$root/init"
 chmod 755 "$root/init"
 initrd=$work/initrd.gz
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
+qemu_pack "$root" "$initrd"
 
 log=$work/guest.log
 echo "memtune-qemu: kernel $kver, log $log"
-timeout -k 5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
+qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
-	-append "console=ttyS0 quiet panic=-1" < /dev/null > "$log" 2>&1
-qrc=$?
+	-append "console=ttyS0 quiet panic=-1"
 fail=0
-qemu_verdict memtune-qemu "$log" $qrc "$tmo" apply-loads apply-period apply-lms-on \
-	apply-cpu1-regulated apply-matches-plan apply-again-sysfs validate-runs \
-	validate-regulated validate-leaves-regulating memreg-periods-counted \
-	latency-three-conditions latency-stored report-draws-latency unload \
-	exempt-apply-loads exempt-sysfs exempt-rt-not-throttled \
-	exempt-be-throttled exempt-validate-latency exempt-rt-not-throttled-validate \
-	exempt-unload || fail=1
+qemu_verdict memtune-qemu "$log" "$qrc" "$tmo" || fail=1
 [ $fail -eq 0 ] && echo "memtune-qemu: all checks PASS" || echo "memtune-qemu: FAILED"
 exit $fail

@@ -6,9 +6,13 @@
 # (tests/arm64/guest/init.sh) and the overhead guest
 # (tests/overhead/guest/init.sh).  Every harness copies it to /lib.sh.
 #
-# Conventions: every check prints exactly one line
+# Conventions: a group first declares the checks it will run (plan), then
+# every check prints exactly one line
+#   MEMREG-PLAN <name>...
 #   MEMREG-CHECK <name> PASS|FAIL <detail>
-# and a guest ends with guest_finish (the kernel log between
+# (the measured checks in C, tests/kernel/guest/memreg_check.c and the
+# library checklib.h; the shell only orchestrates), and a guest ends with
+# guest_finish (the kernel log between
 # MEMREG-DMESG-BEGIN/END, since the console runs "quiet", then
 # "MEMREG-DONE" and a forced power-off); the host side is
 # scripts/qemu/lib.sh.
@@ -37,14 +41,14 @@ guest_finish() {
 	poweroff -f
 }
 
+# plan NAME...: the checks the group will run, declared before any runs:
+# the harness passes the group only when each of them reported PASS and
+# no other check was reported
+plan() { echo "MEMREG-PLAN $*"; }
 # result NAME PASS|FAIL DETAIL...
 result() { local rn=$1 rs=$2; shift 2; echo "MEMREG-CHECK $rn $rs $*"; }
 # check NAME DETAIL CONDITION...: PASS if the condition command succeeds
 check() { local cn=$1 cd=$2; shift 2; if "$@"; then result "$cn" PASS "$cd"; else result "$cn" FAIL "$cd"; fi; }
-# calc 'awk expression' -> integer
-calc() { awk "BEGIN { printf \"%.0f\", $1 }"; }
-# ftest 'awk condition' -> exit 0 when true
-ftest() { awk "BEGIN { exit !($1) }"; }
 rd() { cat "$1" 2>/dev/null || echo 0; }
 # leftover: what of memreg is still present (sysfs, module, threads)
 leftover() {
@@ -55,9 +59,11 @@ leftover() {
 }
 
 # bad NAME PARAMS...: insmod with PARAMS must fail, log a message and
-# leave nothing behind
+# leave nothing behind.  With bad_names set, it only prints the check's
+# name (bad_params_plan).
 bad() {
 	local name=$1 before rc msg left
+	[ -n "${bad_names:-}" ] && { printf 'bad-%s ' "$name"; return; }
 	shift
 	before=$(dmesg | grep -c memreg)
 	insmod $KO "$@" 2>/dev/null; rc=$?
@@ -92,10 +98,13 @@ bad_params() {
 	bad taps0 $e lms=1 lms_taps=0
 	bad taps17 $e lms=1 lms_taps=17
 	bad mu0 $e lms=1 lms_mu=0
-	echo 0 > $CPU1_ONLINE
+	[ -n "${bad_names:-}" ] || echo 0 > $CPU1_ONLINE
 	bad master-offline $e master_cpu=1
-	echo 1 > $CPU1_ONLINE
+	[ -n "${bad_names:-}" ] || echo 1 > $CPU1_ONLINE
 }
+# bad_params_plan: the names of bad_params's checks (the same with any
+# PARAM), for a group's plan
+bad_params_plan() { (bad_names=1; bad_params ""); }
 
 # slab_objs CACHE: objects in use in a slab cache (/proc/slabinfo).  SLUB
 # counts every object of a CPU's current slab as active: shrinking the

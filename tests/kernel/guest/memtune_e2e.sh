@@ -9,7 +9,9 @@
 # /mix-exempt.yaml, its id in /exempt-config-id) loaded by apply, every
 # budget cut to one event a period, both cores faulting pages (the x86
 # guest's counter): the exempt real-time core counts exempt overruns and
-# is never throttled while the best-effort core is.  One line per check:
+# is never throttled while the best-effort core is.  First the checks it
+# will run, then one line per check:
+#   MEMTUNE-PLAN <name>...
 #   MEMTUNE-CHECK <name> PASS|FAIL [detail]
 # then MEMTUNE-DONE, and the guest powers off.
 #
@@ -34,6 +36,14 @@ export PATH=/bin:/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
 cd /
 echo	# the console's escape sequences end up on this line, not a check
+plan="apply-loads apply-period apply-lms-on apply-cpu1-regulated apply-matches-plan
+	apply-again-sysfs validate-runs validate-regulated validate-leaves-regulating
+	memreg-periods-counted latency-three-conditions latency-stored report-draws-latency unload"
+[ -f /cfg-exempt.json ] && plan="$plan exempt-apply-loads exempt-sysfs exempt-rt-not-throttled
+	exempt-be-throttled exempt-validate-latency exempt-rt-not-throttled-validate exempt-unload"
+[ -n "${MEMTUNE_E2E_PMU_EVENT:-}" ] && plan="$plan pmu-apply-loads pmu-apply-matches pmu-counts pmu-unload"
+# shellcheck disable=SC2086 # a list of names, on one line
+echo "MEMTUNE-PLAN" $plan
 check() { # name cond-rc detail
 	if [ "$2" -eq 0 ]; then echo "MEMTUNE-CHECK $1 PASS $3"
 	else echo "MEMTUNE-CHECK $1 FAIL $3"; fi

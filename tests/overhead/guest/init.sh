@@ -9,7 +9,8 @@
 #                   perf sysctls set as bench/overhead/README.md says
 #   ovh_mode=memcal `memcal overhead` itself (static build): memreg must be
 #                   chosen as the method, the run stored and shown
-# Every check prints "MEMREG-CHECK <name> PASS|FAIL <detail>"; the run ends
+# The mode first declares its checks ("MEMREG-PLAN name..."), then every
+# check prints "MEMREG-CHECK <name> PASS|FAIL <detail>"; the run ends
 # with the kernel log between MEMREG-DMESG-BEGIN/END and "MEMREG-DONE".
 # (helpers and conventions shared with the memreg guests: lib.sh, copied
 # to /lib.sh by the harness)
@@ -25,12 +26,14 @@ stat=${ovh_stat:-median}
 echo "OVH-MODE $mode reps=$reps ms=$ms bench=$bench extra=$extra stat=$stat cpus=$(grep -c ^processor /proc/cpuinfo)"
 case $mode in
 test)
+	plan ovh-finite ovh-ge1 ovh-contrast-m1 ovh-contrast-m0 ovh-master ovh-unloaded
 	/ovh_guest --ko /memreg.ko --periods 100,5000 --cpu 0 --master 1 \
 		--master2 0 --reps "$reps" --ms "$ms" --bench "$bench" \
 		${extra:+--extra "$extra"} --stat "$stat" --check-contrast
 	echo "OVH-EXIT $?"
 	;;
 bench)
+	plan ovh-unloaded
 	# the rate first: the kernel refuses it once the lowering is off
 	echo 200000 > /proc/sys/kernel/perf_event_max_sample_rate
 	echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
@@ -39,6 +42,7 @@ bench)
 	echo "OVH-EXIT $?"
 	;;
 memcal)
+	plan ovh-memcal-exit ovh-memcal-method ovh-memcal-finite ovh-memcal-show ovh-unloaded
 	/memcal overhead --module /memreg.ko --periods 1000,5000 --cores 0 \
 		--repeat 3 --benchmarks compute --duration "$ms" --db /tmp/m.db \
 		--json > /tmp/o.json; rc=$?

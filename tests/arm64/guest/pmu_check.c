@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_check - the arm64 guest's measured checks on the PMU path
+ * (tests/arm64/guest/init.sh loads memreg with raw CPU_CYCLES, 0x11; this
+ * program runs /spin, measures, judges and prints the MEMREG-CHECK lines).
+ * Under -icount the emulated cycle counter counts guest nanoseconds, so
+ * the bounds do not depend on the host's load.
+ *
+ *   pmu_check load RC         load-pmu (RC: insmod's), pmu-overflow-irq
+ *   pmu_check accuracy        baseline-cycles; accuracy-, stats- and
+ *                             irqs-per-period- at 10/25/50/75 %
+ *   pmu_check cpu1-pmu-irqs   overflow interrupts on cpu1 after hotplug
+ *
+ * The shared library is tests/kernel/guest/checklib.h.
+ */
+#define _GNU_SOURCE
+#include "checklib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* pmu_irqs: arm-pmu interrupts taken so far on CPU (/proc/interrupts) */
+static long long pmu_irqs(int cpu)
+{
+	char line[1024];
+	long long v = 0;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+		int k;
+
+		if (!p || !strstr(line, "arm-pmu"))
+			continue;
+		p++;
+		for (k = 0; k < cpu; k++)
+			strtoll(p, &p, 10);
+		v = strtoll(p, NULL, 10);
+		break;
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* spin: /spin on CPU for SECS; its summary line */
+struct spin {
+	double secs, share, rate;
+	char line[256];
+};
+
+static struct spin spin(int cpu, const char *secs)
+{
+	char c[8];
+	char *argv[] = { "/spin", "-c", c, "-t", (char *)secs, NULL };
+	struct spin s;
+
+	snprintf(c, sizeof(c), "%d", cpu);
+	mr_run(s.line, sizeof(s.line), argv);
+	s.secs = mr_field(s.line, "secs", 0);
+	s.share = mr_field(s.line, "share", 0);
+	s.rate = mr_field(s.line, "rate", 0);
+	return s;
+}
+
+/*
+ * load: regulation on the PMU counter comes up on both CPUs, and the
+ * overflow interrupt throttles.  The re-armed counter takes about 1.5 PMU
+ * interrupts per throttle here (CI saw 133/89 and 136/83; the slack scheme
+ * took about slack_div = 8), hence at most 2.
+ */
+static int load(int rc)
+{
+	char *argv[] = { "/spin", "-c", "1", "-t", "1", NULL };
+	char ev[64], err[256];
+	long long i0, t0, i, t, p0, p1;
+	pid_t w = mr_spawn(NULL, argv);
+	int ok;
+
+	i0 = pmu_irqs(1); t0 = mr_cpu(1, "throttles");
+	mr_sleep(0.5);
+	i = pmu_irqs(1) - i0; t = mr_cpu(1, "throttles") - t0;
+	p0 = mr_cpu(0, "periods"); p1 = mr_cpu(1, "periods");
+	mr_reap(w);
+	ok = mr_check("load-pmu", rc == 0 && p0 > 40 && p1 > 40 && mr_cpu(0, "running") == 1 &&
+				  mr_cpu(1, "running") == 1,
+		      "insmod rc=%d event=%s periods cpu0=%lld cpu1=%lld running=%lld%lld error=%s",
+		      rc, mr_gets(ev, sizeof(ev), "read_event"), p0, p1, mr_cpu(0, "running"),
+		      mr_cpu(1, "running"), mr_gets(err, sizeof(err), "error"));
+	ok &= mr_check("pmu-overflow-irq", i > 40 && t > 40 && i <= t * 2 + 5,
+		       "arm-pmu interrupts on cpu1 in 0.5 s: %lld, throttles %lld (the counter is re-armed to the budget left: one interrupt per throttled period)",
+		       i, t);
+	return ok;
+}
+
+/* the overshoots of the traced throttles beyond their budgets, sorted:
+ * count, min, median, 99th percentile, max, and how many went beyond
+ * 1.25 x the slack S */
+struct over {
+	long long n, min, med, p99, max, beyond;
+};
+
+static struct over overshoots(long long s)
+{
+	struct mr_throttle *t;
+	size_t n = mr_trace_throttles(1, &t), i;
+	double *d = calloc(n ? n : 1, sizeof(*d));
+	struct over o = { 0 };
+
+	for (i = 0; i < n; i++) {
+		d[i] = (double)(t[i].used - t[i].budget);
+		if (d[i] > (double)s * 1.25)
+			o.beyond++;
+	}
+	if (n) {
+		o.n = (long long)n;
+		o.med = (long long)mr_median(d, n);
+		o.p99 = (long long)mr_quantile(d, n, 0.99);
+		o.min = (long long)d[0];
+		o.max = (long long)d[n - 1];
+	}
+	free(d);
+	free(t);
+	return o;
+}
+
+/*
+ * accuracy: regulate cpu1 at 10/25/50/75 % of the cycles of its 10 ms
+ * period (monitor mode, loaded by init.sh, measures them first).
+ * Asserted: every period throttles (> 150 of ~200), the median overshoot
+ * is within one overflow granule (slack = budget / 8), at most 3 % (+1) of
+ * the throttles (a late overflow: interrupts masked on a long kernel
+ * path, 16x slower in guest time here) beyond 1.25 x slack, and the
+ * program gets about the budgeted share of the CPU: the throttle latency
+ * adds a little, time in the kernel counts against the budget too.
+ */
+static int accuracy(void)
+{
+	static const int pcts[] = { 10, 25, 50, 75 };
+	long long e0, n0, e1, n1, C;
+	char name[32], err[256];
+	struct spin base;
+	int ok;
+	size_t k;
+
+	mr_sleep(0.2);
+	e0 = mr_cpu(1, "read_events"); n0 = mr_cpu(1, "periods");
+	base = spin(1, "2");
+	e1 = mr_cpu(1, "read_events"); n1 = mr_cpu(1, "periods");
+	C = llrint(mr_per((double)(e1 - e0), (double)(n1 - n0)));
+	ok = mr_check("baseline-cycles", C >= 9000000 && C <= 11000000 && base.share >= 0.85,
+		      "monitor: %lld cycles in %lld periods = %lld/period (QEMU: 1 GHz -> 10000000), unregulated share=%.4f rate=%.0f/s",
+		      e1 - e0, n1 - n0, C, base.share, base.rate);
+	for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+		int p = pcts[k];
+		long long B = llrint((double)C * p / 100), S = llrint((double)B / 8);
+		long long t0, i0, o0, n, t, i;
+		double bshare = (double)B / (double)C;
+		struct over o;
+		struct spin r;
+
+		snprintf(name, sizeof(name), "accuracy-%d", p);
+		mr_putll(B, "cpu1/read_guaranteed");
+		mr_put("0\n", "monitor");
+		if (mr_commit()) {
+			ok &= mr_check(name, 0, "commit refused: %s", mr_gets(err, sizeof(err), "error"));
+			snprintf(name, sizeof(name), "stats-%d", p);
+			ok &= mr_check(name, 0, "not measured: the budget's commit was refused");
+			snprintf(name, sizeof(name), "irqs-per-period-%d", p);
+			ok &= mr_check(name, 0, "not measured: the budget's commit was refused");
+			continue;
+		}
+		mr_sleep(0.2);
+		n0 = mr_cpu(1, "periods"); t0 = mr_cpu(1, "throttles"); i0 = pmu_irqs(1);
+		o0 = mr_cpu(1, "overflows");
+		mr_trace_on("throttle");
+		r = spin(1, "2");
+		mr_trace_off("throttle");
+		n = mr_cpu(1, "periods") - n0; t = mr_cpu(1, "throttles") - t0; i = pmu_irqs(1) - i0;
+		o = overshoots(S);
+		ok &= mr_check(name, o.n > 150 && o.min >= 0 && o.med <= S && o.beyond <= o.n * 0.03 + 1 &&
+				       r.share <= bshare * 1.10 + 0.02 && r.share >= bshare * 0.70 - 0.03,
+			       "budget=%lld cycles/period (slack %lld) throttles=%lld overshoot min=%lld median=%lld p99=%lld max=%lld beyond-1.25xslack=%lld share=%.4f (budget share %.3f) rate=%.0f/s (%.3f of unregulated)",
+			       B, S, o.n, o.min, o.med, o.p99, o.max, o.beyond, r.share, bshare, r.rate,
+			       mr_per(r.rate, base.rate));
+		snprintf(name, sizeof(name), "stats-%d", p);
+		ok &= mr_check(name, n >= 180 && n <= 260 && t >= n * 0.9 && i >= t,
+			       "periods=%lld throttles=%lld arm-pmu irqs=%lld secs=%.3f", n, t, i, r.secs);
+		/* re-armed to the budget left: one PMU interrupt per exhausted
+		 * period (MemGuard's count), not slack_div of them */
+		snprintf(name, sizeof(name), "irqs-per-period-%d", p);
+		ok &= mr_check(name, i <= n * 1.1,
+			       "arm-pmu irqs=%lld memreg overflows=%lld in %lld periods: %.2f interrupts per period",
+			       i, mr_cpu(1, "overflows") - o0, n, mr_per((double)i, (double)n));
+	}
+	return ok;
+}
+
+/* cpu1-pmu-irqs: the PMU's overflow interrupts still reach cpu1 after the
+ * hotplug and commits of the cycles group */
+static int cpu1_pmu_irqs(void)
+{
+	long long i0 = pmu_irqs(1), i;
+
+	mr_sleep(0.5);
+	i = pmu_irqs(1) - i0;
+	return mr_check("cpu1-pmu-irqs", i > 20,
+			"arm-pmu interrupts on cpu1 in 0.5 s after the hotplug and commits: %lld, throttles %lld",
+			i, mr_cpu(1, "throttles"));
+}
+
+int main(int argc, char **argv)
+{
+	const char *c = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(c, "load") && argc == 3)
+		return !load(atoi(argv[2]));
+	if (!strcmp(c, "accuracy"))
+		return !accuracy();
+	if (!strcmp(c, "cpu1-pmu-irqs"))
+		return !cpu1_pmu_irqs();
+	fprintf(stderr, "usage: pmu_check load RC | accuracy | cpu1-pmu-irqs\n");
+	return 2;
+}

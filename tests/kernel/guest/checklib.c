@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * checklib.c - the guest checkers' shared library (interface and file map
+ * in checklib.h): check lines, sysfs access, workloads, trace parsing,
+ * statistics.
+ */
+#define _GNU_SOURCE
+#include "checklib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- plan and verdict lines ---------------------------------------- */
+
+void mr_plan(const char *name, ...)
+{
+	va_list ap;
+	const char *s;
+
+	fputs("MEMREG-PLAN", stdout);
+	va_start(ap, name);
+	for (s = name; s; s = va_arg(ap, const char *))
+		printf(" %s", s);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+int mr_check(const char *name, int pass, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("MEMREG-CHECK %s %s ", name, pass ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	return pass;
+}
+
+/* ---- sysfs ---------------------------------------------------------- */
+
+static void vpath(char *p, size_t n, const char *fmt, va_list ap)
+{
+	int k = snprintf(p, n, "%s/", MR_SYSFS);
+
+	vsnprintf(p + k, n - (size_t)k, fmt, ap);
+}
+
+static const char *read_line(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return buf;
+	if (!fgets(buf, (int)n, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+long long mr_get(const char *fmt, ...)
+{
+	char p[256], buf[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpath(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	return strtoll(read_line(p, buf, sizeof(buf)), NULL, 10);
+}
+
+long long mr_cpu(int cpu, const char *name)
+{
+	return mr_get("cpu%d/%s", cpu, name);
+}
+
+const char *mr_gets(char *buf, size_t n, const char *fmt, ...)
+{
+	char p[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpath(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	return read_line(p, buf, n);
+}
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);	/* as the shell's ">": clears the trace */
+	ssize_t w;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	w = write(fd, val, strlen(val));
+	err = w < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+int mr_put(const char *val, const char *fmt, ...)
+{
+	char p[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpath(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	return write_str(p, val);
+}
+
+int mr_putll(long long val, const char *fmt, ...)
+{
+	char p[256], v[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpath(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	snprintf(v, sizeof(v), "%lld\n", val);
+	return write_str(p, v);
+}
+
+int mr_commit(void)
+{
+	return mr_put("1\n", "commit");
+}
+
+/* ---- workloads ------------------------------------------------------ */
+
+int mr_run(char *out, size_t n, char *const argv[])
+{
+	int fd[2], st;
+	size_t got = 0;
+	ssize_t r;
+	pid_t pid;
+
+	if (n)
+		out[0] = '\0';
+	if (pipe(fd))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (n && got < n - 1 && (r = read(fd[0], out + got, n - 1 - got)) > 0)
+		got += (size_t)r;
+	if (n)
+		out[got] = '\0';
+	{
+		char sink[256];
+
+		while (read(fd[0], sink, sizeof(sink)) > 0)
+			;
+	}
+	close(fd[0]);
+	if (n)
+		out[strcspn(out, "\n")] = '\0';
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+pid_t mr_spawn(const char *out, char *const argv[])
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd >= 0)
+			dup2(fd, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int mr_reap(pid_t pid)
+{
+	int st;
+
+	if (pid <= 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+double mr_field(const char *line, const char *key, double def)
+{
+	size_t k = strlen(key);
+	const char *p;
+
+	for (p = line; (p = strstr(p, key)); p += k) {
+		if ((p == line || p[-1] == ' ') && p[k] == '=')
+			return strtod(p + k + 1, NULL);
+	}
+	return def;
+}
+
+/* ---- tracepoints ---------------------------------------------------- */
+
+static void trace_put(const char *val, const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", MR_TRACE, rel);
+	write_str(p, val);
+}
+
+void mr_trace_on(const char *event)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "events/memreg/%s/enable", event);
+	trace_put("0\n", "tracing_on");
+	trace_put("\n", "trace");
+	trace_put("4096\n", "buffer_size_kb");
+	trace_put("1\n", rel);
+	trace_put("1\n", "tracing_on");
+}
+
+void mr_trace_off(const char *event)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "events/memreg/%s/enable", event);
+	trace_put("0\n", "tracing_on");
+	trace_put("0\n", rel);
+}
+
+/* for_each_event: call FN on the text after "EVENT: cpu=CPU " of every
+ * matching line of the trace buffer */
+static void for_each_event(const char *event, int cpu,
+			   void (*fn)(const char *rest, void *arg), void *arg)
+{
+	char line[512], tag[64];
+	const char *p;
+	FILE *f = fopen(MR_TRACE "/trace", "r");
+
+	if (!f)
+		return;
+	snprintf(tag, sizeof(tag), "%s: cpu=%d ", event, cpu);
+	while (fgets(line, sizeof(line), f))
+		if ((p = strstr(line, tag)))
+			fn(p + strlen(tag), arg);
+	fclose(f);
+}
+
+struct vec {
+	void *v;
+	size_t n, cap, size;
+};
+
+static void *vec_push(struct vec *a)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 256;
+		void *v = realloc(a->v, cap * a->size);
+
+		if (!v)
+			return NULL;
+		a->v = v;
+		a->cap = cap;
+	}
+	return (char *)a->v + a->size * a->n++;
+}
+
+static void add_period(const char *rest, void *arg)
+{
+	struct mr_period p;
+	struct mr_period *slot;
+
+	if (sscanf(rest, "period=%lld read=%lld/%lld", &p.idx, &p.used, &p.budget) != 3)
+		return;
+	p.throttled = (int)mr_field(rest, "throttled", 0);
+	slot = vec_push(arg);
+	if (slot)
+		*slot = p;
+}
+
+static int by_idx(const void *a, const void *b)
+{
+	long long x = ((const struct mr_period *)a)->idx;
+	long long y = ((const struct mr_period *)b)->idx;
+
+	return (x > y) - (x < y);
+}
+
+size_t mr_trace_periods(int cpu, struct mr_period **out)
+{
+	struct vec a = { .size = sizeof(struct mr_period) };
+
+	for_each_event("period", cpu, add_period, &a);
+	if (a.n)
+		qsort(a.v, a.n, a.size, by_idx);
+	*out = a.v;
+	return a.n;
+}
+
+static void add_throttle(const char *rest, void *arg)
+{
+	struct mr_throttle t;
+	struct mr_throttle *slot;
+	const char *u = strstr(rest, "used=");
+
+	if (!u || sscanf(u, "used=%lld budget=%lld", &t.used, &t.budget) != 2)
+		return;
+	slot = vec_push(arg);
+	if (slot)
+		*slot = t;
+}
+
+size_t mr_trace_throttles(int cpu, struct mr_throttle **out)
+{
+	struct vec a = { .size = sizeof(struct mr_throttle) };
+
+	for_each_event("throttle", cpu, add_throttle, &a);
+	*out = a.v;
+	return a.n;
+}
+
+/* ---- statistics ----------------------------------------------------- */
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double mr_quantile(double *v, size_t n, double q)
+{
+	size_t k;
+
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), by_value);
+	k = (size_t)((double)n * q);
+	return v[(k ? k : 1) - 1];
+}
+
+double mr_median(double *v, size_t n)
+{
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), by_value);
+	return v[(n + 1) / 2 - 1];
+}
+
+double mr_per(double a, double b)
+{
+	return a / (b != 0 ? b : 1);
+}
+
+/* ---- the calling thread -------------------------------------------- */
+
+int mr_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+void mr_sleep(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * checklib - what the memreg guest checkers share (x86-64 and arm64, linked
+ * statically into every guest program of tests/kernel/guest and
+ * tests/arm64/guest):
+ *
+ *   plan and verdict lines   mr_plan(), mr_check()
+ *   memreg's sysfs           mr_get(), mr_cpu(), mr_gets(), mr_put(), mr_commit()
+ *   workloads                mr_run(), mr_spawn(), mr_reap(), mr_field()
+ *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
+ *                            mr_trace_throttles()
+ *   statistics               mr_median(), mr_quantile(), mr_per()
+ *
+ * A guest declares the checks a group will run before running them
+ * ("MEMREG-PLAN name..."), then prints one line per check,
+ * "MEMREG-CHECK <name> PASS|FAIL <detail>"; the host harness
+ * (scripts/qemu/lib.sh) passes a group only when every planned check
+ * reported PASS and nothing unplanned was reported.
+ */
+#ifndef MEMREG_CHECKLIB_H
+#define MEMREG_CHECKLIB_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define MR_SYSFS "/sys/kernel/memreg"
+#define MR_TRACE "/sys/kernel/tracing"
+
+/* mr_plan: print "MEMREG-PLAN" and the check names (NULL-terminated) */
+void mr_plan(const char *name, ...);
+/* mr_check: print the check's line; returns pass */
+int mr_check(const char *name, int pass, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* mr_get: an integer attribute under MR_SYSFS (path printf-style); 0 when
+ * it cannot be read, as the shell's rd() */
+long long mr_get(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* mr_cpu: the per-CPU attribute cpuN/NAME */
+long long mr_cpu(int cpu, const char *name);
+/* mr_gets: a text attribute, its trailing newline removed ("" when it
+ * cannot be read) */
+const char *mr_gets(char *buf, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* mr_put: write VAL to an attribute; 0 or -errno */
+int mr_put(const char *val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* mr_putll: write an integer to an attribute; 0 or -errno */
+int mr_putll(long long val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* mr_commit: write 1 to commit; 0 or -errno (the reason is in error) */
+int mr_commit(void);
+
+/* mr_run: run ARGV (NULL-terminated), its stdout in OUT (one line, at
+ * most N - 1 bytes); the exit status, -1 if it did not run */
+int mr_run(char *out, size_t n, char *const argv[]);
+/* mr_spawn: start ARGV in the background, its stdout to the file OUT
+ * (/dev/null when NULL); its pid */
+pid_t mr_spawn(const char *out, char *const argv[]);
+/* mr_reap: wait for PID; its exit status */
+int mr_reap(pid_t pid);
+/* mr_field: the number after "KEY=" in LINE, DEF when absent */
+double mr_field(const char *line, const char *key, double def);
+
+/* One memreg:period trace event of one CPU (read class). */
+struct mr_period {
+	long long idx;		/* period number */
+	long long used;		/* read events counted in the period */
+	long long budget;	/* the period's read budget */
+	int throttled;		/* the period ended throttled */
+};
+
+/* One memreg:throttle trace event of one CPU. */
+struct mr_throttle {
+	long long used;		/* events counted when the CPU was throttled */
+	long long budget;	/* its budget */
+};
+
+/* mr_trace_on: clear the trace buffer and record memreg:EVENT */
+void mr_trace_on(const char *event);
+/* mr_trace_off: stop recording memreg:EVENT */
+void mr_trace_off(const char *event);
+/* mr_trace_periods: CPU's memreg:period events, sorted by period number,
+ * in *OUT (malloc'ed); their count */
+size_t mr_trace_periods(int cpu, struct mr_period **out);
+/* mr_trace_throttles: CPU's memreg:throttle events in *OUT; their count */
+size_t mr_trace_throttles(int cpu, struct mr_throttle **out);
+
+/* mr_median: the median of V (sorted in place; the lower one of an even
+ * count); -1 when N is 0 */
+double mr_median(double *v, size_t n);
+/* mr_quantile: V sorted in place, the element at rank max(1, floor(N Q))
+ * (1-based); -1 when N is 0 */
+double mr_quantile(double *v, size_t n, double q);
+/* mr_per: A / B, with B = 0 taken as 1 (a count per period when no period
+ * ended) */
+double mr_per(double a, double b);
+
+/* mr_pin: run the caller on CPU; 0 or -errno */
+int mr_pin(int cpu);
+/* mr_sleep: sleep S seconds */
+void mr_sleep(double s);
+
+#endif
