@@ -19,7 +19,9 @@
  *       errors=.. master_ticks=.. master_skipped=..
  *       [exhausted cells: traced=N over_median=.. over_p97=.. over_max=..,
  *       the read overshoot at the throttles (used - budget, cycles)]
- *   OVH-ERROR cell=NAME load=L <the module's error or the load failure>
+ *   OVH-MODULE cell=NAME load=L <what the module's "error" file says
+ *       after the C' runs, when not "none": a finding, e.g. skipped ticks>
+ *   OVH-ERROR cell=NAME load=L <why the cell could not be measured>
  * Statistics are the differences over the C' runs, of the measured CPU
  * (master_ticks, master_skipped: global; -1 where the module has no
  * such file).  Exit 0 when every cell ran, 1 otherwise.
@@ -199,8 +201,8 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 	}
 	module_error(why, sizeof(why));
 	if (strcmp(why, "none"))
-		printf("OVH-ERROR cell=%s load=%u module: %s\n", cell->name,
-		       load, why);
+		printf("OVH-MODULE cell=%s load=%u %s\n", cell->name, load,
+		       why);
 	if (ovh_kmod_unload(why, sizeof(why))) {
 		printf("OVH-ERROR cell=%s load=%u %s\n", cell->name, load, why);
 		return -1;

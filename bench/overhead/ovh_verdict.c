@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ovh_verdict.c - the host side of bench/overhead's table: reads the raw
- * OVH-RUN / OVH-STATS / OVH-ERROR lines of ovh_table_guest.c (any number
- * of guest boots, concatenated), and prints one row per cell, its verdict
- * against the targets below, and the missed cells with their reasons.
+ * OVH-RUN / OVH-STATS / OVH-ERROR / OVH-MODULE lines of ovh_table_guest.c
+ * (any number of guest boots, concatenated), and prints one row per cell,
+ * its verdict against the targets below, the missed cells with their
+ * reasons, and what the module reported in the cells that met.
  *
  *   ovh_verdict [--cells PATTERNS] [--loads N] [FILE]    (stdin: -)
  *   ovh_verdict --list [--cells PATTERNS]
@@ -69,12 +70,14 @@ struct load {
 /**
  * struct row - one cell: its loads and figures.
  * @cell: the cell.  @want: selected.  @load/@nl: loads seen (by index).
- * @err/@nerr: its OVH-ERROR lines.
+ * @err/@nerr: its OVH-ERROR lines (the cell could not be measured).
+ * @mod/@nmod: its OVH-MODULE lines (the module's error file: findings).
  * @ratio, @rmin, @rmax: C'/C median over loads and range.
  * @cost: instructions per period from the median C'/C.
  * @irq, @irq_max: PMU interrupts per period, median and max over loads.
  * @thr: throttles per period (median).  @ticks: master ticks per period.
- * @stale, @perf_thr, @errors: summed over loads.
+ * @stale, @perf_thr, @errors, @skipped (master_skipped): summed over
+ * loads.
  * @over_med, @over_p97: overshoot (median over loads).  @granule.
  * @met: verdict.  @why: what missed, filled by judge().
  */
@@ -83,10 +86,10 @@ struct row {
 	int want;
 	struct load load[MAXL];
 	unsigned nl;
-	char err[MAXERR][200];
-	unsigned nerr;
+	char err[MAXERR][200], mod[MAXL][160];
+	unsigned nerr, nmod;
 	double ratio, rmin, rmax, cost, irq, irq_max, thr, ticks;
-	long long stale, perf_thr, errors;
+	long long stale, perf_thr, errors, skipped;
 	double over_med, over_p97, granule;
 	int met;
 	char why[1024];
@@ -244,14 +247,25 @@ static int parse_input(FILE *f)
 				continue;
 			}
 			parse_stats(p, l);
-		} else if (!strncmp(p, "OVH-ERROR ", 10)) {
+		} else if (!strncmp(p, "OVH-ERROR ", 10) ||
+			   !strncmp(p, "OVH-MODULE ", 11)) {
 			char name[OVH_CELL_NAME];
+			int e = p[4] == 'E';
+			long long li;
+			const char *t = strstr(p, " load=");
 
-			if (!field(p, "cell", name, sizeof(name)) &&
-			    (r = find(name)) && r->nerr < MAXERR)
+			if (field(p, "cell", name, sizeof(name)) ||
+			    num(p, "load", &li) || !(r = find(name)) || !t)
+				continue;
+			t += 6 + strcspn(t + 6, " ");	/* the text */
+			t += *t == ' ';
+			if (e && r->nerr < MAXERR)
 				snprintf(r->err[r->nerr++], sizeof(r->err[0]),
-					 "%.*s", (int)strcspn(p + 10, "\r\n"),
-					 p + 10);
+					 "load %lld: %.*s", li,
+					 (int)strcspn(t, "\r\n"), t);
+			else if (!e && r->nmod < MAXL)
+				snprintf(r->mod[r->nmod++], sizeof(r->mod[0]),
+					 "%.*s", (int)strcspn(t, "\r\n"), t);
 		}
 	}
 	return bad;
@@ -285,6 +299,8 @@ static void figures(struct row *r)
 		r->perf_thr += stv(l, "perf_throttled") > 0 ?
 			       stv(l, "perf_throttled") : 0;
 		r->errors += stv(l, "errors") > 0 ? stv(l, "errors") : 0;
+		r->skipped += stv(l, "master_skipped") > 0 ?
+			      stv(l, "master_skipped") : 0;
 		if (stv(l, "traced") > 0) {
 			om[no] = (double)stv(l, "over_median");
 			op[no++] = (double)stv(l, "over_p97");
@@ -430,7 +446,10 @@ static void explain(const struct row *r, FILE *out)
 			r->cost - d->cost, d->cell.name);
 	if (r->ticks < 0.9)
 		fprintf(out, "    the master ticked in %.0f %% of the periods "
-			"(its thread starved or late)\n", 100 * r->ticks);
+			"(starved, late or skipped)\n", 100 * r->ticks);
+	if (r->skipped)
+		fprintf(out, "    %lld master ticks skipped (master_skipped)\n",
+			r->skipped);
 	if (r->stale)
 		fprintf(out, "    %lld stale budgets (the master's tick late "
 			"or skipped)\n", r->stale);
@@ -439,6 +458,9 @@ static void explain(const struct row *r, FILE *out)
 errors:
 	for (unsigned i = 0; i < r->nerr; i++)
 		fprintf(out, "    %s\n", r->err[i]);
+	if (r->nmod)
+		fprintf(out, "    the module's error file in %u load(s), e.g.: "
+			"%s\n", r->nmod, r->mod[0]);
 }
 
 /* print_table - the rows, the count met, the missed cells and why. */
@@ -480,12 +502,21 @@ static void print_table(FILE *out, unsigned loads)
 		}
 	}
 	fprintf(out, "\n%zu of %zu cells MET\n", met, n);
-	if (met == n)
-		return;
-	fprintf(out, "\nMissed cells and why:\n");
-	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].want && !rows[i].met)
-			explain(&rows[i], out);
+	if (met < n) {
+		fprintf(out, "\nMissed cells and why:\n");
+		for (size_t i = 0; i < nrows; i++)
+			if (rows[i].want && !rows[i].met)
+				explain(&rows[i], out);
+	}
+	for (size_t i = 0, head = 0; i < nrows; i++) {
+		if (!rows[i].want || !rows[i].met || !rows[i].nmod)
+			continue;
+		if (!head++)
+			fprintf(out, "\nWhat the module reported in cells "
+				"that MET:\n");
+		fprintf(out, "  %s, %u load(s), e.g.: %s\n", rows[i].cell.name,
+			rows[i].nmod, rows[i].mod[0]);
+	}
 }
 
 /* usage - the command line on @f; returns @rc. */

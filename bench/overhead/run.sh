@@ -73,7 +73,8 @@ raw=$build/table-raw.txt
 tmo=$((60 + n * (reps + 1) * ms / 8))
 [ "$tmo" -le 590 ] || tmo=590
 t0=$(date +%s)
-echo "bench/overhead: $n cells x $loads loads x $reps reps, C = $ms ms (guest), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), host load $(cut -d' ' -f1-3 /proc/loadavg)"
+commit=$(git -C "$src" describe --always --dirty 2>/dev/null || echo '?')
+echo "bench/overhead: $n cells x $loads loads x $reps reps, C = $ms ms (guest), commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC'), host load $(cut -d' ' -f1-3 /proc/loadavg)"
 fail=0
 l=0
 while [ "$l" -lt "$loads" ]; do
