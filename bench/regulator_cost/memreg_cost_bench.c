@@ -3,15 +3,20 @@
  * memreg_cost_bench.c - drive the regulator core's hot paths in a loop so
  * that run_callgrind.sh can count instructions per call with callgrind.
  *
- * usage: memreg_cost_bench plain|lms|reclaim|full [PERIODS]
+ * usage: memreg_cost_bench plain|lms|reclaim|full [PERIODS [CPUS [vary|steady]]]
  *   plain    static budgets: no LMS, no reclaim, no sharing
  *   lms      LMS-published budgets (N = 4)
  *   reclaim  static budgets + reclaim pool
  *   full     LMS + reclaim + sharing, the most work per call
  *
- * Each period: 4 CPUs replenish (CPU 2 and 3 idle, so they donate), the
- * master ticks (8 LMS updates, N = 4), CPUs 0 and 1 overflow until they
- * throttle (taking from the pool first in "full").  Prints the number of
+ * Each period: CPUS CPUs (default 4, 1..64) replenish, the master ticks
+ * (2 LMS updates per CPU, N = 4), the busy half of the CPUs (at least
+ * one) overflow until they throttle (taking from the pool first under
+ * reclaim).  Workload "vary" (default): the busy CPUs' demand varies
+ * around their budget, the idle ones use a few events (p mod 7), so they
+ * donate.  "steady": the busy CPUs use a constant amount below their
+ * budget and the idle ones nothing, the steady state of a monitored
+ * system (nothing changes from period to period).  Prints the number of
  * calls of each entry point so the script can divide the inclusive
  * instruction counts by them.
  */
@@ -21,12 +26,13 @@
 
 #include "memreg.h"
 
-#define NCPU 4
-
-/* Demand of @cpu in period @p: CPUs 0/1 busy and varying, 2/3 idle. */
-static memreg_u64 demand(memreg_u32 cpu, memreg_u64 p)
+/* Demand of @cpu in period @p; the first @busy CPUs are the busy ones. */
+static memreg_u64 demand(memreg_u32 cpu, memreg_u32 busy, int steady,
+			 memreg_u64 p)
 {
-	if (cpu >= 2)
+	if (steady)
+		return cpu < busy ? 6000 : 0;
+	if (cpu >= busy)
 		return p % 7;
 	return 9000 + (p * 7919 + cpu * 104729) % 4000;
 }
@@ -37,11 +43,13 @@ int main(int argc, char **argv)
 	struct memreg_cfg cfg;
 	struct memreg_arm a;
 	unsigned long periods = argc > 2 ? strtoul(argv[2], NULL, 10) : 20000;
+	unsigned long ncpu = argc > 3 ? strtoul(argv[3], NULL, 10) : 4;
+	const char *load = argc > 4 ? argv[4] : "vary";
 	unsigned long n_rep = 0, n_ovf = 0, n_tick = 0, n_lms = 0;
-	memreg_u64 used[NCPU][2];
+	memreg_u64 used[MEMREG_MAX_CPUS][2];
 	const char *mode = argc > 1 ? argv[1] : "";
-	memreg_u32 flags;
-	memreg_u32 cpu, c;
+	memreg_u32 flags, busy, cpu, c;
+	int steady = !strcmp(load, "steady");
 	memreg_u64 p;
 	const char *why;
 
@@ -54,16 +62,22 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "full")) {
 		flags = MEMREG_F_LMS | MEMREG_F_RECLAIM | MEMREG_F_SHARE;
 	} else {
-		fprintf(stderr, "usage: %s plain|lms|reclaim|full [PERIODS]\n", argv[0]);
+		flags = ~0U;
+	}
+	if (flags == ~0U || ncpu < 1 || ncpu > MEMREG_MAX_CPUS ||
+	    (!steady && strcmp(load, "vary"))) {
+		fprintf(stderr, "usage: %s plain|lms|reclaim|full [PERIODS [CPUS 1..%d "
+			"[vary|steady]]]\n", argv[0], MEMREG_MAX_CPUS);
 		return 2;
 	}
-	memreg_cfg_defaults(&cfg, NCPU);
+	busy = ncpu > 1 ? (memreg_u32)ncpu / 2 : 1;
+	memreg_cfg_defaults(&cfg, (memreg_u32)ncpu);
 	cfg.flags = flags;
 	cfg.lms.taps = 4;
 	cfg.reclaim_quantum = 2000;
 	for (c = 0; c < 2; c++) {
-		cfg.platform_ceiling[c] = 40000;
-		for (cpu = 0; cpu < NCPU; cpu++) {
+		cfg.platform_ceiling[c] = 10000 * ncpu;
+		for (cpu = 0; cpu < ncpu; cpu++) {
 			cfg.cpu[cpu].guaranteed[c] = 8000;
 			cfg.cpu[cpu].ceiling[c] = 20000;
 		}
@@ -75,15 +89,15 @@ int main(int argc, char **argv)
 	}
 	memset(used, 0, sizeof(used));
 	for (p = 0; p < periods; p++) {
-		for (cpu = 0; cpu < NCPU; cpu++) {
+		for (cpu = 0; cpu < ncpu; cpu++) {
 			memreg_replenish(&r, cpu, p, used[cpu], 1000, &a);
 			n_rep++;
-			used[cpu][0] = used[cpu][1] = demand(cpu, p);
+			used[cpu][0] = used[cpu][1] = demand(cpu, busy, steady, p);
 		}
 		memreg_master_tick(&r, p);
 		n_tick++;
-		n_lms += (p > 0) * NCPU * 2;
-		for (cpu = 0; cpu < 2; cpu++) {
+		n_lms += (p > 0) * ncpu * 2;
+		for (cpu = 0; cpu < busy && !steady; cpu++) {
 			memreg_u64 u = r.cpu[cpu].budget[0];
 
 			for (;;) {
@@ -97,7 +111,8 @@ int main(int argc, char **argv)
 				used[cpu][0] = u;
 		}
 	}
-	printf("mode=%s periods=%lu replenish=%lu overflow=%lu master_tick=%lu lms_update=%lu\n",
-	       mode, periods, n_rep, n_ovf, n_tick, n_lms);
+	printf("mode=%s cpus=%lu load=%s periods=%lu replenish=%lu overflow=%lu "
+	       "master_tick=%lu lms_update=%lu\n",
+	       mode, ncpu, load, periods, n_rep, n_ovf, n_tick, n_lms);
 	return 0;
 }

@@ -30,6 +30,12 @@
  * Signed division and shifts are done on magnitudes (the port gives only
  * unsigned division; right shifts of negative values are avoided).
  *
+ * Steady state: when an update was a fixed point (every live history
+ * entry and the demand equal, the weights unchanged), the same demand
+ * again yields bit for bit the same weights, history and prediction, so
+ * it is only scored (fast path: an idle CPU's zeros, a constant demand;
+ * about a sixth of a full update).  Any other demand takes the full path.
+ *
  * Called by the master CPU only (memreg_master_tick()), or by a test.
  */
 #include "memreg_internal.h"
@@ -55,6 +61,7 @@ void memreg_lms_init(struct memreg_lms_state *s, memreg_u32 taps,
 	s->sq_err_sum = 0;
 	s->updates = 0;
 	s->last_pred = v;
+	s->fixed_mu = 0;
 }
 
 /* Signed (a * b) >> 16 rounded toward zero, |a * b| < 2^63. */
@@ -86,13 +93,24 @@ memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 	memreg_u32 i, m = d, xs[MEMREG_MAX_TAPS];
 	memreg_u64 norm = 0;
 	memreg_s64 yhat = 0, e, pred = 0;
-	int sh;
+	int sh, same;
 
 	if (mu < 1)
 		mu = 1;
 	if (mu > MEMREG_MU_MAX)
 		mu = MEMREG_MU_MAX;
 	memreg_lms_score(s, d);
+	/* same: every live history entry (taps and target alike) equals d */
+	same = 0;
+	if (d == s->hist[0]) {
+		if (s->fixed_mu == mu) {
+			s->pending[1] = s->pending[0];
+			s->pending[0] = s->last_pred;
+			return s->last_pred;
+		}
+		for (same = 1, i = 1; same && i < n + h - 1; i++)
+			same = s->hist[i] == d;
+	}
 
 	/* OR has the same most significant bit as the maximum. */
 	for (i = 0; i < n; i++)
@@ -112,6 +130,13 @@ memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 
 		if (e < 0)
 			g = -g;
+		/*
+		 * With equal taps every weight takes the same step: a non-zero
+		 * one counts as a change (conservatively, also where the clamp
+		 * holds a weight), so this update is no fixed point.
+		 */
+		if (same && memreg_mul_q16(g, xs[0]))
+			same = 0;
 		for (i = 0; i < n; i++) {
 			memreg_s64 w = s->w[i] + memreg_mul_q16(g, xs[i]);
 
@@ -137,5 +162,6 @@ memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 	s->pending[1] = s->pending[0];
 	s->pending[0] = (memreg_u32)pred;
 	s->last_pred = (memreg_u32)pred;
+	s->fixed_mu = same ? mu : 0;
 	return (memreg_u32)pred;
 }

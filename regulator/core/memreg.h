@@ -276,6 +276,10 @@ struct memreg_stats {
  * @sq_err_sum: sum of squared errors, saturating (events^2)
  * @updates: number of scored predictions
  * @last_pred: the latest prediction (events per period)
+ * @fixed_mu: 0, or the step size of the last update when that update was
+ *	a fixed point (its taps and demand all equal to @hist[0], weights
+ *	unchanged): the same demand again then changes nothing but the
+ *	score and @pending, so memreg_lms_update() returns @last_pred at once
  */
 struct memreg_lms_state {
 	memreg_s32 w[MEMREG_MAX_TAPS];
@@ -287,6 +291,7 @@ struct memreg_lms_state {
 	memreg_u64 sq_err_sum;
 	memreg_u64 updates;
 	memreg_u32 last_pred;
+	memreg_u32 fixed_mu;
 };
 
 /**

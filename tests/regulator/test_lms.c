@@ -52,6 +52,74 @@ Test(lms, constant_demand_converges_quickly)
 	}
 }
 
+/*
+ * Feed @n demands from @next to a predictor and to a reference copy whose
+ * fast path is defeated (fixed_mu cleared before every update): every
+ * prediction and the whole learned state must match bit for bit.
+ * Returns how many updates came at a fixed point (the fast path's case).
+ */
+static uint32_t fast_path_matches(uint32_t taps, uint32_t h, uint32_t mu,
+				  uint64_t (*next)(uint32_t), uint32_t n)
+{
+	struct memreg_lms_state s, ref;
+	uint32_t i, fast = 0;
+
+	memreg_lms_init(&s, taps, h, 500);
+	memreg_lms_init(&ref, taps, h, 500);
+	for (i = 0; i < n; i++) {
+		uint64_t d = next(i);
+		uint64_t before = s.abs_err_sum;
+		int was_fixed = s.fixed_mu == mu &&
+				(uint32_t)memreg_sat_events(d) == s.hist[0];
+		uint32_t p, q;
+
+		ref.fixed_mu = 0;
+		p = memreg_lms_update(&s, mu, d);
+		q = memreg_lms_update(&ref, mu, d);
+		fast += was_fixed;
+		cr_assert_eq(p, q, "taps %u h %u update %u: %u vs %u", taps, h, i, p, q);
+		cr_assert_arr_eq(s.w, ref.w, sizeof(s.w));
+		cr_assert_arr_eq(s.hist, ref.hist, sizeof(s.hist));
+		cr_assert_arr_eq(s.pending, ref.pending, sizeof(s.pending));
+		cr_assert_eq(s.abs_err_sum, ref.abs_err_sum);
+		cr_assert_eq(s.sq_err_sum, ref.sq_err_sum);
+		cr_assert_eq(s.updates, ref.updates);
+		cr_assert_geq(s.abs_err_sum, before);
+	}
+	return fast;
+}
+
+/* Steady runs of zeros and of constants, steps between them, noise. */
+static uint64_t steady_then_noisy(uint32_t i)
+{
+	if (i < 40)
+		return 0;
+	if (i < 90)
+		return 12345;
+	if (i < 140)
+		return (i * 2654435761u) % 50000;
+	if (i < 200)
+		return 0xffffffffULL;
+	return i % 3 ? 777 : 778;
+}
+
+Test(lms, fast_path_is_bit_exact_and_steady_state_reaches_it)
+{
+	uint32_t taps, h, fast;
+
+	for (taps = 1; taps <= 16; taps++) {
+		for (h = 1; h <= 2; h++) {
+			fast = fast_path_matches(taps, h, MEMREG_ONE / 2,
+						 steady_then_noisy, 260);
+			/* the zeros alone: a fixed point after taps + h of them */
+			cr_assert_geq(fast, 40 - taps - h - 2, "taps %u h %u: %u at a fixed point",
+				      taps, h, fast);
+			fast_path_matches(taps, h, MEMREG_MU_MAX, steady_then_noisy, 260);
+			fast_path_matches(taps, h, 1, steady_then_noisy, 260);
+		}
+	}
+}
+
 /* Periods until |pred - target| <= tol * target, feeding @target. */
 static uint32_t periods_to_settle(struct memreg_lms_state *s, uint32_t mu,
 				  uint32_t target, double tol, uint32_t limit)
