@@ -28,7 +28,8 @@
  *            bound: median <= one granule (guarantee / slack_div), 97th
  *            percentile <= 1.25 granules.
  * Regulated cells with LMS, reclaim and sharing on also need the master
- * to tick in >= 90 % of the periods (without it they do not run).
+ * to tick in >= 90 % of the periods (without it they do not run); cells
+ * with all three off, no master tick at all.
  * Every cell also needs all requested loads, no perf-throttled period and
  * no error.  The targets are judged on medians over at least three
  * loads: the table says so when fewer were asked for.  The instructions
@@ -278,7 +279,7 @@ static int parse_input(FILE *f)
 static void figures(struct row *r)
 {
 	double ratio[MAXL], irq[MAXL], thr[MAXL], tk[MAXL], om[MAXL], op[MAXL];
-	unsigned n = 0, no = 0;
+	unsigned n = 0, no = 0, nt = 0;
 
 	r->rmin = INFINITY;
 	r->rmax = r->irq_max = 0;
@@ -291,7 +292,8 @@ static void figures(struct row *r)
 		ratio[n] = median(l->cp, l->nr) / median(l->c, l->nr);
 		irq[n] = (double)stv(l, "overflows") / (double)per;
 		thr[n] = (double)stv(l, "throttles") / (double)per;
-		tk[n] = (double)stv(l, "master_ticks") / (double)per;
+		if (stv(l, "master_ticks") >= 0)
+			tk[nt++] = (double)stv(l, "master_ticks") / (double)per;
 		r->rmin = fmin(r->rmin, ratio[n]);
 		r->rmax = fmax(r->rmax, ratio[n]);
 		r->irq_max = fmax(r->irq_max, irq[n]);
@@ -314,7 +316,7 @@ static void figures(struct row *r)
 	r->ratio = median(ratio, n);
 	r->irq = median(irq, n);
 	r->thr = median(thr, n);
-	r->ticks = median(tk, n);
+	r->ticks = median(tk, nt);	/* NAN: not reported */
 	r->over_med = median(om, no);
 	r->over_p97 = median(op, no);
 	r->cost = n ? (1 - 1 / r->ratio) * r->cell.period_us * 1e3 : NAN;
@@ -385,9 +387,14 @@ static void judge(struct row *r, unsigned loads)
 	}
 	/* a regulated cell with modes on measures nothing of them when the
 	 * master does not tick (starved by the task or the throttle) */
-	if (c->kind != OVH_CELL_MONITOR && c->modes && r->ticks < 0.9)
+	if (c->kind != OVH_CELL_MONITOR && c->modes && !isnan(r->ticks) &&
+	    r->ticks < 0.9)
 		add(r, "the master ticked in %.0f %% of the periods < 90 %%",
 		    100 * r->ticks);
+	/* with every mode off nothing needs the master: no tick at all */
+	if (!c->modes && r->ticks > 0)
+		add(r, "the master ticked (%.2f per period) with every mode off",
+		    r->ticks);
 	if (r->perf_thr)
 		add(r, "perf throttled the counter in %lld period(s)",
 		    r->perf_thr);
@@ -444,7 +451,7 @@ static void explain(const struct row *r, FILE *out)
 		fprintf(out, "    lms/reclaim/share %s: %+.0f instructions per "
 			"period against %s\n", r->cell.modes ? "on" : "off",
 			r->cost - d->cost, d->cell.name);
-	if (r->ticks < 0.9)
+	if (!isnan(r->ticks) && r->ticks < 0.9)
 		fprintf(out, "    the master ticked in %.0f %% of the periods "
 			"(starved, late or skipped)\n", 100 * r->ticks);
 	if (r->skipped)

@@ -124,6 +124,38 @@ Test(ovh_verdict, exhausted_cell_judged_on_interrupts_and_overshoot)
 		  "%s", out);
 }
 
+Test(ovh_verdict, master_ticks_judged_against_the_modes)
+{
+	char out[8192], row[256], args[256];
+	/* modes off: no tick at all; regulated with modes: >= 90 % */
+	const char *in = tmp_input(
+		"OVH-RUN cell=reg50-1000-cpu0-mself-nomodes load=0 rep=0 c_ns=1000 cp_ns=1005 complete=1\n"
+		"OVH-STATS cell=reg50-1000-cpu0-mself-nomodes load=0 periods=100 overflows=0 master_ticks=50\n"
+		"OVH-RUN cell=reg50-1000-cpu0-mself-modes load=0 rep=0 c_ns=1000 cp_ns=1005 complete=1\n"
+		"OVH-STATS cell=reg50-1000-cpu0-mself-modes load=0 periods=100 overflows=0 master_ticks=85 master_skipped=15\n"
+		"OVH-MODULE cell=reg50-1000-cpu0-mself-modes load=0 master cpu 0: 15 period ticks skipped\n"
+		"OVH-RUN cell=reg50-1000-cpu0-mother-modes load=0 rep=0 c_ns=1000 cp_ns=1005 complete=1\n"
+		"OVH-STATS cell=reg50-1000-cpu0-mother-modes load=0 periods=100 overflows=0 master_ticks=100\n");
+	int rc;
+
+	snprintf(args, sizeof(args), "--loads 1 --cells 'reg50-1000-cpu0-*' %s", in);
+	rc = verdict(args, out, sizeof(out));
+	unlink(in);
+	/* reg50-1000-cpu0-mother-nomodes has no figures: exit 1 */
+	cr_assert_eq(rc, 1, "%s", out);
+	cr_assert(strstr(line(out, "reg50-1000-cpu0-mself-nomodes", row,
+			      sizeof(row)), "MISSED"), "%s", row);
+	cr_assert(strstr(out, "the master ticked (0.50 per period) with every "
+			 "mode off"), "%s", out);
+	cr_assert(strstr(out, "the master ticked in 85 % of the periods < 90 %"),
+		  "%s", out);
+	cr_assert(strstr(out, "15 master ticks skipped (master_skipped)"), "%s", out);
+	cr_assert(strstr(out, "the module's error file in 1 load(s), e.g.: "
+			 "master cpu 0: 15 period ticks skipped"), "%s", out);
+	cr_assert(strstr(line(out, "reg50-1000-cpu0-mother-modes", row,
+			      sizeof(row)), " MET"), "%s", row);
+}
+
 Test(ovh_verdict, a_missing_load_is_reported_and_exit_1)
 {
 	char out[8192], args[256];
