@@ -259,11 +259,11 @@ static int knee_of(const struct memcal_lat_point *pts, unsigned n,
 }
 
 /*
- * legacy_rows - the 100 % and 0 % curves are also the read and write
+ * class_rows - the 100 % and 0 % curves are also the read and write
  * traffic classes: their latency points and sustainable figures, the
  * lower bound raised to the best aggregate of the read or write kernel.
  */
-static int legacy_rows(struct run_state *s, enum memcal_op traffic,
+static int class_rows(struct run_state *s, enum memcal_op traffic,
 		       const struct memcal_lat_point *pts, unsigned n,
 		       unsigned n_load)
 {
@@ -318,8 +318,8 @@ static double mix_peak(struct run_state *s, const struct memcal_kernel *k,
 /*
  * sweep_mix - loaded latency with the generators running mix @idx
  * (read share memcal_mix_pct(@idx)), with its unpaced @peak, its knee and
- * sustainable figure as one curve of the family.  The 100 % and 0 % curves also give
- * the read and write rows (legacy_rows()).
+ * sustainable figure as one curve of the family.  The 100 % and 0 %
+ * curves also give the read and write rows (class_rows()).
  */
 static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 		     unsigned np, double peak, char *err, size_t errlen)
@@ -360,7 +360,7 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 	if (rc)
 		return rc;
 	if (pct == 100 || pct == 0) {
-		rc = legacy_rows(s, pct ? MEMCAL_OP_READ : MEMCAL_OP_WRITE, pts,
+		rc = class_rows(s, pct ? MEMCAL_OP_READ : MEMCAL_OP_WRITE, pts,
 				 spec.n_paces, n_load);
 		if (rc)
 			return rc;

@@ -121,16 +121,17 @@ static void explain_rt(struct tune_config *out, int c, int k,
 }
 
 /*
- * fit_class - budgets of class @k at period @sec seconds under the
- * platform ceiling @sustain (bytes/s); MEMCAL_ENOFIT with a message when
- * the real-time guarantees exceed it.
+ * fit_class - budgets of class @k at period @sec seconds under its
+ * platform ceiling in @mix; MEMCAL_ENOFIT with a message when the
+ * real-time guarantees exceed it.
  */
 static int fit_class(const struct plan_input *in, const struct plan_traces *t,
-		     size_t tpp, double sec, int k, double sustain,
+		     size_t tpp, double sec, int k, const struct plan_mix *mix,
 		     struct tune_config *out, bool explain, char *err,
 		     size_t errlen)
 {
 	static const char *const cls[] = { "read", "write" };
+	double sustain = mix->ceiling_bps[k];
 	double plat = sustain * sec, rt_sum = 0, be_w = 0;
 	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], bpe, floor_sum = 0;
 	struct plan_floor fl[TUNE_MAX_CPUS];
@@ -248,7 +249,8 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		config_explain(out, "%s guarantees total %.1f MB/s of the "
 			       "%.1f MB/s the board sustains%s", cls[k],
 			       (double)ev_sum * bpe / sec / 1e6, sustain / 1e6,
-			       in->family.n ? " for this class at the mix" : "");
+			       mix->from_family ? " for this class at the mix" :
+			       "");
 	return MEMCAL_OK;
 }
 
@@ -283,8 +285,8 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	if (explain)
 		plan_mix_explain(in, &mix, out);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
-		rc = fit_class(in, t, tpp, period_us / 1e6, k,
-			       mix.ceiling_bps[k], out, explain, err, errlen);
+		rc = fit_class(in, t, tpp, period_us / 1e6, k, &mix, out,
+			       explain, err, errlen);
 		if (rc)
 			return rc;
 	}
