@@ -3,7 +3,7 @@
  * replay.c - discovery against a recorded board (see replay.h).
  *
  * File map:
- *   the event a kind would use     memcal_cpu_type_pick()
+ *   the event a kind would use     memcal_cpu_type_pick(), memcal_cpu_type_kind()
  *   loading a recorded board       check_file(), set_root(), memcal_replay_load()
  *   text                           memcal_cpu_types_print(), memcal_replay_print()
  *   JSON                           pick_json(), memcal_replay_to_json()
@@ -45,6 +45,52 @@ memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
 		return NULL;
 	}
 	return c;
+}
+
+/*
+ * memcal_cpu_type_kind - kind @i of @t as the database stores it: its
+ * CPUs and the memreg event spec of its read and write event, or "" with
+ * the reason.  With one kind, "raw:0xNN" (the one core PMU).  With
+ * several, "TYPE:0xNN" with the kind's own PMU type: the same code on an
+ * A55 and an A76 are events of two PMUs, and on a hybrid x86 part a raw
+ * event opens on the P-cores' PMU only.  The type numbers are the
+ * calibrating kernel's (sysfs event_source/devices/PMU/type).  An event
+ * that memcal's table names only through libpfm4 has no code here: the
+ * kind keeps the run's event.
+ */
+void memcal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
+			  struct memcal_cpu_kind *row)
+{
+	static const char *const traffic[] = { "read", "write" };
+	const struct memcal_cpu_type *k = &t->types[i];
+
+	memset(row, 0, sizeof(*row));
+	snprintf(row->cpus, sizeof(row->cpus), "%s", k->cpus);
+	snprintf(row->label, sizeof(row->label), "%s", k->label);
+	snprintf(row->perf_pmu, sizeof(row->perf_pmu), "%s", k->perf_pmu);
+	row->perf_type = k->perf_type;
+	for (int c = 0; c < 2; c++) {
+		const struct memcal_pmu_candidate *e;
+
+		e = memcal_cpu_type_pick(k, traffic[c], row->why[c],
+					 sizeof(row->why[c]));
+		if (!e)
+			continue;
+		snprintf(row->event_name[c], sizeof(row->event_name[c]), "%s",
+			 e->event ? e->event : e->what);
+		if (!e->has_raw)
+			snprintf(row->why[c], sizeof(row->why[c]), "memcal's "
+				 "table names %s through libpfm4 only: these "
+				 "CPUs count the run's validated %s event",
+				 e->event, traffic[c]);
+		else if (t->n < 2 || k->perf_type < 0)
+			snprintf(row->event[c], sizeof(row->event[c]),
+				 "raw:0x%llx", (unsigned long long)e->raw);
+		else
+			snprintf(row->event[c], sizeof(row->event[c]),
+				 "%d:0x%llx", k->perf_type,
+				 (unsigned long long)e->raw);
+	}
 }
 
 /* event_text - "raw 0x17, L2 data refills" or "EVENT:UMASK, what". */

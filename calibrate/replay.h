@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "cpu_types.h"
+#include "memcal_db_cpu_kind.h"
 #include "memcal_platform.h"
 
 /**
@@ -43,6 +44,8 @@ json_t *memcal_replay_to_json(const struct memcal_replay *r);
 const struct memcal_pmu_candidate *
 memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
 		     char *why, size_t len);
+void memcal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
+			  struct memcal_cpu_kind *row);
 void memcal_cpu_types_print(const struct memcal_cpu_types *t, FILE *out);
 
 #endif /* MEMCAL_REPLAY_H */

@@ -132,6 +132,8 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 		rc = memcal_db_pmu_event_store(db, r->run.id, &r->pmu_events[i]);
 	for (size_t i = 0; !rc && i < r->n_checks; i++)
 		rc = memcal_db_selfcheck_store(db, r->run.id, &r->checks[i]);
+	for (size_t i = 0; !rc && i < r->n_kinds; i++)
+		rc = memcal_db_cpu_kind_store(db, r->run.id, &r->kinds[i]);
 	if (!rc && r->overhead)
 		rc = overhead_store(db, r->run.id, r->overhead);
 	return rc;

@@ -19,6 +19,7 @@
 #include "memcal_db.h"
 #include "memcal_db_mix.h"
 #include "memcal_db_selfcheck.h"
+#include "memcal_db_cpu_kind.h"
 #include "memcal_platform.h"
 
 /**
@@ -54,6 +55,8 @@ struct memcal_run_result {
 	size_t n_pmu_events, cap_pmu;
 	struct memcal_selfcheck *checks;
 	size_t n_checks, cap_checks;
+	struct memcal_cpu_kind kinds[8];	/* MEMCAL_MAX_CPU_TYPES */
+	size_t n_kinds;
 	struct overhead_result *overhead;	/* full runs; owned, may be NULL */
 };
 

@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "pmu.h"
 #include "pmu_selfcheck.h"
+#include "replay.h"
 
 /* Read shares tried for mixed traffic (full run; quick uses the middle). */
 static const double mixed_shares[] = { 0.25, 0.5, 0.75 };
@@ -462,6 +463,24 @@ static void pmu_worker(unsigned idx, void *arg)
 }
 
 /*
+ * kinds_store - the kinds of CPU and each kind's documented events, for
+ * memtune to give every CPU its own (a discovery that fails stores no
+ * kind: every CPU then counts the run's event).
+ */
+static void kinds_store(struct memcal_run_result *r)
+{
+	static struct memcal_cpu_types t;	/* large; one run at a time */
+
+	_Static_assert(sizeof(r->kinds) / sizeof(r->kinds[0]) ==
+		       MEMCAL_MAX_CPU_TYPES, "a row per kind of CPU");
+	r->n_kinds = 0;
+	if (memcal_cpu_types_discover(&t))
+		return;
+	for (size_t i = 0; i < t.n; i++)
+		memcal_cpu_type_kind(&t, i, &r->kinds[r->n_kinds++]);
+}
+
+/*
  * phase_pmu - discover and validate PMU events, then the self-checks: the
  * read and write counts (on worker 0, which opened the events), overflow
  * delivery on every CPU of the run, other PMU users.  "No PMU" is a
@@ -495,6 +514,7 @@ static int phase_pmu(struct run_state *s)
 	if (!j.rep.status.available)
 		memcal_result_note(s->r, j.rep.status.message);
 	memcal_pmu_report_free(&j.rep);
+	kinds_store(s->r);
 	return rc;
 }
 

@@ -291,6 +291,26 @@ static const char *const migrations[] = {
 	"  message TEXT NOT NULL CHECK (message <> '')"
 	") STRICT;"
 	"CREATE INDEX pmu_selfcheck_run ON pmu_selfcheck(run_id);",
+
+	/*
+	 * 6 -> 7: the kinds of CPU a run found and each kind's read and
+	 * write event as a memreg spec ('' with the reason when none).
+	 */
+	"CREATE TABLE cpu_kind ("
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  cpus TEXT NOT NULL CHECK (cpus <> ''),"
+	"  label TEXT NOT NULL,"
+	"  perf_pmu TEXT NOT NULL,"
+	"  perf_type INTEGER NOT NULL,"
+	"  read_event TEXT NOT NULL,"
+	"  write_event TEXT NOT NULL,"
+	"  read_name TEXT NOT NULL,"
+	"  write_name TEXT NOT NULL,"
+	"  read_why TEXT NOT NULL,"
+	"  write_why TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, cpus)"
+	") STRICT;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -246,7 +246,8 @@ Test(db, version_2_overhead_points_gain_lower_bound_false)
 		"PRAGMA user_version = 2;"
 		"DROP TABLE job_latency;"
 		"DROP TABLE mix_curve;"
-		"DROP TABLE pmu_selfcheck;", 0, 0, 0), SQLITE_OK,
+		"DROP TABLE pmu_selfcheck;"
+		"DROP TABLE cpu_kind;", 0, 0, 0), SQLITE_OK,
 		"%s", sqlite3_errmsg(h));
 	sqlite3_close(h);
 	db = open_ok(path, 0);
@@ -290,11 +291,13 @@ Test(db, version_5_runs_gain_an_empty_selfcheck_table)
 	cr_assert_eq(fixture_db_create(path, &ids), 0);
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(h, "DROP TABLE pmu_selfcheck;"
+				  "DROP TABLE cpu_kind;"
 				  "PRAGMA user_version = 5;", 0, 0, 0),
 		     SQLITE_OK, "%s", sqlite3_errmsg(h));
 	sqlite3_close(h);
 	db = open_ok(path, 0);
-	cr_assert_eq(pragma_int(path, "PRAGMA user_version"), 6);
+	cr_assert_eq(pragma_int(path, "PRAGMA user_version"),
+		     MEMCAL_DB_SCHEMA_VERSION);
 	cr_assert_eq(memcal_db_run_get(db, ids.run_id, &run), MEMCAL_OK,
 		     "the run survives the migration");
 	memcal_db_run_free(&run);

@@ -137,6 +137,7 @@ Test(job_latency, schema_1_database_is_migrated)
 	cr_assert_eq(sqlite3_exec(h, "DROP TABLE job_latency;"
 				  "DROP TABLE mix_curve;"
 				  "DROP TABLE pmu_selfcheck;"
+				  "DROP TABLE cpu_kind;"
 				  "PRAGMA user_version = 3", NULL, NULL, NULL),
 		     SQLITE_OK);
 	sqlite3_close(h);

@@ -180,6 +180,7 @@ Test(mix_curve, schema_4_database_is_migrated_and_runs_cascade)
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(h, "DROP TABLE mix_curve;"
 				  "DROP TABLE pmu_selfcheck;"
+				  "DROP TABLE cpu_kind;"
 				  "PRAGMA user_version = 4", NULL, NULL, NULL),
 		     SQLITE_OK);
 	sqlite3_close(h);
