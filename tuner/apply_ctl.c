@@ -88,6 +88,40 @@ static int stage_exempt(struct memreg_ctl *c, const struct tune_cpu *p,
 	return stage_u64(c, p->cpu, "rt_exempt", p->rt_exempt);
 }
 
+/*
+ * stage_events - cpuN/read_event and cpuN/write_event of @p: the CPU's
+ * own event when the configuration gives it one, "default" (the global
+ * event) where the attribute exists otherwise.  A memreg without the
+ * attributes is refused only when a CPU needs its own event.  Returns 0
+ * or a negative errno with @err set.
+ */
+static int stage_events(struct memreg_ctl *c, const struct tune_cpu *p,
+			char *err, size_t errlen)
+{
+	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+		const char *name = k ? "write_event" : "read_event";
+		char cur[64];
+		int rc;
+
+		if (memreg_ctl_read(c, p->cpu, name, cur, sizeof(cur))) {
+			if (!p->event[k][0])
+				continue;
+			snprintf(err, errlen, "this memreg has no cpu%d/%s: it "
+				 "predates per-CPU events; load a memreg.ko built "
+				 "from this tree", p->cpu, name);
+			return -EINVAL;
+		}
+		rc = memreg_ctl_stage_cpu(c, p->cpu, name,
+					  p->event[k][0] ? p->event[k] : "default");
+		if (rc) {
+			snprintf(err, errlen, "memreg refused cpu%d/%s '%s': %s",
+				 p->cpu, name, p->event[k], memreg_ctl_error(c));
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* stage_cpu - the per-CPU values of @p under cpuN/. */
 static int stage_cpu(struct memreg_ctl *c, const struct tune_cpu *p)
 {
@@ -139,7 +173,8 @@ int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 	for (int i = 0; !rc && i < c->n_cpus; i++)
 		rc = stage_cpu(h, &c->cpus[i]);
 	for (int i = 0; !rc && i < c->n_cpus; i++)
-		if ((rc = stage_exempt(h, &c->cpus[i], err, errlen))) {
+		if ((rc = stage_exempt(h, &c->cpus[i], err, errlen)) ||
+		    (rc = stage_events(h, &c->cpus[i], err, errlen))) {
 			memreg_ctl_discard(h);
 			memreg_ctl_close(h);
 			return ctl_rc(rc);

@@ -2,10 +2,11 @@
 /*
  * config_print.c - a tuned configuration as text for a person: the
  * headline choices, the per-core budgets (with a real-time core's floor),
- * the reasons and the warnings.  'memtune plan' and 'memtune show' print
+ * the kinds of CPU and their events, the reasons and the warnings.  'memtune plan' and 'memtune show' print
  * it the same way.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "tuned_config.h"
 
@@ -14,6 +15,48 @@ static void mbps_pair(char *buf, size_t len, const struct tune_budget *b)
 {
 	snprintf(buf, len, "%.1f/%.1f", b->guaranteed_bps / 1e6,
 		 b->ceiling_bps / 1e6);
+}
+
+/* same_events - CPUs @a and @b have the same kind and count the same. */
+static bool same_events(const struct tune_config *c, const struct tune_cpu *a,
+			const struct tune_cpu *b)
+{
+	return !strcmp(a->kind, b->kind) &&
+	       !strcmp(tune_cpu_event(c, a, TUNE_READ), tune_cpu_event(c, b, TUNE_READ)) &&
+	       !strcmp(tune_cpu_event(c, a, TUNE_WRITE), tune_cpu_event(c, b, TUNE_WRITE));
+}
+
+/*
+ * print_events - with kinds of CPU known, one line per run of CPUs of the
+ * same kind and events: "cpus 0-3 (Cortex-A55): read 8:0x2a, write ...".
+ */
+static void print_events(FILE *f, const struct tune_config *c)
+{
+	bool any = false;
+
+	for (int i = 0; i < c->n_cpus; i++)
+		any |= c->cpus[i].kind[0] || c->cpus[i].event[0][0] ||
+		       c->cpus[i].event[1][0];
+	if (!any)
+		return;
+	fprintf(f, "  events per CPU:\n");
+	for (int i = 0; i < c->n_cpus; i++) {
+		const struct tune_cpu *p = &c->cpus[i];
+		int j = i;
+		char cpus[32];
+
+		while (j + 1 < c->n_cpus && c->cpus[j + 1].cpu == c->cpus[j].cpu + 1 &&
+		       same_events(c, p, &c->cpus[j + 1]))
+			j++;
+		if (j > i)
+			snprintf(cpus, sizeof(cpus), "cpus %d-%d", p->cpu, c->cpus[j].cpu);
+		else
+			snprintf(cpus, sizeof(cpus), "cpu %d", p->cpu);
+		fprintf(f, "    %s (%s): read %s, write %s\n", cpus,
+			p->kind[0] ? p->kind : "kind unknown",
+			tune_cpu_event(c, p, TUNE_READ), tune_cpu_event(c, p, TUNE_WRITE));
+		i = j;
+	}
 }
 
 /**
@@ -48,6 +91,7 @@ void config_print(FILE *f, const struct tune_config *c, int64_t id)
 				p->b[TUNE_WRITE].floor_bps / 1e6);
 		fputc('\n', f);
 	}
+	print_events(f, c);
 	fprintf(f, "why:\n");
 	for (int i = 0; i < c->n_explain; i++)
 		fprintf(f, "  - %s\n", c->explain[i]);

@@ -61,7 +61,8 @@ static size_t put_array(const struct tune_config *c, char *buf, size_t len,
 /**
  * export_module_params() - memreg's module parameters for @c, as one
  * line ("period_us=... master_cpu=... cpus=... read_budget=...", and
- * "rt_exempt=CPULIST" when real-time cores are exempt), the
+ * "rt_exempt=CPULIST" when real-time cores are exempt,
+ * "read_event_cpus=CPUS:SPEC,..." when CPUs count their own events), the
  * string both the modprobe export and 'memtune apply' (finit_module) use.
  * Return: 0, or -1 if @len was too small.
  */
@@ -91,6 +92,16 @@ int export_module_params(const struct tune_config *c, char *buf, size_t len)
 	if (cpus[0])	/* only when asked: older memreg lacks the parameter */
 		used += (size_t)snprintf(buf + used, used < len ? len - used :
 					 0, " rt_exempt=%s", cpus);
+	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+		char list[2048];
+
+		if (config_event_cpus(c, k, list, sizeof(list)))
+			return -1;
+		if (list[0])	/* only when asked, as rt_exempt */
+			used += (size_t)snprintf(buf + used, used < len ? len - used :
+						 0, " %s_event_cpus=%s",
+						 k ? "write" : "read", list);
+	}
 	return used < len ? 0 : -1;
 }
 
@@ -157,7 +168,8 @@ int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 
 	if (export_module_params(c, params, sizeof(params)))
 		return export_refuse(w, "memreg's parameters do not fit in "
-				     "%zu bytes", sizeof(params));
+				     "%zu bytes, or a CPU's own event is not a "
+				     "memreg event spec", sizeof(params));
 	rc = events_refused(c, w);
 	if (rc)
 		return rc;

@@ -71,6 +71,16 @@ static int on_event(const struct memcal_pmu_event *e, void *user)
 	return 0;
 }
 
+/* on_kind - keep a kind of CPU and its events (PLAN_MAX_KINDS at most). */
+static int on_kind(const struct memcal_cpu_kind *k, void *user)
+{
+	struct tune_inputs *ti = user;
+
+	if (ti->in.n_kinds < PLAN_MAX_KINDS)
+		ti->in.kinds[ti->in.n_kinds++] = *k;
+	return 0;
+}
+
 /**
  * struct ovh_acc - overhead figures per CPU while walking the rows.
  * @ns:     chosen cost per period, per CPU.
@@ -236,6 +246,8 @@ int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 	}
 	memcal_db_mix_curve_list(db, in->calibration_run_id, on_mix, ti);
 	memcal_db_pmu_event_list(db, in->calibration_run_id, on_event, ti);
+	in->n_kinds = 0;
+	memcal_db_cpu_kind_list(db, in->calibration_run_id, on_kind, ti);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		if (!in->counter[k].validated) {
 			struct tune_counter *c = &in->counter[k];

@@ -94,6 +94,8 @@ int plan_run(const struct plan_input *in, struct tune_config *out,
 	rc = plan_assign(in, cpu_of, out, err, errlen);
 	if (!rc)
 		rc = plan_master(in, cpu_of, out, err, errlen);
+	if (!rc)
+		rc = plan_events(in, out, err, errlen);
 	if (rc)
 		return rc;
 	rc = plan_traces_build(in, cpu_of, &t, err, errlen);

@@ -17,6 +17,7 @@
  *   plan_period.c  the period: overhead against regulation error
  *   plan_lms.c     NLMS taps/step/headroom and reclaim/share modes
  *   plan_exempt.c  the real-time exemption: marking, reasons, replay check
+ *   plan_events.c  each CPU's kind and counter events (big.LITTLE, hybrid)
  *   plan.c         the whole sequence
  */
 #ifndef MEMTUNE_PLAN_H
@@ -26,11 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memcal_db_cpu_kind.h"
 #include "tuned_config.h"
 #include "mix.h"
 
 #define PLAN_MAX_PERIODS 16
 #define PLAN_MAX_MIXES 8
+#define PLAN_MAX_KINDS 8
 
 /**
  * struct plan_profile - one workload's solo profile.
@@ -80,6 +83,8 @@ struct plan_family {
  * @fingerprint, @arch, @cpu_model: the board.
  * @cache_bytes:    per CPU, its private data caches in bytes (0: unknown,
  *                  the floors assume PLAN_FLOOR_DEFAULT_CACHE).
+ * @kinds:          the kinds of CPU the calibration found, with each
+ *                  kind's events (plan_events.c); @n_kinds of them.
  */
 struct plan_input {
 	const struct mix *mix;
@@ -96,6 +101,8 @@ struct plan_input {
 	char arch[32];
 	char cpu_model[128];
 	uint64_t cache_bytes[TUNE_MAX_CPUS];
+	struct memcal_cpu_kind kinds[PLAN_MAX_KINDS];
+	int n_kinds;
 };
 
 /**
@@ -244,5 +251,9 @@ void plan_exempt_explain_replay(const struct plan_input *in,
 /* plan_lms.c */
 int plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	     struct tune_config *out, char *err, size_t errlen);
+
+/* plan_events.c */
+int plan_events(const struct plan_input *in, struct tune_config *out,
+		char *err, size_t errlen);
 
 #endif /* MEMTUNE_PLAN_H */

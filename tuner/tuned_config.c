@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memreg.h"
 #include "tuned_config.h"
 
 /* budget_json - one class's limits as an object. */
@@ -73,6 +74,13 @@ static json_t *cpus_json(const struct tune_config *c)
 		/* present only when set: documents without it read as false */
 		if (o && p->rt_exempt)
 			json_object_set_new(o, "rt_exempt", json_true());
+		if (o && p->kind[0])
+			json_object_set_new(o, "kind", json_string(p->kind));
+		for (int k = 0; o && k < TUNE_NR_CLASSES; k++)
+			if (p->event[k][0])
+				json_object_set_new(json_object_get(o, k ? "write" :
+								    "read"),
+						    "event", json_string(p->event[k]));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -225,6 +233,16 @@ static int read_cpus(json_t *a, struct tune_config *c)
 			return -1;
 		p->regulated = reg;
 		p->rt_exempt = json_is_true(json_object_get(o, "rt_exempt"));
+		copy_str(p->kind, sizeof(p->kind), json_object_get(o, "kind"));
+		for (int cls = 0; cls < TUNE_NR_CLASSES; cls++) {
+			json_t *ev = json_object_get(json_object_get(o, cls ?
+						     "write" : "read"), "event");
+
+			if (ev && (!json_is_string(ev) ||
+				   strlen(json_string_value(ev)) >= sizeof(p->event[0])))
+				return -1;
+			copy_str(p->event[cls], sizeof(p->event[cls]), ev);
+		}
 		copy_str(p->role, sizeof(p->role), json_object_get(o, "role"));
 		p->workloads[0] = '\0';
 		json_array_foreach(names, k, n) {
@@ -343,6 +361,20 @@ int config_from_json(json_t *doc, struct tune_config *c, char *err,
 			 "a required field is missing or out of range");
 		return -1;
 	}
+	for (int n = 0; n < c->n_cpus; n++)
+		for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+			const char *ev = c->cpus[n].event[k], *why = "";
+			struct memreg_event parsed;
+
+			if (ev[0] && memreg_event_parse(ev, (memreg_u32)strlen(ev),
+							&parsed, &why)) {
+				snprintf(err, errlen, "the tuned configuration's "
+					 "cpu %d %s.event '%s' is not a memreg "
+					 "event spec: %s", c->cpus[n].cpu,
+					 k ? "write" : "read", ev, why);
+				return -1;
+			}
+		}
 	c->platform_id = pid;
 	c->lms = b_lms;
 	c->reclaim = b_rec;
@@ -532,4 +564,64 @@ void config_cpulist(const struct tune_config *c, char *buf, size_t len)
 void config_exempt_cpulist(const struct tune_config *c, char *buf, size_t len)
 {
 	cpulist_of(c, true, buf, len);
+}
+
+/**
+ * tune_cpu_event() - the event spec CPU @p of @c counts class @cls with:
+ * its own, else the class's counter event.
+ */
+const char *tune_cpu_event(const struct tune_config *c,
+			   const struct tune_cpu *p, int cls)
+{
+	return p->event[cls][0] ? p->event[cls] : c->counter[cls].event;
+}
+
+/**
+ * config_event_cpus() - memreg's read_event_cpus= (@cls 0) or
+ * write_event_cpus= (1) value: "CPUS:SPEC,..." for the CPUs whose event
+ * is not the class's counter event, consecutive CPUs with the same spec
+ * as one range ("" when every CPU counts the class's event).  The text is
+ * checked with the module's own parser.
+ *
+ * Return: 0, or -1 when it does not fit @len or does not parse.
+ */
+int config_event_cpus(const struct tune_config *c, int cls, char *buf,
+		      size_t len)
+{
+	const char *spec[TUNE_MAX_CPUS] = { NULL };
+	struct memreg_event_iter it;
+	struct memreg_event_entry e;
+	size_t used = 0;
+	int rc;
+
+	for (int i = 0; i < c->n_cpus; i++) {
+		const struct tune_cpu *p = &c->cpus[i];
+
+		if (p->cpu >= 0 && p->cpu < TUNE_MAX_CPUS &&
+		    strcmp(tune_cpu_event(c, p, cls), c->counter[cls].event))
+			spec[p->cpu] = p->event[cls];
+	}
+	buf[0] = '\0';
+	for (int i = 0; i < TUNE_MAX_CPUS; i++) {
+		int j = i;
+
+		if (!spec[i])
+			continue;
+		while (j + 1 < TUNE_MAX_CPUS && spec[j + 1] &&
+		       !strcmp(spec[j + 1], spec[i]))
+			j++;
+		if (j > i)
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+						 "%s%d-%d:%s", used ? "," : "", i, j, spec[i]);
+		else
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+						 "%s%d:%s", used ? "," : "", i, spec[i]);
+		i = j;
+	}
+	if (used >= len)
+		return -1;
+	memreg_event_list_begin(&it, buf, TUNE_MAX_CPUS);
+	while ((rc = memreg_event_list_next(&it, &e, NULL)) == 1)
+		;
+	return rc ? -1 : 0;
 }

@@ -17,9 +17,12 @@
  *               source: "validated"|"assumed"}}
  *   platform_ceiling {read_bps, write_bps, read_events, write_events}
  *   cpus       [{cpu, role: "rt"|"be"|"idle", regulated, master, rt_exempt?,
- *                workloads: [names], read: {guaranteed_bps, ceiling_bps,
- *                guaranteed_events, ceiling_events[, floor_bps,
- *                floor_events]}, write: {...}}]
+ *                kind?, workloads: [names], read: {guaranteed_bps,
+ *                ceiling_bps, guaranteed_events, ceiling_events[,
+ *                floor_bps, floor_events][, event]}, write: {...}}]
+ *              kind: the CPU's kind ("Cortex-A55"); event: the memreg
+ *              event spec this CPU counts the class with (absent: the
+ *              class's counters.event)
  *   workloads  [{name, cpu, criticality, deadline_us, period_us, argv}]
  *   provenance {platform_id, calibration_run_id, overhead_run_id,
  *               overhead_method, profile_ids, mix_file, percentile,
@@ -81,6 +84,9 @@ struct tune_budget {
  *             it (document field "rt_exempt": true, absent when false).
  * @workloads: names of the workloads placed on it, comma-separated.
  * @b:         per class budgets.
+ * @kind:      the kind of CPU ("Cortex-A76"), "" when unknown.
+ * @event:     per class, the memreg event spec this CPU counts with, ""
+ *             for the class's counter event (tune_cpu_event()).
  */
 struct tune_cpu {
 	int cpu;
@@ -89,6 +95,8 @@ struct tune_cpu {
 	bool rt_exempt;
 	char workloads[256];
 	struct tune_budget b[TUNE_NR_CLASSES];
+	char kind[64];
+	char event[TUNE_NR_CLASSES][32];
 };
 
 /**
@@ -191,6 +199,10 @@ void config_warn(struct tune_config *c, const char *fmt, ...)
 struct tune_cpu *config_cpu(struct tune_config *c, int cpu);
 const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu);
 void config_cpulist(const struct tune_config *c, char *buf, size_t len);
+const char *tune_cpu_event(const struct tune_config *c,
+			   const struct tune_cpu *p, int cls);
+int config_event_cpus(const struct tune_config *c, int cls, char *buf,
+		      size_t len);
 void config_exempt_cpulist(const struct tune_config *c, char *buf,
 			   size_t len);
 /* config_print.c */

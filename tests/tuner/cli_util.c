@@ -244,7 +244,8 @@ void fake_sysfs(const char *dir, char *root, size_t len, bool rt_exempt)
 		"lms_taps", "lms_mu", "lms_headroom", "reclaim_quantum", NULL };
 	static const char *const percpu[] = { "regulated", "read_guaranteed",
 		"write_guaranteed", "read_ceiling", "write_ceiling",
-		"throttles", "throttled_ns", "periods", NULL };
+		"throttles", "throttled_ns", "periods", "read_event",
+		"write_event", NULL };
 	char sub[512];
 
 	snprintf(root, len, "%s/memreg", dir);

@@ -17,6 +17,53 @@
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
 
+/*
+ * apply_per_cpu_events - @cfg with its CPUs given events of their own
+ * (cpu 0 raw:0x08, cpu 1 raw:0x11) applied with --file: each CPU's
+ * cpuN/read_event and write_event are written before commit; then one
+ * with a per-CPU event that is no memreg spec is refused naming the CPU,
+ * and nothing of it is written.
+ */
+static void apply_per_cpu_events(struct out *o, const char *db,
+				 const char *dir, const char *root, json_t *cfg)
+{
+	json_t *doc = json_deep_copy(cfg), *cpus = json_object_get(doc, "cpus");
+	char file[300], sub[300], buf[128];
+
+	for (size_t i = 0; i < 2; i++) {
+		json_t *c = json_array_get(cpus, i);
+
+		json_object_set_new(c, "kind", json_string(i ? "big" : "LITTLE"));
+		json_object_set_new(json_object_get(c, "read"), "event",
+				    json_string(i ? "raw:0x11" : "raw:0x08"));
+		json_object_set_new(json_object_get(c, "write"), "event",
+				    json_string(i ? "4:0x19" : "4:0x18"));
+	}
+	snprintf(file, sizeof(file), "%s/pcpu.json", dir);
+	cr_assert_eq(json_dump_file(doc, file, 0), 0);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--file",
+		file, "--sysfs", root, NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	for (int c = 0; c < 2; c++) {
+		snprintf(sub, sizeof(sub), "%s/cpu%d", root, c);
+		get(sub, "read_event", buf, sizeof(buf));
+		cr_assert_str_eq(buf, c ? "raw:0x11" : "raw:0x08", "cpu%d", c);
+		get(sub, "write_event", buf, sizeof(buf));
+		cr_assert_str_eq(buf, c ? "4:0x19" : "4:0x18", "cpu%d", c);
+	}
+	json_object_set_new(json_object_get(json_array_get(cpus, 1), "read"),
+			    "event", json_string("raw:0xzz"));
+	cr_assert_eq(json_dump_file(doc, file, 0), 0);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--file",
+		file, "--sysfs", root, NULL });
+	cr_assert_neq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "cpu 1 read.event 'raw:0xzz'"), "rc %d: %s", o->rc, o->text);
+	snprintf(sub, sizeof(sub), "%s/cpu1", root);
+	get(sub, "read_event", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "raw:0x11", "nothing of the refused file written");
+	json_decref(doc);
+}
+
 Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
 {
 	char dir[64], db[128], mix[128], root[256], fp[80], buf[128];
@@ -66,6 +113,9 @@ Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
 	cr_assert_str_eq(buf, want);
 	get(root, "read_event", buf, sizeof(buf));
 	cr_assert_str_eq(buf, "page-faults", "no PMU: the software stand-in");
+	get(cpu1, "read_event", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "default", "no event of its own: the global one");
+	apply_per_cpu_events(o, db, dir, root, cfg);
 
 	/* a rival regulator is refused */
 	snprintf(mods, sizeof(mods), "%s/modules", dir);

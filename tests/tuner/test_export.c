@@ -20,16 +20,24 @@
 
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/export/"
 
-/* load - the fixture configuration. */
-static struct tune_config *load(void)
+/* load_named - the fixture configuration FIX/@name. */
+static struct tune_config *load_named(const char *name)
 {
 	struct tune_config *c = calloc(1, sizeof(*c));
-	char *text = slurp(FIX "config.json"), err[512];
+	char path[512], *text, err[512];
 
-	cr_assert(text, "fixture config.json missing");
+	snprintf(path, sizeof(path), FIX "%s", name);
+	text = slurp(path);
+	cr_assert(text, "fixture %s missing", name);
 	cr_assert_eq(config_from_text(text, c, err, sizeof(err)), 0, "%s", err);
 	free(text);
 	return c;
+}
+
+/* load - the fixture configuration. */
+static struct tune_config *load(void)
+{
+	return load_named("config.json");
 }
 
 /*
@@ -49,13 +57,14 @@ static void unsource(char *text)
 }
 
 /*
- * render - @format with @o into a string; compares it with FIX/@golden
- * (golden_check()).  Returns the text.
+ * render_named - @format of fixture @config with @o into a string;
+ * compares it with FIX/@golden (golden_check()).  Returns the text.
  */
-static char *render(const char *format, struct export_opts *o,
-		    const char *golden, struct export_warnings *w)
+static char *render_named(const char *config, const char *format,
+			  struct export_opts *o, const char *golden,
+			  struct export_warnings *w)
 {
-	struct tune_config *c = load();
+	struct tune_config *c = load_named(config);
 	char path[512], *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -68,6 +77,13 @@ static char *render(const char *format, struct export_opts *o,
 	golden_check(path, text);
 	free(c);
 	return text;
+}
+
+/* render - render_named() of the fixture config.json. */
+static char *render(const char *format, struct export_opts *o,
+		    const char *golden, struct export_warnings *w)
+{
+	return render_named("config.json", format, o, golden, w);
 }
 
 /* opts - exporter options pointing at the fixture resctrl tree. */
@@ -620,4 +636,68 @@ Test(export, limits_that_round_to_no_limit_are_said)
 			 "export changes nothing on the target"), "%s", text);
 	free(text);
 	free(c);
+}
+
+/*
+ * A big.LITTLE configuration (config_pcpu.json: cpus 0-1 Cortex-A55 on
+ * PMU type 8, cpus 2-3 Cortex-A76 on type 9): the modprobe line gives
+ * each CPU its own events, the JSON keeps them, show prints them.
+ */
+Test(export, per_cpu_events)
+{
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	struct tune_config *b = calloc(1, sizeof(*b)), *c = load_named("config_pcpu.json");
+	char *text = render_named("config_pcpu.json", "modprobe", &o,
+				  "modprobe_pcpu.golden", &w), err[512], *shown = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert(strstr(text, " read_event_cpus=0-1:8:0x2a,2-3:9:0x2a "
+			 "write_event_cpus=0-1:8:0x18,2-3:9:0x18\n"), "%s", text);
+	free(text);
+	text = render_named("config_pcpu.json", "json", &o, "json_pcpu.golden", &w);
+	cr_assert_eq(config_from_text(text, b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(b->cpus[3].event[TUNE_READ], "9:0x2a");
+	cr_assert_str_eq(b->cpus[0].event[TUNE_WRITE], "8:0x18");
+	cr_assert_str_eq(b->cpus[2].kind, "Cortex-A76");
+	f = open_memstream(&shown, &len);
+	cr_assert(f);
+	config_print(f, c, 42);
+	fclose(f);
+	golden_check(FIX "show_pcpu.golden", shown);
+	cr_assert(strstr(shown, "    cpus 2-3 (Cortex-A76): read 9:0x2a, write 9:0x18\n"),
+		  "%s", shown);
+	free(shown);
+	free(text);
+	free(b);
+	free(c);
+}
+
+/* Per-CPU events that are no memreg spec are refused with the CPU named. */
+Test(export, per_cpu_event_not_a_spec_is_refused)
+{
+	static const char *const bad[] = { "raw:0xzz", "2:1", "raw:1 x", "bogus" };
+	char *text = slurp(FIX "config_pcpu.json"), err[512];
+
+	cr_assert(text);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct tune_config *c = calloc(1, sizeof(*c));
+		char *p = strstr(text, "\"event\": \"9:0x2a\""), *doc;
+		size_t n;
+
+		cr_assert(p);
+		n = (size_t)(p - text);
+		doc = malloc(strlen(text) + 64);
+		cr_assert(doc);
+		sprintf(doc, "%.*s\"event\": \"%s\"%s", (int)n, text, bad[i],
+			p + strlen("\"event\": \"9:0x2a\""));
+		cr_assert_neq(config_from_text(doc, c, err, sizeof(err)), 0,
+			      "'%s' accepted", bad[i]);
+		cr_assert(strstr(err, "cpu 2 read.event") && strstr(err, bad[i]),
+			  "%s: %s", bad[i], err);
+		free(doc);
+		free(c);
+	}
+	free(text);
 }

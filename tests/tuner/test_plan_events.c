@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_plan_events.c - per-CPU events from a recorded big.LITTLE board to
+ * memreg's parameters: the RK3588 fixture's discovery (Cortex-A55 on
+ * cpus 0-3, Cortex-A76 on 4-7, each kind its own PMU) becomes cpu_kind
+ * rows, memtune's inputs load them, the planner gives every CPU its
+ * kind's events, and the configuration carries them to the module
+ * parameters and back; a board of one kind keeps the run's event.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "fixture_db.h"
+#include "inputs.h"
+#include "plan.h"
+#include "replay.h"
+
+#define BOARDS MEMCAL_SOURCE_DIR "/tests/fixtures/boards/"
+#define TICKS 2000	/* 200 ms at 100 us */
+
+static uint64_t rd[2][TICKS], wr[2][TICKS];
+
+/* kinds_of - the board's kinds as `memcal run` stores them, into @k. */
+static size_t kinds_of(const char *board, struct memcal_cpu_kind *k)
+{
+	struct memcal_replay r;
+	char err[1024] = "";
+	size_t n;
+
+	cr_assert_eq(memcal_replay_load(board, &r, err, sizeof(err)), 0, "%s", err);
+	n = r.types.n;
+
+	for (size_t i = 0; i < n; i++)
+		memcal_cpu_type_kind(&r.types, i, &k[i]);
+	memcal_replay_free(&r);
+	return n;
+}
+
+/* load_kinds - store @n kinds for the fixture database's run, load inputs. */
+static void load_kinds(const struct memcal_cpu_kind *k, size_t n,
+		       struct tune_inputs *ti)
+{
+	char path[] = "/tmp/memcal-pcpu-XXXXXX.db", err[512] = "";
+	struct fixture_ids ids;
+	memcal_db *db;
+	int fd = mkstemps(path, 3);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	unlink(path);
+	cr_assert_eq(fixture_db_create(path, &ids), 0);
+	cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(memcal_db_begin(db), 0);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(memcal_db_cpu_kind_store(db, ids.run_id, &k[i]), 0,
+			     "%s", memcal_db_errmsg(db));
+	cr_assert_eq(memcal_db_commit(db), 0);
+	memset(ti, 0, sizeof(*ti));
+	cr_assert_eq(inputs_platform(db, ti, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(ti->in.calibration_run_id, ids.run_id);
+	memcal_db_close(db);
+	unlink(path);
+}
+
+/* plan8 - plan a reader on cpu 1 and one on cpu 6 of an 8-CPU board. */
+static void plan8(const struct plan_input *kinds, struct tune_config *c,
+		  struct mix *m)
+{
+	static struct plan_input in;
+	char err[512] = "";
+
+	memset(&in, 0, sizeof(in));
+	memset(m, 0, sizeof(*m));
+	memcpy(in.kinds, kinds->kinds, sizeof(in.kinds));
+	in.n_kinds = kinds->n_kinds;
+	in.mix = m;
+	in.nr_cpus = 8;
+	in.sustain_bps[0] = 10e9;
+	in.sustain_bps[1] = 5e9;
+	for (int cpu = 0; cpu < 8; cpu++)
+		in.overhead_ns[cpu] = 2000;
+	snprintf(in.overhead_method, sizeof(in.overhead_method), "memreg");
+	for (int k = 0; k < 2; k++) {
+		snprintf(in.counter[k].event, sizeof(in.counter[k].event),
+			 "raw:0x%x", 0x17 + k);
+		in.counter[k].bytes_per_event = 64;
+		in.counter[k].validated = true;
+	}
+	snprintf(m->name, sizeof(m->name), "pcpu");
+	m->runs = 3;
+	m->percentile = 99;
+	m->margin_pct = 20;
+	for (int i = 0; i < 2; i++) {
+		struct mix_workload *w = &m->wl[m->n++];
+		struct plan_profile *p = &in.prof[i];
+
+		snprintf(w->name, sizeof(w->name), "reader%d", i);
+		w->cpu = i ? 6 : 1;
+		w->read_bps = w->write_bps = -1;
+		for (int t = 0; t < TICKS; t++) {
+			rd[i][t] = 100000;
+			wr[i][t] = 25000;
+		}
+		snprintf(p->source, sizeof(p->source), "pmu");
+		p->tick_us = 100;
+		p->len = TICKS;
+		p->read = rd[i];
+		p->write = wr[i];
+	}
+	cr_assert_eq(plan_run(&in, c, err, sizeof(err)), 0, "%s", err);
+}
+
+Test(plan_events, rk3588_gives_each_kind_its_own_events)
+{
+	static struct tune_inputs ti;
+	static struct tune_config c, back;
+	struct memcal_cpu_kind k[8];
+	char params[8192], err[512];
+	struct mix m;
+	json_t *doc;
+	size_t n = kinds_of(BOARDS "rk3588", k);
+
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(k[0].cpus, "0-3");
+	cr_expect_str_eq(k[0].label, "Cortex-A55");
+	cr_expect_str_eq(k[0].event[0], "8:0x2a", "A55 reads: L3D_CACHE_REFILL on its PMU");
+	cr_expect_str_eq(k[0].event[1], "8:0x18");
+	cr_expect_str_eq(k[1].cpus, "4-7");
+	cr_expect_str_eq(k[1].event[0], "9:0x2a", "A76 reads: its own PMU, type 9");
+	load_kinds(k, n, &ti);
+	cr_assert_eq(ti.in.n_kinds, 2, "the kinds come back from the database");
+	cr_expect_str_eq(ti.in.kinds[1].event[1], "9:0x18");
+	plan8(&ti.in, &c, &m);
+	for (int cpu = 0; cpu < 8; cpu++) {
+		const struct tune_cpu *p = config_cpu_const(&c, cpu);
+
+		cr_assert(p);
+		cr_expect_str_eq(p->kind, cpu < 4 ? "Cortex-A55" : "Cortex-A76");
+		cr_expect_str_eq(p->event[0], cpu < 4 ? "8:0x2a" : "9:0x2a", "cpu %d", cpu);
+		cr_expect_str_eq(p->event[1], cpu < 4 ? "8:0x18" : "9:0x18", "cpu %d", cpu);
+	}
+	cr_expect_str_neq(config_cpu_const(&c, 1)->event[0],
+			  config_cpu_const(&c, 6)->event[0],
+			  "the two regulated CPUs count different events");
+	cr_assert_eq(export_module_params(&c, params, sizeof(params)), 0);
+	cr_expect(strstr(params, " read_event_cpus=0-3:8:0x2a,4-7:9:0x2a "
+			 "write_event_cpus=0-3:8:0x18,4-7:9:0x18"), "%s", params);
+	doc = config_to_json(&c);
+	cr_assert(doc);
+	cr_assert_eq(config_from_json(doc, &back, err, sizeof(err)), 0, "%s", err);
+	json_decref(doc);
+	cr_expect_str_eq(config_cpu_const(&back, 5)->event[0], "9:0x2a");
+	cr_expect_str_eq(config_cpu_const(&back, 2)->kind, "Cortex-A55");
+	inputs_free(&ti);
+}
+
+Test(plan_events, one_kind_keeps_the_runs_event)
+{
+	static struct tune_inputs ti;
+	static struct tune_config c;
+	struct memcal_cpu_kind k[8];
+	char params[8192];
+	struct mix m;
+	size_t n = kinds_of(BOARDS "rpi4", k);
+
+	cr_assert_eq(n, 1);
+	cr_expect_str_eq(k[0].event[0], "raw:0x52", "one PMU: a raw event (A72 L2D_CACHE_REFILL_LD)");
+	load_kinds(k, n, &ti);
+	plan8(&ti.in, &c, &m);
+	cr_expect_str_eq(config_cpu_const(&c, 1)->kind, k[0].label);
+	cr_expect_str_empty(config_cpu_const(&c, 1)->event[0],
+			    "the validated run event stays every CPU's");
+	cr_assert_eq(export_module_params(&c, params, sizeof(params)), 0);
+	cr_expect_null(strstr(params, "_event_cpus="), "%s", params);
+	inputs_free(&ti);
+}
