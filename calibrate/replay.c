@@ -152,14 +152,14 @@ static int check_file(const char *dir, const char *rel, bool want_dir,
 			 "is a folder with proc/cpuinfo, sys/ and topology.xml;"
 			 " see tests/fixtures/boards/)", dir, path,
 			 strerror(errno));
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	}
 	if (want_dir != !!S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "--replay %s: %s is %s (a recorded board "
 			 "is a folder with proc/cpuinfo, sys/ and topology.xml;"
 			 " see tests/fixtures/boards/)", dir, path,
 			 want_dir ? "not a folder" : "a folder");
-		return -1;
+		return MEMCAL_EINVAL;
 	}
 	return 0;
 }
@@ -194,8 +194,8 @@ static void restore_root(const char *name, char *old)
 /*
  * memcal_replay_load - load the board recorded in @dir into @r: its
  * topology and its kinds of CPU, read through the recorded files only.
- * The environment is as before on return.  Return: 0, or -1 with @err
- * naming what is missing or unreadable.
+ * The environment is as before on return.  Return: 0, or a MEMCAL_E*
+ * code with @err naming what is missing or unreadable.
  */
 int memcal_replay_load(const char *dir, struct memcal_replay *r, char *err,
 		       size_t errlen)
@@ -205,23 +205,30 @@ int memcal_replay_load(const char *dir, struct memcal_replay *r, char *err,
 	};
 	static const char *const rels[] = { "sys", "proc", "topology.xml" };
 	char *old[3] = { NULL, NULL, NULL };
-	int rc = -1;
 	size_t set = 0;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->dir = dir;
-	if (check_file(dir, ".", true, err, errlen) ||
-	    check_file(dir, "proc/cpuinfo", false, err, errlen) ||
-	    check_file(dir, "sys", true, err, errlen) ||
-	    check_file(dir, "topology.xml", false, err, errlen))
-		return -1;
+	rc = check_file(dir, ".", true, err, errlen);
+	if (!rc)
+		rc = check_file(dir, "proc/cpuinfo", false, err, errlen);
+	if (!rc)
+		rc = check_file(dir, "sys", true, err, errlen);
+	if (!rc)
+		rc = check_file(dir, "topology.xml", false, err, errlen);
+	if (rc)
+		return rc;
+	rc = MEMCAL_ENOMEM;
 	for (; set < 3; set++)
 		if (set_root(vars[set], dir, rels[set], &old[set])) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-	if (memcal_topology_load(&r->topo, NULL, err, errlen))
+	rc = memcal_topology_load(&r->topo, NULL, err, errlen);
+	if (rc)
 		goto out;
+	rc = MEMCAL_ERROR;
 	if (memcal_cpu_types_discover(&r->types)) {
 		snprintf(err, errlen, "--replay %s: %s", dir, r->types.error);
 		memcal_topology_free(&r->topo);

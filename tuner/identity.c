@@ -46,7 +46,7 @@ static int fnv_file(const char *path, uint64_t *h)
 /**
  * ident_binary() - the identity of the binary @argv0 runs: its path after
  * PATH lookup (as runner_start() resolves it), size and content hash.
- * Return: 0, or -1 with @err when it cannot be found or read.
+ * Return: 0, or a MEMCAL_E* code with @err when it cannot be found or read.
  */
 int ident_binary(const char *argv0, struct memcal_binary *b, char *err,
 		 size_t errlen)
@@ -59,12 +59,12 @@ int ident_binary(const char *argv0, struct memcal_binary *b, char *err,
 	if (runner_resolve(argv0, b->path, sizeof(b->path))) {
 		snprintf(err, errlen, "'%s' is not an executable file here "
 			 "(looked up along $PATH)", argv0);
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	}
 	if (stat(b->path, &st) || fnv_file(b->path, &h)) {
 		snprintf(err, errlen, "cannot read %s: %s", b->path,
 			 strerror(errno));
-		return -1;
+		return MEMCAL_EIO;
 	}
 	b->size = (int64_t)st.st_size;
 	snprintf(b->hash, sizeof(b->hash), "%016llx", (unsigned long long)h);
@@ -76,7 +76,7 @@ int ident_binary(const char *argv0, struct memcal_binary *b, char *err,
  * mix file's bytes, the profiles of its workloads, the platform profile
  * and overhead measurement, the options (@assume_ns, the candidate
  * periods) and this memtune's version.
- * Return: 0, or -1 with @err when the mix file cannot be read.
+ * Return: 0, or a MEMCAL_E* code with @err when the mix file cannot be read.
  */
 int ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
 		     char key[65], char *err, size_t errlen)
@@ -87,7 +87,7 @@ int ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
 	if (fnv_file(in->mix->path, &h)) {
 		snprintf(err, errlen, "cannot read %s: %s", in->mix->path,
 			 strerror(errno));
-		return -1;
+		return MEMCAL_EIO;
 	}
 	for (int i = 0; i < in->mix->n; i++)
 		h = fnv(h, &in->prof[i].id, sizeof(in->prof[i].id));

@@ -132,7 +132,7 @@ static int on_point(const struct memcal_overhead_point *p, void *user)
  *             an error naming 'memcal overhead'.  Given when a measurement
  *             exists, it has no effect, and a note says so.
  *
- * Return: 0 or -1 with @err.
+ * Return: 0, or a MEMCAL_E* code with @err.
  */
 int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
 		    char *err, size_t errlen)
@@ -158,7 +158,7 @@ int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
 		snprintf(err, errlen, "no regulation-overhead measurement in "
 			 "the database: run 'memcal overhead' first (or give "
 			 "--assume-overhead-ns to plan with a stated figure)");
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	}
 	for (int c = 0; c < n; c++) {
 		if (!a.rank[c]) {
@@ -201,7 +201,7 @@ int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
  * inputs_platform() - load the newest platform profile into @ti: the
  * board, its sustainable bandwidth and its counter events.
  *
- * Return: 0, or -1 with @err naming what to run first.
+ * Return: 0, or a MEMCAL_E* code with @err naming what to run first.
  */
 int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		    size_t errlen)
@@ -213,12 +213,12 @@ int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 	if (memcal_db_run_latest(db, "bandwidth", &in->calibration_run_id)) {
 		snprintf(err, errlen, "no platform profile in %s yet: run "
 			 "'memcal run' first", memcal_db_path(db));
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	}
 	if (memcal_db_run_get(db, in->calibration_run_id, &run) ||
 	    memcal_db_platform_get(db, run.platform_id, &ti->platform)) {
 		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
-		return -1;
+		return MEMCAL_ERROR;
 	}
 	memcal_db_run_free(&run);
 	in->platform_id = ti->platform.id;
@@ -237,7 +237,7 @@ int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		snprintf(err, errlen, "calibration run %lld has no sustainable "
 			 "read bandwidth: run 'memcal run' (not --quick) first",
 			 (long long)in->calibration_run_id);
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	}
 	if (!(in->sustain_bps[1] > 0)) {
 		in->sustain_bps[1] = in->sustain_bps[0];
@@ -295,7 +295,7 @@ static int on_profile(const struct memcal_profile *p, void *user)
 /**
  * inputs_profiles() - load the newest profile of every workload of @m on
  * the platform of @ti, refusing when one is missing.
- * Return: 0, or -1 with @err naming 'memtune profile'.
+ * Return: 0, or a MEMCAL_E* code with @err naming 'memtune profile'.
  */
 int inputs_profiles(memcal_db *db, const struct mix *m,
 		    struct tune_inputs *ti, char *err, size_t errlen)
@@ -306,7 +306,7 @@ int inputs_profiles(memcal_db *db, const struct mix *m,
 	if (memcal_db_profile_latest(db, ti->in.platform_id, m->name,
 				     on_profile, ctx) < 0) {
 		snprintf(err, errlen, "out of memory loading profiles");
-		return -1;
+		return MEMCAL_ENOMEM;
 	}
 	for (int i = 0; i < m->n; i++) {
 		const struct memcal_profile *p = &ti->profiles[i];
@@ -316,7 +316,7 @@ int inputs_profiles(memcal_db *db, const struct mix *m,
 			snprintf(err, errlen, "workload '%s' of mix '%s' has no "
 				 "profile on this board: run 'memtune profile "
 				 "%s' first", m->wl[i].name, m->name, m->path);
-			return -1;
+			return MEMCAL_ENOTFOUND;
 		}
 		q->id = p->id;
 		snprintf(q->source, sizeof(q->source), "%s", p->trace_source);

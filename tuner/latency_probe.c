@@ -249,7 +249,7 @@ static int ct_line(const char *line, struct ct_parse *p, struct lat_dist *d)
  * past the range (so each percentile reads as the maximum, an upper
  * bound) and, when the maximum is over the deadline, every sample counts
  * as a miss (an upper bound too).
- * Return: 0, or -1 with @err naming what was missing or malformed.
+ * Return: 0, or a MEMCAL_E* code with @err naming what was missing or malformed.
  */
 int lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
 			 size_t errlen)
@@ -268,7 +268,7 @@ int lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
 		if (ct_line(line, &p, d)) {
 			snprintf(err, errlen, "cyclictest output line %d is "
 				 "malformed: '%.80s'", line_no, line);
-			return -1;
+			return MEMCAL_ESYNTAX;
 		}
 		s += n + (s[n] == '\n');
 	}
@@ -277,14 +277,14 @@ int lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
 			snprintf(err, errlen, "cyclictest histogram has no "
 				 "'# Total' or '# Max Latencies' line: the run "
 				 "was cut short");
-			return -1;
+			return MEMCAL_ESYNTAX;
 		}
 		if ((uint64_t)p.total != d->samples) {
 			snprintf(err, errlen, "cyclictest histogram counts %llu "
 				 "samples but '# Total' says %lld",
 				 (unsigned long long)d->samples,
 				 (long long)p.total);
-			return -1;
+			return MEMCAL_ESYNTAX;
 		}
 		d->overflow += p.overflow;
 		d->samples += p.overflow;
@@ -304,13 +304,13 @@ int lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
 	snprintf(err, errlen, "no histogram or summary in cyclictest output%s"
 		 "%.120s", text[0] ? ": " : " (empty)", text);
 	err[strcspn(err, "\n")] = '\0';
-	return -1;
+	return MEMCAL_ESYNTAX;
 }
 
 /**
  * lat_parse_job_report() - fill @d (initialised, empty) from a memcal-load
  * job report: "jobs N misses M max_ns X" then N lines "job_ns T".
- * Return: 0, or -1 with @err when the header is missing or the number of
+ * Return: 0, or a MEMCAL_E* code with @err when the header is missing or the number of
  * per-job lines differs from N.
  */
 int lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
@@ -324,7 +324,7 @@ int lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
 		   &max_ns) != 3 || !s) {
 		snprintf(err, errlen, "the job report does not start with "
 			 "'jobs N misses M max_ns X'");
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	for (s++; *s; s += strcspn(s, "\n"), s += *s == '\n') {
 		const char *end;
@@ -334,7 +334,7 @@ int lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
 		    (*end != '\n' && *end)) {
 			snprintf(err, errlen, "job report line %llu is not "
 				 "'job_ns T'", (unsigned long long)seen + 2);
-			return -1;
+			return MEMCAL_ESYNTAX;
 		}
 		lat_dist_add(d, v);
 		seen++;
@@ -342,7 +342,7 @@ int lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
 	if (seen != jobs || !seen) {
 		snprintf(err, errlen, "the job report announces %llu jobs but "
 			 "times %llu", jobs, (unsigned long long)seen);
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	return 0;
 }
@@ -365,7 +365,7 @@ static char *read_file(const char *path)
 
 /**
  * lat_read_job_report() - lat_parse_job_report() of the file @path.
- * Return: 0, or -1 with @err.
+ * Return: 0, or a MEMCAL_E* code with @err.
  */
 int lat_read_job_report(const char *path, struct lat_dist *d, char *err,
 			size_t errlen)
@@ -375,7 +375,7 @@ int lat_read_job_report(const char *path, struct lat_dist *d, char *err,
 
 	if (!text) {
 		snprintf(err, errlen, "cannot read the job report %s", path);
-		return -1;
+		return MEMCAL_EIO;
 	}
 	rc = lat_parse_job_report(text, d, err, errlen);
 	free(text);
@@ -438,7 +438,7 @@ bool lat_cyclictest_available(char *why, size_t len)
 /**
  * lat_probe_start() - start cyclictest pinned to @cpu with interval
  * @period_ns, histogram range lat_range_us(@deadline_ns), its output to a
- * temporary file.  Return: 0, or -1 with @err.
+ * temporary file.  Return: 0, or a MEMCAL_E* code with @err.
  */
 int lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
 		    uint64_t deadline_ns, char *err, size_t errlen)
@@ -462,7 +462,7 @@ int lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create a file for cyclictest's "
 			 "output: %s", strerror(errno));
-		return -1;
+		return MEMCAL_EIO;
 	}
 	fflush(NULL);
 	p->pid = fork();
@@ -471,7 +471,7 @@ int lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
 		close(fd);
 		unlink(p->out_path);
 		p->pid = 0;
-		return -1;
+		return MEMCAL_ERROR;
 	}
 	if (p->pid == 0) {
 		if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
@@ -506,18 +506,18 @@ static void reap(pid_t pid)
  * lat_probe_stop() - stop @p's cyclictest (SIGINT: it prints its
  * histogram) and parse its output into @d, initialised here with @p's
  * range and @deadline_ns.  @d is left empty on failure.
- * Return: 0, or -1 with @err (cyclictest's own message where it failed).
+ * Return: 0, or a MEMCAL_E* code with @err (cyclictest's own message where it failed).
  */
 int lat_probe_stop(struct lat_probe *p, uint64_t deadline_ns,
 		   struct lat_dist *d, char *err, size_t errlen)
 {
 	char *text;
-	int rc = -1;
+	int rc = MEMCAL_ENOMEM;
 
 	memset(d, 0, sizeof(*d));
 	if (!p->pid) {
 		snprintf(err, errlen, "cyclictest was not started");
-		return -1;
+		return MEMCAL_EMISUSE;
 	}
 	reap(p->pid);
 	p->pid = 0;
@@ -525,7 +525,7 @@ int lat_probe_stop(struct lat_probe *p, uint64_t deadline_ns,
 	unlink(p->out_path);
 	if (!text) {
 		snprintf(err, errlen, "cannot read cyclictest's output");
-		return -1;
+		return MEMCAL_EIO;
 	}
 	if (lat_dist_init(d, p->range_us, deadline_ns))
 		snprintf(err, errlen, "out of memory");

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "memcal_status.h"
+
 /* Largest histogram kept, in 1 us buckets (200 ms). */
 #define LAT_MAX_BUCKETS 200000u
 /* SCHED_FIFO priority of the cyclictest thread. */

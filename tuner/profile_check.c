@@ -53,7 +53,7 @@ static int stale(memcal_db *db, const struct mix_workload *w,
 /**
  * profile_check() - refuse when a profile loaded into @ti no longer
  * describes what mix @m runs.
- * Return: 0, or -1 with @err naming the workload, what changed and the
+ * Return: 0, or a MEMCAL_E* code with @err naming the workload, what changed and the
  * command that profiles the mix again.
  */
 int profile_check(memcal_db *db, const struct mix *m,
@@ -69,7 +69,7 @@ int profile_check(memcal_db *db, const struct mix *m,
 			 "profiled: %s; profile it again with 'memtune profile "
 			 "%s' (or give plan --reprofile)", m->wl[i].name,
 			 m->name, why, m->path);
-		return -1;
+		return MEMCAL_EINVAL;
 	}
 	return 0;
 }

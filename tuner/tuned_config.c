@@ -304,7 +304,7 @@ static int read_notes(json_t *a, char (*dst)[TUNE_NOTE_LEN])
 /**
  * config_from_json() - read a document back into @c, checking its format,
  * version and every field apply and the exporters need.
- * Return: 0, or -1 with a sentence in @err.
+ * Return: 0, or a MEMCAL_E* code with a sentence in @err.
  */
 int config_from_json(json_t *doc, struct tune_config *c, char *err,
 		     size_t errlen)
@@ -321,13 +321,13 @@ int config_from_json(json_t *doc, struct tune_config *c, char *err,
 			&version) || strcmp(format, TUNE_CONFIG_FORMAT)) {
 		snprintf(err, errlen, "not a memcal tuned configuration "
 			 "(\"format\" must be \"%s\")", TUNE_CONFIG_FORMAT);
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	if (version != TUNE_CONFIG_VERSION) {
 		snprintf(err, errlen, "tuned configuration version %d is not "
 			 "supported by this memtune (it reads version %d)",
 			 version, TUNE_CONFIG_VERSION);
-		return -1;
+		return MEMCAL_EUNSUPPORTED;
 	}
 	plat = json_object_get(doc, "platform");
 	modes = json_object_get(doc, "modes");
@@ -359,7 +359,7 @@ int config_from_json(json_t *doc, struct tune_config *c, char *err,
 	    head < 0 || quantum < 0 || ce_r < 0 || ce_w < 0) {
 		snprintf(err, errlen, "the tuned configuration is malformed: "
 			 "a required field is missing or out of range");
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	for (int n = 0; n < c->n_cpus; n++)
 		for (int k = 0; k < TUNE_NR_CLASSES; k++) {
@@ -427,7 +427,7 @@ int config_from_text(const char *text, struct tune_config *c, char *err,
 	if (!doc) {
 		snprintf(err, errlen, "the tuned configuration is not JSON "
 			 "(line %d: %s)", je.line, je.text);
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	rc = config_from_json(doc, c, err, errlen);
 	json_decref(doc);

@@ -40,6 +40,8 @@
 
 #include <jansson.h>
 
+#include "memcal_status.h"
+
 #define TUNE_CONFIG_FORMAT "memcal.tuned-config"
 #define TUNE_CONFIG_VERSION 1
 #define TUNE_MAX_CPUS 64

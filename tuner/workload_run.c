@@ -91,7 +91,7 @@ int runner_resolve(const char *name, char *buf, size_t len)
 
 /**
  * runner_start() - fork and exec @j, pinned to @j->cpu.
- * Return: 0, or -1 with @err naming the command and the reason.
+ * Return: 0, or a MEMCAL_E* code with @err naming the command and the reason.
  */
 int runner_start(struct runner_job *j, char *err, size_t errlen)
 {
@@ -102,13 +102,13 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 
 	if (pipe2(pfd, O_CLOEXEC)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
+		return MEMCAL_ERROR;
 	}
 	if (pipe2(gfd, O_CLOEXEC)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
-		return -1;
+		return MEMCAL_ERROR;
 	}
 	fflush(NULL);
 	j->start_ns = runner_now_ns();
@@ -120,7 +120,7 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 		close(pfd[1]);
 		close(gfd[0]);
 		close(gfd[1]);
-		return -1;
+		return MEMCAL_ERROR;
 	}
 	if (j->pid == 0) {
 		int e;
@@ -159,7 +159,7 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 		j->done = 1;
 		snprintf(err, errlen, "could not prepare '%s' for measurement",
 			 j->argv[0]);
-		return -1;
+		return MEMCAL_ERROR;
 	}
 	j->start_ns = runner_now_ns();
 	(void)!write(gfd[1], "g", 1);
@@ -172,7 +172,7 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot run '%s'%s%.0d: %s", j->argv[0],
 			 j->cpu >= 0 ? " pinned to cpu " : "",
 			 j->cpu >= 0 ? j->cpu : 0, strerror(child_errno));
-		return -1;
+		return MEMCAL_ERROR;
 	}
 	return 0;
 }
@@ -180,7 +180,7 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 /**
  * runner_wait_all() - reap every job of @jobs, recording each one's exit
  * time; after @timeout_ns (0: none) the rest are killed.
- * Return: 0, or -1 with @err when a timeout struck.
+ * Return: 0, or a MEMCAL_E* code with @err when a timeout struck.
  */
 int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 		    char *err, size_t errlen)
@@ -215,7 +215,7 @@ int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 			snprintf(err, errlen, "workloads still running after "
 				 "%llu s were killed",
 				 (unsigned long long)(timeout_ns / 1000000000ull));
-			rc = -1;
+			rc = MEMCAL_ERROR;
 		}
 		{
 			struct timespec ts = { 0, 200000 };
@@ -228,7 +228,7 @@ int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 
 /**
  * runner_exit_ok() - whether @j exited with status 0.
- * Return: 0, or -1 with @err describing how it ended.
+ * Return: 0, or a MEMCAL_E* code with @err describing how it ended.
  */
 int runner_exit_ok(const struct runner_job *j, char *err, size_t errlen)
 {
@@ -242,5 +242,5 @@ int runner_exit_ok(const struct runner_job *j, char *err, size_t errlen)
 			 j->argv[0], WTERMSIG(j->status));
 	else
 		snprintf(err, errlen, "'%s' ended abnormally", j->argv[0]);
-	return -1;
+	return MEMCAL_ERROR;
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "memcal_status.h"
+
 /**
  * struct runner_job - one running workload.
  * @argv:        command (argv[0] looked up in PATH; "memcal-load" is

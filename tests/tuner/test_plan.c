@@ -449,7 +449,8 @@ Test(plan, document_round_trip)
 	s2 = json_dumps(k, JSON_COMPACT);
 	cr_assert_str_eq(s1, s2);
 	json_object_set_new(j, "version", json_integer(2));
-	cr_assert_eq(config_from_json(j, d, err, sizeof(err)), -1);
+	cr_assert_eq(config_from_json(j, d, err, sizeof(err)),
+		     MEMCAL_EUNSUPPORTED);
 	cr_assert(strstr(err, "version 2"), "%s", err);
 	free(s1);
 	free(s2);
