@@ -32,7 +32,7 @@ ms=20
 build=$src/build-ovh/bench-qemu
 verdict=
 list=0
-usage() { sed -n '2,26p' "$0"; exit "$1"; }
+usage() { sed -n '2,24p' "$0"; exit "$1"; }
 need() { [ $# -ge 2 ] || { echo "run.sh: $1 needs a value (--help)" >&2; exit 2; }; }
 isnum() {
 	case $2 in ''|*[!0-9]*) echo "run.sh: $1 '$2': a positive number" >&2; exit 2 ;; esac

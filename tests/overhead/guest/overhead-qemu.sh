@@ -67,7 +67,7 @@ while [ $# -gt 0 ]; do
 	--cmake-build) cbuild=$2; shift 2 ;;
 	--cells) cells=$2; shift 2 ;;
 	--load-index) loadidx=$2; shift 2 ;;
-	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,41p' "$0"; exit 0 ;;
 	*) echo "overhead-qemu: unknown argument '$1'"; exit 1 ;;
 	esac
 done
