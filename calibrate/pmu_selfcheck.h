@@ -11,10 +11,7 @@
  * or counters already taken by the NMI watchdog or a running perf.
  *
  * Delivery is measured from user space the way the regulator will use
- * the event: a sampling counter with the regulator's sample period, a
- * ring buffer that receives one record per overflow interrupt, and a load
- * that makes the event count.  Each PERF_RECORD_SAMPLE is one delivered
- * interrupt; PERF_RECORD_THROTTLE says perf stopped delivering.
+ * the event (pmu_delivery.h).
  *
  * During `memcal run` every check is stored with a verdict (struct
  * memcal_selfcheck): the read and the write event each count a known
@@ -28,58 +25,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <linux/perf_event.h>
-
 #include "memcal_db_selfcheck.h"
 #include "pmu.h"
+#include "pmu_delivery.h"
 
 /*
  * A read or write event passes when it counts the lines a kernel moved
  * within this many per cent.
  */
 #define MEMCAL_SELFCHECK_TOL_PCT	15.0
-/*
- * The regulation period delivery is checked for: memreg.ko's default
- * period_us.  The regulator needs at most one overflow per period per CPU.
- */
-#define MEMCAL_SELFCHECK_PERIOD_US	1000
 /* How long the load runs on each CPU for the delivery check. */
 #define MEMCAL_SELFCHECK_DELIVERY_S	0.25
-
-/**
- * struct memcal_delivery - result of one overflow-delivery check.
- * @cpu:        CPU the check ran on.
- * @count:      events counted while the load ran.
- * @expected:   overflows the count implies (count / sample period).
- * @delivered:  overflow records received.
- * @throttled:  perf throttled the counter at least once.
- * @rate_per_s: delivered overflows per second.
- * @pass:       delivered >= 90 % of expected and at the needed rate.
- * @message:    the verdict in words, with the remedy when it fails.
- */
-struct memcal_delivery {
-	unsigned cpu;
-	uint64_t count;
-	double expected;
-	uint64_t delivered;
-	bool throttled;
-	double rate_per_s;
-	bool pass;
-	char message[256];
-};
-
-/*
- * The load run while the counter samples: it must make the event count
- * for about @seconds.  @user is passed through.
- */
-typedef void (*memcal_load_fn)(double seconds, void *user);
-
-void memcal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
-				 double needed_per_s);
-int memcal_pmu_check_delivery(const struct perf_event_attr *attr,
-			      unsigned cpu, double needed_per_s,
-			      double seconds, memcal_load_fn load, void *user,
-			      struct memcal_delivery *d);
 
 /**
  * struct memcal_pmu_users - who else holds performance counters.

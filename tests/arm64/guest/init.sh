@@ -238,6 +238,13 @@ group_pcpu() {
 	bad write-event-cpus-list read_event=$EV write_event_cpus=0,1:raw:0x08
 }
 
+# selfcheck: memcal's overflow-delivery check on each CPU with the
+# emulated PMU; selfcheck-nopmu: the guest has none (pmu=off) and the check
+# must say it cannot open the counter.  /selfcheck plans its checks and
+# judges them in C.
+group_selfcheck() { /selfcheck; }
+group_selfcheck_nopmu() { /selfcheck --no-pmu; }
+
 echo "MEMREG-GROUP $group kernel=$(uname -r) machine=$(uname -m)"
 # the groups are listed in tests/kernel/groups; each is group_<name> here
 # (perf-release: group_perf_release)
