@@ -214,3 +214,39 @@ Test(mix_curve, schema_4_database_is_migrated_and_runs_cascade)
 	sqlite3_close(h);
 	unlink(path);
 }
+
+Test(mix_curve, newer_database_is_refused_with_its_curves_untouched)
+{
+	const char *path = "/tmp/memcal-test-mix-newer.db";
+	struct fixture_ids ids;
+	struct memcal_mix_curve c = curve(25, 3);
+	memcal_db *db;
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	char sql[96], err[512];
+
+	unlink(path);
+	cr_assert_eq(fixture_db_create(path, &ids), 0);
+	db = open_db(path);
+	cr_assert_eq(memcal_db_begin(db), 0);
+	cr_assert_eq(memcal_db_mix_curve_store(db, ids.run_id, &c), 0);
+	cr_assert_eq(memcal_db_commit(db), 0);
+	memcal_db_close(db);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
+		 MEMCAL_DB_SCHEMA_VERSION + 1);
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	cr_expect_neq(memcal_db_open(path, 0, &db, err, sizeof(err)), 0);
+	cr_expect_not_null(strstr(err, "newer"), "%s", err);
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(h, "SELECT count(*), max(read_pct) "
+					"FROM mix_curve", -1, &st, NULL),
+		     SQLITE_OK);
+	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+	cr_expect_eq(sqlite3_column_int(st, 0), 1, "the curve is still there");
+	cr_expect_eq(sqlite3_column_int(st, 1), 25);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	unlink(path);
+}
