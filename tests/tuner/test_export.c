@@ -701,3 +701,22 @@ Test(export, per_cpu_event_not_a_spec_is_refused)
 	}
 	free(text);
 }
+
+/*
+ * The arm64 guest's two CPUs as two kinds (config_guest_pcpu.json, monitor
+ * only): the modprobe line the arm64 group pcpu loads memreg with
+ * (scripts/arm64/memreg-qemu-arm64 puts this golden file in the guest).
+ */
+Test(export, guest_per_cpu_events)
+{
+	struct export_opts o = opts(0);
+	struct export_warnings w;
+	char *text = render_named("config_guest_pcpu.json", "modprobe", &o,
+				  "modprobe_guest_pcpu.golden", &w);
+
+	cr_assert(strstr(text, " read_event=page-faults write_event=none "), "%s", text);
+	cr_assert(strstr(text, " monitor=1 "), "%s", text);
+	cr_assert(strstr(text, " read_event_cpus=0:raw:0x11,1:raw:0x08\n"), "%s", text);
+	cr_assert_null(strstr(text, "write_event_cpus"), "%s", text);
+	free(text);
+}

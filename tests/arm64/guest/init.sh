@@ -213,22 +213,34 @@ group_e2e() {
 
 # pcpu: the two CPUs count different events, as a big.LITTLE board's
 # tuned configuration has them: CPU 0 CPU_CYCLES (raw 0x11), CPU 1
-# INST_RETIRED (raw 0x08, 1/16 of the cycles at -icount shift=4).  Given
-# by module parameters (the memtune export form), swapped through
+# INST_RETIRED (raw 0x08, 1/16 of the cycles at -icount shift=4).  Loaded
+# with the options line memtune exports for a configuration giving the
+# two CPUs those events (/memreg.conf: tests/fixtures/export/
+# modprobe_guest_pcpu.golden, which test_tuner_export checks), swapped through
 # cpuN/read_event and commit, one CPU back to the global read_event with
-# "default"; a bad per-CPU spec refuses the commit and changes nothing;
+# "default"; cpu 1 taken offline and back keeps counting its own event; a
+# bad per-CPU spec refuses the commit and changes nothing;
 # bad per-CPU parameters are refused at load.  Monitor-only: the counts
 # are compared, nothing throttles.  The verdicts are pcpu's (pcpu.c).
 group_pcpu() {
 	plan pcpu-load pcpu-param-readback pcpu-param-counts pcpu-sysfs-commit pcpu-sysfs-readback \
-		pcpu-sysfs-counts pcpu-bad-refused pcpu-bad-discarded pcpu-bad-readback pcpu-bad-counts \
+		pcpu-sysfs-counts pcpu-hotplug pcpu-hotplug-readback pcpu-hotplug-counts pcpu-bad-refused pcpu-bad-discarded pcpu-bad-readback pcpu-bad-counts \
 		pcpu-type-refused pcpu-type-discarded pcpu-type-readback pcpu-type-counts \
 		pcpu-default-commit pcpu-default-readback pcpu-default-counts pcpu-unload \
 		bad-event-cpus-raw-garbage bad-event-cpus-beyond bad-write-event-cpus-list
-	insmod $KO read_event=page-faults read_event_cpus=0:raw:0x11,1:raw:0x08 monitor=1 period_us=10000; rc=$?
-	check pcpu-load "insmod read_event_cpus=0:raw:0x11,1:raw:0x08 rc=$rc error=$(rd $M/error)" test "$rc" = 0
+	opts=$(sed -n 's/^options memreg //p' /memreg.conf)
+	# shellcheck disable=SC2086 # the options line is split into parameters
+	insmod $KO $opts; rc=$?
+	check pcpu-load "insmod with memtune's exported options ($(echo "$opts" | grep -o 'read_event[^ ]*' | tr '\n' ' ')) rc=$rc error=$(rd $M/error)" \
+		test "$rc" = 0 -a -n "$(echo " $opts" | grep ' read_event_cpus=0:raw:0x11,1:raw:0x08')"
 	/pcpu -n pcpu-param -e raw:0x11,raw:0x08
 	/pcpu -n pcpu-sysfs -s 0=raw:0x08,1=raw:0x11 -e raw:0x08,raw:0x11
+	# cpu 1 away and back: its counters are opened again with its own event
+	echo 0 > $CPU1_ONLINE; off=$?; sleep 0.2
+	echo 1 > $CPU1_ONLINE; on=$?; sleep 0.5
+	check pcpu-hotplug "cpu1 offline rc=$off, online rc=$on, running=$(rd $M/cpu1/running) error=$(rd $M/error)" \
+		test "$off" = 0 -a "$on" = 0 -a "$(rd $M/cpu1/running)" = 1
+	/pcpu -n pcpu-hotplug -e raw:0x08,raw:0x11
 	/pcpu -n pcpu-bad -b 1=raw:0xzz -e raw:0x08,raw:0x11
 	/pcpu -n pcpu-type -b 0=2:1 -e raw:0x08,raw:0x11
 	/pcpu -n pcpu-default -s 0=default -e page-faults,raw:0x11
