@@ -270,6 +270,16 @@ static int keep_sus(const struct memcal_sustainable *s, void *user)
 	return report_push((void **)&rr->sus, &rr->n_sus, sizeof(*s), s);
 }
 
+/* add_family - a curve's sustainable figure for the headline. */
+static int add_family(const struct memcal_mix_curve *c, void *user)
+{
+	json_array_append_new(user, json_pack("{s:i, s:f, s:b}", "read_pct",
+			      c->read_pct, "sustainable_bps",
+			      c->sustainable_bps, "lower_bound",
+			      c->lower_bound));
+	return 0;
+}
+
 /* bw_or_zero - a figure for JSON: 0 when it was not measured. */
 static double bw_or_zero(double v)
 {
@@ -293,10 +303,11 @@ static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
 	const char *method;
 	double worst = worst_overhead(ovh, &method), pr, pw;
 	int nr = 0, nw = 0;
-	json_t *h = NULL;
+	json_t *h = NULL, *family = json_array();
 
 	if (memcal_db_bw_list(db, run_id, keep_bw, &rr) ||
-	    memcal_db_sustainable_list(db, run_id, keep_sus, &rr))
+	    memcal_db_sustainable_list(db, run_id, keep_sus, &rr) ||
+	    memcal_db_mix_curve_list(db, run_id, add_family, family))
 		goto out;
 	pr = figures_bw_peak(rr.bw, rr.n_bw, "read", &nr);
 	pw = figures_bw_peak(rr.bw, rr.n_bw, "write", &nw);
@@ -320,7 +331,10 @@ static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
 			json_null(),
 		"overhead_points", (json_int_t)json_array_size(ovh),
 		"overhead_worst_ratio", worst, "overhead_method", method);
+	if (h)
+		json_object_set(h, "family", family);
 out:
+	json_decref(family);
 	free(rr.bw);
 	free(rr.sus);
 	return h;
@@ -384,6 +398,31 @@ static void print_peak(FILE *f, const char *kind, json_t *h)
 	print_gbs(f, label, h, key, NULL);
 }
 
+/*
+ * print_family - the sustainable figure at each read share, one line
+ * ("100% 18.00, ..., 0% >=9.00 GB/s"); nothing for a run without one.
+ */
+static void print_family(FILE *f, json_t *arr)
+{
+	char line[256];
+	size_t i, len = 0;
+	json_t *e;
+
+	if (!json_array_size(arr))
+		return;
+	line[0] = '\0';
+	json_array_foreach(arr, i, e)
+		if (len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+				"%s%lld%% %s%.2f", i ? ", " : "",
+				json_integer_value(json_object_get(e,
+				"read_pct")), json_is_true(json_object_get(e,
+				"lower_bound")) ? ">=" : "",
+				json_real_value(json_object_get(e,
+				"sustainable_bps")) / 1e9);
+	fprintf(f, "  %-28s %s GB/s\n", "sustainable by read share", line);
+}
+
 /* print_listing - text form of the listing built by show_listing(). */
 static void print_listing(FILE *f, json_t *doc)
 {
@@ -445,6 +484,7 @@ static void print_listing(FILE *f, json_t *doc)
 			  "sustainable_read_lower_bound");
 		print_gbs(f, "sustainable write", h, "sustainable_write_bps",
 			  "sustainable_write_lower_bound");
+		print_family(f, json_object_get(h, "family"));
 		fprintf(f, "  %-28s %s\n", "PMU", json_is_null(pmu) ? "-" :
 			json_is_true(pmu) ? "available" : "none (no hardware PMU)");
 	}

@@ -230,6 +230,18 @@ Test(show, headline_equals_the_reports_figures)
 		cr_expect_eq(number(h, key), number(e, "bandwidth_bps"), "%s",
 			     key);
 	}
+	/* the family's figures, as the report's curves give them */
+	sus = json_object_get(json_is_object(json_object_get(rep, "result")) ?
+			      json_object_get(rep, "result") : rep,
+			      "mix_curves");
+	cr_assert_eq(json_array_size(json_object_get(h, "family")), 5);
+	json_array_foreach(sus, i, e) {
+		json_t *f = json_array_get(json_object_get(h, "family"), i);
+
+		cr_expect_eq(number(f, "read_pct"), number(e, "read_pct"));
+		cr_expect_eq(number(f, "sustainable_bps"),
+			     number(e, "sustainable_bps"));
+	}
 	json_decref(sh);
 	json_decref(rep);
 }
