@@ -41,7 +41,7 @@ static const struct memcal_cpu_kind *kind_of(const struct plan_input *in,
 static void explain_kind(const struct memcal_cpu_kind *k, bool own,
 			 const struct tune_config *c, struct tune_config *out)
 {
-	char what[TUNE_NR_CLASSES][320];
+	char what[TUNE_NR_CLASSES][640];
 
 	for (int cls = 0; cls < TUNE_NR_CLASSES; cls++) {
 		if (own && k->event[cls][0])
