@@ -15,16 +15,17 @@
  *   OVH-RUN cell=NAME load=L rep=R c_ns=.. cp_ns=.. complete=0|1
  *   OVH-STATS cell=NAME load=L kind=.. period_us=.. cpu=.. master=..
  *       modes=0|1 guarantee=.. slack_div=.. periods=.. overflows=..
- *       throttles=.. overuse=.. events=.. stale=.. perf_throttled=..
- *       errors=.. master_ticks=.. master_skipped=..
+ *       throttles=.. overuse=.. events=.. stale=.. overruns=..
+ *       perf_throttled=.. errors=.. master_ticks=.. master_skipped=..
+ *       other_periods=.. other_overruns=..
  *       [exhausted cells: traced=N over_median=.. over_p97=.. over_max=..,
  *       the read overshoot at the throttles (used - budget, cycles)]
  *   OVH-MODULE cell=NAME load=L <what the module's "error" file says
  *       after the C' runs, when not "none": a finding, e.g. skipped ticks>
  *   OVH-ERROR cell=NAME load=L <why the cell could not be measured>
  * Statistics are the differences over the C' runs, of the measured CPU
- * (master_ticks, master_skipped: global; -1 where the module has no
- * such file).  Exit 0 when every cell ran, 1 otherwise.
+ * (master_*: global; other_*: the other CPU's; -1 where the module has
+ * no such file).  Exit 0 when every cell ran, 1 otherwise.
  */
 #include <errno.h>
 #include <math.h>
@@ -41,28 +42,42 @@
 /* Most throttles traced per cell. */
 #define MAXOVER	8192
 
-/* Statistics read per cell: file name, global (1) or per CPU (0). */
-static const struct { const char *key, *file; int global; } stat_files[] = {
-	{ "periods", "periods", 0 },	{ "overflows", "overflows", 0 },
-	{ "throttles", "throttles", 0 },{ "overuse", "read_overuse", 0 },
-	{ "events", "read_events", 0 },	{ "stale", "stale_budgets", 0 },
-	{ "perf_throttled", "perf_throttled", 0 },
-	{ "errors", "errors", 0 },	{ "master_ticks", "master_ticks", 1 },
-	{ "master_skipped", "master_skipped", 1 },
+/* Whose statistic: the measured CPU's, global, or the other CPU's. */
+enum { MEASURED, GLOBAL, OTHER };
+
+/* Statistics read per cell: output key, sysfs file, whose. */
+static const struct { const char *key, *file; int whose; } stat_files[] = {
+	{ "periods", "periods", MEASURED },
+	{ "overflows", "overflows", MEASURED },
+	{ "throttles", "throttles", MEASURED },
+	{ "overuse", "read_overuse", MEASURED },
+	{ "events", "read_events", MEASURED },
+	{ "stale", "stale_budgets", MEASURED },
+	{ "overruns", "overruns", MEASURED },
+	{ "perf_throttled", "perf_throttled", MEASURED },
+	{ "errors", "errors", MEASURED },
+	{ "master_ticks", "master_ticks", GLOBAL },
+	{ "master_skipped", "master_skipped", GLOBAL },
+	{ "other_periods", "periods", OTHER },
+	{ "other_overruns", "overruns", OTHER },
 };
 #define NSTATS	(sizeof(stat_files) / sizeof(stat_files[0]))
 
-/* read_stats - every statistic of @cpu into @v (-1: no such file). */
+/* read_stats - every statistic for measured CPU @cpu into @v (-1: no
+ * such file). */
 static void read_stats(unsigned cpu, long long *v)
 {
 	struct memreg_ctl *c = memreg_ctl_open(NULL);
+	int other = (int)((cpu + 1) % OVH_CELL_CPUS);
 
 	for (size_t i = 0; i < NSTATS; i++) {
+		int w = stat_files[i].whose;
 		uint64_t x;
 
-		v[i] = c && !memreg_ctl_read_u64(c, stat_files[i].global ? -1 :
-						 (int)cpu, stat_files[i].file,
-						 &x) ? (long long)x : -1;
+		v[i] = c && !memreg_ctl_read_u64(c, w == GLOBAL ? -1 :
+						 w == OTHER ? other : (int)cpu,
+						 stat_files[i].file, &x) ?
+		       (long long)x : -1;
 	}
 	memreg_ctl_close(c);
 }

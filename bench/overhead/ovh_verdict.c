@@ -77,7 +77,8 @@ struct load {
  * @cost: instructions per period from the median C'/C.
  * @irq, @irq_max: PMU interrupts per period, median and max over loads.
  * @thr: throttles per period (median).  @ticks: master ticks per period.
- * @stale, @perf_thr, @errors, @skipped (master_skipped): summed over
+ * @stale, @perf_thr, @errors, @skipped (master_skipped), @o_per and
+ * @o_over (the other CPU's periods and timer overruns): summed over
  * loads.
  * @over_med, @over_p97: overshoot (median over loads).  @granule.
  * @met: verdict.  @why: what missed, filled by judge().
@@ -90,7 +91,7 @@ struct row {
 	char err[MAXERR][200], mod[MAXL][160];
 	unsigned nerr, nmod;
 	double ratio, rmin, rmax, cost, irq, irq_max, thr, ticks;
-	long long stale, perf_thr, errors, skipped;
+	long long stale, perf_thr, errors, skipped, o_per, o_over;
 	double over_med, over_p97, granule;
 	int met;
 	char why[1024];
@@ -303,6 +304,10 @@ static void figures(struct row *r)
 		r->errors += stv(l, "errors") > 0 ? stv(l, "errors") : 0;
 		r->skipped += stv(l, "master_skipped") > 0 ?
 			      stv(l, "master_skipped") : 0;
+		if (stv(l, "other_periods") >= 0 && stv(l, "other_overruns") >= 0) {
+			r->o_per += stv(l, "other_periods");
+			r->o_over += stv(l, "other_overruns");
+		}
 		if (stv(l, "traced") > 0) {
 			om[no] = (double)stv(l, "over_median");
 			op[no++] = (double)stv(l, "over_p97");
@@ -457,6 +462,10 @@ static void explain(const struct row *r, FILE *out)
 	if (r->skipped)
 		fprintf(out, "    %lld master ticks skipped (master_skipped)\n",
 			r->skipped);
+	if (r->o_over * 100 > r->o_per)
+		fprintf(out, "    the other CPU's period timer overran %lld "
+			"times in %lld periods (its timers fire late too)\n",
+			r->o_over, r->o_per);
 	if (r->stale)
 		fprintf(out, "    %lld stale budgets (the master's tick late "
 			"or skipped)\n", r->stale);
