@@ -4,6 +4,7 @@
  */
 #include "run_phases.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,7 +384,10 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 		c->n_points++;
 	}
 	snprintf(name, sizeof(name), "%u%% read", pct);
-	if (knee_of(pts, spec.n_paces, c->peak_bps, n_load, name, &f))
+	/* all reads or all writes: the read or write kernels' best counts */
+	if (pct == 100 || pct == 0)
+		peak = fmax(peak, best_aggregate(s->r, pct ? "read" : "write"));
+	if (knee_of(pts, spec.n_paces, peak, n_load, name, &f))
 		return 0;
 	c->knee_bps = f.knee.bandwidth;
 	c->sustainable_bps = f.sustainable;
@@ -393,6 +397,48 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 	snprintf(c->criterion, sizeof(c->criterion), "%s", f.criterion);
 	s->r->n_mix++;
 	return 0;
+}
+
+/*
+ * timeshare_lower_bounds - raise each lower-bound curve between the
+ * all-read and all-write ones to what those two give time-shared at its
+ * mix: reads at R for a share r of the time and writes at W for the rest
+ * carry the mix at 1 / (r / R + (1 - r) / W), so the memory sustains at
+ * least that.  Where the cores cannot load the memory, a mixed kernel's
+ * own peak can be lower (it runs more instructions per byte).
+ */
+static void timeshare_lower_bounds(struct memcal_run_result *r)
+{
+	const struct memcal_mix_curve *rd = NULL, *wr = NULL;
+
+	for (size_t i = 0; i < r->n_mix; i++) {
+		if (r->mix[i].read_pct == 100)
+			rd = &r->mix[i];
+		if (r->mix[i].read_pct == 0)
+			wr = &r->mix[i];
+	}
+	if (!rd || !wr || !(rd->sustainable_bps > 0) ||
+	    !(wr->sustainable_bps > 0))
+		return;
+	for (size_t i = 0; i < r->n_mix; i++) {
+		struct memcal_mix_curve *c = &r->mix[i];
+		double share = c->read_pct / 100.0, ts;
+
+		if (!c->lower_bound || c == rd || c == wr)
+			continue;
+		ts = 1 / (share / rd->sustainable_bps +
+			  (1 - share) / wr->sustainable_bps);
+		if (ts <= c->sustainable_bps)
+			continue;
+		c->sustainable_bps = ts;
+		snprintf(c->criterion, sizeof(c->criterion),
+			 "latency <= %.2f x idle never exceeded with %d load "
+			 "core(s): lower bound = the 100 %% and 0 %% read "
+			 "figures time-shared at this mix, above the highest "
+			 "%d%% read bandwidth measured (the cores cannot load "
+			 "this memory)", c->bound_ratio, c->load_cpus,
+			 c->read_pct);
+	}
 }
 
 /*
@@ -422,6 +468,8 @@ static int phase_latency(struct run_state *s, char *err, size_t errlen)
 	}
 	for (unsigned m = 0; !rc && m < MEMCAL_MIX_COUNT; m++)
 		rc = sweep_mix(s, m, paces, steps + 1, peak[m], err, errlen);
+	if (!rc)
+		timeshare_lower_bounds(s->r);
 	return rc;
 }
 

@@ -202,8 +202,8 @@ double plan_mix_share(const struct plan_traces *t);
 int plan_mix_interpolate(const struct plan_family *f, double share,
 			 struct plan_mix *m);
 int plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
-		      const struct tune_config *out, double sec,
-		      struct plan_mix *m, char *err, size_t errlen);
+		      const double *reserve, double sec, struct plan_mix *m,
+		      char *err, size_t errlen);
 void plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
 		      struct tune_config *out);
 /* plan_floor.c */

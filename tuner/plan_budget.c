@@ -254,6 +254,37 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 	return MEMCAL_OK;
 }
 
+/*
+ * class_reserve - what class @k must be given before the rest is split by
+ * the mix (plan_mix.c), in bytes per second at period @sec: each
+ * real-time core's guarantee as fit_class() rounds it (its trace's need
+ * or its floor), one event for each best-effort core, and one event of
+ * slack for rounding the class ceiling down to whole events.
+ */
+static double class_reserve(const struct plan_input *in,
+			    const struct plan_traces *t, size_t tpp, double sec,
+			    int k, const struct tune_config *out)
+{
+	double margin = 1.0 + in->mix->margin_pct / 100.0;
+	double bpe = out->counter[k].bytes_per_event, ev = 1;
+
+	for (int c = 0; c < t->nr_cpus; c++) {
+		struct plan_floor fl;
+		double pct, mx;
+
+		if (!t->has_work[c])
+			continue;
+		if (!t->rt[c]) {
+			ev += 1;
+			continue;
+		}
+		period_stats(t, c, k, tpp, in->mix->percentile, &pct, &mx);
+		plan_floor(in, c, k, sec, &fl);
+		ev += (double)events_up(fmax(pct * margin, fl.bytes), bpe);
+	}
+	return ev * bpe / sec;
+}
+
 /**
  * plan_budgets() - set every CPU's budgets in @out for @period_us.
  * @t:       per-core traces.
@@ -266,6 +297,7 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
 		 char *err, size_t errlen)
 {
+	double reserve[TUNE_NR_CLASSES];
 	struct plan_mix mix;
 	size_t tpp;
 	int rc;
@@ -279,7 +311,10 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	}
 	tpp = period_us / t->tick_us;
 	out->period_us = (int)period_us;
-	rc = plan_mix_ceilings(in, t, out, period_us / 1e6, &mix, err, errlen);
+	for (int k = 0; k < TUNE_NR_CLASSES; k++)
+		reserve[k] = class_reserve(in, t, tpp, period_us / 1e6, k, out);
+	rc = plan_mix_ceilings(in, t, reserve, period_us / 1e6, &mix, err,
+			       errlen);
 	if (rc)
 		return rc;
 	if (explain)

@@ -10,9 +10,10 @@
  * workloads' traces (read bytes over all bytes), interpolates the family's
  * sustainable figure linearly in the read share between the two measured
  * shares around it, and splits that one figure between the classes: each
- * class first gets the least it cannot do without (the real-time cores'
- * floors and one event per period for each best-effort core), the rest
- * goes to reads and writes in the mix's proportion.  A platform profile
+ * class first gets what it cannot do without (the real-time cores'
+ * guarantees, one event per period for each best-effort core: computed
+ * by plan_budget.c), the rest goes to reads and writes in the mix's
+ * proportion.  A platform profile
  * without a family keeps the per-class figures, and the reasons say so.
  */
 #include <math.h>
@@ -79,42 +80,19 @@ int plan_mix_interpolate(const struct plan_family *f, double share,
 	return 0;
 }
 
-/*
- * reserve - the least class @k needs at a period of @sec seconds: the
- * real-time cores' floors and one event per period for each best-effort
- * core, in bytes per second.
- */
-static double reserve(const struct plan_input *in, const struct plan_traces *t,
-		      const struct tune_config *out, int k, double sec)
-{
-	double bytes = 0;
-
-	for (int c = 0; c < t->nr_cpus; c++) {
-		struct plan_floor fl;
-
-		if (!t->has_work[c])
-			continue;
-		if (t->rt[c]) {
-			plan_floor(in, c, k, sec, &fl);
-			bytes += fl.bytes;
-		} else {
-			bytes += out->counter[k].bytes_per_event;
-		}
-	}
-	return bytes / sec;
-}
-
 /**
  * plan_mix_ceilings() - the platform ceiling of each class for the traces
- * @t at a period of @sec seconds, into @m.  Without a family (or without
- * any traffic to take a mix from) the per-class figures stand.
+ * @t at a period of @sec seconds, into @m: the family's figure at their
+ * mix, each class first given its @reserve (bytes/s: what it cannot do
+ * without), the rest split in the mix's proportion.  Without a family (or
+ * without any traffic to take a mix from) the per-class figures stand.
  *
  * Return: MEMCAL_OK, or MEMCAL_ENOFIT with @err when the figure at the mix
- * cannot hold even what the classes cannot do without.
+ * cannot hold even the reserves.
  */
 int plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
-		      const struct tune_config *out, double sec,
-		      struct plan_mix *m, char *err, size_t errlen)
+		      const double *reserve, double sec, struct plan_mix *m,
+		      char *err, size_t errlen)
 {
 	double rest;
 
@@ -126,16 +104,17 @@ int plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
 		return MEMCAL_OK;
 	m->from_family = true;
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
-		m->reserve_bps[k] = reserve(in, t, out, k, sec);
+		m->reserve_bps[k] = reserve[k];
 	rest = m->total_bps - m->reserve_bps[TUNE_READ] -
 	       m->reserve_bps[TUNE_WRITE];
 	if (rest < 0) {
 		snprintf(err, errlen, "budgets cannot fit: the workloads' mix is "
 			 "%.0f %% read, at which the board sustains %.1f MB/s, "
-			 "but the real-time floors and one event per period "
-			 "for each best-effort core need %.1f MB/s at a %.0f us "
-			 "period; plan with longer periods (--periods) or run "
-			 "the real-time workloads on fewer cores",
+			 "but the real-time guarantees (their traces' needs or "
+			 "floors) and one event per period for each best-effort "
+			 "core need %.1f MB/s at a %.0f us period; plan with "
+			 "longer periods (--periods), lower the percentile or "
+			 "margin, or run the real-time workloads on fewer cores",
 			 m->share * 100, m->total_bps / 1e6,
 			 (m->reserve_bps[0] + m->reserve_bps[1]) / 1e6,
 			 sec * 1e6);
@@ -178,8 +157,9 @@ void plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
 	config_reason(out, TUNE_REASON_MIX, "read/write mix: the workloads' "
 		      "traces are %.1f %% read; the bandwidth-latency family "
 		      "sustains %s%.1f MB/s at that mix (%s%s), split %.1f MB/s "
-		      "read and %.1f MB/s write after the floors and "
-		      "best-effort minimums (%.1f and %.1f MB/s)",
+		      "read and %.1f MB/s write after the real-time "
+		      "guarantees and best-effort minimums (%.1f and %.1f "
+		      "MB/s)",
 		      m->share * 100, m->lower_bound ? ">= " : "",
 		      m->total_bps / 1e6, from, m->lower_bound ?
 		      ", a lower bound" : "",

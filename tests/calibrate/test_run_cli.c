@@ -322,6 +322,26 @@ Test(run_cli, two_core_quick_run_stores_the_family, .timeout = 120)
 				      "peak_bps")), "a lower bound is at "
 				      "least the unpaced peak");
 	}
+	/* a lower-bound curve between all reads and all writes is at least
+	 * those two time-shared at its mix */
+	{
+		double r100 = json_real_value(json_object_get(json_array_get(
+				mix, 0), "sustainable_bps"));
+		double r0 = json_real_value(json_object_get(json_array_get(
+				mix, 4), "sustainable_bps"));
+
+		for (i = 1; i < 4; i++) {
+			double share = 1 - 0.25 * (double)i, ts;
+
+			c = json_array_get(mix, i);
+			if (!json_is_true(json_object_get(c, "lower_bound")))
+				continue;
+			ts = 1 / (share / r100 + (1 - share) / r0);
+			cr_expect_geq(json_real_value(json_object_get(c,
+				      "sustainable_bps")), ts * (1 - 1e-9),
+				      "%zu: below the time-shared endpoints", i);
+		}
+	}
 	/* the 100 % curve is the read traffic class: the same sweep */
 	lat = json_object_get(doc, "latency");
 	c = json_array_get(mix, 0);
