@@ -220,6 +220,7 @@ Test(report_html, family_of_curves_one_line_per_mix)
 	/* the table and the lower-bound warning name the mixes */
 	cr_expect(strstr(s, "Bandwidth-latency family"));
 	cr_expect(strstr(s, "family at 0 % read are only lower bounds"));
+	free(s);
 }
 
 Test(report_html, family_missing_from_an_older_run_is_said)
@@ -237,6 +238,7 @@ Test(report_html, family_missing_from_an_older_run_is_said)
 	cr_expect(strstr(s, "No bandwidth-latency family across read/write "
 			 "mixes: run &#39;memcal run&#39; with this memcal."));
 	cr_expect(strstr(s, "stored no bandwidth-latency family"));
+	free(s);
 }
 
 Test(report_html, tuning_on_the_fixture)
