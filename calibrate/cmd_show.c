@@ -124,6 +124,16 @@ static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
 	return 0;
 }
 
+/* add_kind - a kind of CPU as JSON (memcal_cpu_kinds_json()'s form). */
+static int add_kind(const struct memcal_cpu_kind *k, void *user)
+{
+	json_t *one = memcal_cpu_kinds_json(k, 1);
+
+	json_array_extend(user, one);
+	json_decref(one);
+	return 0;
+}
+
 /* add_selfcheck - a PMU self-check as JSON. */
 static int add_selfcheck(const struct memcal_selfcheck *c, void *user)
 {
@@ -180,7 +190,7 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 	json_t *bw = json_array(), *lat = json_array(), *sus = json_array();
 	json_t *ev = json_array(), *ovh = json_array(), *mod = json_array();
 	json_t *mix = json_array();
-	json_t *sc = json_array();
+	json_t *sc = json_array(), *kinds = json_array();
 	struct memcal_pmu_status ps;
 	int rc;
 
@@ -203,6 +213,12 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 		rc = memcal_db_pmu_event_list(db, run_id, add_pmu_event, ev);
 	if (!rc)
 		rc = memcal_db_selfcheck_list(db, run_id, add_selfcheck, sc);
+	if (!rc)
+		rc = memcal_db_cpu_kind_list(db, run_id, add_kind, kinds);
+	/* only runs that stored kinds of CPU have the key */
+	if (json_array_size(kinds))
+		json_object_set(o, "cpu_kinds", kinds);
+	json_decref(kinds);
 	if (!rc)
 		rc = memcal_db_overhead_list(db, run_id, add_overhead, ovh);
 	if (!rc)
@@ -627,6 +643,7 @@ static void print_run(FILE *f, json_t *doc)
 			json_is_true(json_object_get(e, "chosen")) ? "chosen " : "",
 			json_string_value(json_object_get(e, "message")));
 	print_selfchecks(f, json_object_get(doc, "pmu_selfchecks"));
+	memcal_cpu_kinds_print(f, json_object_get(doc, "cpu_kinds"));
 	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy: "
 		"an upper bound):\n");
 	json_array_foreach(json_object_get(doc, "overhead"), i, e)

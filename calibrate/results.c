@@ -203,6 +203,16 @@ static int load_pmu(const struct memcal_pmu_event *e, void *user)
 	return memcal_result_add_pmu_event(user, e) ? MEMCAL_ERROR : 0;
 }
 
+/* load_kind - list callback: keep a kind of CPU (as many as a run stores). */
+static int load_kind(const struct memcal_cpu_kind *k, void *user)
+{
+	struct memcal_run_result *r = user;
+
+	if (r->n_kinds < sizeof(r->kinds) / sizeof(r->kinds[0]))
+		r->kinds[r->n_kinds++] = *k;
+	return 0;
+}
+
 /* load_check - list callback: append a self-check. */
 static int load_check(const struct memcal_selfcheck *c, void *user)
 {
@@ -238,6 +248,8 @@ int memcal_result_load(memcal_db *db, int64_t run_id,
 		rc = memcal_db_pmu_event_list(db, run_id, load_pmu, r);
 	if (!rc)
 		rc = memcal_db_selfcheck_list(db, run_id, load_check, r);
+	if (!rc)
+		rc = memcal_db_cpu_kind_list(db, run_id, load_kind, r);
 	if (rc) {
 		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
 		memcal_result_free(r);

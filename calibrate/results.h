@@ -81,6 +81,8 @@ void memcal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
 void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
 json_t *memcal_result_to_json(const struct memcal_run_result *r);
+json_t *memcal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n);
+void memcal_cpu_kinds_print(FILE *out, json_t *arr);
 void memcal_mix_print(FILE *out, json_t *arr);
 
 #endif /* MEMCAL_RESULTS_H */

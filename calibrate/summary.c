@@ -120,9 +120,66 @@ void memcal_mix_print(FILE *out, json_t *arr)
 	}
 }
 
+/**
+ * memcal_cpu_kinds_json() - @n kinds of CPU as the JSON array `memcal
+ * run --json` and `memcal show --json` carry as "cpu_kinds".
+ */
+json_t *memcal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:s, s:i, s:{s:s, s:s, s:s}, s:{s:s, s:s, s:s}}",
+			"cpus", k[i].cpus, "label", k[i].label, "perf_pmu", k[i].perf_pmu,
+			"perf_type", k[i].perf_type, "read", "event", k[i].event[0],
+			"name", k[i].event_name[0], "why", k[i].why[0], "write",
+			"event", k[i].event[1], "name", k[i].event_name[1], "why",
+			k[i].why[1]));
+	return a;
+}
+
+/**
+ * memcal_cpu_kinds_print() - the kinds of CPU of @arr (the JSON above)
+ * and the event each counts with, the one memtune gives its CPUs, or why
+ * it has none.  Nothing for a run that stored no kind.
+ */
+void memcal_cpu_kinds_print(FILE *out, json_t *arr)
+{
+	static const char *const cls[2] = { "read", "write" };
+	size_t i;
+	json_t *k;
+
+	if (json_array_size(arr))
+		fprintf(out, "CPU kinds:\n");
+	json_array_foreach(arr, i, k) {
+		const char *pmu = json_string_value(json_object_get(k, "perf_pmu"));
+
+		fprintf(out, "  cpus %s: %s (PMU %s)\n",
+			json_string_value(json_object_get(k, "cpus")),
+			json_string_value(json_object_get(k, "label")),
+			pmu && *pmu ? pmu : "none");
+		for (int c = 0; c < 2; c++) {
+			json_t *o = json_object_get(k, cls[c]);
+			const char *ev = json_string_value(json_object_get(o, "event"));
+			char text[400];
+
+			if (ev && *ev)
+				snprintf(text, sizeof(text), "%s (%s)", ev,
+					 json_string_value(json_object_get(o, "name")));
+			else
+				snprintf(text, sizeof(text), "none: %s",
+					 json_string_value(json_object_get(o, "why")));
+			memcal_print_wrapped(out, c ? "    write " : "    read  ", text, 78);
+		}
+	}
+}
+
 /* print_pmu - PMU status and the candidates. */
 static void print_pmu(const struct memcal_run_result *r, FILE *out)
 {
+	json_t *kinds;
+
 	fprintf(out, "PMU: %s\n", r->pmu.message[0] ? r->pmu.message
 		: "not examined");
 	for (size_t i = 0; i < r->n_pmu_events; i++) {
@@ -137,6 +194,9 @@ static void print_pmu(const struct memcal_run_result *r, FILE *out)
 				e->message[0] ? e->message : "not validated");
 	}
 	memcal_selfchecks_print(out, r->checks, r->n_checks);
+	kinds = memcal_cpu_kinds_json(r->kinds, r->n_kinds);
+	memcal_cpu_kinds_print(out, kinds);
+	json_decref(kinds);
 }
 
 /**
@@ -279,7 +339,7 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 {
 	json_t *bw = json_array(), *lat = json_array(), *sus = json_array(),
 	       *ev = json_array(), *mix = json_array(), *sc = json_array(),
-	       *topo = NULL, *params = NULL;
+	       *topo = NULL, *params = NULL, *doc;
 	const struct memcal_platform *p = &r->platform;
 
 	for (size_t i = 0; i < r->n_mix; i++)
@@ -305,7 +365,7 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 		topo = json_loads(p->topology_json, 0, NULL);
 	if (r->run.params_json)
 		params = json_loads(r->run.params_json, 0, NULL);
-	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:o?, s:s?, "
+	doc = json_pack("{s:I, s:s, s:s, s:s, s:s, s:o?, s:s?, "
 			 "s:{s:s, s:s, s:s, s:s, s:s, s:o?}, "
 			 "s:o, s:o, s:o, s:o, s:{s:b, s:s, s:s, s:o, s:o}}",
 			 "run_id", (json_int_t)r->run.id, "kind", r->run.kind,
@@ -321,4 +381,9 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 			 "mix_curves", mix, "pmu", "available", r->pmu.available,
 			 "pmu_name", r->pmu.pmu_name, "message", r->pmu.message,
 			 "events", ev, "selfchecks", sc);
+	/* only runs that stored kinds of CPU have the key */
+	if (doc && r->n_kinds)
+		json_object_set_new(doc, "cpu_kinds",
+				    memcal_cpu_kinds_json(r->kinds, r->n_kinds));
+	return doc;
 }
