@@ -177,3 +177,36 @@ Test(plan_events, one_kind_keeps_the_runs_event)
 	cr_expect_null(strstr(params, "_event_cpus="), "%s", params);
 	inputs_free(&ti);
 }
+
+/*
+ * An Intel hybrid part (the adl fixture): P-cores and E-cores count the
+ * same architectural event on their own PMUs (cpu_core, type 4; cpu_atom,
+ * type 8); the table documents no write event, so that class keeps the
+ * run's event, with the reason stored.
+ */
+Test(plan_events, hybrid_x86_kinds_name_their_pmu)
+{
+	static struct tune_inputs ti;
+	static struct tune_config c;
+	struct memcal_cpu_kind k[8];
+	char params[8192];
+	struct mix m;
+	size_t n = kinds_of(BOARDS "adl", k);
+
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(k[0].cpus, "0-15");
+	cr_expect_str_eq(k[0].event[0], "4:0x412e");
+	cr_expect_str_eq(k[1].cpus, "16-23");
+	cr_expect_str_eq(k[1].event[0], "8:0x412e", "E-cores: cpu_atom's type");
+	cr_expect_str_empty(k[1].event[1]);
+	cr_expect(strstr(k[1].why[1], "no write event"), "%s", k[1].why[1]);
+	load_kinds(k, n, &ti);
+	plan8(&ti.in, &c, &m);
+	cr_expect_str_eq(config_cpu_const(&c, 6)->event[0], "4:0x412e",
+			 "cpus 0-7 of the 8 planned are P-cores");
+	cr_expect_str_empty(config_cpu_const(&c, 6)->event[1]);
+	cr_assert_eq(export_module_params(&c, params, sizeof(params)), 0);
+	cr_expect(strstr(params, " read_event_cpus=0-7:4:0x412e"), "%s", params);
+	cr_expect_null(strstr(params, "write_event_cpus"), "%s", params);
+	inputs_free(&ti);
+}
