@@ -155,7 +155,8 @@ static void module_error(char *buf, size_t len)
 
 /*
  * run_cell - C @reps times (each bounded by 30 x @ms), load, C' @reps
- * times, unload; print the figures.  Returns 0, or -1 after printing why the cell did not run.
+ * times, unload; print the figures.  Returns 0, or -1 after printing
+ * why the cell did not run.
  */
 static int run_cell(const struct ovh_cell *cell, const char *ko,
 		    struct ovh_run_spec *s, unsigned load, unsigned reps,
@@ -205,6 +206,8 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 		/* exhausted cells run at about half speed: room for that */
 		s->limit_ns = (uint64_t)(8 * c[r]) + 4000ull * cell->period_us;
 		rc = ovh_run_once(s, &smp);
+		if (rc)
+			break;
 		cp[r] = isfinite(smp.est_ns) ? smp.est_ns :
 			(double)smp.elapsed_ns;
 		done[r] = smp.complete;
