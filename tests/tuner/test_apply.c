@@ -28,7 +28,7 @@ static void apply_per_cpu_events(struct out *o, const char *db,
 				 const char *dir, const char *root, json_t *cfg)
 {
 	json_t *doc = json_deep_copy(cfg), *cpus = json_object_get(doc, "cpus");
-	char file[300], sub[300], buf[128];
+	char file[300], sub[300], gone[320], buf[128];
 
 	for (size_t i = 0; i < 2; i++) {
 		json_t *c = json_array_get(cpus, i);
@@ -61,6 +61,19 @@ static void apply_per_cpu_events(struct out *o, const char *db,
 	snprintf(sub, sizeof(sub), "%s/cpu1", root);
 	get(sub, "read_event", buf, sizeof(buf));
 	cr_assert_str_eq(buf, "raw:0x11", "nothing of the refused file written");
+
+	/* a memreg without cpuN/read_event cannot take a CPU's own event */
+	json_object_set_new(json_object_get(json_array_get(cpus, 1), "read"),
+			    "event", json_string("raw:0x11"));
+	cr_assert_eq(json_dump_file(doc, file, 0), 0);
+	snprintf(gone, sizeof(gone), "%s/read_event", sub);
+	cr_assert_eq(unlink(gone), 0);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--file",
+		file, "--sysfs", root, NULL });
+	cr_assert_neq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "no cpu1/read_event") &&
+		  strstr(o->text, "predates per-CPU events"), "%s", o->text);
+	put(sub, "read_event", "raw:0x11\n");
 	json_decref(doc);
 }
 
