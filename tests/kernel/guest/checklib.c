@@ -47,7 +47,7 @@ int mr_check(const char *name, int pass, const char *fmt, ...)
 	return pass;
 }
 
-/* ---- sysfs ---------------------------------------------------------- */
+/* ---- sysfs and other files ------------------------------------------ */
 
 static void vpath(char *p, size_t n, const char *fmt, va_list ap)
 {
@@ -97,9 +97,10 @@ const char *mr_gets(char *buf, size_t n, const char *fmt, ...)
 	return read_line(p, buf, n);
 }
 
-static int write_str(const char *path, const char *val)
+/* O_TRUNC as the shell's ">": opening the trace buffer so clears it */
+int mr_write(const char *path, const char *val)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC);	/* as the shell's ">": clears the trace */
+	int fd = open(path, O_WRONLY | O_TRUNC);
 	ssize_t w;
 	int err;
 
@@ -119,7 +120,7 @@ int mr_put(const char *val, const char *fmt, ...)
 	va_start(ap, fmt);
 	vpath(p, sizeof(p), fmt, ap);
 	va_end(ap);
-	return write_str(p, val);
+	return mr_write(p, val);
 }
 
 int mr_putll(long long val, const char *fmt, ...)
@@ -131,7 +132,7 @@ int mr_putll(long long val, const char *fmt, ...)
 	vpath(p, sizeof(p), fmt, ap);
 	va_end(ap);
 	snprintf(v, sizeof(v), "%lld\n", val);
-	return write_str(p, v);
+	return mr_write(p, v);
 }
 
 int mr_commit(void)
@@ -230,7 +231,7 @@ static void trace_put(const char *val, const char *rel)
 	char p[256];
 
 	snprintf(p, sizeof(p), "%s/%s", MR_TRACE, rel);
-	write_str(p, val);
+	mr_write(p, val);
 }
 
 void mr_trace_on(const char *event)

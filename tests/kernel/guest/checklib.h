@@ -6,6 +6,7 @@
  *
  *   plan and verdict lines   mr_plan(), mr_check()
  *   memreg's sysfs           mr_get(), mr_cpu(), mr_gets(), mr_put(), mr_commit()
+ *   other files              mr_write()
  *   workloads                mr_run(), mr_spawn(), mr_reap(), mr_field()
  *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
  *                            mr_trace_throttles()
@@ -49,6 +50,9 @@ int mr_putll(long long val, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* mr_commit: write 1 to commit; 0 or -errno (the reason is in error) */
 int mr_commit(void);
+/* mr_write: write VAL to the file PATH (e.g. a CPU's online file or a
+ * sysctl), truncating it as the shell's ">" does; 0 or -errno */
+int mr_write(const char *path, const char *val);
 
 /* mr_run: run ARGV (NULL-terminated), its stdout in OUT (one line, at
  * most N - 1 bytes); the exit status, -1 if it did not run */

@@ -450,19 +450,12 @@ static int flag_ab(const char *flag, const char *stat, long long B)
 static int share_cpu_offline(void)
 {
 	char err[256];
-	FILE *f = fopen(CPU1_ONLINE, "w");
-	int rc = !f || fputs("0\n", f) < 0;
+	int rc = mr_write(CPU1_ONLINE, "0\n");
 	struct pp r;
 
-	if (f && fclose(f))
-		rc = 1;
 	mr_sleep(0.2);
 	r = per_period(0, 1, "read_shared");
-	f = fopen(CPU1_ONLINE, "w");
-	if (f) {
-		fputs("1\n", f);
-		fclose(f);
-	}
+	mr_write(CPU1_ONLINE, "1\n");
 	return mr_check("share-cpu-offline", rc == 0 && r.stat > 0 && r.events > r.periods * 20 * 1.3,
 			"cpu1 offline (rc=%d), cpu0 hogging with a budget of 20/period: shared=%lld used %lld/period over %lld periods error='%s'",
 			rc, r.stat, r.used, r.periods, mr_gets(err, sizeof(err), "error"));
@@ -660,16 +653,6 @@ static double late_share(const char *r)
 	return wakes > 0 ? round(mr_field(r, "over1ms", 0) / wakes * 1000) / 1000 : 1;
 }
 
-static int put_file(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-	int bad = !f || fputs(val, f) < 0;
-
-	if (f && fclose(f))
-		bad = 1;
-	return bad ? -1 : 0;
-}
-
 /*
  * rt-wakes P: rt_prio: a SCHED_FIFO 20 task woken every 2 ms on the held
  * CPU; without rt_prio (throttle at FIFO 50) it waits for the period end.
@@ -716,13 +699,13 @@ static int rt_wakes(long long P)
 	 * injected idle to the throttle thread and then stops every RT task
 	 * on the CPU, the probe included (README): off, as README advises
 	 * where rt_prio matters. */
-	put_file("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	mr_write("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
 	mr_put("20\n", "rt_prio");
 	mr_commit();
 	t0 = mr_cpu(1, "throttles"); k0 = mr_cpu(1, "periods");
 	rtwake_beside_hog(on, sizeof(on));
 	t1 = mr_cpu(1, "throttles"); k1 = mr_cpu(1, "periods");
-	put_file("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+	mr_write("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
 	b50 = mr_field(base, "p50_us", 0);
 	on50 = mr_field(on, "p50_us", 0);
 	off50 = mr_field(off, "p50_us", 0);
