@@ -221,7 +221,8 @@ group_e2e() {
 # "default"; cpu 1 taken offline and back keeps counting its own event; a
 # bad per-CPU spec refuses the commit and changes nothing;
 # bad per-CPU parameters are refused at load.  Monitor-only: the counts
-# are compared, nothing throttles.  The verdicts are pcpu's (pcpu.c).
+# are compared, nothing throttles.  The verdicts are pcpu's
+# (tests/kernel/guest/pcpu.c, shared with the x86-64 load group).
 group_pcpu() {
 	plan pcpu-load pcpu-param-readback pcpu-param-counts pcpu-sysfs-commit pcpu-sysfs-readback \
 		pcpu-sysfs-counts pcpu-hotplug pcpu-hotplug-readback pcpu-hotplug-counts pcpu-bad-refused pcpu-bad-discarded pcpu-bad-readback pcpu-bad-counts \

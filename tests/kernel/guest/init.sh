@@ -23,7 +23,10 @@ pf_rate() { /pfload -c "$1" -t "$2" | sed -n 's/.* rate=\([0-9]*\).*/\1/p'; }
 group_load() {
 	plan load-defaults unload-defaults $(bad_params_plan) bad-event-unknown-raw \
 		perf-throttle perf-throttle-clear bad-overflow-rate bad-slack-above-guarantee \
-		overflow-rate-commit slack-commit cpus-all rearm-cpu-clock
+		overflow-rate-commit slack-commit cpus-all rearm-cpu-clock \
+		pcpu-load pcpu-param-readback pcpu-param-counts pcpu-sysfs-commit \
+		pcpu-sysfs-readback pcpu-sysfs-counts pcpu-bad-refused pcpu-bad-discarded \
+		pcpu-bad-readback pcpu-bad-counts pcpu-unload
 	insmod $KO; rc=$?
 	sleep 0.3
 	p0=$(rd $M/cpu0/periods); p1=$(rd $M/cpu1/periods)
@@ -35,6 +38,22 @@ group_load() {
 	bad event-unknown-raw read_event=raw:0x17	# no PMU in this guest
 	group_perf_throttle
 	group_overflow_checks
+	group_pcpu_soft
+}
+
+# group_pcpu_soft: each CPU its own event on software counters, cpu 0
+# page-faults and cpu 1 cpu-clock (nanoseconds), by read_event_cpus=,
+# then swapped through cpuN/read_event and commit; a bad spec staged for
+# one CPU refuses the commit and changes nothing.  Monitor-only: the
+# counts are compared (the verdicts are /pcpu's, tests/kernel/guest/pcpu.c).
+group_pcpu_soft() {
+	insmod $KO monitor=1 read_event_cpus=0:page-faults,1:cpu-clock; rc=$?
+	check pcpu-load "insmod monitor=1 read_event_cpus=0:page-faults,1:cpu-clock rc=$rc error=$(rd $M/error)" \
+		test "$rc" = 0
+	/pcpu -n pcpu-param -e page-faults,cpu-clock
+	/pcpu -n pcpu-sysfs -s 0=cpu-clock,1=page-faults -e cpu-clock,page-faults
+	/pcpu -n pcpu-bad -b 1=raw:0xzz -e cpu-clock,page-faults
+	unload_check pcpu-unload
 }
 
 # group_overflow_checks: what load and commit refuse about overflow

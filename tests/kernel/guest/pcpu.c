@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pcpu - guest-side verdicts of the arm64 `pcpu` group: each CPU's read
- * counter counts the event that CPU was given (memreg's read_event_cpus=
- * parameter and cpuN/read_event files), and a bad per-CPU spec refuses
- * the commit and leaves the running configuration alone.
+ * pcpu - guest-side verdicts of the per-CPU event checks (the arm64
+ * group pcpu on the PMU, the x86-64 load group's pcpu-* checks on
+ * software events): each CPU's read counter counts the event that CPU
+ * was given (memreg's read_event_cpus= parameter and cpuN/read_event
+ * files), and a bad per-CPU spec refuses the commit and leaves the
+ * running configuration alone.
  *
  *   pcpu -n NAME -e SPEC0,SPEC1 [-t SECONDS]
  *       Check that cpu0/read_event and cpu1/read_event read SPEC0 and
  *       SPEC1, then spin on each CPU in turn and check that it counts at
  *       the rate of its own event: raw:0x11 (CPU_CYCLES) one per guest ns
  *       under -icount, raw:0x08 (INST_RETIRED) one per instruction, i.e.
- *       1/16 of that at -icount shift=4, page-faults about none.
+ *       1/16 of that at -icount shift=4, cpu-clock one per ns of the
+ *       CPU's time, page-faults about none.
  *   pcpu -n NAME -s CPU=SPEC,CPU=SPEC
  *       Write each CPU's cpuN/read_event and commit; a check that the
  *       commit succeeds.
@@ -119,9 +122,9 @@ static double rate_on(int cpu, double secs)
 }
 
 /*
- * Is @rate (events per us of a busy CPU) what @spec counts?  Cycles: one
- * per guest ns (1000/us; interrupts and the period boundaries included,
- * 600..1400).  Instructions at -icount shift=4: one per 16 ns (62.5/us;
+ * Is @rate (events per us of a busy CPU) what @spec counts?  Cycles and
+ * cpu-clock: one per guest ns (1000/us; interrupts and the period
+ * boundaries included, 600..1400).  Instructions at -icount shift=4: one per 16 ns (62.5/us;
  * 20..200 allows the idle instants of the usleep()s).  Page faults: the
  * spin takes none (< 1/us).
  */
@@ -134,6 +137,10 @@ static int rate_fits(const char *spec, double rate, const char **want)
 	if (!strcmp(spec, "raw:0x08")) {
 		*want = "20..200/us (INST_RETIRED, 1 per 16 guest ns)";
 		return rate >= 20 && rate <= 200;
+	}
+	if (!strcmp(spec, "cpu-clock")) {
+		*want = "600..1400/us (cpu-clock, 1 per ns)";
+		return rate >= 600 && rate <= 1400;
 	}
 	if (!strcmp(spec, "page-faults")) {
 		*want = "< 1/us (page faults: the spin takes none)";
