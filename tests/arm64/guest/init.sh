@@ -111,7 +111,7 @@ group_cycles() {
 	set -- read_event=$EV read_budget=7000000,7000000 platform_read=20000000
 	load_unload_cycles "${memreg_cycles:-50}" 10000 "$@"
 	if insmod $KO "$@" cpus=0,1 period_us=10000; then
-		hotplug_checks 10000 20 $w1
+		/memreg_check hotplug 10000 20 $w1
 		/pmu_check cpu1-pmu-irqs
 		unload_check hotplug-unload
 	else

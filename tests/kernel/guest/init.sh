@@ -4,7 +4,7 @@
 # line as memreg_group=NAME (the kernel hands unknown name=value words to
 # init as environment variables).  The helpers and conventions shared with
 # the arm64 and overhead guests (check lines, the kernel log and power-off
-# at the end, bad parameters, load/unload cycles, CPU hotplug) are in
+# at the end, bad parameters, load/unload cycles) are in
 # lib.sh beside this file, copied to /lib.sh.  This script orchestrates
 # (loads memreg, starts the workloads); the measured checks are computed
 # by /memreg_check (memreg_check.c).  Each group_<name> declares its checks
@@ -212,7 +212,7 @@ group_hotplug() {
 	/pfload -c 0 -t 600 > /dev/null & w0=$!
 	/pfload -c 1 -t 600 > /dev/null & w1=$!
 	if insmod $KO cpus=0,1 period_us=1000 read_budget=20,20; then
-		hotplug_checks 1000 100 $w1
+		/memreg_check hotplug 1000 100 $w1
 		unload_check hotplug-unload
 	else
 		result hotplug FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"

@@ -173,54 +173,6 @@ load_unload_cycles() {
 		test "$e0" -ge 0 -a "$e1" -le $((e0 + 8)) -a "$v1" -lt $((v0 + 1024)) -a "$c1" -le $((c0 + 64))
 }
 
-# hotplug_checks PERIOD_US MIN_PERIODS WORKER1: with memreg loaded and
-# regulating both CPUs at PERIOD_US, and WORKER1 the pid of a workload
-# pinned to cpu1: cpu1 offline (regulation stops there, its smpboot
-# throttle thread parked, periods frozen) and online again (running,
-# periods advance by more than MIN_PERIODS in 0.5 s, throttles again);
-# then 30 commits racing 15 offline/online cycles of cpu1 (a commit
-# creates its counters outside the hotplug lock: neither side may
-# deadlock or fail, and cpu1 must end regulated).  Checks cpu1-offline,
-# cpu1-online, commit-vs-hotplug; the module stays loaded.
-hotplug_checks() {
-	local p=$1 min=$2 w1=$3 th1 rc0 r_off thr_off p2 p3 rc1 r_on p4 th4 ok i hp hprc rcf p5 p6
-	sleep 0.5
-	th1=$(rd $M/cpu1/throttles)
-	echo 0 > $CPU1_ONLINE; rc0=$?
-	sleep 0.3
-	r_off=$(rd $M/cpu1/running)
-	thr_off=$(for d in /proc/[0-9]*; do [ "$(cat "$d/comm" 2>/dev/null)" = memreg/1 ] && awk '{ print $3 }' "$d/stat"; done | tr -d '\n')
-	p2=$(rd $M/cpu1/periods)
-	sleep 0.3
-	p3=$(rd $M/cpu1/periods)
-	echo 1 > $CPU1_ONLINE; rc1=$?
-	taskset -p 2 "$w1" > /dev/null 2>&1
-	sleep 0.5
-	r_on=$(rd $M/cpu1/running); p4=$(rd $M/cpu1/periods); th4=$(rd $M/cpu1/throttles)
-	check cpu1-offline "rc=$rc0 running=$r_off thread-state=$thr_off periods frozen $p2->$p3" \
-		test "$rc0" = 0 -a "$r_off" = 0 -a "$thr_off" = P -a "$p2" = "$p3"
-	check cpu1-online "rc=$rc1 running=$r_on periods $p3->$p4 throttles $th1->$th4" \
-		test "$rc1" = 0 -a "$r_on" = 1 -a "$p4" -gt $((p3 + min)) -a "$th4" -gt "$th1"
-	( i=0 bad=0
-	  while [ $i -lt 15 ]; do
-		echo 0 > $CPU1_ONLINE || bad=$((bad + 1)); sleep 0.02
-		echo 1 > $CPU1_ONLINE || bad=$((bad + 1)); i=$((i + 1))
-	  done; exit $bad ) & hp=$!
-	ok=0; i=0
-	while [ $i -lt 30 ]; do
-		echo $((p + i % 4 * p / 4)) > $M/period_us
-		echo 1 > $M/commit 2>/dev/null && ok=$((ok + 1))
-		i=$((i + 1))
-	done
-	wait $hp; hprc=$?
-	taskset -p 2 "$w1" > /dev/null 2>&1
-	echo "$p" > $M/period_us; echo 1 > $M/commit; rcf=$?
-	sleep 0.5
-	p5=$(rd $M/cpu1/periods); sleep 0.5; p6=$(rd $M/cpu1/periods)
-	check commit-vs-hotplug "commits ok=$ok/30 hotplug-loop failures=$hprc online=$(rd $CPU1_ONLINE) final-commit rc=$rcf running=$(rd $M/cpu1/running) periods $p5->$p6 error='$(rd $M/error)'" \
-		test "$ok" = 30 -a "$hprc" = 0 -a "$rcf" = 0 -a "$(rd $CPU1_ONLINE)" = 1 -a "$(rd $M/cpu1/running)" = 1 -a "$p6" -gt $((p5 + min)) -a "$(rd $M/error)" = none
-}
-
 # unload_check NAME: rmmod memreg; NAME passes if it worked and nothing is left
 unload_check() {
 	local rc

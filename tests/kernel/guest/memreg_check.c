@@ -15,6 +15,7 @@
  *   memreg_check lms P Ls Hs L H G C  demand steps low-high-low
  *   memreg_check flag-ab FLAG STAT B  FLAG off, then on (reclaim, share)
  *   memreg_check share-cpu-offline    spare sharing with cpu1 offline
+ *   memreg_check hotplug P MIN W1     cpu1 offline and online, commits racing it
  *   memreg_check rt-prio-sysfs        priorities staged and committed
  *   memreg_check rt-idle P B R0       a held CPU idles
  *   memreg_check rt-wakes P           rt_prio against the period end
@@ -27,6 +28,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -747,11 +749,137 @@ static int rt_exempt(long long B)
 			mr_cpu(0, "throttles"), mr_cpu(0, "exempt_overruns"));
 }
 
+/* thread_state: the state letter of CPU's throttle thread ("memreg/N",
+ * field 3 of its /proc stat), '?' when there is none */
+static char thread_state(int cpu)
+{
+	char path[300], comm[32], want[32], line[512];
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	char st = '?';
+
+	snprintf(want, sizeof(want), "memreg/%d", cpu);
+	while (d && (de = readdir(d))) {
+		FILE *f;
+		char *p;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+		comm[strcspn(comm, "\n")] = '\0';
+		if (strcmp(comm, want))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')) && p[1] == ' ')
+			st = p[2];
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return st;
+}
+
+/* pin_pid: move process PID to CPU (a worker whose CPU went away) */
+static void pin_pid(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/*
+ * hotplug P MIN W1: with memreg loaded and regulating both CPUs at P us
+ * (init.sh), and W1 the pid of a workload pinned to cpu1: cpu1 offline
+ * (regulation stops there, its smpboot throttle thread parked, periods
+ * frozen) and online again (running, periods advance by more than MIN in
+ * 0.5 s, throttles again); then 30 commits racing 15 offline/online
+ * cycles of cpu1 (a commit creates its counters outside the hotplug lock:
+ * neither side may deadlock or fail, and cpu1 must end regulated).
+ * Checks cpu1-offline, cpu1-online, commit-vs-hotplug; the module stays
+ * loaded.
+ */
+static int hotplug(long long P, long long min, pid_t w1)
+{
+	long long th1, p2, p3, p4, th4, p5, p6, r_off, r_on;
+	int rc0, rc1, ok, commits = 0, hprc, rcf, i;
+	char err[256], on[8];
+	char thr_off;
+	pid_t hp;
+
+	mr_sleep(0.5);
+	th1 = mr_cpu(1, "throttles");
+	rc0 = mr_write(CPU1_ONLINE, "0\n");
+	mr_sleep(0.3);
+	r_off = mr_cpu(1, "running");
+	thr_off = thread_state(1);
+	p2 = mr_cpu(1, "periods");
+	mr_sleep(0.3);
+	p3 = mr_cpu(1, "periods");
+	rc1 = mr_write(CPU1_ONLINE, "1\n");
+	pin_pid(w1, 1);
+	mr_sleep(0.5);
+	r_on = mr_cpu(1, "running"); p4 = mr_cpu(1, "periods"); th4 = mr_cpu(1, "throttles");
+	ok = mr_check("cpu1-offline", rc0 == 0 && r_off == 0 && thr_off == 'P' && p2 == p3,
+		      "rc=%d running=%lld thread-state=%c periods frozen %lld->%lld", rc0, r_off, thr_off, p2, p3);
+	ok &= mr_check("cpu1-online", rc1 == 0 && r_on == 1 && p4 > p3 + min && th4 > th1,
+		       "rc=%d running=%lld periods %lld->%lld throttles %lld->%lld", rc1, r_on, p3, p4, th1, th4);
+	fflush(stdout);
+	hp = fork();
+	if (hp == 0) {
+		int bad = 0;
+
+		for (i = 0; i < 15; i++) {
+			bad += mr_write(CPU1_ONLINE, "0\n") != 0;
+			mr_sleep(0.02);
+			bad += mr_write(CPU1_ONLINE, "1\n") != 0;
+		}
+		_exit(bad);
+	}
+	for (i = 0; i < 30; i++) {
+		mr_putll(P + i % 4 * P / 4, "period_us");
+		commits += mr_commit() == 0;
+	}
+	hprc = mr_reap(hp);
+	pin_pid(w1, 1);
+	mr_putll(P, "period_us");
+	rcf = mr_commit();
+	mr_sleep(0.5);
+	p5 = mr_cpu(1, "periods");
+	mr_sleep(0.5);
+	p6 = mr_cpu(1, "periods");
+	{
+		FILE *f = fopen(CPU1_ONLINE, "r");
+
+		if (!f || !fgets(on, sizeof(on), f))
+			strcpy(on, "?");
+		if (f)
+			fclose(f);
+		on[strcspn(on, "\n")] = '\0';
+	}
+	mr_gets(err, sizeof(err), "error");
+	return ok & mr_check("commit-vs-hotplug",
+			     commits == 30 && hprc == 0 && rcf == 0 && !strcmp(on, "1") &&
+				     mr_cpu(1, "running") == 1 && p6 > p5 + min && !strcmp(err, "none"),
+			     "commits ok=%d/30 hotplug-loop failures=%d online=%s final-commit rc=%d running=%lld periods %lld->%lld error='%s'",
+			     commits, hprc, on, rcf, mr_cpu(1, "running"), p5, p6, err);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: memreg_check period R0 | budget R0 PCT P | lms-params R0 | rearm-cpu-clock |\n"
 			"       accuracy | core-context | lms P Ls Hs L H G C | flag-ab FLAG STAT B |\n"
-			"       share-cpu-offline | rt-prio-sysfs | rt-idle P B R0 | rt-wakes P | rt-exempt B\n");
+			"       share-cpu-offline | hotplug P MIN W1 | rt-prio-sysfs | rt-idle P B R0 | rt-wakes P | rt-exempt B\n");
 	return 2;
 }
 
@@ -778,6 +906,8 @@ int main(int argc, char **argv)
 		return !flag_ab(argv[2], argv[3], atoll(argv[4]));
 	if (!strcmp(c, "share-cpu-offline") && argc == 2)
 		return !share_cpu_offline();
+	if (!strcmp(c, "hotplug") && argc == 5)
+		return !hotplug(atoll(argv[2]), atoll(argv[3]), (pid_t)atol(argv[4]));
 	if (!strcmp(c, "rt-prio-sysfs") && argc == 2)
 		return !rt_prio_sysfs();
 	if (!strcmp(c, "rt-idle") && argc == 5)
