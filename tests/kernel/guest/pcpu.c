@@ -22,12 +22,11 @@
  *       must name the CPU and the spec, the CPUs must still count SPEC0 and
  *       SPEC1, and after "0" to commit the file reads the running spec.
  *
- * Each check prints one line "MEMREG-CHECK <name> PASS|FAIL <detail>".
- * Exit status 0 when every check of the call passed.  Linked statically.
+ * Each check prints one line through checklib's mr_check().  Exit status
+ * 0 when every check of the call passed.  Linked statically.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,53 +34,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#define M "/sys/kernel/memreg"
+#include "checklib.h"
 
 static int failed;
 
-/* Print one check line; remember a failure. */
+/* mr_check() of "NAME-SUFFIX"; remembers a failure. */
 static void verdict(const char *name, const char *suffix, int ok, const char *detail)
 {
-	printf("MEMREG-CHECK %s-%s %s %s\n", name, suffix, ok ? "PASS" : "FAIL", detail);
-	fflush(stdout);
-	failed |= !ok;
+	char full[96];
+
+	snprintf(full, sizeof(full), "%s-%s", name, suffix);
+	failed |= !mr_check(full, ok, "%s", detail);
 }
 
-/* Read a sysfs file into @buf without its newline; "" when unreadable. */
-static void rd(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-/* Write @val to a sysfs file; 0 or the errno of the write. */
-static int wr(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, val, strlen(val)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-static unsigned long long rd_u64(const char *path)
-{
-	char buf[32];
-
-	rd(path, buf, sizeof(buf));
-	return strtoull(buf, NULL, 10);
-}
-
+/* CLOCK_MONOTONIC in microseconds. */
 static double now_us(void)
 {
 	struct timespec ts;
@@ -98,8 +64,7 @@ static double now_us(void)
 static double rate_on(int cpu, double secs)
 {
 	volatile unsigned long sink = 0;
-	char path[96];
-	unsigned long long e0, e1;
+	long long e0, e1;
 	double t0, t1;
 	cpu_set_t set;
 
@@ -107,16 +72,15 @@ static double rate_on(int cpu, double secs)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return -1;
-	snprintf(path, sizeof(path), M "/cpu%d/read_events", cpu);
 	usleep(30000);	/* let a period boundary pass on the new CPU */
-	e0 = rd_u64(path);
+	e0 = mr_cpu(cpu, "read_events");
 	t0 = now_us();
 	do {
 		for (int i = 0; i < 100000; i++)
 			sink += (unsigned long)i;
 	} while (now_us() - t0 < secs * 1e6);
 	usleep(30000);	/* the period in progress reaches the statistic */
-	e1 = rd_u64(path);
+	e1 = mr_cpu(cpu, "read_events");
 	t1 = now_us();
 	return (double)(e1 - e0) / (t1 - t0);
 }
@@ -153,15 +117,13 @@ static int rate_fits(const char *spec, double rate, const char **want)
 /* Both CPUs read back and count their own spec. */
 static void check_counts(const char *name, const char *spec[2], double secs)
 {
-	char got[2][64], detail[512], path[96];
+	char got[2][64], detail[512];
 	const char *want[2];
 	double rate[2];
 	int cpu, ok;
 
-	for (cpu = 0; cpu < 2; cpu++) {
-		snprintf(path, sizeof(path), M "/cpu%d/read_event", cpu);
-		rd(path, got[cpu], sizeof(got[cpu]));
-	}
+	for (cpu = 0; cpu < 2; cpu++)
+		mr_gets(got[cpu], sizeof(got[cpu]), "cpu%d/read_event", cpu);
 	snprintf(detail, sizeof(detail), "cpu0/read_event=%s (want %s) cpu1/read_event=%s (want %s)",
 		 got[0], spec[0], got[1], spec[1]);
 	verdict(name, "readback", !strcmp(got[0], spec[0]) && !strcmp(got[1], spec[1]), detail);
@@ -191,7 +153,7 @@ static int split2(char *s, const char *out[2])
 /* Write each "CPU=SPEC" of @list to cpuN/read_event; 0 or an errno. */
 static int stage(char *list, char *detail, size_t len)
 {
-	char *tok, *save = NULL, path[96];
+	char *tok, *save = NULL;
 	size_t n = 0;
 	int err;
 
@@ -201,8 +163,7 @@ static int stage(char *list, char *detail, size_t len)
 		if (!eq)
 			return EINVAL;
 		*eq = '\0';
-		snprintf(path, sizeof(path), M "/cpu%s/read_event", tok);
-		err = wr(path, eq + 1);
+		err = -mr_put(eq + 1, "cpu%s/read_event", tok);
 		n += (size_t)snprintf(detail + n, n < len ? len - n : 0, "cpu%s/read_event=%s (%s); ",
 				      tok, eq + 1, err ? strerror(err) : "staged");
 		if (err)
@@ -211,6 +172,7 @@ static int stage(char *list, char *detail, size_t len)
 	return 0;
 }
 
+/* Entry point: -s, then -b, then -e, each as the usage above says. */
 int main(int argc, char **argv)
 {
 	char *expect = NULL, *set = NULL, *bad = NULL, detail[512], err[256];
@@ -233,15 +195,15 @@ int main(int argc, char **argv)
 	if (set) {
 		e = stage(set, detail, sizeof(detail));
 		if (!e)
-			e = wr(M "/commit", "1");
-		rd(M "/error", err, sizeof(err));
+			e = -mr_commit();
+		mr_gets(err, sizeof(err), "error");
 		snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
 			 "commit: %s, error='%s'", e ? strerror(e) : "ok", err);
 		verdict(name, "commit", !e && !strcmp(err, "none"), detail);
 	}
 	if (bad) {
 		char cpu[8], want[96], *eq = strchr(bad, '=');
-		char path[96], back[64];
+		char back[64];
 		int staged, committed;
 
 		if (!eq || eq - bad >= (long)sizeof(cpu))
@@ -249,18 +211,17 @@ int main(int argc, char **argv)
 		snprintf(cpu, sizeof(cpu), "%.*s", (int)(eq - bad), bad);
 		snprintf(want, sizeof(want), "cpu %s: read_event '%s'", cpu, eq + 1);
 		staged = stage(bad, detail, sizeof(detail));
-		committed = wr(M "/commit", "1");
-		rd(M "/error", err, sizeof(err));
+		committed = -mr_commit();
+		mr_gets(err, sizeof(err), "error");
 		snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
 			 "commit: %s, error='%s' (must name \"%s\")",
 			 committed ? strerror(committed) : "accepted", err, want);
 		verdict(name, "refused", !staged && committed == EINVAL && strstr(err, want), detail);
-		wr(M "/commit", "0");
-		snprintf(path, sizeof(path), M "/cpu%s/read_event", cpu);
-		rd(path, back, sizeof(back));
-		snprintf(detail, sizeof(detail), "after commit 0: %s reads '%s', pending=%llu",
-			 path, back, rd_u64(M "/pending"));
-		verdict(name, "discarded", strcmp(back, eq + 1) && rd_u64(M "/pending") == 0, detail);
+		mr_put("0\n", "commit");
+		mr_gets(back, sizeof(back), "cpu%s/read_event", cpu);
+		snprintf(detail, sizeof(detail), "after commit 0: cpu%s/read_event reads '%s', pending=%lld",
+			 cpu, back, mr_get("pending"));
+		verdict(name, "discarded", strcmp(back, eq + 1) && mr_get("pending") == 0, detail);
 	}
 	if (expect) {
 		if (split2(expect, spec))
