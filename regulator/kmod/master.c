@@ -12,7 +12,9 @@
  * timer interrupt, so the tick is never starved by its own CPU's
  * throttle.  A late expiry ticks for the period it lands in; periods it
  * jumped over are counted by the core (memreg.master_skipped) and put into
- * the last error by a work item (the error lock sleeps on PREEMPT_RT).
+ * the last error by a work item (the error lock sleeps on PREEMPT_RT),
+ * at most once per MRK_REPORT_DELAY: a tick late every period must not
+ * wake a kworker and format the error every period.
  * No mode that needs the tick (LMS, reclaim, sharing): no timer at all.
  *
  * Spare sharing: a throttled CPU's overflow irq_work pokes the master
@@ -50,7 +52,10 @@ static struct hrtimer mrk_master_timer;
 static atomic_t mrk_master_skips = ATOMIC_INIT(0);	/* new skips to report */
 
 static void mrk_master_report(struct work_struct *work);
-static DECLARE_WORK(mrk_report_work, mrk_master_report);
+static DECLARE_DELAYED_WORK(mrk_report_work, mrk_master_report);
+
+/* Reports noticed within this window are written once, at its end. */
+#define MRK_REPORT_DELAY	max(1UL, msecs_to_jiffies(20))
 
 /*
  * Whether @cfg has a mode that needs the per-period tick: LMS (predict),
@@ -106,10 +111,13 @@ void mrk_master_poke(void)
 					       &this_cpu_ptr(&mrk_cpus)->poke_csd);
 }
 
-/* Have the report work say what the tick or a period timer noticed. */
+/*
+ * Have the report work say what the tick or a period timer noticed, within
+ * MRK_REPORT_DELAY; while it is pending this only tests its pending bit.
+ */
 void mrk_master_report_queue(void)
 {
-	queue_work(system_wq, &mrk_report_work);
+	queue_delayed_work(system_wq, &mrk_report_work, MRK_REPORT_DELAY);
 }
 
 /*
@@ -261,5 +269,5 @@ void mrk_master_stop(void)
 /* Wait for the report work; module exit, after everything stopped. */
 void mrk_master_exit(void)
 {
-	cancel_work_sync(&mrk_report_work);
+	cancel_delayed_work_sync(&mrk_report_work);
 }
