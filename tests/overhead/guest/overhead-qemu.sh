@@ -169,6 +169,7 @@ accel="-accel tcg"
 # idle (bench/overhead/README.md)
 [ "$icount" -eq 1 ] && [ "$mode" = bench ] && accel="$accel,sleep=off"
 accel=${OVH_QEMU_ACCEL:-$accel}	# for experiments with other TCG flags
+xappend=${OVH_QEMU_APPEND:-}	# and with guest kernel options (nohz=off)
 stat=median
 [ "$icount" -eq 1 ] || stat=best
 machine="-cpu max"
@@ -179,7 +180,7 @@ echo "overhead-qemu: $arch kernel $kver, mode $mode, $([ "$icount" -eq 1 ] && ec
 # shellcheck disable=SC2086 # $accel and $machine are lists of options
 qemu_boot "$log" "$tmo" "$qemu" $accel $machine -smp 2 -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
-	-append "console=$console quiet panic=-1 ovh_mode=$mode ovh_reps=$reps ovh_ms=$ms ovh_bench=$bench ovh_extra=$extra ovh_stat=$stat ovh_cells=$cells ovh_load=$loadidx"
+	-append "console=$console quiet panic=-1 ovh_mode=$mode ovh_reps=$reps ovh_ms=$ms ovh_bench=$bench ovh_extra=$extra ovh_stat=$stat ovh_cells=$cells ovh_load=$loadidx${xappend:+ $xappend}"
 rm -f "$initrd"
 load1=$(cut -d' ' -f1 /proc/loadavg)
 load0=$(awk -v a="$load0" -v b="$load1" 'BEGIN { print (a > b ? a : b) }')
