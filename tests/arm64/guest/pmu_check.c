@@ -173,7 +173,8 @@ static int accuracy(void)
 			continue;
 		}
 		mr_sleep(0.2);
-		n0 = mr_cpu(1, "periods"); t0 = mr_cpu(1, "throttles"); i0 = pmu_irqs(1);
+		/* irqs sampled outside the throttles' window (i >= t below) */
+		i0 = pmu_irqs(1); n0 = mr_cpu(1, "periods"); t0 = mr_cpu(1, "throttles");
 		o0 = mr_cpu(1, "overflows");
 		mr_trace_on("throttle");
 		r = spin(1, "2");
