@@ -145,6 +145,8 @@ struct mrk_cfg {
  * @errors:       core entry points that returned an error (owner)
  * @perf_throttled: periods that ended with perf throttling a counter of
  *                this CPU, i.e. overflows not delivered (owner's timer)
+ * @stale:        the current period's budget is the guarantee because the
+ *                master published none for it (owner's timer; traced)
  * @hp_work:      deferred hotplug work (hotplug.c)
  */
 struct mrk_cpu {
@@ -175,6 +177,7 @@ struct mrk_cpu {
 	struct task_struct	*thread;
 	u64			errors;
 	u64			perf_throttled;
+	int			stale;
 	struct work_struct	hp_work;
 };
 

@@ -36,6 +36,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	u64 consumed[MEMREG_NR_CLASSES] = { 0, 0 };
 	const struct memreg_cpu *rc = &mrk_core->cpu[c->cpu];
 	u64 budget[MEMREG_NR_CLASSES];
+	u64 stale0 = rc->stats.stale_budgets;
 	int was_throttled = c->throttled;
 	struct memreg_arm arm;
 	struct mrk_cpu *me;
@@ -73,7 +74,8 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	} else {
 		if (c->started)
 			trace_period(c->cpu, c->period, consumed[0], consumed[1],
-				     budget[0], budget[1], was_throttled);
+				     budget[0], budget[1], was_throttled, c->stale);
+		c->stale = rc->stats.stale_budgets != stale0;
 		WRITE_ONCE(c->period, period);
 		WRITE_ONCE(c->throttled, 0);
 		WRITE_ONCE(c->started, 1);

@@ -2,7 +2,9 @@
 /*
  * Tracepoints of memreg: memreg:period (one per CPU per period, from the
  * period timer, describing the period that just ended: events used, its
- * final budget, whether it ended throttled) and memreg:throttle (when a CPU exhausts its budget).
+ * final budget, whether it ended throttled, whether its budget was the
+ * guarantee because the master had published none for it) and
+ * memreg:throttle (when a CPU exhausts its budget).
  * Record them with `perf record -e 'memreg:*'` or trace-cmd.
  */
 #undef TRACE_SYSTEM
@@ -15,8 +17,8 @@
 
 TRACE_EVENT(period,
 	TP_PROTO(int cpu, u64 idx, u64 used_r, u64 used_w, u64 budget_r,
-		 u64 budget_w, int throttled),
-	TP_ARGS(cpu, idx, used_r, used_w, budget_r, budget_w, throttled),
+		 u64 budget_w, int throttled, int stale),
+	TP_ARGS(cpu, idx, used_r, used_w, budget_r, budget_w, throttled, stale),
 	TP_STRUCT__entry(
 		__field(int, cpu)
 		__field(u64, idx)
@@ -25,6 +27,7 @@ TRACE_EVENT(period,
 		__field(u64, budget_r)
 		__field(u64, budget_w)
 		__field(int, throttled)
+		__field(int, stale)
 	),
 	TP_fast_assign(
 		__entry->cpu = cpu;
@@ -34,10 +37,12 @@ TRACE_EVENT(period,
 		__entry->budget_r = budget_r;
 		__entry->budget_w = budget_w;
 		__entry->throttled = throttled;
+		__entry->stale = stale;
 	),
-	TP_printk("cpu=%d period=%llu read=%llu/%llu write=%llu/%llu throttled=%d",
+	TP_printk("cpu=%d period=%llu read=%llu/%llu write=%llu/%llu throttled=%d stale=%d",
 		  __entry->cpu, __entry->idx, __entry->used_r, __entry->budget_r,
-		  __entry->used_w, __entry->budget_w, __entry->throttled)
+		  __entry->used_w, __entry->budget_w, __entry->throttled,
+		  __entry->stale)
 );
 
 TRACE_EVENT(throttle,

@@ -300,6 +300,7 @@ static void add_period(const char *rest, void *arg)
 	if (sscanf(rest, "period=%lld read=%lld/%lld", &p.idx, &p.used, &p.budget) != 3)
 		return;
 	p.throttled = (int)mr_field(rest, "throttled", 0);
+	p.stale = (int)mr_field(rest, "stale", 0);
 	slot = vec_push(arg);
 	if (slot)
 		*slot = p;

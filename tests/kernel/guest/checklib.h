@@ -71,6 +71,8 @@ struct mr_period {
 	long long used;		/* read events counted in the period */
 	long long budget;	/* the period's read budget */
 	int throttled;		/* the period ended throttled */
+	int stale;		/* its budget was the guarantee: the master
+				 * published none for it (tick skipped) */
 };
 
 /* One memreg:throttle trace event of one CPU. */
