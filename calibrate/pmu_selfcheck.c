@@ -6,6 +6,7 @@
  * File map (the delivery check itself is in pmu_delivery.c):
  *   other PMU users            nmi_watchdog_on(), scan_perf_holders(),
  *                              memcal_pmu_find_users()
+ *   the event of each CPU      kind_of(), memcal_selfcheck_cpu_event()
  *   the checks of a run        memcal_selfcheck_count_verdict(),
  *                              memcal_selfcheck_counts(),
  *                              memcal_selfcheck_delivery(),
@@ -20,8 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cpu_types.h"
 #include "kernels.h"
+#include "memreg.h"
 #include "pmu_selfcheck.h"
 #include "stats.h"
 
@@ -166,6 +169,75 @@ int memcal_pmu_find_users(struct memcal_pmu_users *u)
 			 "kernel.perf_event_paranoid=2)", off ? "; " : "",
 			 u->paranoid);
 	return u->nmi_watchdog || u->n_holders;
+}
+
+/* kind_of - the kind of @kinds whose cpulist holds @cpu, or NULL. */
+static const struct memcal_cpu_kind *
+kind_of(const struct memcal_cpu_kind *kinds, size_t n, unsigned cpu)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t list[1024];
+		const char *why;
+		size_t m;
+
+		if (cli_parse_u32_list(kinds[i].cpus, 0, 1023, list, 1024, &m,
+				       &why))
+			continue;
+		for (size_t j = 0; j < m; j++)
+			if (list[j] == cpu)
+				return &kinds[i];
+	}
+	return NULL;
+}
+
+/*
+ * memcal_selfcheck_cpu_event - the @traffic event ("read" or "write") a
+ * check counts on @cpu with, by memtune's rule: with several kinds of CPU
+ * in @kinds, the kind's own event (its memreg spec, "9:0x2a": the type
+ * is the kind's PMU); else, or when the kind has none, the run's chosen
+ * event of @r.  Return: 0, or -1 when there is neither.
+ */
+int memcal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
+			       const struct memcal_cpu_kind *kinds,
+			       size_t n_kinds, unsigned cpu,
+			       const char *traffic,
+			       struct memcal_selfcheck_event *e)
+{
+	const struct memcal_cpu_kind *k = kind_of(kinds, n_kinds, cpu);
+	int cls = strcmp(traffic, "write") ? 0 : 1;
+	const struct memcal_pmu_event *run = NULL;
+	struct memreg_event ev;
+	const char *why;
+
+	memset(e, 0, sizeof(*e));
+	e->attr.size = sizeof(e->attr);
+	if (n_kinds > 1 && k && k->event[cls][0] &&
+	    !memreg_event_parse(k->event[cls],
+				(memreg_u32)strlen(k->event[cls]), &ev, &why) &&
+	    ev.counted) {
+		e->attr.type = ev.type;
+		e->attr.config = ev.config;
+		snprintf(e->event, sizeof(e->event), "%s", k->event[cls]);
+		snprintf(e->whose, sizeof(e->whose), "%s (cpus %s) counts its "
+			 "own %s %s%s%s", k->label, k->cpus, k->event[cls],
+			 k->event_name[cls], k->perf_pmu[0] ? " on " : "",
+			 k->perf_pmu);
+		return 0;
+	}
+	for (size_t i = 0; i < r->n_events; i++)
+		if (r->events[i].chosen &&
+		    !strcmp(r->events[i].traffic, traffic))
+			run = &r->events[i];
+	if (!run)
+		return -1;
+	e->attr.type = run->perf_type;
+	e->attr.config = run->perf_config;
+	e->attr.config1 = run->perf_config1;
+	snprintf(e->event, sizeof(e->event), "%s", run->name);
+	if (k)
+		snprintf(e->whose, sizeof(e->whose), "%s (cpus %s) counts the "
+			 "run's %s", k->label, k->cpus, run->name);
+	return 0;
 }
 
 /*
@@ -339,14 +411,16 @@ static void read_for(double seconds, void *user)
 }
 
 /*
- * memcal_selfcheck_delivery - on each of @cpus, the chosen read event
- * sampled as the regulator will use it must deliver its overflow
- * interrupts at MEMCAL_SELFCHECK_PERIOD_US's rate.  The sample period is
- * taken from @read_rate so that the load should overflow four times as
- * often as needed.  Return: 0, or -1 when @add fails.
+ * memcal_selfcheck_delivery - on each of @cpus, its read event
+ * (memcal_selfcheck_cpu_event() with @kinds) sampled as the regulator
+ * will use it must deliver its overflow interrupts at
+ * MEMCAL_SELFCHECK_PERIOD_US's rate.  The sample period is taken from
+ * @read_rate so that the load should overflow four times as often as
+ * needed.  Return: 0, or -1 when @add fails.
  */
 int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
-			      const unsigned *cpus, unsigned n,
+			      const struct memcal_cpu_kind *kinds,
+			      size_t n_kinds, const unsigned *cpus, unsigned n,
 			      double read_rate, void *buf, size_t bytes,
 			      memcal_selfcheck_add_fn add, void *user)
 {
@@ -355,39 +429,41 @@ int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
 		.buf = buf, .bytes = bytes - bytes % MEMCAL_KERNEL_GRANULE,
 		.k = memcal_kernel_best(MEMCAL_OP_READ),
 	};
-	const struct memcal_pmu_event *e = NULL;
-	struct perf_event_attr a;
 
-	for (size_t i = 0; i < r->n_events; i++)
-		if (r->events[i].chosen && !strcmp(r->events[i].traffic, "read"))
-			e = &r->events[i];
-	if (!r->status.available || !e || !load.k)
-		return skip(add, user, "delivery", !r->status.available ?
-			    NO_COUNTER : "skipped: no read event passed "
-			    "validation, so delivery cannot be checked with it");
-	memset(&a, 0, sizeof(a));
-	a.type = e->perf_type;
-	a.config = e->perf_config;
-	a.config1 = e->perf_config1;
-	a.exclude_kernel = 1;
-	a.sample_period = read_rate > 4 * needed ?
-			  (uint64_t)(read_rate / (4 * needed)) : 1;
+	if (!r->status.available || !load.k)
+		return skip(add, user, "delivery", NO_COUNTER);
 	for (unsigned i = 0; i < n; i++) {
 		struct memcal_selfcheck c = { .cpu = (int)cpus[i],
 			.tolerance_pct = 100 * (1 - MEMCAL_DELIVERY_MIN_RATIO) };
+		struct memcal_selfcheck_event e;
 		struct memcal_delivery d;
 		int rc;
 
 		snprintf(c.check, sizeof(c.check), "delivery");
-		snprintf(c.event, sizeof(c.event), "%s", e->name);
-		rc = memcal_pmu_check_delivery(&a, cpus[i], needed,
+		if (memcal_selfcheck_cpu_event(r, kinds, n_kinds, cpus[i],
+					       "read", &e)) {
+			snprintf(c.verdict, sizeof(c.verdict), "skip");
+			snprintf(c.message, sizeof(c.message), "skipped: no "
+				 "read event passed validation, so delivery "
+				 "cannot be checked with it on cpu %u",
+				 cpus[i]);
+			if (add(user, &c))
+				return -1;
+			continue;
+		}
+		e.attr.exclude_kernel = 1;
+		e.attr.sample_period = read_rate > 4 * needed ?
+			(uint64_t)(read_rate / (4 * needed)) : 1;
+		snprintf(c.event, sizeof(c.event), "%s", e.event);
+		rc = memcal_pmu_check_delivery(&e.attr, cpus[i], needed,
 					       MEMCAL_SELFCHECK_DELIVERY_S,
 					       read_for, &load, &d);
 		c.expected = d.expected;
 		c.measured = (double)d.delivered;
 		snprintf(c.verdict, sizeof(c.verdict), "%s",
 			 !rc && d.pass ? "pass" : "fail");
-		snprintf(c.message, sizeof(c.message), "%s", d.message);
+		snprintf(c.message, sizeof(c.message), "%.250s%s%.255s", e.whose,
+			 e.whose[0] ? ": " : "", d.message);
 		if (add(user, &c))
 			return -1;
 	}

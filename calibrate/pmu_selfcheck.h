@@ -16,7 +16,10 @@
  * During `memcal run` every check is stored with a verdict (struct
  * memcal_selfcheck): the read and the write event each count a known
  * number of lines, separately; delivery on each CPU of the run; other
- * PMU users.  A check that cannot run on this machine is stored as
+ * PMU users.  On a board with several kinds of CPU (big.LITTLE, hybrid)
+ * each CPU is checked with the event the regulator will give it: its
+ * kind's own documented event, else the run's (the rule memtune plans
+ * by); the message names the kind and the event.  A check that cannot run on this machine is stored as
  * "skip" with the reason, never as a pass.
  */
 #ifndef MEMCAL_PMU_SELFCHECK_H
@@ -25,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "memcal_db_cpu_kind.h"
 #include "memcal_db_selfcheck.h"
 #include "pmu.h"
 #include "pmu_delivery.h"
@@ -56,6 +60,25 @@ struct memcal_pmu_users {
 
 int memcal_pmu_find_users(struct memcal_pmu_users *u);
 
+/**
+ * struct memcal_selfcheck_event - the event a check counts on one CPU.
+ * @attr:  its perf encoding (type, config, config1; nothing else set).
+ * @event: its name as the check stores it ("9:0x2a", or the run's event).
+ * @whose: the kind and event, for the check's message ("" when the CPU's
+ *         kind is unknown).
+ */
+struct memcal_selfcheck_event {
+	struct perf_event_attr attr;
+	char event[128];
+	char whose[384];
+};
+
+int memcal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
+			       const struct memcal_cpu_kind *kinds,
+			       size_t n_kinds, unsigned cpu,
+			       const char *traffic,
+			       struct memcal_selfcheck_event *e);
+
 /* Receives each self-check as it is decided; returns 0 or -1 (memory). */
 typedef int (*memcal_selfcheck_add_fn)(void *user,
 				       const struct memcal_selfcheck *c);
@@ -67,7 +90,8 @@ int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 			    size_t bytes, unsigned line, double *read_rate,
 			    memcal_selfcheck_add_fn add, void *user);
 int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
-			      const unsigned *cpus, unsigned n,
+			      const struct memcal_cpu_kind *kinds,
+			      size_t n_kinds, const unsigned *cpus, unsigned n,
 			      double read_rate, void *buf, size_t bytes,
 			      memcal_selfcheck_add_fn add, void *user);
 int memcal_selfcheck_users(memcal_selfcheck_add_fn add, void *user);

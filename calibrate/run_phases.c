@@ -529,10 +529,11 @@ static void kinds_store(struct memcal_run_result *r)
 }
 
 /*
- * phase_pmu - discover and validate PMU events, then the self-checks: the
- * read and write counts (on worker 0, which opened the events), overflow
- * delivery on every CPU of the run, other PMU users.  "No PMU" is a
- * result: the checks that need one are stored as skipped, with why.
+ * phase_pmu - discover and validate PMU events and the kinds of CPU, then
+ * the self-checks: the read and write counts (on worker 0, which opened
+ * the events), overflow delivery on every CPU of the run with its kind's
+ * event, other PMU users.  "No PMU" is a result: the checks that need
+ * one are stored as skipped, with why.
  */
 static int phase_pmu(struct run_state *s)
 {
@@ -543,8 +544,11 @@ static int phase_pmu(struct run_state *s)
 	if (s->step)
 		s->step(s->user, "PMU events and self-checks");
 	memcal_team_run_subset(s->b.team, 1, pmu_worker, &j);
+	kinds_store(s->r);
 	if (!j.rc)
-		j.rc = memcal_selfcheck_delivery(&j.rep, s->b.cpus, s->b.n,
+		j.rc = memcal_selfcheck_delivery(&j.rep, s->r->kinds,
+						 s->r->n_kinds,
+						 s->b.cpus, s->b.n,
 						 j.read_rate,
 						 s->b.bufs[0].base, s->b.bytes,
 						 memcal_result_add_selfcheck,
@@ -562,7 +566,6 @@ static int phase_pmu(struct run_state *s)
 	if (!j.rep.status.available)
 		memcal_result_note(s->r, j.rep.status.message);
 	memcal_pmu_report_free(&j.rep);
-	kinds_store(s->r);
 	return rc;
 }
 

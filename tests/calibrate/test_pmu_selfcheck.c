@@ -4,7 +4,9 @@
  * software event standing in for a memory-traffic counter (this machine
  * has no hardware PMU; software events overflow through the same perf
  * path into the same ring buffer), the verdicts for what a board can get
- * wrong, and the detection of other PMU users on a recorded /proc.
+ * wrong, the event each CPU of a big.LITTLE board is checked with (the
+ * RK3588 recording replayed, and two fake kinds checked for real), and
+ * the detection of other PMU users on a recorded /proc.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -19,6 +21,9 @@
 
 #include "cpu_types.h"
 #include "pmu_selfcheck.h"
+#include "replay.h"
+
+#define BOARDS MEMCAL_SOURCE_DIR "/tests/fixtures/boards/"
 
 /*
  * spin - burn @seconds of this thread's CPU time (task-clock counts it;
@@ -312,7 +317,7 @@ Test(selfcheck, delivery_on_each_cpu)
 
 	cr_assert_not_null(buf);
 	memset(buf, 1, bytes);
-	cr_assert_eq(memcal_selfcheck_delivery(&r, cpus, n > 1 ? 2 : 1, 1e9,
+	cr_assert_eq(memcal_selfcheck_delivery(&r, NULL, 0, cpus, n > 1 ? 2 : 1, 1e9,
 					       buf, bytes, collect, &k), 0);
 	cr_assert_eq(k.n, n > 1 ? 2u : 1u);
 	for (size_t i = 0; i < k.n; i++) {
@@ -328,11 +333,121 @@ Test(selfcheck, delivery_on_each_cpu)
 	}
 	k.n = 0;
 	ev.chosen = false;
-	cr_assert_eq(memcal_selfcheck_delivery(&r, cpus, 1, 1e9, buf, bytes,
+	cr_assert_eq(memcal_selfcheck_delivery(&r, NULL, 0, cpus, 1, 1e9, buf, bytes,
 					       collect, &k), 0);
 	cr_assert_eq(k.n, 1);
 	cr_expect_str_eq(k.c[0].verdict, "skip");
 	cr_expect(strstr(k.c[0].message, "no read event passed validation"));
+	free(buf);
+}
+
+/*
+ * The RK3588 recording replayed: each CPU is asked for its own kind's
+ * event on its kind's PMU (A55 type 8, A76 type 9), not the run's one
+ * event; a one-kind board and a CPU of no kind use the run's event.
+ */
+Test(selfcheck, cpu_event_is_the_kinds_own_on_big_little)
+{
+	struct memcal_pmu_event ev[2] = {
+		{ .name = "RUN_READ", .traffic = "read", .perf_type = 4,
+		  .perf_config = 0x17, .opened = true, .chosen = true },
+		{ .name = "RUN_WRITE", .traffic = "write", .perf_type = 4,
+		  .perf_config = 0x18, .opened = true, .chosen = true },
+	};
+	struct memcal_pmu_report r = { .status = { .available = true },
+				       .events = ev, .n_events = 2 };
+	struct memcal_selfcheck_event e;
+	struct memcal_cpu_kind k[MEMCAL_MAX_CPU_TYPES];
+	struct memcal_replay rp;
+	char err[1024] = "";
+	size_t n;
+
+	cr_assert_eq(memcal_replay_load(BOARDS "rk3588", &rp, err,
+					sizeof(err)), 0, "%s", err);
+	n = rp.types.n;
+	cr_assert_eq(n, 2);
+	for (size_t i = 0; i < n; i++)
+		memcal_cpu_type_kind(&rp.types, i, &k[i]);
+	memcal_replay_free(&rp);
+
+	for (unsigned cpu = 0; cpu < 8; cpu++) {
+		bool big = cpu >= 4;
+
+		cr_assert_eq(memcal_selfcheck_cpu_event(&r, k, n, cpu, "read",
+							&e), 0);
+		cr_expect_eq(e.attr.type, big ? 9u : 8u, "cpu %u", cpu);
+		cr_expect_eq(e.attr.config, 0x2a, "cpu %u", cpu);
+		cr_expect_str_eq(e.event, big ? "9:0x2a" : "8:0x2a");
+		cr_expect(strstr(e.whose, big ? "Cortex-A76 (cpus 4-7) counts "
+				 "its own 9:0x2a" : "Cortex-A55 (cpus 0-3) "
+				 "counts its own 8:0x2a"), "%s", e.whose);
+		cr_assert_eq(memcal_selfcheck_cpu_event(&r, k, n, cpu, "write",
+							&e), 0);
+		cr_expect_eq(e.attr.type, big ? 9u : 8u, "cpu %u", cpu);
+		cr_expect_eq(e.attr.config, 0x18, "cpu %u", cpu);
+	}
+
+	/* A CPU of no kind: the run's event, with no kind named. */
+	cr_assert_eq(memcal_selfcheck_cpu_event(&r, k, n, 9, "read", &e), 0);
+	cr_expect_eq(e.attr.type, 4u);
+	cr_expect_eq(e.attr.config, 0x17);
+	cr_expect_str_eq(e.event, "RUN_READ");
+	cr_expect_str_eq(e.whose, "");
+
+	/* One kind: its event is the run's (memtune's rule), named so. */
+	cr_assert_eq(memcal_selfcheck_cpu_event(&r, k + 1, 1, 5, "write",
+						&e), 0);
+	cr_expect_eq(e.attr.type, 4u);
+	cr_expect_eq(e.attr.config, 0x18);
+	cr_expect_str_eq(e.event, "RUN_WRITE");
+	cr_expect(strstr(e.whose, "Cortex-A76 (cpus 4-7) counts the run's "
+			 "RUN_WRITE"), "%s", e.whose);
+
+	/* A kind without its own event and no run event: nothing to check. */
+	k[0].event[0][0] = '\0';
+	ev[0].chosen = false;
+	cr_expect_eq(memcal_selfcheck_cpu_event(&r, k, n, 1, "read", &e), -1);
+	cr_expect_eq(memcal_selfcheck_cpu_event(&r, k, n, 5, "read", &e), 0);
+	cr_expect_eq(e.attr.type, 9u);
+}
+
+/*
+ * Two fake kinds on this machine's CPUs 0 and 1, each with its own
+ * software event (cpu-clock, task-clock) and no run event: delivery on
+ * each CPU samples its kind's event, and each row names the kind.
+ */
+Test(selfcheck, delivery_uses_each_kinds_event)
+{
+	struct memcal_cpu_kind kinds[2] = {
+		{ .cpus = "0", .label = "Little", .perf_type = 1,
+		  .event = { "1:0x0", "" }, .event_name = { "cpu-clock", "" } },
+		{ .cpus = "1", .label = "Big", .perf_type = 1,
+		  .event = { "1:0x1", "" }, .event_name = { "task-clock", "" } },
+	};
+	struct memcal_pmu_report r = { .status = { .available = true } };
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cpus[2] = { 0, 1 };
+	size_t bytes = 1 << 20;
+	char *buf = aligned_alloc(4096, bytes);
+	struct collected k = { 0 };
+
+	cr_assert_not_null(buf);
+	memset(buf, 1, bytes);
+	cr_assert_eq(memcal_selfcheck_delivery(&r, kinds, 2, cpus,
+					       n > 1 ? 2 : 1, 1e9, buf, bytes,
+					       collect, &k), 0);
+	cr_assert_eq(k.n, n > 1 ? 2u : 1u);
+	for (size_t i = 0; i < k.n; i++) {
+		cr_log_info("%s: %s", k.c[i].verdict, k.c[i].message);
+		cr_expect_eq(k.c[i].cpu, (int)cpus[i]);
+		cr_expect_str_eq(k.c[i].event, kinds[i].event[0]);
+		cr_expect(strstr(k.c[i].message, i ? "Big (cpus 1) counts its "
+				 "own 1:0x1 task-clock: cpu 1:" : "Little "
+				 "(cpus 0) counts its own 1:0x0 cpu-clock: "
+				 "cpu 0:"), "%s", k.c[i].message);
+		cr_expect_geq(k.c[i].measured, 0.9 * k.c[i].expected, "%s",
+			      k.c[i].message);
+	}
 	free(buf);
 }
 
