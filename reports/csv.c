@@ -11,7 +11,8 @@
  * cent, y sustainable B/s, y_min knee, y_max unpaced peak), overhead, budget,
  * validation_unregulated, validation_regulated, job_latency (x jobs, y
  * p99 ns, y_min p50, y_max max), job_deadline_misses, lms_actual, lms_predicted,
- * warning, missing.  Values are in base units (B/s, ns, us) with 10
+ * selfcheck (series the check, x expected, y measured; note verdict,
+ * event, tolerance and message), warning, missing.  Values are in base units (B/s, ns, us) with 10
  * significant digits; an empty field means "not applicable".
  */
 #include <errno.h>
@@ -200,6 +201,38 @@ static void calibration(FILE *f, const struct report *r)
 	}
 }
 
+/*
+ * selfchecks - the PMU self-checks: x what the check expected, y what it
+ * measured (lines and events for the counts, overflows for delivery,
+ * other users for pmu-users; both empty when skipped); the note is "VERDICT, EVENT, within TOL%:
+ * MESSAGE" (the message names the kind of CPU and its event).
+ */
+static void selfchecks(FILE *f, const struct report *r)
+{
+	for (size_t i = 0; i < r->n_sc; i++) {
+		const struct memcal_selfcheck *c = &r->sc[i];
+		bool skipped = !strcmp(c->verdict, "skip");
+		bool count = !skipped && strstr(c->check, "-count");
+		bool delivery = !skipped && !strcmp(c->check, "delivery");
+		char note[800], tol[32] = "";
+
+		if (c->tolerance_pct > 0)
+			snprintf(tol, sizeof(tol), ", within %.0f%%",
+				 c->tolerance_pct);
+		snprintf(note, sizeof(note), "%s%s%s%s: %s", c->verdict,
+			 c->event[0] ? ", " : "", c->event, tol, c->message);
+		line(f, &(struct csv_row){ "selfcheck", c->check, c->cpu,
+					   count || delivery ? c->expected : NAN,
+					   count ? "lines" : delivery ?
+					   "overflows" : NULL,
+					   skipped ? NAN : c->measured,
+					   count ? "events" : delivery ?
+					   "overflows" : skipped ? NULL : "users",
+					   NAN, NAN,
+					   note });
+	}
+}
+
 /* tuning - budgets, validation and the LMS trace. */
 static void tuning(FILE *f, const struct report *r)
 {
@@ -266,6 +299,7 @@ int report_write_csv(FILE *f, const struct report *r)
 	fputs(CSV_HEADER, f);
 	summary(f, r);
 	calibration(f, r);
+	selfchecks(f, r);
 	if (r->tool && !strcmp(r->tool, "memtune"))
 		tuning(f, r);
 	for (size_t i = 0; i < r->n_warnings; i++)

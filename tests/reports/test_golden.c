@@ -132,10 +132,14 @@ Test(report_golden, csv_reasons_and_every_warning)
 	load();
 	s = render(report_write_csv);
 	f = open_memstream(&kept, &len);
-	/* the header, the summary rows and the notes: no measurements */
+	/*
+	 * the header, the summary rows, the self-checks and the notes: no
+	 * measurements
+	 */
 	for (line = strtok_r(s, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		if (!n++ || !strncmp(line, "summary,", 8) ||
+		    !strncmp(line, "selfcheck,", 10) ||
 		    !strncmp(line, "warning,", 8) ||
 		    !strncmp(line, "missing,", 8))
 			fprintf(f, "%s\n", line);
@@ -146,6 +150,14 @@ Test(report_golden, csv_reasons_and_every_warning)
 			 PERIOD_WHY "\n"));
 	cr_expect(strstr(kept, "summary,read_write_mix,,,,,,,," MIX_WHY "\n"),
 		  "the mix reason by its key");
+	cr_expect(strstr(kept, "selfcheck,delivery,1,250,overflows,0,overflows"
+			 ",,,\"fail, raw:0x17, within 10%: cpu 1: 2500000 "
+			 "events (250 overflows of 10000) but no overflow "
+			 "interrupt arrived\"\n"), "the delivery check of "
+		  "CPU 1 with its event and verdict");
+	cr_expect(strstr(kept, "selfcheck,read-count,,,,,,,,skip: no "
+			 "hardware PMU: perf_event_open ENOENT\n"),
+		  "a skipped check has no figures");
 	cr_expect_eq(count_str(kept, "\nwarning,,,,,,,,,Planner: ") +
 		     count_str(kept, "\nwarning,,,,,,,,,\"Planner: "), 3);
 	free(kept);
