@@ -106,16 +106,6 @@ bad_params() {
 # PARAM), for a group's plan
 bad_params_plan() { (bad_names=1; bad_params ""); }
 
-# slab_objs CACHE: objects in use in a slab cache (/proc/slabinfo).  SLUB
-# counts every object of a CPU's current slab as active: shrinking the
-# cache first hands those slabs back, so the count is exact.
-slab_objs() {
-	echo 1 > "/sys/kernel/slab/$1/shrink" 2>/dev/null
-	awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print -1 }' /proc/slabinfo
-}
-# meminfo_kb FIELD: a /proc/meminfo figure in kB
-meminfo_kb() { awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo; }
-
 # hang_watch PID WHAT: wait for PID; if it has not exited after 15 s,
 # print (once) what the kernel is doing, from a watcher pinned to cpu0 (the
 # hang seen under arm64 emulation holds a task on cpu1 in a function call
@@ -148,15 +138,12 @@ rmmod_watched() {
 # load_unload_cycles N PERIOD_US PARAMS...: N load/unload cycles (with
 # whatever workloads the caller runs), periods from PERIOD_US up by 2 % a
 # cycle, reclaim and LMS toggled; check load-unload-N.  Then
-# cycles-no-leak: no perf counter left (the perf_event slab cache holds
-# at most 8 objects more than before: other perf users may come and go),
-# vmalloc use grown by less than 1 MiB (the core's state alone is ~43 KiB
-# a load: leaking it every cycle would show) and per-CPU memory back
-# within 64 KiB.
+# cycles-no-leak (memreg_check): no perf counter, vmalloc or per-CPU
+# memory left behind.
 load_unload_cycles() {
-	local n=$1 p=$2 ok=0 i=1 e0 e1 v0 v1 c0 c1
+	local n=$1 p=$2 ok=0 i=1 mem0
 	shift 2
-	e0=$(slab_objs perf_event); v0=$(meminfo_kb VmallocUsed); c0=$(meminfo_kb Percpu)
+	mem0=$(/memreg_check mem-usage)
 	while [ $i -le "$n" ]; do
 		if insmod $KO "$@" cpus=0,1 period_us=$((p + i * p / 50)) \
 			reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
@@ -168,9 +155,8 @@ load_unload_cycles() {
 	done
 	check "load-unload-$n" "cycles ok=$ok/$n left='$(leftover)'" test "$ok" = "$n" -a -z "$(leftover)"
 	sleep 1	# RCU-deferred frees (thread stacks, perf events)
-	e1=$(slab_objs perf_event); v1=$(meminfo_kb VmallocUsed); c1=$(meminfo_kb Percpu)
-	check cycles-no-leak "perf_event objects $e0->$e1, VmallocUsed $v0->$v1 kB, Percpu $c0->$c1 kB after $n cycles" \
-		test "$e0" -ge 0 -a "$e1" -le $((e0 + 8)) -a "$v1" -lt $((v0 + 1024)) -a "$c1" -le $((c0 + 64))
+	# shellcheck disable=SC2086 # three figures, one argument each
+	/memreg_check cycles-no-leak "$n" $mem0
 }
 
 # unload_check NAME: rmmod memreg; NAME passes if it worked and nothing is left

@@ -16,6 +16,8 @@
  *   memreg_check flag-ab FLAG STAT B  FLAG off, then on (reclaim, share)
  *   memreg_check share-cpu-offline    spare sharing with cpu1 offline
  *   memreg_check hotplug P MIN W1     cpu1 offline and online, commits racing it
+ *   memreg_check mem-usage            "E V C": perf_event objects, vmalloc, per-CPU
+ *   memreg_check cycles-no-leak N E V C  nothing left after N load/unload cycles
  *   memreg_check rt-prio-sysfs        priorities staged and committed
  *   memreg_check rt-idle P B R0       a held CPU idles
  *   memreg_check rt-wakes P           rt_prio against the period end
@@ -911,11 +913,64 @@ static int hotplug(long long P, long long min, pid_t w1)
 			     commits, hprc, on, rcf, mr_cpu(1, "running"), p5, p6, err);
 }
 
+/* mem_usage: perf_event objects in use (/proc/slabinfo, -1 without the
+ * cache; SLUB counts every object of a CPU's current slab as active:
+ * shrinking the cache first hands those slabs back, so the count is
+ * exact), VmallocUsed and Percpu (/proc/meminfo, kB) */
+struct mem {
+	long long perf_objs, vmalloc_kb, percpu_kb;
+};
+
+static struct mem mem_usage(void)
+{
+	struct mem m = { -1, 0, 0 };
+	char line[512], name[64];
+	long long v;
+	FILE *f;
+
+	mr_write("/sys/kernel/slab/perf_event/shrink", "1\n");
+	f = fopen("/proc/slabinfo", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", name, &v) == 2 && !strcmp(name, "perf_event"))
+			m.perf_objs = v;
+	if (f)
+		fclose(f);
+	f = fopen("/proc/meminfo", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "VmallocUsed: %lld", &v) == 1)
+			m.vmalloc_kb = v;
+		if (sscanf(line, "Percpu: %lld", &v) == 1)
+			m.percpu_kb = v;
+	}
+	if (f)
+		fclose(f);
+	return m;
+}
+
+/*
+ * cycles-no-leak N E0 V0 C0: after N load/unload cycles that started at
+ * the figures E0 V0 C0 (memreg_check mem-usage): no perf counter left (the
+ * perf_event slab cache holds at most 8 objects more than before: other
+ * perf users may come and go), vmalloc use grown by less than 1 MiB (the
+ * core's state alone is ~43 KiB a load: leaking it every cycle would show)
+ * and per-CPU memory back within 64 KiB
+ */
+static int cycles_no_leak(long long n, long long e0, long long v0, long long c0)
+{
+	struct mem m = mem_usage();
+
+	return mr_check("cycles-no-leak",
+			e0 >= 0 && m.perf_objs <= e0 + 8 && m.vmalloc_kb < v0 + 1024 && m.percpu_kb <= c0 + 64,
+			"perf_event objects %lld->%lld, VmallocUsed %lld->%lld kB, Percpu %lld->%lld kB after %lld cycles",
+			e0, m.perf_objs, v0, m.vmalloc_kb, c0, m.percpu_kb, n);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: memreg_check period R0 | budget R0 PCT P | lms-params R0 | rearm-cpu-clock |\n"
 			"       accuracy | core-context | lms P Ls Hs L H G C | flag-ab FLAG STAT B |\n"
-			"       share-cpu-offline | hotplug P MIN W1 | rt-prio-sysfs | rt-idle P B R0 | rt-wakes P | rt-exempt B\n");
+			"       share-cpu-offline | hotplug P MIN W1 | mem-usage | cycles-no-leak N E0 V0 C0 |\n"
+			"       rt-prio-sysfs | rt-idle P B R0 | rt-wakes P | rt-exempt B\n");
 	return 2;
 }
 
@@ -944,6 +999,13 @@ int main(int argc, char **argv)
 		return !share_cpu_offline();
 	if (!strcmp(c, "hotplug") && argc == 5)
 		return !hotplug(atoll(argv[2]), atoll(argv[3]), (pid_t)atol(argv[4]));
+	if (!strcmp(c, "mem-usage") && argc == 2) {
+		struct mem m = mem_usage();
+
+		return printf("%lld %lld %lld\n", m.perf_objs, m.vmalloc_kb, m.percpu_kb) < 0;
+	}
+	if (!strcmp(c, "cycles-no-leak") && argc == 6)
+		return !cycles_no_leak(atoll(argv[2]), atoll(argv[3]), atoll(argv[4]), atoll(argv[5]));
 	if (!strcmp(c, "rt-prio-sysfs") && argc == 2)
 		return !rt_prio_sysfs();
 	if (!strcmp(c, "rt-idle") && argc == 5)
