@@ -8,16 +8,20 @@
  *                              memcal_pmu_find_users()
  *   the event of each CPU      kind_of(), memcal_selfcheck_cpu_event()
  *   the checks of a run        memcal_selfcheck_count_verdict(),
- *                              memcal_selfcheck_counts(),
+ *                              count_median(), memcal_selfcheck_counts(),
+ *                              kind_count(),
+ *                              memcal_selfcheck_kind_counts(),
  *                              memcal_selfcheck_delivery(),
  *                              memcal_selfcheck_users()
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -312,6 +316,39 @@ static int checked_event(const struct memcal_pmu_report *r,
 }
 
 /*
+ * count_median - what @fd counts in one pass of the read (@wr: write)
+ * kernel over @buf: the median of three passes after a warm-up, 0 when
+ * none could be read.  @secs receives the length of one pass (0 when
+ * none was read).
+ */
+static double count_median(int fd, bool wr, void *buf, size_t bytes,
+			   double *secs)
+{
+	double v[3], total = 0;
+	unsigned n = 0;
+
+	*secs = 0;
+	memcal_pmu_count_pass(fd, wr, buf, bytes);
+	for (unsigned p = 0; p < 3; p++) {
+		struct timespec t0, t1;
+		double got;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		got = memcal_pmu_count_pass(fd, wr, buf, bytes);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (got < 0)
+			continue;
+		v[n++] = got;
+		total += (double)(t1.tv_sec - t0.tv_sec) +
+			 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	}
+	if (!n)
+		return 0;
+	*secs = total / n;
+	return memcal_median(v, n);
+}
+
+/*
  * memcal_selfcheck_counts - the read and the write event each count the
  * lines of one pass over @buf (@bytes, lines of @line bytes), separately;
  * the median of three passes after a warm-up is judged.  An event that
@@ -331,8 +368,7 @@ int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 	for (size_t t = 0; t < 2; t++) {
 		struct memcal_selfcheck c = { .cpu = -1 };
 		bool wr = t == 1;
-		double v[3], secs = 0;
-		unsigned n = 0;
+		double secs = 0;
 		int i;
 
 		snprintf(c.check, sizeof(c.check), "%s-count", traffic[t]);
@@ -351,33 +387,139 @@ int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 			continue;
 		}
 		snprintf(c.event, sizeof(c.event), "%s", r->events[i].name);
-		memcal_pmu_count_pass(r->fds[i], wr, buf, bytes);
-		for (unsigned p = 0; p < 3; p++) {
-			struct timespec t0, t1;
-			double got;
-
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			got = memcal_pmu_count_pass(r->fds[i], wr, buf, bytes);
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			if (got < 0)
-				continue;
-			v[n++] = got;
-			secs += (double)(t1.tv_sec - t0.tv_sec) +
-				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-		}
 		memcal_selfcheck_count_verdict(&c, traffic[t],
 					       (double)bytes / line,
-					       n ? memcal_median(v, n) : 0);
+					       count_median(r->fds[i], wr, buf,
+							    bytes, &secs));
 		if (!(c.measured > 0) && r->events[i].chosen) {
 			r->events[i].chosen = false;
 			snprintf(r->events[i].message,
 				 sizeof(r->events[i].message), "refused: "
 				 "counted nothing in the self-check");
 		}
-		if (!wr && n && secs > 0)
-			*read_rate = c.measured * n / secs;
+		if (!wr && secs > 0)
+			*read_rate = c.measured / secs;
 		if (add(user, &c))
 			return -1;
+	}
+	return 0;
+}
+
+/*
+ * kind_count - one count check of kind @i of @kinds: its own @traffic
+ * event on @cpu (a CPU of that kind), the calling thread moved there for
+ * the check and back.  An event that counts nothing is refused: the kind
+ * then counts the run's event, as memtune will plan it.
+ * Return: what @add returns.
+ */
+static int kind_count(struct memcal_cpu_kind *kinds, size_t n_kinds,
+		      size_t i, unsigned cpu, const char *traffic, void *buf,
+		      size_t bytes, unsigned line,
+		      memcal_selfcheck_add_fn add, void *user)
+{
+	static const struct memcal_pmu_report no_run;
+	struct memcal_selfcheck c = { .cpu = (int)cpu }, v = { 0 };
+	struct memcal_cpu_kind *k = &kinds[i];
+	struct memcal_selfcheck_event e;
+	int cls = strcmp(traffic, "write") ? 0 : 1;
+	cpu_set_t set, old;
+	double secs;
+	int fd;
+
+	if (memcal_selfcheck_cpu_event(&no_run, kinds, n_kinds, cpu, traffic,
+				       &e))
+		return 0;
+	snprintf(c.check, sizeof(c.check), "%s-count", traffic);
+	snprintf(c.event, sizeof(c.event), "%s", e.event);
+	e.attr.disabled = 1;
+	e.attr.exclude_hv = 1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_getaffinity(0, sizeof(old), &old) ||
+	    sched_setaffinity(0, sizeof(set), &set)) {
+		snprintf(c.verdict, sizeof(c.verdict), "fail");
+		snprintf(c.message, sizeof(c.message), "%.300s: cannot run on "
+			 "cpu %u to check it: %s", e.whose, cpu,
+			 strerror(errno));
+		return add(user, &c);
+	}
+	fd = (int)syscall(__NR_perf_event_open, &e.attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		snprintf(c.verdict, sizeof(c.verdict), "fail");
+		snprintf(c.message, sizeof(c.message), "%.300s: "
+			 "perf_event_open on cpu %u: %s (the kind's PMU does "
+			 "not take this event here)", e.whose, cpu,
+			 strerror(errno));
+	} else {
+		snprintf(v.event, sizeof(v.event), "%s", e.event);
+		memcal_selfcheck_count_verdict(&v, traffic,
+					       (double)bytes / line,
+					       count_median(fd, cls, buf, bytes,
+							    &secs));
+		close(fd);
+		c.expected = v.expected;
+		c.measured = v.measured;
+		c.tolerance_pct = v.tolerance_pct;
+		snprintf(c.verdict, sizeof(c.verdict), "%s", v.verdict);
+		snprintf(c.message, sizeof(c.message), "%.250s: %.255s",
+			 e.whose, v.message);
+		if (!(c.measured > 0)) {
+			k->event[cls][0] = '\0';
+			snprintf(k->why[cls], sizeof(k->why[cls]), "refused: "
+				 "%s counted nothing in the self-check on cpu "
+				 "%u", e.event, cpu);
+		}
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	return add(user, &c);
+}
+
+/*
+ * memcal_selfcheck_kind_counts - on a board with several kinds of CPU
+ * (@n_kinds > 1), each kind's own read and write event counts the lines
+ * of one pass over @buf (@bytes, lines of @line bytes) on the kind's
+ * first CPU among @cpus, once per kind and class, with the rule of
+ * memcal_selfcheck_count_verdict(); the message names the kind.  An
+ * event that counts nothing is taken from @kinds (its why says so).  A
+ * kind with no CPU in the run is stored as skipped.  One kind: nothing
+ * (the run's events are the kind's, checked by memcal_selfcheck_counts).
+ * Return: 0, or -1 when @add fails.
+ */
+int memcal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
+				 size_t n_kinds, const unsigned *cpus,
+				 unsigned n, void *buf, size_t bytes,
+				 unsigned line, memcal_selfcheck_add_fn add,
+				 void *user)
+{
+	static const char *const traffic[] = { "read", "write" };
+
+	bytes -= bytes % MEMCAL_KERNEL_GRANULE;
+	for (size_t i = 0; n_kinds > 1 && i < n_kinds; i++) {
+		const struct memcal_cpu_kind *k = &kinds[i];
+		unsigned j = 0;
+
+		while (j < n && kind_of(kinds, n_kinds, cpus[j]) != k)
+			j++;
+		for (size_t t = 0; t < 2; t++) {
+			char check[16], why[512];
+
+			if (!k->event[t][0])
+				continue;
+			if (j < n) {
+				if (kind_count(kinds, n_kinds, i, cpus[j],
+					       traffic[t], buf, bytes, line,
+					       add, user))
+					return -1;
+				continue;
+			}
+			snprintf(check, sizeof(check), "%s-count", traffic[t]);
+			snprintf(why, sizeof(why), "skipped: no CPU of the run "
+				 "is a %s (cpus %s), so its %s %s is not "
+				 "checked", k->label, k->cpus, traffic[t],
+				 k->event[t]);
+			if (skip(add, user, check, why))
+				return -1;
+		}
 	}
 	return 0;
 }

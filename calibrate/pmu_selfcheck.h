@@ -89,6 +89,11 @@ void memcal_selfcheck_count_verdict(struct memcal_selfcheck *c,
 int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 			    size_t bytes, unsigned line, double *read_rate,
 			    memcal_selfcheck_add_fn add, void *user);
+int memcal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
+				 size_t n_kinds, const unsigned *cpus,
+				 unsigned n, void *buf, size_t bytes,
+				 unsigned line, memcal_selfcheck_add_fn add,
+				 void *user);
 int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
 			      const struct memcal_cpu_kind *kinds,
 			      size_t n_kinds, const unsigned *cpus, unsigned n,

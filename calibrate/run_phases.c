@@ -513,7 +513,8 @@ static void pmu_worker(unsigned idx, void *arg)
 /*
  * kinds_store - the kinds of CPU and each kind's documented events, for
  * memtune to give every CPU its own (a discovery that fails stores no
- * kind: every CPU then counts the run's event).
+ * kind: every CPU then counts the run's event); the kinds' count
+ * self-checks may take an event away again.
  */
 static void kinds_store(struct memcal_run_result *r)
 {
@@ -531,8 +532,9 @@ static void kinds_store(struct memcal_run_result *r)
 /*
  * phase_pmu - discover and validate PMU events and the kinds of CPU, then
  * the self-checks: the read and write counts (on worker 0, which opened
- * the events), overflow delivery on every CPU of the run with its kind's
- * event, other PMU users.  "No PMU" is a result: the checks that need
+ * the events, then once per kind of CPU with the kind's own events),
+ * overflow delivery on every CPU of the run with its kind's event, other
+ * PMU users.  "No PMU" is a result: the checks that need
  * one are stored as skipped, with why.
  */
 static int phase_pmu(struct run_state *s)
@@ -545,6 +547,13 @@ static int phase_pmu(struct run_state *s)
 		s->step(s->user, "PMU events and self-checks");
 	memcal_team_run_subset(s->b.team, 1, pmu_worker, &j);
 	kinds_store(s->r);
+	if (!j.rc)
+		j.rc = memcal_selfcheck_kind_counts(s->r->kinds, s->r->n_kinds,
+						    s->b.cpus, s->b.n,
+						    s->b.bufs[0].base,
+						    s->b.bytes, j.line,
+						    memcal_result_add_selfcheck,
+						    s->r);
 	if (!j.rc)
 		j.rc = memcal_selfcheck_delivery(&j.rep, s->r->kinds,
 						 s->r->n_kinds,

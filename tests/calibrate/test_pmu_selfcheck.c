@@ -451,6 +451,74 @@ Test(selfcheck, delivery_uses_each_kinds_event)
 	free(buf);
 }
 
+/*
+ * Counted for real, once per kind on a CPU of that kind: Little's read
+ * "event" (page faults on a touched buffer) counts nothing and is refused
+ * (the kind loses it, with why); Big's (cpu-clock, nanoseconds, not
+ * lines) counts but is off; a kind with no CPU in the run is skipped; a
+ * board of one kind gets no per-kind rows.
+ */
+Test(selfcheck, kind_counts_once_per_kind_on_its_cpu)
+{
+	struct memcal_cpu_kind kinds[3] = {
+		{ .cpus = "0", .label = "Little", .perf_type = 1,
+		  .event = { "1:0x2", "" }, .event_name = { "page-faults" } },
+		{ .cpus = "1", .label = "Big", .perf_type = 1,
+		  .event = { "1:0x0", "" }, .event_name = { "cpu-clock" } },
+		{ .cpus = "5", .label = "Absent", .perf_type = 1,
+		  .event = { "", "1:0x0" } },
+	};
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cpus[2] = { 0, 1 };
+	size_t bytes = 4 << 20;
+	char *buf = aligned_alloc(4096, bytes);
+	struct collected k = { 0 };
+
+	cr_assert_not_null(buf);
+	memset(buf, 1, bytes);
+	cr_assert_eq(memcal_selfcheck_kind_counts(kinds, 1, cpus, 1, buf,
+						  bytes, 64, collect, &k), 0);
+	cr_expect_eq(k.n, 0, "one kind: its events are the run's");
+	cr_assert_eq(memcal_selfcheck_kind_counts(kinds, 3, cpus,
+						  n > 1 ? 2 : 1, buf, bytes,
+						  64, collect, &k), 0);
+	cr_assert_eq(k.n, 3);
+	for (size_t i = 0; i < k.n; i++)
+		cr_log_info("%s %s cpu %d: %s", k.c[i].check, k.c[i].verdict,
+			    k.c[i].cpu, k.c[i].message);
+
+	cr_expect_str_eq(k.c[0].check, "read-count");
+	cr_expect_eq(k.c[0].cpu, 0);
+	cr_expect_str_eq(k.c[0].event, "1:0x2");
+	cr_expect_str_eq(k.c[0].verdict, "fail");
+	cr_expect(strstr(k.c[0].message, "Little (cpus 0) counts its own "
+			 "1:0x2 page-faults: 1:0x2 counted nothing while "
+			 "65536 lines were read"), "%s", k.c[0].message);
+	cr_expect_str_eq(kinds[0].event[0], "", "refused, not kept");
+	cr_expect(strstr(kinds[0].why[0], "refused: 1:0x2 counted nothing "
+			 "in the self-check on cpu 0"), "%s", kinds[0].why[0]);
+
+	cr_expect_str_eq(k.c[1].check, "read-count");
+	if (n > 1) {
+		cr_expect_eq(k.c[1].cpu, 1);
+		cr_expect_str_eq(k.c[1].event, "1:0x0");
+		cr_expect_gt(k.c[1].measured, 0, "%s", k.c[1].message);
+		cr_expect(strstr(k.c[1].message, "Big (cpus 1) counts its own "
+				 "1:0x0 cpu-clock: 1:0x0 counted "), "%s",
+			  k.c[1].message);
+		cr_expect_str_eq(kinds[1].event[0], "1:0x0", "counts: kept");
+	} else {
+		cr_expect_str_eq(k.c[1].verdict, "skip");
+	}
+
+	cr_expect_str_eq(k.c[2].check, "write-count");
+	cr_expect_str_eq(k.c[2].verdict, "skip");
+	cr_expect(strstr(k.c[2].message, "no CPU of the run is a Absent "
+			 "(cpus 5), so its write 1:0x0 is not checked"), "%s",
+		  k.c[2].message);
+	free(buf);
+}
+
 /* Another PMU user is a warning naming it; a free PMU passes. */
 Test(selfcheck, users_verdicts)
 {
