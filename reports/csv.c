@@ -204,8 +204,9 @@ static void calibration(FILE *f, const struct report *r)
 /*
  * selfchecks - the PMU self-checks: x what the check expected, y what it
  * measured (lines and events for the counts, overflows for delivery,
- * other users for pmu-users; both empty when skipped); the note is "VERDICT, EVENT, within TOL%:
- * MESSAGE" (the message names the kind of CPU and its event).
+ * other users for pmu-users; both empty when skipped); the note is
+ * "VERDICT, EVENT, within TOL%: MESSAGE" (the message names the kind of
+ * CPU and its event).
  */
 static void selfchecks(FILE *f, const struct report *r)
 {
@@ -214,13 +215,17 @@ static void selfchecks(FILE *f, const struct report *r)
 		bool skipped = !strcmp(c->verdict, "skip");
 		bool count = !skipped && strstr(c->check, "-count");
 		bool delivery = !skipped && !strcmp(c->check, "delivery");
+		const char *msg = c->message;
 		char note[800], tol[32] = "";
 
 		if (c->tolerance_pct > 0)
 			snprintf(tol, sizeof(tol), ", within %.0f%%",
 				 c->tolerance_pct);
+		/* a skip's message may say "skipped: " itself */
+		if (skipped && !strncmp(msg, "skipped: ", 9))
+			msg += 9;
 		snprintf(note, sizeof(note), "%s%s%s%s: %s", c->verdict,
-			 c->event[0] ? ", " : "", c->event, tol, c->message);
+			 c->event[0] ? ", " : "", c->event, tol, msg);
 		line(f, &(struct csv_row){ "selfcheck", c->check, c->cpu,
 					   count || delivery ? c->expected : NAN,
 					   count ? "lines" : delivery ?
