@@ -20,9 +20,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
-#include <linux/lockdep.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
+#include <linux/preempt.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/smpboot.h>
@@ -161,6 +163,30 @@ static int mrk_throttle_should_run(unsigned int cpu)
 /* cpuidle exit latency allowed while rt_prio promises a prompt wake-up */
 #define MRK_IDLE_RT_LATENCY_NS	(100 * NSEC_PER_USEC)
 
+/* how long after an injection's end its fold timer expires */
+#define MRK_FOLD_DELAY_NS	(10 * NSEC_PER_USEC)
+
+/*
+ * play_idle_precise() ends an injection from its own hard hrtimer with
+ * set_tsk_need_resched(current), without folding it into the preempt
+ * count.  When a task of higher priority preempted the injection (an RT
+ * task above rt_prio or throttle_prio), that task is current then and
+ * carries a need_resched that cond_resched() and preempt_enable() do not
+ * see on a kernel without full preemption, while resched_curr() skips a
+ * task whose flag is already set: a kernel loop that polls need_resched()
+ * (zap_pte_range() in munmap or at exit) then spins forever: a soft
+ * lockup.  One timer per CPU, expiring just after each injection's
+ * end, folds a set flag for whichever task is current.
+ */
+static DEFINE_PER_CPU(struct hrtimer, mrk_fold_timer);
+
+static enum hrtimer_restart mrk_fold_fn(struct hrtimer *t)
+{
+	if (test_tsk_need_resched(current))
+		set_preempt_need_resched();
+	return HRTIMER_NORESTART;
+}
+
 /* Length of @c's next idle injection (ns), as described above. */
 static u64 mrk_idle_slice(const struct mrk_cpu *c)
 {
@@ -194,12 +220,19 @@ static void mrk_throttle_fn(unsigned int cpu)
 {
 	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
 	u64 latency = mrk_active.rt_prio ? MRK_IDLE_RT_LATENCY_NS : U64_MAX;
+	struct hrtimer *fold = this_cpu_ptr(&mrk_fold_timer);
 	u64 t0 = ktime_get_ns();
 
 	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
 	       !kthread_should_stop()) {
-		play_idle_precise(mrk_idle_slice(c), latency);
+		u64 slice = mrk_idle_slice(c);
+
+		hrtimer_start(fold, ns_to_ktime(slice + MRK_FOLD_DELAY_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		play_idle_precise(slice, latency);
 	}
+	/* back on the CPU: any task that preempted the injection scheduled */
+	hrtimer_cancel(fold);
 	atomic64_add(ktime_get_ns() - t0, &c->throttled_ns);
 }
 
@@ -240,9 +273,12 @@ int mrk_throttle_init(void)
 
 	for_each_possible_cpu(cpu) {
 		struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
+		struct hrtimer *fold = per_cpu_ptr(&mrk_fold_timer, cpu);
 
 		c->work = IRQ_WORK_INIT_HARD(mrk_overflow_work);
 		INIT_CSD(&c->share_csd, mrk_share_ipi, c);
+		hrtimer_init(fold, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		fold->function = mrk_fold_fn;
 	}
 	return smpboot_register_percpu_thread(&mrk_throttle_threads);
 }

@@ -237,7 +237,7 @@ hotplug_share_check() {
 group_rt() {
 	plan bad-throttle-prio0 bad-throttle-prio99 bad-rt-prio1 bad-rt-prio100 \
 		bad-rt-exempt-garbage bad-rt-exempt-missing rt-prio-sysfs rt-idle-while-held \
-		rt-prio-held-off rt-prio-wakes rt-exempt rt-exempt-param rt-unload
+		rt-prio-held-off rt-prio-wakes rt-prio-unmap rt-exempt rt-exempt-param rt-unload
 	bad throttle-prio0 throttle_prio=0
 	bad throttle-prio99 throttle_prio=99
 	bad rt-prio1 rt_prio=1

@@ -20,7 +20,8 @@
  *   memreg_check cycles-no-leak N E V C  nothing left after N load/unload cycles
  *   memreg_check rt-prio-sysfs        priorities staged and committed
  *   memreg_check rt-idle P B R0       a held CPU idles
- *   memreg_check rt-wakes P           rt_prio against the period end
+ *   memreg_check rt-wakes P           rt_prio against the period end,
+ *                                     then a preempting task's munmap
  *   memreg_check rt-exempt B          an exempt CPU is never throttled
  *
  * The bounds and the reasons for them are beside each check.
@@ -29,13 +30,17 @@
 #include "checklib.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
@@ -694,6 +699,72 @@ static double late_share(const char *r)
 }
 
 /*
+ * rt-prio-unmap (inside rt-wakes, rt_prio=20, cpu1 held beside its hog):
+ * a SCHED_FIFO 20 task on cpu1 maps and touches 8 MiB, sleeps 1 ms and
+ * unmaps it, in a loop for 3 s: woken, it preempts the throttle thread's
+ * idle injection and is in munmap() when that injection ends.  An injection that ends while another task runs leaves that task
+ * a need_resched the preempt count does not show; munmap's page-table
+ * loop (zap_pte_range) polls need_resched() and calls cond_resched(), so
+ * on a kernel without full preemption it spins forever unless the flag
+ * is folded (throttle.c).  The task must finish within 20 s, after at
+ * least 3 rounds (a loaded TCG host manages about 10 in the 3 s; without
+ * the fold the task stayed stuck in the first run that tried).
+ */
+static int rt_unmap(void)
+{
+	int fd[2], st = 0, done = 0;
+	long rounds = -1;
+	double t;
+	pid_t w;
+
+	if (pipe(fd))
+		return mr_check("rt-prio-unmap", 0, "pipe: %s", strerror(errno));
+	fflush(stdout);
+	w = fork();
+	if (w == 0) {
+		struct sched_param sp = { .sched_priority = 20 };
+		struct timespec ms = { 0, 1000000 }, t0, now;
+		size_t len = 8 << 20;
+		long n = 0;
+
+		close(fd[0]);
+		if (mr_pin(1) || sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(1);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (m == MAP_FAILED)
+				_exit(1);
+			memset(m, 1, len);
+			/* the held CPU injects idle while this sleeps; woken,
+			 * the task preempts the injection and unmaps at once,
+			 * so the injection's end falls inside munmap() */
+			nanosleep(&ms, NULL);
+			munmap(m, len);
+			n++;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (now.tv_sec - t0.tv_sec < 3);
+		if (write(fd[1], &n, sizeof(n)) != sizeof(n))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	for (t = 0; w > 0 && t < 20 && !done; t += 0.1) {
+		mr_sleep(0.1);
+		done = waitpid(w, &st, WNOHANG) == w;
+	}
+	if (done && read(fd[0], &rounds, sizeof(rounds)) != sizeof(rounds))
+		rounds = -1;
+	close(fd[0]);
+	return mr_check("rt-prio-unmap", done && WIFEXITED(st) && WEXITSTATUS(st) == 0 && rounds >= 3,
+			"FIFO 20 task on the held cpu1, 8 MiB map/touch/sleep/unmap rounds for 3 s: %s, %ld rounds (exit status %d)",
+			done ? "finished" : "still running after 20 s (stuck in the kernel: see the kernel log)",
+			rounds, done ? st : -1);
+}
+
+/*
  * rt-wakes P: rt_prio: a SCHED_FIFO 20 task woken every 2 ms on the held
  * CPU; without rt_prio (throttle at FIFO 50) it waits for the period end.
  * The emulator's own wake-up latency beside the hog, unregulated, first.
@@ -745,6 +816,10 @@ static int rt_wakes(long long P)
 	t0 = mr_cpu(1, "throttles"); k0 = mr_cpu(1, "periods");
 	rtwake_beside_hog(on, sizeof(on));
 	t1 = mr_cpu(1, "throttles"); k1 = mr_cpu(1, "periods");
+	w = mr_spawn(NULL, (char *[]){ "/pfload", "-c", "1", "-t", "4", NULL });
+	mr_sleep(0.3);
+	ok = rt_unmap();
+	mr_reap(w);
 	mr_write("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
 	b50 = mr_field(base, "p50_us", 0);
 	on50 = mr_field(on, "p50_us", 0);
@@ -752,7 +827,7 @@ static int rt_wakes(long long P)
 	lbase = late_share(base);
 	lon = late_share(on);
 	lidle = late_share(idle);
-	ok = mr_check("rt-prio-held-off", off50 > on50 + 1000 && off50 > b50 + 1000,
+	ok &= mr_check("rt-prio-held-off", off50 > on50 + 1000 && off50 > b50 + 1000,
 		      "rt_prio=0: %s; medians unregulated %.0fus, rt_prio=20 %.0fus", off, b50, on50);
 	ok &= mr_check("rt-prio-wakes",
 		       (on50 < 1000 || on50 <= b50) && lon <= (lbase > lidle ? lbase : lidle) + 0.10 &&
