@@ -69,6 +69,23 @@ static void ticks_y(struct svg_chart *c, double lo, double hi,
 	svg_linear_ticks(lo, hi, 6, t);
 }
 
+/*
+ * latency_axes - the axes of a loaded-latency chart: aggregate bandwidth
+ * from 0 past @xmax GB/s, latency from 0 past @ymax ns.
+ */
+static void latency_axes(struct svg_chart *c, double xmax, double ymax,
+			 struct svg_ticks *xt, struct svg_ticks *yt)
+{
+	double lo = 0, hi = xmax * 1.05;
+
+	svg_nice_range(&lo, &hi, 7, false);
+	svg_chart_set_x(c, lo, hi, false);
+	svg_linear_ticks(lo, hi, 7, xt);
+	ticks_y(c, 0, ymax * 1.08, yt);
+	svg_chart_axes(c, "aggregate bandwidth of the load (GB/s)",
+		       "latency (ns)", xt, yt);
+}
+
 /**
  * chart_bandwidth() - aggregate bandwidth against the number of cores
  * running at once: read, write and non-temporal write, median with min-max
@@ -234,16 +251,7 @@ int chart_latency(FILE *f, const struct report *r)
 	svg_chart_begin(&c, f, "chart-latency", title, "Pointer-chase latency "
 			"while the other cores generate traffic; whiskers min "
 			"to max. The knee is the sustainable bandwidth.", W, H);
-	{
-		double lo = 0, hi = xmax * 1.05;
-
-		svg_nice_range(&lo, &hi, 7, false);
-		svg_chart_set_x(&c, lo, hi, false);
-		svg_linear_ticks(lo, hi, 7, &xt);
-	}
-	ticks_y(&c, 0, ymax * 1.08, &yt);
-	svg_chart_axes(&c, "aggregate bandwidth of the load (GB/s)",
-		       "latency (ns)", &xt, &yt);
+	latency_axes(&c, xmax, ymax, &xt, &yt);
 	for (int k = 0; k < 2; k++) {
 		const struct memcal_sustainable *s =
 			report_sustainable(r, traffic[k]);
@@ -297,16 +305,7 @@ int chart_family(FILE *f, const struct report *r)
 			"while the other cores read the given share of the "
 			"lines they touch and write the rest; whiskers min to "
 			"max.", W, H);
-	{
-		double lo = 0, hi = xmax * 1.05;
-
-		svg_nice_range(&lo, &hi, 7, false);
-		svg_chart_set_x(&c, lo, hi, false);
-		svg_linear_ticks(lo, hi, 7, &xt);
-	}
-	ticks_y(&c, 0, ymax * 1.08, &yt);
-	svg_chart_axes(&c, "aggregate bandwidth of the load (GB/s)",
-		       "latency (ns)", &xt, &yt);
+	latency_axes(&c, xmax, ymax, &xt, &yt);
 	for (size_t i = 0; i < r->n_mix; i++) {
 		const struct memcal_mix_curve *m = &r->mix[i];
 		const char *color = svg_palette(i);
