@@ -34,10 +34,10 @@ static long long read_meminfo_kb(const char *key)
 }
 
 /*
- * memcal_mem_available - MemAvailable of /proc/meminfo in bytes.
+ * cal_mem_available - MemAvailable of /proc/meminfo in bytes.
  * Returns 0, or -1 when it cannot be read.
  */
-int memcal_mem_available(uint64_t *bytes)
+int cal_mem_available(uint64_t *bytes)
 {
 	long long kb = read_meminfo_kb("MemAvailable");
 
@@ -48,15 +48,15 @@ int memcal_mem_available(uint64_t *bytes)
 }
 
 /*
- * memcal_buffer_check_total - refuse @total buffer bytes when they exceed
+ * cal_buffer_check_total - refuse @total buffer bytes when they exceed
  * MEMCAL_BUF_MAX_SHARE of the memory available now.  Returns 0 or
  * MEMCAL_ENOMEM with a message saying how much is free.
  */
-int memcal_buffer_check_total(uint64_t total, char *err, size_t errlen)
+int cal_buffer_check_total(uint64_t total, char *err, size_t errlen)
 {
 	uint64_t avail;
 
-	if (memcal_mem_available(&avail) < 0)
+	if (cal_mem_available(&avail) < 0)
 		return 0;	/* cannot tell: let mmap decide */
 	if ((double)total > MEMCAL_BUF_MAX_SHARE * (double)avail) {
 		if (err && errlen)
@@ -72,13 +72,13 @@ int memcal_buffer_check_total(uint64_t total, char *err, size_t errlen)
 }
 
 /*
- * memcal_buffer_default_size - bytes per thread for @cpu: the LLC it sees
+ * cal_buffer_default_size - bytes per thread for @cpu: the LLC it sees
  * times the factor, never below MEMCAL_BUF_MIN_BYTES.
  */
-uint64_t memcal_buffer_default_size(const struct memcal_topology *t,
+uint64_t cal_buffer_default_size(const struct memcal_topology *t,
 				    unsigned cpu, bool quick)
 {
-	const struct memcal_cache *llc = memcal_topology_llc(t, cpu);
+	const struct memcal_cache *llc = memcal_platform_topology_llc(t, cpu);
 	uint64_t f = quick ? MEMCAL_BUF_LLC_FACTOR_QUICK : MEMCAL_BUF_LLC_FACTOR;
 	uint64_t sz = llc ? llc->size * f : 0;
 
@@ -105,7 +105,7 @@ static bool thp_offered(size_t *page)
 	bool ok = false;
 
 	snprintf(path, sizeof(path), "%s/kernel/mm/transparent_hugepage/enabled",
-		 memcal_sysfs_root());
+		 memcal_platform_sysfs_root());
 	f = fopen(path, "r");
 	if (!f)
 		return false;
@@ -114,7 +114,7 @@ static bool thp_offered(size_t *page)
 	fclose(f);
 	snprintf(path, sizeof(path),
 		 "%s/kernel/mm/transparent_hugepage/hpage_pmd_size",
-		 memcal_sysfs_root());
+		 memcal_platform_sysfs_root());
 	f = fopen(path, "r");
 	*page = 2u << 20;
 	if (f) {
@@ -151,12 +151,12 @@ static bool bind_to_node(void *p, size_t len, int node)
 }
 
 /*
- * memcal_buffer_alloc - map @bytes on NUMA node @node (-1: anywhere) and
+ * cal_buffer_alloc - map @bytes on NUMA node @node (-1: anywhere) and
  * touch every page.  Tries reserved huge pages first, then an anonymous
  * mapping aligned to the THP size with MADV_HUGEPAGE, then plain pages.
  * Returns 0, MEMCAL_EINVAL or MEMCAL_ENOMEM with @err set.
  */
-int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
+int cal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 			char *err, size_t errlen)
 {
 	size_t base_page = (size_t)sysconf(_SC_PAGESIZE), hpage = 0;
@@ -223,8 +223,8 @@ int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 	return MEMCAL_OK;
 }
 
-/* memcal_buffer_free - unmap the buffer; safe on a zeroed struct. */
-void memcal_buffer_free(struct memcal_buffer *b)
+/* cal_buffer_free - unmap the buffer; safe on a zeroed struct. */
+void cal_buffer_free(struct memcal_buffer *b)
 {
 	if (b->base && b->mapped)
 		munmap(b->base, b->mapped);

@@ -46,12 +46,12 @@ struct memcal_buffer {
 	bool thp;
 };
 
-int memcal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
+int cal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 			char *err, size_t errlen);
-void memcal_buffer_free(struct memcal_buffer *b);
-uint64_t memcal_buffer_default_size(const struct memcal_topology *t,
+void cal_buffer_free(struct memcal_buffer *b);
+uint64_t cal_buffer_default_size(const struct memcal_topology *t,
 				    unsigned cpu, bool quick);
-int memcal_mem_available(uint64_t *bytes);
-int memcal_buffer_check_total(uint64_t total, char *err, size_t errlen);
+int cal_mem_available(uint64_t *bytes);
+int cal_buffer_check_total(uint64_t total, char *err, size_t errlen);
 
 #endif /* MEMCAL_BUFFERS_H */

@@ -75,7 +75,7 @@ static int parse_bench(struct cli_ctx *ctx, struct ovh_args *a,
 	     t = strtok_r(NULL, ",", &save)) {
 		enum ovh_bench b;
 
-		if (ovh_bench_parse(t, &b))
+		if (cal_ovh_bench_parse(t, &b))
 			return cli_error(ctx, CLI_EXIT_USAGE, "--benchmarks: "
 					 "unknown benchmark '%s' (compute, "
 					 "memory)", t);
@@ -147,7 +147,7 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
 		const struct overhead_result *r, int64_t run_id)
 {
 	if (ctx->json) {
-		json_t *doc = overhead_to_json(r);
+		json_t *doc = cal_overhead_to_json(r);
 
 		if (!doc)
 			return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
@@ -156,18 +156,18 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
 				    json_string(memcal_db_path(db)));
 		return cli_emit_json(ctx, doc);
 	}
-	overhead_print_summary(ctx->out, r);
+	cal_overhead_print_summary(ctx->out, r);
 	fprintf(ctx->out, "Stored as run %lld in %s.\n", (long long)run_id,
 		memcal_db_path(db));
 	return CLI_EXIT_OK;
 }
 
 /*
- * memcal_cmd_overhead - `memcal overhead [--periods LIST_US] [--cores
+ * cal_cmd_overhead - `memcal overhead [--periods LIST_US] [--cores
  * LIST] [--repeat N] ...`.  Exit 0, 1 (measurement or database failed),
  * 2 (bad input: nothing measured, nothing stored).
  */
-int memcal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
+int cal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct ovh_args a;
 	struct memcal_topology t;
@@ -178,7 +178,7 @@ int memcal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 	int rc, first = 0;
 
 	memset(&a, 0, sizeof(a));
-	overhead_params_default(&a.p, NULL);
+	cal_overhead_params_default(&a.p, NULL);
 	rc = cli_parse_options(ctx, argc, argv,
 			       "[--periods LIST_US] [--cores LIST] [--repeat N]",
 			       overhead_options, on_option, &a, &first);
@@ -189,7 +189,7 @@ int memcal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 	if (first < argc)
 		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument "
 				 "'%s'", argv[first]);
-	if (memcal_topology_load(&t, NULL, err, sizeof(err)))
+	if (memcal_platform_topology_load(&t, NULL, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	if (a.cores_set) {
 		for (size_t i = 0; i < a.n_cores; i++)
@@ -200,7 +200,7 @@ int memcal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 			a.p.cpus[i] = t.cpus[i];
 		a.p.n_cpus = t.n_cores < OVH_MAX_CPUS ? t.n_cores : OVH_MAX_CPUS;
 	}
-	if (overhead_validate(&a.p, &t, err, sizeof(err))) {
+	if (cal_overhead_validate(&a.p, &t, err, sizeof(err))) {
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "%s", err);
 		goto out_topo;
 	}
@@ -209,21 +209,21 @@ int memcal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 		goto out_topo;
 	}
-	rc = overhead_measure(ctx, &t, &a.p, &r, err, sizeof(err));
+	rc = cal_overhead_measure(ctx, &t, &a.p, &r, err, sizeof(err));
 	if (rc) {
 		rc = cli_error(ctx, rc == MEMCAL_EINVAL ? CLI_EXIT_USAGE :
 			       CLI_EXIT_FAILURE, "%s; nothing stored", err);
 		goto out_res;
 	}
-	if (overhead_record(db, &t, &r, &run_id, err, sizeof(err))) {
+	if (cal_overhead_record(db, &t, &r, &run_id, err, sizeof(err))) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 		goto out_res;
 	}
 	rc = emit(ctx, db, &r, run_id);
 out_res:
-	overhead_result_free(&r);
+	cal_overhead_result_free(&r);
 	memcal_db_close(db);
 out_topo:
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 	return rc;
 }

@@ -128,7 +128,7 @@ static int pick_cpus(struct cli_ctx *ctx, const struct memcal_topology *t,
 
 	*cpus = NULL;
 	*n = 0;
-	memcal_cpulist_format(t->pus, t->n_pus, have, sizeof(have));
+	memcal_platform_cpulist_format(t->pus, t->n_pus, have, sizeof(have));
 	if (!list) {
 		*cpus = calloc(t->n_cores, sizeof(**cpus));
 		if (!*cpus)
@@ -146,7 +146,7 @@ static int pick_cpus(struct cli_ctx *ctx, const struct memcal_topology *t,
 				 "board has CPUs %s)", list, why, have);
 	}
 	for (size_t i = 0; i < cnt; i++)
-		if (!memcal_topology_has_pu(t, v[i])) {
+		if (!memcal_platform_topology_has_pu(t, v[i])) {
 			unsigned bad = v[i];
 
 			free(v);
@@ -198,18 +198,18 @@ static int check_size(struct cli_ctx *ctx, const struct memcal_topology *t,
 	uint64_t per = a->size;
 
 	for (unsigned i = 0; !per && i < n; i++) {
-		uint64_t d = memcal_buffer_default_size(t, cpus[i], a->quick);
+		uint64_t d = cal_buffer_default_size(t, cpus[i], a->quick);
 
 		if (d > per)
 			per = d;
 	}
 	if (per > UINT64_MAX / n ||
-	    memcal_buffer_check_total(per * n, err, sizeof(err)))
+	    cal_buffer_check_total(per * n, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
 				 per > UINT64_MAX / n ? "--size is absurdly "
 				 "large" : err);
 	for (unsigned i = 0; a->size && i < n; i++) {
-		const struct memcal_cache *llc = memcal_topology_llc(t, cpus[i]);
+		const struct memcal_cache *llc = memcal_platform_topology_llc(t, cpus[i]);
 
 		if (llc && a->size < 2 * llc->size) {
 			cli_warn(ctx, "--size is below twice the %llu KiB "
@@ -239,18 +239,18 @@ static void measure_overhead(struct cli_ctx *ctx,
 
 	if (!o)
 		return;
-	overhead_params_default(&p, t);
+	cal_overhead_params_default(&p, t);
 	p.n_cpus = 0;
 	for (unsigned i = 0; i < n && i < OVH_MAX_CPUS; i++)
 		p.cpus[p.n_cpus++] = cpus[i];
 	p.repeat = RUN_OVERHEAD_REPEAT;
-	if (overhead_validate(&p, t, err, sizeof(err)) ||
-	    overhead_measure(ctx, t, &p, o, err, sizeof(err))) {
+	if (cal_overhead_validate(&p, t, err, sizeof(err)) ||
+	    cal_overhead_measure(ctx, t, &p, o, err, sizeof(err))) {
 		cli_warn(ctx, "interrupt overhead not measured: %s", err);
 		snprintf(note, sizeof(note), "interrupt overhead not measured: "
 			 "%s", err);
-		memcal_result_note(r, note);
-		overhead_result_free(o);
+		cal_result_note(r, note);
+		cal_overhead_result_free(o);
 		free(o);
 		return;
 	}
@@ -259,7 +259,7 @@ static void measure_overhead(struct cli_ctx *ctx,
 
 		for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL;
 		     line; line = strtok_r(NULL, "\n", &save))
-			memcal_result_note(r, line);
+			cal_result_note(r, line);
 		free(copy);
 	}
 	r->overhead = o;
@@ -271,19 +271,19 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
 		const struct memcal_run_result *r)
 {
 	if (ctx->json) {
-		json_t *doc = memcal_result_to_json(r);
+		json_t *doc = cal_result_to_json(r);
 
 		if (doc)
 			json_object_set_new(doc, "db",
 					    json_string(memcal_db_path(db)));
 		if (doc && r->overhead)
 			json_object_set_new(doc, "overhead",
-					    overhead_to_json(r->overhead));
+					    cal_overhead_to_json(r->overhead));
 		return cli_emit_json(ctx, doc);
 	}
-	memcal_result_print(r, ctx->out);
+	cal_result_print(r, ctx->out);
 	if (r->overhead)
-		overhead_print_summary(ctx->out, r->overhead);
+		cal_overhead_print_summary(ctx->out, r->overhead);
 	fprintf(ctx->out, "stored as run %lld in %s\n", (long long)r->run.id,
 		memcal_db_path(db));
 	return CLI_EXIT_OK;
@@ -305,21 +305,21 @@ static int replay(struct cli_ctx *ctx, const struct run_args *a)
 				 "or drop --replay to calibrate this board)",
 				 a->cores ? "cores" : a->size ? "size" :
 				 a->repeat ? "repeat" : "no-overhead");
-	if (memcal_replay_load(a->replay, &r, err, sizeof(err)))
+	if (cal_replay_load(a->replay, &r, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s; nothing was "
 				 "stored", err);
 	if (ctx->json) {
-		rc = cli_emit_json(ctx, memcal_replay_to_json(&r));
+		rc = cli_emit_json(ctx, cal_replay_to_json(&r));
 	} else {
-		memcal_replay_print(&r, ctx->out);
+		cal_replay_print(&r, ctx->out);
 		rc = CLI_EXIT_OK;
 	}
-	memcal_replay_free(&r);
+	cal_replay_free(&r);
 	return rc;
 }
 
-/* memcal_cmd_run - `memcal run [--quick] [--cores LIST] [--size BYTES] [--repeat N]`. */
-int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
+/* cal_cmd_run - `memcal run [--quick] [--cores LIST] [--size BYTES] [--repeat N]`. */
+int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct run_args a = { 0 };
 	struct memcal_topology t;
@@ -344,7 +344,7 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 				 argv[first]);
 	if (a.replay)
 		return replay(ctx, &a);
-	if (memcal_topology_load(&t, NULL, err, sizeof(err)))
+	if (memcal_platform_topology_load(&t, NULL, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	rc = pick_cpus(ctx, &t, a.cores, &cpus, &n);
 	if (!rc)
@@ -361,8 +361,8 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 				      .repeat = a.repeat };
 	memset(&r, 0, sizeof(r));
 	cli_progress_begin(&bar, ctx, a.quick ? "memcal run --quick"
-			   : "memcal run", memcal_run_steps(&o) + 1);
-	rc = memcal_run_measure(&t, &o, &r, on_step, &bar, err, sizeof(err));
+			   : "memcal run", cal_run_steps(&o) + 1);
+	rc = cal_run_measure(&t, &o, &r, on_step, &bar, err, sizeof(err));
 	cli_progress_end(&bar);
 	if (!rc && !a.quick && !a.no_overhead)
 		measure_overhead(ctx, &t, cpus, n, &r);
@@ -370,15 +370,15 @@ int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 		rc = cli_error(ctx, rc == MEMCAL_EUNSUPPORTED
 			       ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE,
 			       "%s; nothing was stored", err);
-	} else if (memcal_result_store(db, &r, err, sizeof(err))) {
+	} else if (cal_result_store(db, &r, err, sizeof(err))) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	} else {
 		rc = emit(ctx, db, &r);
 	}
-	memcal_result_free(&r);
+	cal_result_free(&r);
 out:
 	memcal_db_close(db);
 	free(cpus);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 	return rc;
 }

@@ -124,10 +124,10 @@ static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
 	return 0;
 }
 
-/* add_kind - a kind of CPU as JSON (memcal_cpu_kinds_json()'s form). */
+/* add_kind - a kind of CPU as JSON (cal_cpu_kinds_json()'s form). */
 static int add_kind(const struct memcal_cpu_kind *k, void *user)
 {
-	json_t *one = memcal_cpu_kinds_json(k, 1);
+	json_t *one = cal_cpu_kinds_json(k, 1);
 
 	json_array_extend(user, one);
 	json_decref(one);
@@ -325,15 +325,15 @@ static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
 	    memcal_db_sustainable_list(db, run_id, keep_sus, &rr) ||
 	    memcal_db_mix_curve_list(db, run_id, add_family, family))
 		goto out;
-	pr = figures_bw_peak(rr.bw, rr.n_bw, "read", &nr);
-	pw = figures_bw_peak(rr.bw, rr.n_bw, "write", &nw);
-	sr = figures_sustainable(rr.sus, rr.n_sus, "read");
-	sw = figures_sustainable(rr.sus, rr.n_sus, "write");
+	pr = report_figures_bw_peak(rr.bw, rr.n_bw, "read", &nr);
+	pw = report_figures_bw_peak(rr.bw, rr.n_bw, "write", &nw);
+	sr = report_figures_sustainable(rr.sus, rr.n_sus, "read");
+	sw = report_figures_sustainable(rr.sus, rr.n_sus, "write");
 	h = json_pack("{s:f, s:f, s:f, s:i, s:f, s:i, s:f, s:f, s:b, s:b, s:o,"
 		      " s:I, s:f, s:s?}",
-		"core_read_bps", bw_or_zero(figures_bw_at(rr.bw, rr.n_bw,
+		"core_read_bps", bw_or_zero(report_figures_bw_at(rr.bw, rr.n_bw,
 					    "read", 1, NULL, NULL)),
-		"core_write_bps", bw_or_zero(figures_bw_at(rr.bw, rr.n_bw,
+		"core_write_bps", bw_or_zero(report_figures_bw_at(rr.bw, rr.n_bw,
 					     "write", 1, NULL, NULL)),
 		"aggregate_read_bps", bw_or_zero(pr), "aggregate_read_cores",
 		nr, "aggregate_write_bps", bw_or_zero(pw),
@@ -579,7 +579,7 @@ static void print_selfchecks(FILE *f, json_t *arr)
 		snprintf(c[i].message, sizeof(c[i].message), "%s",
 			 json_string_value(json_object_get(e, "message")));
 	}
-	memcal_selfchecks_print(f, c, n);
+	cal_selfchecks_print(f, c, n);
 	free(c);
 }
 
@@ -600,7 +600,7 @@ static void print_run(FILE *f, json_t *doc)
 		json_string_value(json_object_get(run, "started_at")),
 		json_string_value(json_object_get(run, "finished_at")));
 	if (*json_string_value(json_object_get(run, "notes")))
-		memcal_print_wrapped(f, "Notes: ", json_string_value(
+		cal_print_wrapped(f, "Notes: ", json_string_value(
 				     json_object_get(run, "notes")), 78);
 	fprintf(f, "\nBandwidth (program-visible bytes; median [min..max] "
 		"GB/s):\n");
@@ -624,16 +624,16 @@ static void print_run(FILE *f, json_t *doc)
 			 json_real_value(json_object_get(e, "bandwidth_bps")) /
 			 1e9, json_is_true(json_object_get(e, "lower_bound")) ?
 			 " lower bound" : "");
-		memcal_print_wrapped(f, lead, json_string_value(
+		cal_print_wrapped(f, lead, json_string_value(
 				     json_object_get(e, "criterion")), 78);
 	}
 	print_none(f, json_object_get(doc, "sustainable"));
 	if (json_array_size(json_object_get(doc, "mix_curves"))) {
 		fputc('\n', f);
-		memcal_mix_print(f, json_object_get(doc, "mix_curves"));
+		cal_mix_print(f, json_object_get(doc, "mix_curves"));
 	}
 	fputc('\n', f);
-	memcal_print_wrapped(f, "PMU: ", json_is_object(pmu) ?
+	cal_print_wrapped(f, "PMU: ", json_is_object(pmu) ?
 			     json_string_value(json_object_get(pmu,
 			     "message")) : "not examined in this run", 78);
 	json_array_foreach(json_object_get(doc, "pmu_events"), i, e)
@@ -643,7 +643,7 @@ static void print_run(FILE *f, json_t *doc)
 			json_is_true(json_object_get(e, "chosen")) ? "chosen " : "",
 			json_string_value(json_object_get(e, "message")));
 	print_selfchecks(f, json_object_get(doc, "pmu_selfchecks"));
-	memcal_cpu_kinds_print(f, json_object_get(doc, "cpu_kinds"));
+	cal_cpu_kinds_print(f, json_object_get(doc, "cpu_kinds"));
 	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy: "
 		"an upper bound):\n");
 	json_array_foreach(json_object_get(doc, "overhead"), i, e)
@@ -667,12 +667,12 @@ static void print_run(FILE *f, json_t *doc)
 }
 
 /**
- * memcal_cmd_show() - `memcal show [--run ID]`.
+ * cal_cmd_show() - `memcal show [--run ID]`.
  *
  * The database is opened read-only; one that does not exist is an error
  * naming the path and 'memcal run', which creates it.
  */
-int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
+int cal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct show_args args = { 0 };
 	char err[1024];

@@ -5,7 +5,7 @@
  * boards replay anywhere.
  *
  * File map:
- *   roots and file reading      memcal_procfs_root(), read_text()
+ *   roots and file reading      cal_procfs_root(), read_text()
  *   per-CPU identity            read_cpuinfo(), read_midrs()
  *   grouping into kinds         group_arm(), group_x86()
  *   PMU of a kind               find_event_source()
@@ -50,10 +50,10 @@ struct cpuinfo {
 };
 
 /*
- * memcal_procfs_root - where procfs is read from: $MEMCAL_PROCFS_ROOT,
- * else "/proc" (the companion of memcal_sysfs_root() for recorded boards).
+ * cal_procfs_root - where procfs is read from: $MEMCAL_PROCFS_ROOT,
+ * else "/proc" (the companion of memcal_platform_sysfs_root() for recorded boards).
  */
-const char *memcal_procfs_root(void)
+const char *cal_procfs_root(void)
 {
 	const char *r = getenv("MEMCAL_PROCFS_ROOT");
 
@@ -108,7 +108,7 @@ static int read_cpuinfo(struct cpuinfo *ci)
 	long cpu = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cpuinfo", memcal_procfs_root());
+	snprintf(path, sizeof(path), "%s/cpuinfo", cal_procfs_root());
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -151,7 +151,7 @@ static void read_midrs(struct cpuinfo *ci)
 
 		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%u/regs/"
 			 "identification/midr_el1", c);
-		if (read_text(memcal_sysfs_root(), rel, buf, sizeof(buf)))
+		if (read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
 			continue;
 		midr = strtoull(buf, NULL, 0);
 		ci->cpu[c].seen = true;
@@ -182,7 +182,7 @@ static void set_cpus(struct memcal_cpu_type *t, const uint32_t *cpus,
 	for (size_t i = 0; i < n; i++)
 		u[i] = cpus[i];
 	t->n_cpus = (unsigned)n;
-	memcal_cpulist_format(u, n, t->cpus, sizeof(t->cpus));
+	memcal_platform_cpulist_format(u, n, t->cpus, sizeof(t->cpus));
 }
 
 /* arm_core_name - a readable name for Arm Ltd part @part. */
@@ -261,7 +261,7 @@ static void group_x86(const struct cpuinfo *ci, struct memcal_cpu_types *t)
 
 		snprintf(rel, sizeof(rel), "bus/event_source/devices/cpu_%s/cpus",
 			 kinds[i]);
-		got = read_cpulist(memcal_sysfs_root(), rel, cpus);
+		got = read_cpulist(memcal_platform_sysfs_root(), rel, cpus);
 		if (got <= 0)
 			continue;
 		k = &t->types[t->n++];
@@ -334,7 +334,7 @@ static void find_event_source(struct memcal_cpu_type *k)
 
 	k->perf_type = -1;
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices",
-		 memcal_sysfs_root());
+		 memcal_platform_sysfs_root());
 	d = opendir(dir);
 	if (!d)
 		return;
@@ -345,7 +345,7 @@ static void find_event_source(struct memcal_cpu_type *k)
 			continue;
 		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/cpus",
 			 e->d_name);
-		if (read_text(memcal_sysfs_root(), rel, list, sizeof(list))) {
+		if (read_text(memcal_platform_sysfs_root(), rel, list, sizeof(list))) {
 			if (!fallback[0] || strcmp(e->d_name, fallback) < 0)
 				snprintf(fallback, sizeof(fallback), "%.63s",
 					 e->d_name);
@@ -365,7 +365,7 @@ static void find_event_source(struct memcal_cpu_type *k)
 
 		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type",
 			 k->perf_pmu);
-		if (!read_text(memcal_sysfs_root(), rel, buf, sizeof(buf)))
+		if (!read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
 			k->perf_type = atoi(buf);
 	}
 }
@@ -431,7 +431,7 @@ static void assign_family(struct memcal_cpu_type *k)
 				 k->label);
 			return;
 		}
-		k->family = memcal_pmu_family_find(NULL, k->arm_part);
+		k->family = cal_pmu_family_find(NULL, k->arm_part);
 		if (!k->family)
 			snprintf(k->why, sizeof(k->why), "%s (part 0x%03x) has "
 				 "no memcal event table", k->label,
@@ -439,7 +439,7 @@ static void assign_family(struct memcal_cpu_type *k)
 	} else {
 		pfm = x86_pfm_name(k, k->why, sizeof(k->why));
 		if (pfm)
-			k->family = memcal_pmu_family_find(pfm, 0);
+			k->family = cal_pmu_family_find(pfm, 0);
 		if (pfm && !k->family)
 			snprintf(k->why, sizeof(k->why), "libpfm4 PMU %s has no "
 				 "memcal event table", pfm);
@@ -450,11 +450,11 @@ static void assign_family(struct memcal_cpu_type *k)
 }
 
 /*
- * memcal_cpu_types_discover - every kind of CPU of this board (or of the
+ * cal_cpu_types_discover - every kind of CPU of this board (or of the
  * board recorded under the sysfs and procfs roots).  Return: 0, or -1 with
  * @t->error saying what could not be read.
  */
-int memcal_cpu_types_discover(struct memcal_cpu_types *t)
+int cal_cpu_types_discover(struct memcal_cpu_types *t)
 {
 	struct cpuinfo *ci = calloc(1, sizeof(*ci));
 	bool arm = false;
@@ -466,7 +466,7 @@ int memcal_cpu_types_discover(struct memcal_cpu_types *t)
 	}
 	if (read_cpuinfo(ci)) {
 		snprintf(t->error, sizeof(t->error), "cannot read %s/cpuinfo",
-			 memcal_procfs_root());
+			 cal_procfs_root());
 		free(ci);
 		return -1;
 	}
@@ -480,7 +480,7 @@ int memcal_cpu_types_discover(struct memcal_cpu_types *t)
 	free(ci);
 	if (!t->n) {
 		snprintf(t->error, sizeof(t->error), "no processor found in "
-			 "%s/cpuinfo", memcal_procfs_root());
+			 "%s/cpuinfo", cal_procfs_root());
 		return -1;
 	}
 	for (size_t i = 0; i < t->n; i++) {
@@ -491,12 +491,12 @@ int memcal_cpu_types_discover(struct memcal_cpu_types *t)
 }
 
 /*
- * memcal_pmu_documented - the table's preferred candidate for @traffic
+ * cal_pmu_documented - the table's preferred candidate for @traffic
  * ("read" or "write"): the first one listed, which is the event the core's
  * documentation names for that traffic.  NULL when the family has none.
  */
 const struct memcal_pmu_candidate *
-memcal_pmu_documented(const struct memcal_pmu_family *f, const char *traffic)
+cal_pmu_documented(const struct memcal_pmu_family *f, const char *traffic)
 {
 	for (size_t i = 0; f && i < f->n_events; i++)
 		if (!strcmp(f->events[i].traffic, traffic))

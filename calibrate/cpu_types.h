@@ -5,8 +5,8 @@
  * A big.LITTLE or hybrid board has more than one core type, each with its
  * own PMU (its own perf type number) and often its own event table: an
  * RK3588 pairs Cortex-A76 with A55, an Alder Lake desktop part Golden Cove
- * with Gracemont.  Discovery reads only files (through memcal_sysfs_root()
- * and memcal_procfs_root()), so a board recorded as a folder of /sys and
+ * with Gracemont.  Discovery reads only files (through memcal_platform_sysfs_root()
+ * and cal_procfs_root()), so a board recorded as a folder of /sys and
  * /proc files replays on any machine:
  *  - Arm: each CPU's MIDR (sysfs regs/identification/midr_el1, else the
  *    processor blocks of /proc/cpuinfo); CPUs with the same implementer
@@ -74,9 +74,9 @@ struct memcal_cpu_types {
 	char error[256];
 };
 
-const char *memcal_procfs_root(void);
-int memcal_cpu_types_discover(struct memcal_cpu_types *t);
+const char *cal_procfs_root(void);
+int cal_cpu_types_discover(struct memcal_cpu_types *t);
 const struct memcal_pmu_candidate *
-memcal_pmu_documented(const struct memcal_pmu_family *f, const char *traffic);
+cal_pmu_documented(const struct memcal_pmu_family *f, const char *traffic);
 
 #endif /* MEMCAL_CPU_TYPES_H */

@@ -2,7 +2,7 @@
 /*
  * kernels.c - run-time choice among the bandwidth kernel variants.
  *
- * memcal_kernel_best() picks the widest variant the CPU supports; the
+ * cal_kernel_best() picks the widest variant the CPU supports; the
  * environment variable MEMCAL_KERNEL_ISA ("c", "sse2", "avx2", "avx512",
  * "neon") forces a variant when it is supported (benchmarks, tests).
  */
@@ -25,14 +25,14 @@ static const char *const isa_names[MEMCAL_ISA_COUNT] = {
 	"c", "sse2", "avx2", "avx512", "neon",
 };
 
-/* memcal_op_name - stored name of @op ("read", "ntwrite", ...). */
-const char *memcal_op_name(enum memcal_op op)
+/* cal_op_name - stored name of @op ("read", "ntwrite", ...). */
+const char *cal_op_name(enum memcal_op op)
 {
 	return (unsigned)op < MEMCAL_OP_COUNT ? op_names[op] : "?";
 }
 
-/* memcal_op_parse - inverse of memcal_op_name(); 0 or -1. */
-int memcal_op_parse(const char *name, enum memcal_op *op)
+/* cal_op_parse - inverse of cal_op_name(); 0 or -1. */
+int cal_op_parse(const char *name, enum memcal_op *op)
 {
 	for (unsigned i = 0; i < MEMCAL_OP_COUNT; i++)
 		if (strcmp(name, op_names[i]) == 0) {
@@ -42,14 +42,14 @@ int memcal_op_parse(const char *name, enum memcal_op *op)
 	return -1;
 }
 
-/* memcal_isa_name - stored name of @isa ("avx2", "c", ...). */
-const char *memcal_isa_name(enum memcal_isa isa)
+/* cal_isa_name - stored name of @isa ("avx2", "c", ...). */
+const char *cal_isa_name(enum memcal_isa isa)
 {
 	return (unsigned)isa < MEMCAL_ISA_COUNT ? isa_names[isa] : "?";
 }
 
-/* memcal_isa_supported - whether this CPU (and OS) can run @isa code. */
-bool memcal_isa_supported(enum memcal_isa isa)
+/* cal_isa_supported - whether this CPU (and OS) can run @isa code. */
+bool cal_isa_supported(enum memcal_isa isa)
 {
 	switch (isa) {
 	case MEMCAL_ISA_C:
@@ -75,11 +75,11 @@ bool memcal_isa_supported(enum memcal_isa isa)
 static const memcal_kernel_fn *isa_table(enum memcal_isa isa)
 {
 	switch (isa) {
-	case MEMCAL_ISA_C:	return memcal_kernels_c;
-	case MEMCAL_ISA_SSE2:	return memcal_kernels_sse2;
-	case MEMCAL_ISA_AVX2:	return memcal_kernels_avx2;
-	case MEMCAL_ISA_AVX512:	return memcal_kernels_avx512;
-	case MEMCAL_ISA_NEON:	return memcal_kernels_neon;
+	case MEMCAL_ISA_C:	return cal_kernels_c;
+	case MEMCAL_ISA_SSE2:	return cal_kernels_sse2;
+	case MEMCAL_ISA_AVX2:	return cal_kernels_avx2;
+	case MEMCAL_ISA_AVX512:	return cal_kernels_avx512;
+	case MEMCAL_ISA_NEON:	return cal_kernels_neon;
 	default:		return NULL;
 	}
 }
@@ -88,11 +88,11 @@ static const memcal_kernel_fn *isa_table(enum memcal_isa isa)
 static const memcal_kernel_fn *mix_table(enum memcal_isa isa)
 {
 	switch (isa) {
-	case MEMCAL_ISA_C:	return memcal_mix_c;
-	case MEMCAL_ISA_SSE2:	return memcal_mix_sse2;
-	case MEMCAL_ISA_AVX2:	return memcal_mix_avx2;
-	case MEMCAL_ISA_AVX512:	return memcal_mix_avx512;
-	case MEMCAL_ISA_NEON:	return memcal_mix_neon;
+	case MEMCAL_ISA_C:	return cal_mix_c;
+	case MEMCAL_ISA_SSE2:	return cal_mix_sse2;
+	case MEMCAL_ISA_AVX2:	return cal_mix_avx2;
+	case MEMCAL_ISA_AVX512:	return cal_mix_avx512;
+	case MEMCAL_ISA_NEON:	return cal_mix_neon;
 	default:		return NULL;
 	}
 }
@@ -109,7 +109,7 @@ static void fill_slots(void)
 {
 	for (unsigned isa = 0; isa < MEMCAL_ISA_COUNT; isa++) {
 		const memcal_kernel_fn *tab = isa_table((enum memcal_isa)isa);
-		bool ok = memcal_isa_supported((enum memcal_isa)isa);
+		bool ok = cal_isa_supported((enum memcal_isa)isa);
 
 		for (unsigned op = 0; op < MEMCAL_OP_COUNT; op++) {
 			struct memcal_kernel *k = &kernel_slots[op][isa];
@@ -128,16 +128,16 @@ static void fill_slots(void)
 			k->isa = (enum memcal_isa)isa;
 			k->variant = isa_names[isa];
 			k->fn = (tab && ok) ? tab[m] : NULL;
-			k->read_pct = memcal_mix_pct(m);
+			k->read_pct = cal_mix_pct(m);
 		}
 	}
 }
 
 /*
- * memcal_kernel_get - the @op kernel of variant @isa, or NULL when the
+ * cal_kernel_get - the @op kernel of variant @isa, or NULL when the
  * variant does not exist for @op or the CPU cannot run it.
  */
-const struct memcal_kernel *memcal_kernel_get(enum memcal_op op,
+const struct memcal_kernel *cal_kernel_get(enum memcal_op op,
 					      enum memcal_isa isa)
 {
 	if ((unsigned)op >= MEMCAL_OP_COUNT || (unsigned)isa >= MEMCAL_ISA_COUNT)
@@ -147,10 +147,10 @@ const struct memcal_kernel *memcal_kernel_get(enum memcal_op op,
 }
 
 /*
- * memcal_mix_kernel_get - the mixed kernel of mix index @idx (read share
- * memcal_mix_pct(@idx)) in variant @isa, or NULL as memcal_kernel_get().
+ * cal_mix_kernel_get - the mixed kernel of mix index @idx (read share
+ * cal_mix_pct(@idx)) in variant @isa, or NULL as cal_kernel_get().
  */
-const struct memcal_kernel *memcal_mix_kernel_get(unsigned idx,
+const struct memcal_kernel *cal_mix_kernel_get(unsigned idx,
 						  enum memcal_isa isa)
 {
 	if (idx >= MEMCAL_MIX_COUNT || (unsigned)isa >= MEMCAL_ISA_COUNT)
@@ -190,62 +190,62 @@ pick_best(const struct memcal_kernel *(*get)(unsigned, enum memcal_isa),
 	return NULL;
 }
 
-/* op_get - memcal_kernel_get() keyed by an unsigned op, for pick_best(). */
+/* op_get - cal_kernel_get() keyed by an unsigned op, for pick_best(). */
 static const struct memcal_kernel *op_get(unsigned op, enum memcal_isa isa)
 {
-	return memcal_kernel_get((enum memcal_op)op, isa);
+	return cal_kernel_get((enum memcal_op)op, isa);
 }
 
 /*
- * memcal_kernel_best - the widest supported variant of @op (or the one
+ * cal_kernel_best - the widest supported variant of @op (or the one
  * $MEMCAL_KERNEL_ISA names, when supported); NULL when none exists.
  */
-const struct memcal_kernel *memcal_kernel_best(enum memcal_op op)
+const struct memcal_kernel *cal_kernel_best(enum memcal_op op)
 {
 	return pick_best(op_get, (unsigned)op);
 }
 
-/* memcal_mix_kernel_best - memcal_kernel_best() for mix index @idx. */
-const struct memcal_kernel *memcal_mix_kernel_best(unsigned idx)
+/* cal_mix_kernel_best - cal_kernel_best() for mix index @idx. */
+const struct memcal_kernel *cal_mix_kernel_best(unsigned idx)
 {
-	return pick_best(memcal_mix_kernel_get, idx);
+	return pick_best(cal_mix_kernel_get, idx);
 }
 
-/* memcal_mix_pct - read share in per cent of mix index @idx (100 - 25 @idx). */
-unsigned memcal_mix_pct(unsigned idx)
+/* cal_mix_pct - read share in per cent of mix index @idx (100 - 25 @idx). */
+unsigned cal_mix_pct(unsigned idx)
 {
 	return idx < MEMCAL_MIX_COUNT ? 100 - 25 * idx : 0;
 }
 
-/* memcal_mix_index - the mix index of @read_pct, or -1 when not measured. */
-int memcal_mix_index(unsigned read_pct)
+/* cal_mix_index - the mix index of @read_pct, or -1 when not measured. */
+int cal_mix_index(unsigned read_pct)
 {
 	for (unsigned i = 0; i < MEMCAL_MIX_COUNT; i++)
-		if (memcal_mix_pct(i) == read_pct)
+		if (cal_mix_pct(i) == read_pct)
 			return (int)i;
 	return -1;
 }
 
 /*
- * memcal_mix_mask - the lines of each granule mix index @idx reads (bit i:
+ * cal_mix_mask - the lines of each granule mix index @idx reads (bit i:
  * line i of MEMCAL_MIX_LINES); the others are written.
  */
-unsigned memcal_mix_mask(unsigned idx)
+unsigned cal_mix_mask(unsigned idx)
 {
 	return idx < MEMCAL_MIX_COUNT ? mix_masks[idx] : 0;
 }
 
 /*
- * memcal_kernel_bytes - program-visible bytes one call over @bytes moves:
+ * cal_kernel_bytes - program-visible bytes one call over @bytes moves:
  * @bytes, or twice that for COPY (each byte is read and written).
  */
-uint64_t memcal_kernel_bytes(enum memcal_op op, size_t bytes)
+uint64_t cal_kernel_bytes(enum memcal_op op, size_t bytes)
 {
 	return op == MEMCAL_OP_COPY ? 2 * (uint64_t)bytes : (uint64_t)bytes;
 }
 
-/* memcal_kernel_check - buffers aligned and @bytes a whole granule count. */
-bool memcal_kernel_check(const void *dst, const void *src, size_t bytes)
+/* cal_kernel_check - buffers aligned and @bytes a whole granule count. */
+bool cal_kernel_check(const void *dst, const void *src, size_t bytes)
 {
 	if (bytes == 0 || bytes % MEMCAL_KERNEL_GRANULE)
 		return false;

@@ -7,7 +7,7 @@
  * Contract of every kernel function:
  *   uint64_t fn(void *dst, const void *src, size_t bytes, uint64_t value)
  *   - @bytes is a multiple of MEMCAL_KERNEL_GRANULE and the buffers are
- *     MEMCAL_KERNEL_ALIGN aligned (memcal_kernel_check() says so);
+ *     MEMCAL_KERNEL_ALIGN aligned (cal_kernel_check() says so);
  *   - READ    sums the 64-bit words of @src modulo 2^64 and returns the
  *             sum (the reduction keeps the compiler from removing loads);
  *   - WRITE   stores @value into every 64-bit word of @dst, ordinary stores;
@@ -15,13 +15,13 @@
  *   - COPY    copies @bytes from @src to @dst.
  *   - MIX     the mixed kernel of one read share: each granule is four
  *             MEMCAL_MIX_LINE-byte lines, and a fixed pattern per share
- *             (memcal_mix_mask()) says which lines are read from @src
+ *             (cal_mix_mask()) says which lines are read from @src
  *             (summed, the sum returned) and which get @value stored into
  *             every word of the same line of @dst (ordinary stores).
  *             @dst may equal @src (the load generators work in place).
  *   WRITE/NTWRITE/COPY return 0.  Nothing outside [0, bytes) is touched.
  *
- * Bytes a kernel "moves" (memcal_kernel_bytes()) are program-visible bytes:
+ * Bytes a kernel "moves" (cal_kernel_bytes()) are program-visible bytes:
  * READ/WRITE/NTWRITE/MIX count @bytes, COPY counts 2 x @bytes (read +
  * write).
  * Ordinary stores cause about twice that DRAM traffic (read for ownership,
@@ -45,7 +45,7 @@ enum memcal_op {
 	MEMCAL_OP_WRITE,
 	MEMCAL_OP_NTWRITE,
 	MEMCAL_OP_COPY,
-	MEMCAL_OP_MIX,		/* per read share: memcal_mix_kernel_get() */
+	MEMCAL_OP_MIX,		/* per read share: cal_mix_kernel_get() */
 	MEMCAL_OP_COUNT,
 };
 
@@ -92,35 +92,35 @@ struct memcal_kernel {
 	unsigned read_pct;
 };
 
-const char *memcal_op_name(enum memcal_op op);
-int memcal_op_parse(const char *name, enum memcal_op *op);
-const char *memcal_isa_name(enum memcal_isa isa);
-bool memcal_isa_supported(enum memcal_isa isa);
-const struct memcal_kernel *memcal_kernel_get(enum memcal_op op,
+const char *cal_op_name(enum memcal_op op);
+int cal_op_parse(const char *name, enum memcal_op *op);
+const char *cal_isa_name(enum memcal_isa isa);
+bool cal_isa_supported(enum memcal_isa isa);
+const struct memcal_kernel *cal_kernel_get(enum memcal_op op,
 					      enum memcal_isa isa);
-const struct memcal_kernel *memcal_kernel_best(enum memcal_op op);
-uint64_t memcal_kernel_bytes(enum memcal_op op, size_t bytes);
-bool memcal_kernel_check(const void *dst, const void *src, size_t bytes);
-unsigned memcal_mix_pct(unsigned idx);
-int memcal_mix_index(unsigned read_pct);
-unsigned memcal_mix_mask(unsigned idx);
-const struct memcal_kernel *memcal_mix_kernel_get(unsigned idx,
+const struct memcal_kernel *cal_kernel_best(enum memcal_op op);
+uint64_t cal_kernel_bytes(enum memcal_op op, size_t bytes);
+bool cal_kernel_check(const void *dst, const void *src, size_t bytes);
+unsigned cal_mix_pct(unsigned idx);
+int cal_mix_index(unsigned read_pct);
+unsigned cal_mix_mask(unsigned idx);
+const struct memcal_kernel *cal_mix_kernel_get(unsigned idx,
 						  enum memcal_isa isa);
-const struct memcal_kernel *memcal_mix_kernel_best(unsigned idx);
+const struct memcal_kernel *cal_mix_kernel_best(unsigned idx);
 
 /* Per-ISA tables, each indexed by enum memcal_op (NULL: not provided). */
-extern const memcal_kernel_fn memcal_kernels_c[MEMCAL_OP_COUNT];
-extern const memcal_kernel_fn memcal_kernels_sse2[MEMCAL_OP_COUNT];
-extern const memcal_kernel_fn memcal_kernels_avx2[MEMCAL_OP_COUNT];
-extern const memcal_kernel_fn memcal_kernels_avx512[MEMCAL_OP_COUNT];
-extern const memcal_kernel_fn memcal_kernels_neon[MEMCAL_OP_COUNT];
+extern const memcal_kernel_fn cal_kernels_c[MEMCAL_OP_COUNT];
+extern const memcal_kernel_fn cal_kernels_sse2[MEMCAL_OP_COUNT];
+extern const memcal_kernel_fn cal_kernels_avx2[MEMCAL_OP_COUNT];
+extern const memcal_kernel_fn cal_kernels_avx512[MEMCAL_OP_COUNT];
+extern const memcal_kernel_fn cal_kernels_neon[MEMCAL_OP_COUNT];
 
-/* Per-ISA mixed kernels, each indexed by mix index (memcal_mix_pct()). */
-extern const memcal_kernel_fn memcal_mix_c[MEMCAL_MIX_COUNT];
-extern const memcal_kernel_fn memcal_mix_sse2[MEMCAL_MIX_COUNT];
-extern const memcal_kernel_fn memcal_mix_avx2[MEMCAL_MIX_COUNT];
-extern const memcal_kernel_fn memcal_mix_avx512[MEMCAL_MIX_COUNT];
-extern const memcal_kernel_fn memcal_mix_neon[MEMCAL_MIX_COUNT];
+/* Per-ISA mixed kernels, each indexed by mix index (cal_mix_pct()). */
+extern const memcal_kernel_fn cal_mix_c[MEMCAL_MIX_COUNT];
+extern const memcal_kernel_fn cal_mix_sse2[MEMCAL_MIX_COUNT];
+extern const memcal_kernel_fn cal_mix_avx2[MEMCAL_MIX_COUNT];
+extern const memcal_kernel_fn cal_mix_avx512[MEMCAL_MIX_COUNT];
+extern const memcal_kernel_fn cal_mix_neon[MEMCAL_MIX_COUNT];
 
 /*
  * MEMCAL_MIX_TABLE - the five entry points of one ISA's mixed kernel

@@ -92,9 +92,9 @@ static inline uint64_t c_mix(void *dst, const void *src, size_t bytes,
 	return a0 + a1 + a2 + a3;
 }
 
-MEMCAL_MIX_TABLE(memcal_mix_c, c_mix, NO_LIBCALL);
+MEMCAL_MIX_TABLE(cal_mix_c, c_mix, NO_LIBCALL);
 
-const memcal_kernel_fn memcal_kernels_c[MEMCAL_OP_COUNT] = {
+const memcal_kernel_fn cal_kernels_c[MEMCAL_OP_COUNT] = {
 	[MEMCAL_OP_READ] = c_read,
 	[MEMCAL_OP_WRITE] = c_write,
 	[MEMCAL_OP_NTWRITE] = NULL,

@@ -107,12 +107,12 @@ static inline uint64_t neon_mix(void *dst, const void *src, size_t bytes,
 	return vgetq_lane_u64(a0, 0) + vgetq_lane_u64(a0, 1);
 }
 
-MEMCAL_MIX_TABLE(memcal_mix_neon, neon_mix, );
+MEMCAL_MIX_TABLE(cal_mix_neon, neon_mix, );
 
-const memcal_kernel_fn memcal_kernels_neon[MEMCAL_OP_COUNT] = {
+const memcal_kernel_fn cal_kernels_neon[MEMCAL_OP_COUNT] = {
 	neon_read, neon_write, neon_ntwrite, neon_copy,
 };
 #else
-const memcal_kernel_fn memcal_kernels_neon[MEMCAL_OP_COUNT];
-const memcal_kernel_fn memcal_mix_neon[MEMCAL_MIX_COUNT];
+const memcal_kernel_fn cal_kernels_neon[MEMCAL_OP_COUNT];
+const memcal_kernel_fn cal_mix_neon[MEMCAL_MIX_COUNT];
 #endif

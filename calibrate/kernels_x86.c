@@ -324,25 +324,25 @@ static inline uint64_t avx512_mix(void *dst, const void *src, size_t bytes,
 	return sum;
 }
 
-MEMCAL_MIX_TABLE(memcal_mix_sse2, sse2_mix, __attribute__((target("sse2"))));
-MEMCAL_MIX_TABLE(memcal_mix_avx2, avx2_mix, __attribute__((target("avx2"))));
-MEMCAL_MIX_TABLE(memcal_mix_avx512, avx512_mix,
+MEMCAL_MIX_TABLE(cal_mix_sse2, sse2_mix, __attribute__((target("sse2"))));
+MEMCAL_MIX_TABLE(cal_mix_avx2, avx2_mix, __attribute__((target("avx2"))));
+MEMCAL_MIX_TABLE(cal_mix_avx512, avx512_mix,
 		 __attribute__((target("avx512f"))));
 
-const memcal_kernel_fn memcal_kernels_sse2[MEMCAL_OP_COUNT] = {
+const memcal_kernel_fn cal_kernels_sse2[MEMCAL_OP_COUNT] = {
 	sse2_read, sse2_write, sse2_ntwrite, sse2_copy,
 };
-const memcal_kernel_fn memcal_kernels_avx2[MEMCAL_OP_COUNT] = {
+const memcal_kernel_fn cal_kernels_avx2[MEMCAL_OP_COUNT] = {
 	avx2_read, avx2_write, avx2_ntwrite, avx2_copy,
 };
-const memcal_kernel_fn memcal_kernels_avx512[MEMCAL_OP_COUNT] = {
+const memcal_kernel_fn cal_kernels_avx512[MEMCAL_OP_COUNT] = {
 	avx512_read, avx512_write, avx512_ntwrite, avx512_copy,
 };
 #else
-const memcal_kernel_fn memcal_kernels_sse2[MEMCAL_OP_COUNT];
-const memcal_kernel_fn memcal_kernels_avx2[MEMCAL_OP_COUNT];
-const memcal_kernel_fn memcal_kernels_avx512[MEMCAL_OP_COUNT];
-const memcal_kernel_fn memcal_mix_sse2[MEMCAL_MIX_COUNT];
-const memcal_kernel_fn memcal_mix_avx2[MEMCAL_MIX_COUNT];
-const memcal_kernel_fn memcal_mix_avx512[MEMCAL_MIX_COUNT];
+const memcal_kernel_fn cal_kernels_sse2[MEMCAL_OP_COUNT];
+const memcal_kernel_fn cal_kernels_avx2[MEMCAL_OP_COUNT];
+const memcal_kernel_fn cal_kernels_avx512[MEMCAL_OP_COUNT];
+const memcal_kernel_fn cal_mix_sse2[MEMCAL_MIX_COUNT];
+const memcal_kernel_fn cal_mix_avx2[MEMCAL_MIX_COUNT];
+const memcal_kernel_fn cal_mix_avx512[MEMCAL_MIX_COUNT];
 #endif

@@ -19,11 +19,11 @@ static int cmp_bw(const void *a, const void *b)
 }
 
 /*
- * memcal_knee_find - apply the criterion to @pts[0..n) (any order) with
+ * cal_knee_find - apply the criterion to @pts[0..n) (any order) with
  * @bound_ratio (<= 1 selects MEMCAL_KNEE_BOUND_RATIO).  Returns 0, or
  * MEMCAL_EINVAL for an empty curve or non-positive latencies.
  */
-int memcal_knee_find(const struct memcal_curve_point *pts, size_t n,
+int cal_knee_find(const struct memcal_curve_point *pts, size_t n,
 		     double bound_ratio, struct memcal_knee *out)
 {
 	struct memcal_curve_point *v;

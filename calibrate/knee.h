@@ -61,7 +61,7 @@ struct memcal_knee {
 	char criterion[256];
 };
 
-int memcal_knee_find(const struct memcal_curve_point *pts, size_t n,
+int cal_knee_find(const struct memcal_curve_point *pts, size_t n,
 		     double bound_ratio, struct memcal_knee *out);
 
 #endif /* MEMCAL_KNEE_H */

@@ -24,11 +24,11 @@ static uint64_t xorshift64(uint64_t *s)
 }
 
 /*
- * memcal_chase_build - turn @buf into one random cycle through all its
+ * cal_chase_build - turn @buf into one random cycle through all its
  * @line-byte lines: the first word of each line points to the next line.
  * Returns 0, or -1 when @buf holds fewer than two lines or memory is short.
  */
-int memcal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed)
+int cal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed)
 {
 	size_t n = bytes / line;
 	uint32_t *perm;
@@ -59,12 +59,12 @@ int memcal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed)
 }
 
 /*
- * memcal_chase_run - follow the chain from @buf for at least @min_ns and
+ * cal_chase_run - follow the chain from @buf for at least @min_ns and
  * return ns per load: the median over chunks of MEMCAL_CHASE_CHUNK loads,
  * so that chunks during which the thread was preempted (a shared VM)
  * do not inflate the figure.  Stores the number of loads in @loads.
  */
-double memcal_chase_run(const void *buf, uint64_t min_ns, uint64_t *loads)
+double cal_chase_run(const void *buf, uint64_t min_ns, uint64_t *loads)
 {
 	void *const *p = (void *const *)buf;
 	size_t cap = 16 + (size_t)(min_ns / 2000), n_chunks = 0;
@@ -87,7 +87,7 @@ double memcal_chase_run(const void *buf, uint64_t min_ns, uint64_t *loads)
 	__asm__ volatile("" : : "r"(p) : "memory");
 	if (loads)
 		*loads = n;
-	res = chunk ? memcal_median(chunk, (unsigned)n_chunks)
+	res = chunk ? cal_median(chunk, (unsigned)n_chunks)
 		    : (double)(t1 - t0) / (double)n;
 	free(chunk);
 	return res;
@@ -158,8 +158,8 @@ static void lat_worker(unsigned idx, void *arg)
 		uint64_t loads;
 
 		/* Short warm-up so the generators reach their pace. */
-		memcal_chase_run(j->b->bufs[0].base, j->chase_ns / 10, &loads);
-		j->lat = memcal_chase_run(j->b->bufs[0].base, j->chase_ns, &loads);
+		cal_chase_run(j->b->bufs[0].base, j->chase_ns / 10, &loads);
+		j->lat = cal_chase_run(j->b->bufs[0].base, j->chase_ns, &loads);
 		atomic_store(&j->stop, 1);
 	} else if (idx <= j->n_load) {
 		generate(j, idx);
@@ -167,12 +167,12 @@ static void lat_worker(unsigned idx, void *arg)
 }
 
 /*
- * memcal_latency_sweep - measure every pace of @s into @out[0..n_paces).
- * Worker 0's buffer must hold a chain from memcal_chase_build() (build it
+ * cal_latency_sweep - measure every pace of @s into @out[0..n_paces).
+ * Worker 0's buffer must hold a chain from cal_chase_build() (build it
  * once; every sweep reuses it).  Returns 0 or a
  * MEMCAL_CAL_* code with @err set.
  */
-int memcal_latency_sweep(struct memcal_bench *b,
+int cal_latency_sweep(struct memcal_bench *b,
 			 const struct memcal_lat_spec *s,
 			 struct memcal_lat_point *out, char *err,
 			 size_t errlen)
@@ -196,9 +196,9 @@ int memcal_latency_sweep(struct memcal_bench *b,
 		rc = MEMCAL_EINVAL;
 		goto out;
 	}
-	j.k = s->kernel ? s->kernel : memcal_kernel_best(s->traffic);
+	j.k = s->kernel ? s->kernel : cal_kernel_best(s->traffic);
 	if (!j.k) {
-		snprintf(err, errlen, "no %s kernel", memcal_op_name(s->traffic));
+		snprintf(err, errlen, "no %s kernel", cal_op_name(s->traffic));
 		rc = MEMCAL_EUNSUPPORTED;
 		goto out;
 	}
@@ -212,7 +212,7 @@ int memcal_latency_sweep(struct memcal_bench *b,
 
 			atomic_store(&j.stop, 0);
 			memset(j.gen_bytes, 0, b->n * sizeof(*j.gen_bytes));
-			memcal_team_run_subset(b->team, s->n_load + 1, lat_worker,
+			cal_team_run_subset(b->team, s->n_load + 1, lat_worker,
 					       &j);
 			for (unsigned i = 1; i <= s->n_load; i++)
 				if (j.gen_ns[i])
@@ -222,8 +222,8 @@ int memcal_latency_sweep(struct memcal_bench *b,
 			bw[r] = sum;
 		}
 		out[p].pace = j.pace;
-		memcal_stats_compute(lat, reps, false, &out[p].lat);
-		out[p].bw = memcal_median(bw, reps);
+		cal_stats_compute(lat, reps, false, &out[p].lat);
+		out[p].bw = cal_median(bw, reps);
 	}
 out:
 	free(lat);

@@ -42,7 +42,7 @@ struct memcal_lat_point {
  * struct memcal_lat_spec - a sweep.
  * @traffic:   MEMCAL_OP_READ or MEMCAL_OP_WRITE for the generators.
  * @kernel:    when set, the generators run it instead (a mixed kernel:
- *             memcal_mix_kernel_best()), and @traffic is ignored.
+ *             cal_mix_kernel_best()), and @traffic is ignored.
  * @paces:     offered loads, ascending, from 0 to 1.
  * @n_paces:   entries in @paces.
  * @n_load:    generators (workers 1..n_load); 0 gives idle latency only.
@@ -59,9 +59,9 @@ struct memcal_lat_spec {
 	uint64_t chase_ns;
 };
 
-int memcal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed);
-double memcal_chase_run(const void *buf, uint64_t min_ns, uint64_t *loads);
-int memcal_latency_sweep(struct memcal_bench *b,
+int cal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed);
+double cal_chase_run(const void *buf, uint64_t min_ns, uint64_t *loads);
+int cal_latency_sweep(struct memcal_bench *b,
 			 const struct memcal_lat_spec *s,
 			 struct memcal_lat_point *out, char *err,
 			 size_t errlen);

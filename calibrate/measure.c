@@ -58,11 +58,11 @@ static size_t granule_floor(size_t x)
 }
 
 /*
- * memcal_bench_init - pin one worker to each of @cpus and give each a
+ * cal_bench_init - pin one worker to each of @cpus and give each a
  * pre-faulted buffer of @bytes on its NUMA node.  Fails with a message
  * when the total does not fit in free memory or a CPU cannot be used.
  */
-int memcal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
+int cal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
 		      const unsigned *cpus, unsigned n, size_t bytes,
 		      char *err, size_t errlen)
 {
@@ -76,44 +76,44 @@ int memcal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
 			 "least %d bytes)", bytes, 2 * MEMCAL_KERNEL_GRANULE);
 		return MEMCAL_EINVAL;
 	}
-	rc = memcal_buffer_check_total((uint64_t)b->bytes * n, err, errlen);
+	rc = cal_buffer_check_total((uint64_t)b->bytes * n, err, errlen);
 	if (rc)
 		return rc;
 	b->cpus = calloc(n, sizeof(*b->cpus));
 	b->bufs = calloc(n, sizeof(*b->bufs));
 	if (!b->cpus || !b->bufs) {
-		memcal_bench_fini(b);
+		cal_bench_fini(b);
 		snprintf(err, errlen, "out of memory");
 		return MEMCAL_ENOMEM;
 	}
 	memcpy(b->cpus, cpus, n * sizeof(*cpus));
 	b->n = n;
 	for (unsigned i = 0; i < n; i++) {
-		rc = memcal_buffer_alloc(&b->bufs[i], b->bytes,
-					 memcal_topology_cpu_node(t, cpus[i]),
+		rc = cal_buffer_alloc(&b->bufs[i], b->bytes,
+					 memcal_platform_topology_cpu_node(t, cpus[i]),
 					 err, errlen);
 		if (rc) {
-			memcal_bench_fini(b);
+			cal_bench_fini(b);
 			return rc;
 		}
 	}
-	rc = memcal_team_create(&b->team, t->hw, cpus, n);
+	rc = cal_team_create(&b->team, t->hw, cpus, n);
 	if (rc) {
 		snprintf(err, errlen, "cannot start a thread pinned to each of "
 			 "the %u CPUs: %s", n, strerror(-rc));
-		memcal_bench_fini(b);
+		cal_bench_fini(b);
 		return MEMCAL_ERROR;
 	}
 	return MEMCAL_OK;
 }
 
-/* memcal_bench_fini - stop the workers and release the buffers. */
-void memcal_bench_fini(struct memcal_bench *b)
+/* cal_bench_fini - stop the workers and release the buffers. */
+void cal_bench_fini(struct memcal_bench *b)
 {
-	memcal_team_destroy(b->team);
+	cal_team_destroy(b->team);
 	if (b->bufs)
 		for (unsigned i = 0; i < b->n; i++)
-			memcal_buffer_free(&b->bufs[i]);
+			cal_buffer_free(&b->bufs[i]);
 	free(b->bufs);
 	free(b->cpus);
 	memset(b, 0, sizeof(*b));
@@ -135,17 +135,17 @@ static int pick_kernels(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		k[i] = NULL;
 		if (!on)
 			continue;
-		k[i] = s->kernel ? s->kernel : memcal_kernel_best(op);
+		k[i] = s->kernel ? s->kernel : cal_kernel_best(op);
 		if (!k[i]) {
 			snprintf(err, errlen, "no %s kernel on this CPU",
-				 memcal_op_name(op));
+				 cal_op_name(op));
 			return MEMCAL_EUNSUPPORTED;
 		}
 		if (!r->variant[0])
 			snprintf(r->variant, sizeof(r->variant), "%s",
 				 k[i]->variant);
 		op = k[i]->op;
-		r->bytes = memcal_kernel_bytes(op, op == MEMCAL_OP_COPY
+		r->bytes = cal_kernel_bytes(op, op == MEMCAL_OP_COPY
 						   ? b->bytes / 2 : b->bytes);
 		*last = i + 1;
 		used++;
@@ -159,10 +159,10 @@ static int pick_kernels(struct memcal_bench *b, const struct memcal_bw_spec *s,
 }
 
 /*
- * memcal_measure_bw - run @s on the bench and fill @r.  Returns 0 or a
+ * cal_measure_bw - run @s on the bench and fill @r.  Returns 0 or a
  * MEMCAL_CAL_* code with @err set.
  */
-int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
+int cal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		      struct memcal_bw_result *r, char *err, size_t errlen)
 {
 	const struct memcal_kernel **k = calloc(b->n, sizeof(*k));
@@ -187,7 +187,7 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 	bytes_all = 0;
 	for (unsigned i = 0; i < b->n; i++)
 		if (k[i])
-			bytes_all += memcal_kernel_bytes(k[i]->op,
+			bytes_all += cal_kernel_bytes(k[i]->op,
 				k[i]->op == MEMCAL_OP_COPY ? b->bytes / 2 : b->bytes);
 	job = (struct bw_job){ b, k, s->passes ? s->passes : 1, t0, t1 };
 	total = s->warmup + reps;
@@ -197,8 +197,8 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		/* Foreign load is judged over all kept repetitions together:
 		 * /proc/stat ticks are too coarse for one repetition. */
 		if (rep == s->warmup)
-			have_ps = memcal_procstat_read(&ps0) == 0;
-		memcal_team_run_subset(b->team, last, bw_worker, &job);
+			have_ps = cal_procstat_read(&ps0) == 0;
+		cal_team_run_subset(b->team, last, bw_worker, &job);
 		if (rep < s->warmup)
 			continue;
 		for (unsigned i = 0; i < b->n; i++) {
@@ -213,21 +213,21 @@ int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 			samples[kept++] = (double)bytes_all * job.passes * 1e9 /
 					  (double)(end - first);
 	}
-	if (have_ps && memcal_procstat_read(&ps1) == 0) {
+	if (have_ps && cal_procstat_read(&ps1) == 0) {
 		unsigned *used = calloc(b->n, sizeof(*used)), nu = 0;
 
 		for (unsigned i = 0; used && i < b->n; i++)
 			if (k[i])
 				used[nu++] = b->cpus[i];
 		if (used)
-			r->foreign = memcal_procstat_foreign(&ps0, &ps1, used,
+			r->foreign = cal_procstat_foreign(&ps0, &ps1, used,
 							     nu);
 		free(used);
-		memcal_procstat_free(&ps1);
+		cal_procstat_free(&ps1);
 	}
 	if (have_ps)
-		memcal_procstat_free(&ps0);
-	if (memcal_stats_compute(samples, kept, true, &r->agg) < 0) {
+		cal_procstat_free(&ps0);
+	if (cal_stats_compute(samples, kept, true, &r->agg) < 0) {
 		snprintf(err, errlen, "no repetition could be timed");
 		rc = MEMCAL_ERROR;
 	}

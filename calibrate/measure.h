@@ -3,7 +3,7 @@
  * measure.h - bandwidth measurements on a set of pinned cores.
  *
  * A bench owns one pinned worker per CPU and one buffer per worker on that
- * worker's NUMA node.  memcal_measure_bw() runs a kernel on a chosen set
+ * worker's NUMA node.  cal_measure_bw() runs a kernel on a chosen set
  * of the workers together (barrier start), discards warm-up repetitions,
  * repeats, drops collapsed repetitions (stats.h) and reports the aggregate
  * bandwidth: the sum of the bytes every worker moved divided by the time
@@ -23,7 +23,7 @@
 #include "memcal_platform.h"
 
 /* A repetition measured while others used more than this share of the
- * machine (memcal_procstat_foreign) is reported as disturbed. */
+ * machine (cal_procstat_foreign) is reported as disturbed. */
 #define MEMCAL_FOREIGN_WARN	0.10
 
 /**
@@ -86,11 +86,11 @@ struct memcal_bw_result {
 	double foreign;
 };
 
-int memcal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
+int cal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,
 		      const unsigned *cpus, unsigned n, size_t bytes,
 		      char *err, size_t errlen);
-void memcal_bench_fini(struct memcal_bench *b);
-int memcal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
+void cal_bench_fini(struct memcal_bench *b);
+int cal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 		      struct memcal_bw_result *r, char *err, size_t errlen);
 
 #endif /* MEMCAL_MEASURE_H */

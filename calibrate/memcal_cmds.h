@@ -8,10 +8,10 @@
 
 #include "cli.h"
 
-int memcal_cmd_run(struct cli_ctx *ctx, int argc, char **argv);
-int memcal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv);
-int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv);
+int cal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv);
+int cal_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
 /* Implemented in reports/ (cmd_report.c). */
-int memcal_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
+int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv);
 
 #endif /* MEMCAL_CMDS_H */

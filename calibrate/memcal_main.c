@@ -6,13 +6,13 @@
 #include "memcal_cmds.h"
 
 static const struct cli_command memcal_commands[] = {
-	{ "run", memcal_cmd_run,
+	{ "run", cal_cmd_run,
 	  "calibrate this board: topology, bandwidth, latency, PMU events" },
-	{ "overhead", memcal_cmd_overhead,
+	{ "overhead", cal_cmd_overhead,
 	  "measure per-core, per-period regulation interrupt overhead" },
-	{ "show", memcal_cmd_show,
+	{ "show", cal_cmd_show,
 	  "list what the database holds, or one run in detail" },
-	{ "report", memcal_cmd_report,
+	{ "report", report_cmd_memcal,
 	  "write a calibration report" },
 	{ NULL, NULL, NULL },
 };

@@ -12,21 +12,21 @@
 #include <string.h>
 #include <time.h>
 
-const uint32_t ovh_default_periods[] = { 20, 32, 50, 100, 200, 500, 1000 };
-const size_t ovh_n_default_periods =
-	sizeof(ovh_default_periods) / sizeof(ovh_default_periods[0]);
+const uint32_t cal_ovh_default_periods[] = { 20, 32, 50, 100, 200, 500, 1000 };
+const size_t cal_ovh_n_default_periods =
+	sizeof(cal_ovh_default_periods) / sizeof(cal_ovh_default_periods[0]);
 
 /*
- * overhead_params_default - the default request: the default periods,
+ * cal_overhead_params_default - the default request: the default periods,
  * every core of @t, ten repetitions, both benchmarks, the master-core
  * comparison on.
  */
-void overhead_params_default(struct overhead_params *p,
+void cal_overhead_params_default(struct overhead_params *p,
 			     const struct memcal_topology *t)
 {
 	memset(p, 0, sizeof(*p));
-	memcpy(p->periods_us, ovh_default_periods, sizeof(ovh_default_periods));
-	p->n_periods = ovh_n_default_periods;
+	memcpy(p->periods_us, cal_ovh_default_periods, sizeof(cal_ovh_default_periods));
+	p->n_periods = cal_ovh_n_default_periods;
 	for (unsigned i = 0; t && i < t->n_cores && i < OVH_MAX_CPUS; i++)
 		p->cpus[p->n_cpus++] = t->cpus[i];
 	p->repeat = OVH_DEFAULT_REPEAT;
@@ -36,11 +36,11 @@ void overhead_params_default(struct overhead_params *p,
 }
 
 /*
- * overhead_validate_periods - refuse a period of 0, one below the timer
+ * cal_overhead_validate_periods - refuse a period of 0, one below the timer
  * resolution @res_ns, one below the regulator's 10 us minimum, or one
  * above 1 s, with a sentence in @err.  Returns 0 or -EINVAL.
  */
-int overhead_validate_periods(const uint32_t *periods, size_t n,
+int cal_overhead_validate_periods(const uint32_t *periods, size_t n,
 			      uint64_t res_ns, char *err, size_t len)
 {
 	if (!n) {
@@ -77,8 +77,8 @@ int overhead_validate_periods(const uint32_t *periods, size_t n,
 	return 0;
 }
 
-/* overhead_timer_res_ns - clock_getres(CLOCK_MONOTONIC) in ns (1 if unknown). */
-uint64_t overhead_timer_res_ns(void)
+/* cal_overhead_timer_res_ns - clock_getres(CLOCK_MONOTONIC) in ns (1 if unknown). */
+uint64_t cal_overhead_timer_res_ns(void)
 {
 	struct timespec ts;
 
@@ -88,15 +88,15 @@ uint64_t overhead_timer_res_ns(void)
 }
 
 /*
- * overhead_validate - check a whole request against the topology: the
+ * cal_overhead_validate - check a whole request against the topology: the
  * periods, cores that exist, a topology of this machine, sane repeat and
  * duration.  Returns 0 or -EINVAL with a sentence in @err.
  */
-int overhead_validate(const struct overhead_params *p,
+int cal_overhead_validate(const struct overhead_params *p,
 		      const struct memcal_topology *t, char *err, size_t len)
 {
-	int rc = overhead_validate_periods(p->periods_us, p->n_periods,
-					   overhead_timer_res_ns(), err, len);
+	int rc = cal_overhead_validate_periods(p->periods_us, p->n_periods,
+					   cal_overhead_timer_res_ns(), err, len);
 
 	if (rc)
 		return rc;
@@ -105,10 +105,10 @@ int overhead_validate(const struct overhead_params *p,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < p->n_cpus; i++) {
-		if (!memcal_topology_has_pu(t, p->cpus[i])) {
+		if (!memcal_platform_topology_has_pu(t, p->cpus[i])) {
 			char list[128];
 
-			memcal_cpulist_format(t->pus, t->n_pus, list,
+			memcal_platform_cpulist_format(t->pus, t->n_pus, list,
 					      sizeof(list));
 			snprintf(err, len, "cpu %u does not exist on this "
 				 "machine (cpus: %s)", p->cpus[i], list);
@@ -136,10 +136,10 @@ int overhead_validate(const struct overhead_params *p,
 }
 
 /*
- * overhead_note - append one line to the result's notes (what the run
+ * cal_overhead_note - append one line to the result's notes (what the run
  * row stores) and say it on stderr as a warning.
  */
-void overhead_note(struct overhead_result *r, const char *fmt, ...)
+void cal_overhead_note(struct overhead_result *r, const char *fmt, ...)
 {
 	char line[512];
 	size_t old = r->notes ? strlen(r->notes) : 0, add;
@@ -159,8 +159,8 @@ void overhead_note(struct overhead_result *r, const char *fmt, ...)
 	r->notes = n;
 }
 
-/* overhead_result_free - release what a result owns. */
-void overhead_result_free(struct overhead_result *r)
+/* cal_overhead_result_free - release what a result owns. */
+void cal_overhead_result_free(struct overhead_result *r)
 {
 	free(r->pts);
 	free(r->models);
@@ -169,9 +169,9 @@ void overhead_result_free(struct overhead_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* overhead_params_json - the request as JSON text for the run row
+/* cal_overhead_params_json - the request as JSON text for the run row
  * (malloc'd; NULL without memory). */
-char *overhead_params_json(const struct overhead_params *p)
+char *cal_overhead_params_json(const struct overhead_params *p)
 {
 	json_t *o = json_object(), *per = json_array(), *cpus = json_array();
 	json_t *b = json_array();
@@ -183,7 +183,7 @@ char *overhead_params_json(const struct overhead_params *p)
 		json_array_append_new(cpus, json_integer(p->cpus[i]));
 	for (int i = 0; i < OVH_BENCH_COUNT; i++)
 		if (p->bench[i])
-			json_array_append_new(b, json_string(ovh_bench_name(i)));
+			json_array_append_new(b, json_string(cal_ovh_bench_name(i)));
 	json_object_set_new(o, "periods_us", per);
 	json_object_set_new(o, "cores", cpus);
 	json_object_set_new(o, "benchmarks", b);
@@ -196,9 +196,9 @@ char *overhead_params_json(const struct overhead_params *p)
 	return txt;
 }
 
-/* overhead_other_core - the first core of @t other than @cpu (where the
+/* cal_overhead_other_core - the first core of @t other than @cpu (where the
  * master goes when it is not on the measured core), or -1. */
-int overhead_other_core(const struct memcal_topology *t, unsigned cpu)
+int cal_overhead_other_core(const struct memcal_topology *t, unsigned cpu)
 {
 	for (unsigned i = 0; i < t->n_cores; i++)
 		if (t->cpus[i] != cpu)

@@ -66,8 +66,8 @@
 #define OVH_PERIOD_MAX_US	1000000u
 
 /* The default candidate periods in microseconds. */
-extern const uint32_t ovh_default_periods[];
-extern const size_t ovh_n_default_periods;
+extern const uint32_t cal_ovh_default_periods[];
+extern const size_t cal_ovh_n_default_periods;
 
 /**
  * struct overhead_params - what to measure.
@@ -158,35 +158,35 @@ struct overhead_result {
 };
 
 /* overhead.c */
-void overhead_params_default(struct overhead_params *p,
+void cal_overhead_params_default(struct overhead_params *p,
 			     const struct memcal_topology *t);
-int overhead_validate_periods(const uint32_t *periods, size_t n,
+int cal_overhead_validate_periods(const uint32_t *periods, size_t n,
 			      uint64_t res_ns, char *err, size_t len);
-int overhead_validate(const struct overhead_params *p,
+int cal_overhead_validate(const struct overhead_params *p,
 		      const struct memcal_topology *t, char *err, size_t len);
-int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
+int cal_overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		     const struct overhead_params *p, struct overhead_result *r,
 		     char *err, size_t len);
-uint64_t overhead_timer_res_ns(void);
-char *overhead_params_json(const struct overhead_params *p);
-int overhead_other_core(const struct memcal_topology *t, unsigned cpu);
-void overhead_result_free(struct overhead_result *r);
-void overhead_note(struct overhead_result *r, const char *fmt, ...)
+uint64_t cal_overhead_timer_res_ns(void);
+char *cal_overhead_params_json(const struct overhead_params *p);
+int cal_overhead_other_core(const struct memcal_topology *t, unsigned cpu);
+void cal_overhead_result_free(struct overhead_result *r);
+void cal_overhead_note(struct overhead_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* overhead_model.c */
-int overhead_fit(const double *period_ns, const double *ratio, size_t n,
+int cal_overhead_fit(const double *period_ns, const double *ratio, size_t n,
 		 double *cost_ns, double *base, double *r2);
-int overhead_fit_models(struct overhead_result *r);
-double overhead_model_eval(const struct memcal_overhead_model *m,
+int cal_overhead_fit_models(struct overhead_result *r);
+double cal_overhead_model_eval(const struct memcal_overhead_model *m,
 			   double period_ns);
 
 /* overhead_store.c */
-int overhead_store(memcal_db *db, int64_t run_id,
+int cal_overhead_store(memcal_db *db, int64_t run_id,
 		   const struct overhead_result *r);
-json_t *overhead_to_json(const struct overhead_result *r);
-void overhead_print_summary(FILE *f, const struct overhead_result *r);
-int overhead_record(memcal_db *db, const struct memcal_topology *t,
+json_t *cal_overhead_to_json(const struct overhead_result *r);
+void cal_overhead_print_summary(FILE *f, const struct overhead_result *r);
+int cal_overhead_record(memcal_db *db, const struct memcal_topology *t,
 		    const struct overhead_result *r, int64_t *run_id,
 		    char *err, size_t len);
 

@@ -21,9 +21,9 @@
 /* Results of the benchmarks end here so that no work is optimised away. */
 static volatile uint64_t ovh_sink;
 
-/* ovh_now_ns - CLOCK_MONOTONIC_RAW in nanoseconds (same clock as
+/* cal_ovh_now_ns - CLOCK_MONOTONIC_RAW in nanoseconds (same clock as
  * calibrate/clock.h, repeated here to keep this file libc-only). */
-uint64_t ovh_now_ns(void)
+uint64_t cal_ovh_now_ns(void)
 {
 	struct timespec ts;
 
@@ -31,14 +31,14 @@ uint64_t ovh_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* ovh_bench_name - the name stored in the database for @b. */
-const char *ovh_bench_name(enum ovh_bench b)
+/* cal_ovh_bench_name - the name stored in the database for @b. */
+const char *cal_ovh_bench_name(enum ovh_bench b)
 {
 	return b == OVH_BENCH_MEMORY ? "memory" : "compute";
 }
 
-/* ovh_bench_parse - "compute" or "memory" into @out; 0 or -EINVAL. */
-int ovh_bench_parse(const char *name, enum ovh_bench *out)
+/* cal_ovh_bench_parse - "compute" or "memory" into @out; 0 or -EINVAL. */
+int cal_ovh_bench_parse(const char *name, enum ovh_bench *out)
 {
 	if (!strcmp(name, "compute"))
 		*out = OVH_BENCH_COMPUTE;
@@ -71,11 +71,11 @@ static uint64_t compute_unit(uint64_t x, double *acc)
 }
 
 /*
- * ovh_workload_do - run units @first .. @first + @n - 1 of @w without any
+ * cal_ovh_workload_do - run units @first .. @first + @n - 1 of @w without any
  * clock check (used by the guest programs and by the timed loop below one
  * unit at a time).  Returns a checksum that the caller must consume.
  */
-uint64_t ovh_workload_do(const struct ovh_workload *w, uint64_t first,
+uint64_t cal_ovh_workload_do(const struct ovh_workload *w, uint64_t first,
 			 uint64_t n)
 {
 	uint64_t sum = 0;
@@ -280,11 +280,11 @@ static void *bench_main(void *p)
 		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	}
 	atomic_store(&st->running, 1);
-	t0 = ovh_now_ns();
+	t0 = cal_ovh_now_ns();
 	deadline = t0 + s->limit_ns;
 	for (i = 0; i < w->units; i++) {
-		sum += ovh_workload_do(w, i, 1);
-		t1 = ovh_now_ns();
+		sum += cal_ovh_workload_do(w, i, 1);
+		t1 = cal_ovh_now_ns();
 		if (t1 > deadline ||
 		    atomic_load_explicit(&st->stop, memory_order_relaxed)) {
 			i++;
@@ -315,7 +315,7 @@ static struct timespec abs_deadline(uint64_t ns)
 }
 
 /*
- * ovh_run_once - time one run of @s->w on @s->bench_cpu, with a periodic
+ * cal_ovh_run_once - time one run of @s->w on @s->bench_cpu, with a periodic
  * timer thread on every core of @s->timer_cpus when @s->period_ns is
  * non-zero.  The run is bounded: the benchmark stops at @s->limit_ns and
  * the control thread (the caller, which must not be pinned to a timed
@@ -323,7 +323,7 @@ static struct timespec abs_deadline(uint64_t ns)
  * livelocked core costs at most about the bound.  Returns 0 with @out
  * filled, -EINVAL for a bad spec, or the -errno of a failed pin/thread.
  */
-int ovh_run_once(const struct ovh_run_spec *s, struct ovh_sample *out)
+int cal_ovh_run_once(const struct ovh_run_spec *s, struct ovh_sample *out)
 {
 	struct run_state st;
 	struct timer_arg ta[OVH_MAX_TIMERS];
@@ -412,14 +412,14 @@ static uint64_t median3(uint64_t a, uint64_t b, uint64_t c)
 }
 
 /*
- * ovh_calibrate_units - choose @w->units so that one run without a timer
+ * cal_ovh_calibrate_units - choose @w->units so that one run without a timer
  * on @cpu takes about @target_ns: double from a few units until a run
  * takes a quarter of the target, scale, then check with the median of
  * three runs and rescale once (one run disturbed by the host must not
  * set the length).  @fifo: run as the measurement will (SCHED_FIFO).
  * Returns 0 or -errno.
  */
-int ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
+int cal_ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
 			uint64_t target_ns, bool fifo, ovh_pin_fn pinfn,
 			void *pin_user)
 {
@@ -435,7 +435,7 @@ int ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
 		return -EINVAL;
 	w->units = 2;
 	for (;;) {
-		rc = ovh_run_once(&s, &smp[0]);
+		rc = cal_ovh_run_once(&s, &smp[0]);
 		if (rc)
 			return rc;
 		if (smp[0].elapsed_ns >= target_ns / 4 ||
@@ -455,7 +455,7 @@ int ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
 		u = (double)w->units * (double)target_ns / (double)el;
 		w->units = u < 1 ? 1 : (uint64_t)u;
 		for (int i = 0; i < 3 && !pass; i++) {
-			rc = ovh_run_once(&s, &smp[i]);
+			rc = cal_ovh_run_once(&s, &smp[i]);
 			if (rc)
 				return rc;
 		}
@@ -473,10 +473,10 @@ static void *try_fifo(void *p)
 }
 
 /*
- * ovh_fifo_allowed - true when timer threads may run SCHED_FIFO (root or
+ * cal_ovh_fifo_allowed - true when timer threads may run SCHED_FIFO (root or
  * an RLIMIT_RTPRIO); tried on a throw-away thread.
  */
-bool ovh_fifo_allowed(void)
+bool cal_ovh_fifo_allowed(void)
 {
 	pthread_t t;
 	int res = -1;

@@ -137,15 +137,15 @@ struct ovh_sample {
 /* Return codes (0 is success; negative errno-style otherwise). */
 #define OVH_OK		0
 
-const char *ovh_bench_name(enum ovh_bench b);
-int ovh_bench_parse(const char *name, enum ovh_bench *out);
-uint64_t ovh_workload_do(const struct ovh_workload *w, uint64_t first,
+const char *cal_ovh_bench_name(enum ovh_bench b);
+int cal_ovh_bench_parse(const char *name, enum ovh_bench *out);
+uint64_t cal_ovh_workload_do(const struct ovh_workload *w, uint64_t first,
 			 uint64_t n);
-int ovh_run_once(const struct ovh_run_spec *s, struct ovh_sample *out);
-int ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
+int cal_ovh_run_once(const struct ovh_run_spec *s, struct ovh_sample *out);
+int cal_ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
 			uint64_t target_ns, bool fifo, ovh_pin_fn pin,
 			void *pin_user);
-bool ovh_fifo_allowed(void);
-uint64_t ovh_now_ns(void);
+bool cal_ovh_fifo_allowed(void);
+uint64_t cal_ovh_now_ns(void);
 
 #endif /* MEMCAL_OVERHEAD_BENCH_H */

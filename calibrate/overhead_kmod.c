@@ -42,11 +42,11 @@ static int is_file(const char *p)
 }
 
 /*
- * ovh_kmod_find - where memreg.ko is: @hint if given, else $MEMREG_KO,
+ * cal_ovh_kmod_find - where memreg.ko is: @hint if given, else $MEMREG_KO,
  * else /lib/modules/<release>/{extra,updates,updates/dkms}/memreg.ko.
  * Returns 0 with @path filled, or MEMCAL_ENOTFOUND.
  */
-int ovh_kmod_find(const char *hint, char *path, size_t len)
+int cal_ovh_kmod_find(const char *hint, char *path, size_t len)
 {
 	static const char *const sub[] = { "extra", "updates",
 					   "updates/dkms", "kernel/extra" };
@@ -73,18 +73,18 @@ int ovh_kmod_find(const char *hint, char *path, size_t len)
 	return MEMCAL_ENOTFOUND;
 }
 
-/* ovh_kmod_loaded - 1 when memreg is loaded now (/sys/module/memreg). */
-int ovh_kmod_loaded(void)
+/* cal_ovh_kmod_loaded - 1 when memreg is loaded now (/sys/module/memreg). */
+int cal_ovh_kmod_loaded(void)
 {
 	return access("/sys/module/" OVH_MEMREG_NAME, F_OK) == 0;
 }
 
 /*
- * ovh_kmod_load - load @path with monitor=1 period_us=@period_us
+ * cal_ovh_kmod_load - load @path with monitor=1 period_us=@period_us
  * master_cpu=@master_cpu (if >= 0) and @extra (more parameters, may be
  * NULL).  Returns 0, or MEMCAL_ERROR with the errno in @why.
  */
-int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
+int cal_ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		  const char *extra, char *why, size_t wlen)
 {
 	char params[512];
@@ -112,8 +112,8 @@ int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 	return rc ? (rc == -ENOENT ? MEMCAL_ENOTFOUND : MEMCAL_ERROR) : 0;
 }
 
-/* ovh_kmod_unload - remove memreg; 0, or MEMCAL_ERROR with errno. */
-int ovh_kmod_unload(char *why, size_t wlen)
+/* cal_ovh_kmod_unload - remove memreg; 0, or MEMCAL_ERROR with errno. */
+int cal_ovh_kmod_unload(char *why, size_t wlen)
 {
 	int e = 0;
 	struct memreg_ctl *c = memreg_ctl_open(NULL);
@@ -134,11 +134,11 @@ int ovh_kmod_unload(char *why, size_t wlen)
 }
 
 /*
- * ovh_kmod_periods - periods memreg has accounted on @cpu so far (its
+ * cal_ovh_kmod_periods - periods memreg has accounted on @cpu so far (its
  * per-CPU "periods" statistic), so a run can say how many regulation
  * periods it really saw.  Returns 0 or a negative errno.
  */
-int ovh_kmod_periods(unsigned cpu, uint64_t *val)
+int cal_ovh_kmod_periods(unsigned cpu, uint64_t *val)
 {
 	struct memreg_ctl *c = memreg_ctl_open(NULL);
 	int rc = c ? memreg_ctl_read_u64(c, (int)cpu, "periods", val) : -ENOMEM;
@@ -148,13 +148,13 @@ int ovh_kmod_periods(unsigned cpu, uint64_t *val)
 }
 
 /*
- * ovh_kmod_probe - can the real measurement run here?  Checks, in order:
+ * cal_ovh_kmod_probe - can the real measurement run here?  Checks, in order:
  * root, module support (/proc/modules), memreg not already loaded (its
  * parameters could not be set), the module file, and a trial load at
  * 1 ms followed by an unload.  Returns 0 with @path filled, or an
  * OVH_KMOD_E* code with the reason in @why.
  */
-int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
+int cal_ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 		   size_t wlen)
 {
 	int rc;
@@ -182,18 +182,18 @@ int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 			return MEMCAL_EBUSY;
 		}
 	}
-	if (ovh_kmod_loaded()) {
+	if (cal_ovh_kmod_loaded()) {
 		say(why, wlen, "memreg is already loaded; unload it first so "
 		    "that memcal can load it in monitor-only mode");
 		return MEMCAL_EBUSY;
 	}
-	if (ovh_kmod_find(hint, path, plen)) {
+	if (cal_ovh_kmod_find(hint, path, plen)) {
 		say(why, wlen, "module file missing (%s; set MEMREG_KO or "
 		    "install memreg.ko)", path);
 		return MEMCAL_ENOTFOUND;
 	}
-	rc = ovh_kmod_load(path, 1000, -1, NULL, why, wlen);
+	rc = cal_ovh_kmod_load(path, 1000, -1, NULL, why, wlen);
 	if (rc)
 		return rc;
-	return ovh_kmod_unload(why, wlen);
+	return cal_ovh_kmod_unload(why, wlen);
 }

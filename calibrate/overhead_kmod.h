@@ -21,13 +21,13 @@
 /* Name the module registers (for delete_module and /sys/module). */
 #define OVH_MEMREG_NAME	"memreg"
 
-int ovh_kmod_find(const char *hint, char *path, size_t len);
-int ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
+int cal_ovh_kmod_find(const char *hint, char *path, size_t len);
+int cal_ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 		   size_t wlen);
-int ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
+int cal_ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 		  const char *extra, char *why, size_t wlen);
-int ovh_kmod_unload(char *why, size_t wlen);
-int ovh_kmod_loaded(void);
-int ovh_kmod_periods(unsigned cpu, uint64_t *val);
+int cal_ovh_kmod_unload(char *why, size_t wlen);
+int cal_ovh_kmod_loaded(void);
+int cal_ovh_kmod_periods(unsigned cpu, uint64_t *val);
 
 #endif /* MEMCAL_OVERHEAD_KMOD_H */

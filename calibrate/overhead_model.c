@@ -12,14 +12,14 @@
 #include <string.h>
 
 /*
- * overhead_fit - least-squares fit of ratio = base + cost / period over
+ * cal_overhead_fit - least-squares fit of ratio = base + cost / period over
  * @n points (@period_ns > 0, finite ratios).  Fills @cost_ns (the time
  * one period costs the core), @base (ratio at an infinite period) and
  * @r2 (coefficient of determination; 1 for a perfect fit, also when all
  * ratios are equal and fitted exactly).  Returns 0, or -EINVAL with fewer
  * than two distinct periods or a bad value.
  */
-int overhead_fit(const double *period_ns, const double *ratio, size_t n,
+int cal_overhead_fit(const double *period_ns, const double *ratio, size_t n,
 		 double *cost_ns, double *base, double *r2)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, mx, my, vx, b, a;
@@ -65,8 +65,8 @@ int overhead_fit(const double *period_ns, const double *ratio, size_t n,
 	return 0;
 }
 
-/* overhead_model_eval - the model's ratio at @period_ns. */
-double overhead_model_eval(const struct memcal_overhead_model *m,
+/* cal_overhead_model_eval - the model's ratio at @period_ns. */
+double cal_overhead_model_eval(const struct memcal_overhead_model *m,
 			   double period_ns)
 {
 	return m->base_ratio + m->cost_per_irq_ns / period_ns;
@@ -123,7 +123,7 @@ static int fit_one(const struct overhead_result *r, int cpu,
 	m->cpu = cpu;
 	snprintf(m->benchmark, sizeof(m->benchmark), "%s", bench);
 	snprintf(m->method, sizeof(m->method), "%s", r->method);
-	rc = overhead_fit(x, y, k, &m->cost_per_irq_ns, &m->base_ratio, &m->r2);
+	rc = cal_overhead_fit(x, y, k, &m->cost_per_irq_ns, &m->base_ratio, &m->r2);
 out:
 	free(x);
 	free(y);
@@ -131,11 +131,11 @@ out:
 }
 
 /*
- * overhead_fit_models - one model per (core, benchmark) present in
+ * cal_overhead_fit_models - one model per (core, benchmark) present in
  * @r->pts, appended to @r->models; a pair with fewer than two usable
  * periods gets no model and a note.  Returns 0 or -ENOMEM.
  */
-int overhead_fit_models(struct overhead_result *r)
+int cal_overhead_fit_models(struct overhead_result *r)
 {
 	free(r->models);
 	r->models = calloc(r->n_pts + 1, sizeof(*r->models));
@@ -155,7 +155,7 @@ int overhead_fit_models(struct overhead_result *r)
 			    &r->models[r->n_models]) == 0)
 			r->n_models++;
 		else
-			overhead_note(r, "no model for cpu %d %s: fewer than two "
+			cal_overhead_note(r, "no model for cpu %d %s: fewer than two "
 				      "usable periods", p->db.cpu,
 				      p->db.benchmark);
 	}

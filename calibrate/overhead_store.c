@@ -13,12 +13,12 @@
 #include "results.h"
 
 /*
- * overhead_store - the points and models of @r into run @run_id, inside
+ * cal_overhead_store - the points and models of @r into run @run_id, inside
  * the caller's transaction (the full `memcal run` calls this from its
  * own).  A point without any kept repetition is not stored.  Returns a
  * MEMCAL_DB_* code.
  */
-int overhead_store(memcal_db *db, int64_t run_id,
+int cal_overhead_store(memcal_db *db, int64_t run_id,
 		   const struct overhead_result *r)
 {
 	int rc = MEMCAL_OK;
@@ -33,13 +33,13 @@ int overhead_store(memcal_db *db, int64_t run_id,
 }
 
 /*
- * overhead_record - store @r as its own run of kind "overhead": the
+ * cal_overhead_record - store @r as its own run of kind "overhead": the
  * platform (found or added), the run row (parameters, start time, notes)
  * and every point and model, in ONE transaction, so nothing is left
  * half-written.  Sets @run_id.  Returns a MEMCAL_DB_* code with a
  * sentence in @err on failure.
  */
-int overhead_record(memcal_db *db, const struct memcal_topology *t,
+int cal_overhead_record(memcal_db *db, const struct memcal_topology *t,
 		    const struct overhead_result *r, int64_t *run_id,
 		    char *err, size_t len)
 {
@@ -65,7 +65,7 @@ int overhead_record(memcal_db *db, const struct memcal_topology *t,
 		rc = memcal_db_run_store(db, &run);
 	}
 	if (!rc)
-		rc = overhead_store(db, run.id, r);
+		rc = cal_overhead_store(db, run.id, r);
 	if (!rc)
 		rc = memcal_db_commit(db);
 	if (rc) {
@@ -124,11 +124,11 @@ static json_t *notes_json(const char *notes)
 }
 
 /*
- * overhead_to_json - the whole result as one JSON object: method and why,
+ * cal_overhead_to_json - the whole result as one JSON object: method and why,
  * whether the figures are an upper bound, the points and the models.
  * Returns a new reference or NULL.
  */
-json_t *overhead_to_json(const struct overhead_result *r)
+json_t *cal_overhead_to_json(const struct overhead_result *r)
 {
 	json_t *o = json_object(), *pts = json_array(), *mods = json_array();
 
@@ -249,11 +249,11 @@ static int cmp_int_desc(const void *a, const void *b)
 }
 
 /*
- * overhead_print_summary - the human summary: method (and, for the
+ * cal_overhead_print_summary - the human summary: method (and, for the
  * proxy, that it is an upper bound), one cores x periods table per
  * benchmark with the master-core rows, the fitted models, the notes.
  */
-void overhead_print_summary(FILE *f, const struct overhead_result *r)
+void cal_overhead_print_summary(FILE *f, const struct overhead_result *r)
 {
 	int per[OVH_MAX_PERIODS];
 	size_t n_per = 0;

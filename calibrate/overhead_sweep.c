@@ -24,7 +24,7 @@
 #include "memreg.h"
 
 /**
- * struct sweep - state of one overhead_measure() call.
+ * struct sweep - state of one cal_overhead_measure() call.
  * @ctx, @t, @p, @r: caller's context, topology, request and result.
  * @use_kmod: the memreg method is used.
  * @ko:       memreg.ko path (memreg method).
@@ -51,12 +51,12 @@ struct sweep {
 	struct cli_progress prog;
 };
 
-/* pin_hook - pin with calibrate's memcal_pin_self() (hwloc). */
+/* pin_hook - pin with calibrate's cal_pin_self() (hwloc). */
 static int pin_hook(void *user, unsigned cpu)
 {
 	const struct memcal_topology *t = user;
 
-	return memcal_pin_self(t->this_system ? t->hw : NULL, cpu);
+	return cal_pin_self(t->this_system ? t->hw : NULL, cpu);
 }
 
 /* tick_hook - proxy expiry: the regulator core's per-period work. */
@@ -100,7 +100,7 @@ static void choose_method(struct sweep *s)
 	if (s->p->force_proxy) {
 		snprintf(r->method_why, sizeof(r->method_why),
 			 "proxy requested (--proxy)");
-	} else if (ovh_kmod_probe(s->p->module_path, s->ko, sizeof(s->ko),
+	} else if (cal_ovh_kmod_probe(s->p->module_path, s->ko, sizeof(s->ko),
 				  why, sizeof(why)) == 0) {
 		s->use_kmod = true;
 		snprintf(r->method, sizeof(r->method), "memreg");
@@ -118,7 +118,7 @@ static void choose_method(struct sweep *s)
 			s->nr_slots = s->t->pus[i] + 1;
 	if (s->nr_slots <= MEMREG_MAX_CPUS)
 		s->reg = calloc(1, sizeof(struct memreg));
-	overhead_note(r, "method proxy: %s; user-space periodic timer (%s) "
+	cal_overhead_note(r, "method proxy: %s; user-space periodic timer (%s) "
 		      "running the regulator core's per-period code: an UPPER "
 		      "BOUND, not memreg's own figure", r->method_why,
 		      r->fifo ? "SCHED_FIFO 2 over a SCHED_FIFO 1 benchmark" :
@@ -129,9 +129,9 @@ static void choose_method(struct sweep *s)
 static int prepare_memory(struct sweep *s, unsigned cpu, char *err,
 			  size_t len)
 {
-	int node = memcal_topology_cpu_node(s->t, cpu);
+	int node = memcal_platform_topology_cpu_node(s->t, cpu);
 	uint64_t bytes = s->p->mem_bytes;
-	const struct memcal_kernel *k = memcal_kernel_best(MEMCAL_OP_READ);
+	const struct memcal_kernel *k = cal_kernel_best(MEMCAL_OP_READ);
 
 	if (!k) {
 		snprintf(err, len, "no streaming read kernel");
@@ -139,13 +139,13 @@ static int prepare_memory(struct sweep *s, unsigned cpu, char *err,
 	}
 	if (s->buf.base && s->buf_node == node)
 		return 0;
-	memcal_buffer_free(&s->buf);
+	cal_buffer_free(&s->buf);
 	if (!bytes)
-		bytes = memcal_buffer_default_size(s->t, cpu, true);
+		bytes = cal_buffer_default_size(s->t, cpu, true);
 	bytes -= bytes % OVH_MEMORY_CHUNK;
 	if (bytes < OVH_MEMORY_CHUNK)
 		bytes = OVH_MEMORY_CHUNK;
-	if (memcal_buffer_alloc(&s->buf, bytes, node, err, len))
+	if (cal_buffer_alloc(&s->buf, bytes, node, err, len))
 		return -ENOMEM;
 	s->buf_node = node;
 	s->w[OVH_BENCH_MEMORY].buf = s->buf.base;
@@ -187,7 +187,7 @@ static void summarise(struct overhead_point *pt, const double *c,
 	unsigned k = 0;
 
 	memcpy(cs, c, n * sizeof(*c));
-	medc = n ? memcal_median(cs, n) : 0;
+	medc = n ? cal_median(cs, n) : 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (n >= 3 && c[i] * MEMCAL_COLLAPSE_RATIO > medc) {
 			pt->dropped++;
@@ -210,9 +210,9 @@ static void summarise(struct overhead_point *pt, const double *c,
 		if (rs[i] > pt->db.ratio_max)
 			pt->db.ratio_max = rs[i];
 	}
-	pt->db.ratio_median = memcal_median(rs, k);
-	pt->c_ns = memcal_median(cs, k);
-	pt->cp_ns = memcal_median(cps, k);
+	pt->db.ratio_median = cal_median(rs, k);
+	pt->c_ns = cal_median(cs, k);
+	pt->cp_ns = cal_median(cps, k);
 }
 
 /* base_spec - a run spec of benchmark @b on @cpu with no timer. */
@@ -243,7 +243,7 @@ static int run_c(struct sweep *s, enum ovh_bench b, unsigned cpu,
 	int rc;
 
 	usleep(OVH_GAP_US);
-	rc = ovh_run_once(&sp, out);
+	rc = cal_ovh_run_once(&sp, out);
 	if (rc)
 		snprintf(err, len, "benchmark on cpu %u failed: %s", cpu,
 			 strerror(-rc));
@@ -265,13 +265,13 @@ static int run_cp(struct sweep *s, enum ovh_bench b, unsigned cpu,
 	sp.limit_ns = limit_ns;
 	sp.master_cpu = master;
 	if (s->use_kmod) {
-		rc = ovh_kmod_load(s->ko, period_us, master, NULL, err, len);
+		rc = cal_ovh_kmod_load(s->ko, period_us, master, NULL, err, len);
 		if (rc)
 			return rc;
-		rc = ovh_run_once(&sp, out);
-		if (!rc && ovh_kmod_periods(cpu, &out->ticks))
+		rc = cal_ovh_run_once(&sp, out);
+		if (!rc && cal_ovh_kmod_periods(cpu, &out->ticks))
 			out->ticks = 0;	/* statistic unreadable: unknown */
-		if (ovh_kmod_unload(rc ? NULL : err, len) && !rc)
+		if (cal_ovh_kmod_unload(rc ? NULL : err, len) && !rc)
 			return MEMCAL_ERROR;
 	} else {
 		sp.period_ns = (uint64_t)period_us * 1000u;
@@ -287,7 +287,7 @@ static int run_cp(struct sweep *s, enum ovh_bench b, unsigned cpu,
 				sp.tick_user = s->reg;
 			}
 			usleep(OVH_GAP_US);
-			rc = ovh_run_once(&sp, out);
+			rc = cal_ovh_run_once(&sp, out);
 			expect = (double)out->elapsed_ns / (1e3 * period_us);
 			if (rc || !out->complete || expect < 4 ||
 			    (double)out->bench_ticks >= expect / 4)
@@ -326,14 +326,14 @@ static void note_ruin(struct sweep *s, enum ovh_bench b, unsigned cpu,
 	for (size_t j = pi + 1; j < n && o < sizeof(skipped) - 16; j++)
 		o += (size_t)snprintf(skipped + o, sizeof(skipped) - o, "%s%u",
 				      o ? "," : "", per[j]);
-	overhead_note(s->r, "livelock: cpu %u %s master %d at %u us: a run "
+	cal_overhead_note(s->r, "livelock: cpu %u %s master %d at %u us: a run "
 		      "did not finish within %.0fx C; stored as measured "
 		      "(ratio extrapolated from the work done: a lower bound)%s%s%s",
-		      cpu, ovh_bench_name(b), m->master, per[pi], OVH_MAX_RATIO,
+		      cpu, cal_ovh_bench_name(b), m->master, per[pi], OVH_MAX_RATIO,
 		      o ? "; skipped shorter periods " : "", skipped,
 		      o ? " us" : "");
 	cli_warn(s->ctx, "cpu %u %s, master %d: livelocked at %u us%s", cpu,
-		 ovh_bench_name(b), m->master, per[pi],
+		 cal_ovh_bench_name(b), m->master, per[pi],
 		 o ? ", shorter periods skipped" : "");
 }
 
@@ -366,7 +366,7 @@ static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		snprintf(err, len, "out of memory");
 		goto out;
 	}
-	have_ps = memcal_procstat_read(&before) == 0;
+	have_ps = cal_procstat_read(&before) == 0;
 	for (unsigned rep = 0; rep < R; rep++) {
 		struct ovh_sample smp;
 		bool any = false;
@@ -388,7 +388,7 @@ static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
 				goto out;
 			cli_debug(s->ctx, "%s cpu %u %u us master %d rep %u: "
 				  "C %.2f ms, C' %.2f ms%s, %llu ticks, %llu "
-				  "overruns", ovh_bench_name(b), cpu, P,
+				  "overruns", cal_ovh_bench_name(b), cpu, P,
 				  cfg[k].master, rep, c[rep] / 1e6,
 				  smp.est_ns / 1e6,
 				  smp.complete ? "" : " (bound hit)",
@@ -407,8 +407,8 @@ static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		if (!any)
 			break;
 	}
-	if (have_ps && memcal_procstat_read(&after) == 0)
-		foreign = memcal_procstat_foreign(&before, &after, meas, 3);
+	if (have_ps && cal_procstat_read(&after) == 0)
+		foreign = cal_procstat_foreign(&before, &after, meas, 3);
 	for (unsigned k = 0; k < ncfg; k++) {
 		struct overhead_point *pt;
 
@@ -423,7 +423,7 @@ static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		pt->db.cpu = (int)cpu;
 		pt->db.period_us = (int)P;
 		snprintf(pt->db.benchmark, sizeof(pt->db.benchmark), "%s",
-			 ovh_bench_name(b));
+			 cal_ovh_bench_name(b));
 		snprintf(pt->db.method, sizeof(pt->db.method), "%s",
 			 s->r->method);
 		pt->db.master_cpu = cfg[k].master;
@@ -437,12 +437,12 @@ static int measure_group(struct sweep *s, enum ovh_bench b, unsigned cpu,
 			note_ruin(s, b, cpu, &cfg[k], per, pi, n_per);
 	}
 	if (foreign > MEMCAL_FOREIGN_WARN)
-		overhead_note(s->r, "cpu %u %s at %u us: %.0f%% of the machine "
+		cal_overhead_note(s->r, "cpu %u %s at %u us: %.0f%% of the machine "
 			      "was used by others meanwhile", cpu,
-			      ovh_bench_name(b), P, 100 * foreign);
+			      cal_ovh_bench_name(b), P, 100 * foreign);
 out:
-	memcal_procstat_free(&before);
-	memcal_procstat_free(&after);
+	cal_procstat_free(&before);
+	cal_procstat_free(&after);
 	free(c);
 	free(cp);
 	free(scratch);
@@ -467,7 +467,7 @@ static int sweep_series(struct sweep *s, enum ovh_bench b, unsigned cpu,
 {
 	struct mcfg cfg[2];
 	unsigned ncfg = 0;
-	int other = overhead_other_core(s->t, cpu);
+	int other = cal_overhead_other_core(s->t, cpu);
 
 	memset(cfg, 0, sizeof(cfg));
 	if (other >= 0)
@@ -479,7 +479,7 @@ static int sweep_series(struct sweep *s, enum ovh_bench b, unsigned cpu,
 		int rc;
 
 		snprintf(what, sizeof(what), "%s cpu %u %u us",
-			 ovh_bench_name(b), cpu, per[i]);
+			 cal_ovh_bench_name(b), cpu, per[i]);
 		cli_progress_step(&s->prog, what);
 		if (cfg[0].ruined && (ncfg < 2 || cfg[1].ruined))
 			continue;
@@ -492,25 +492,25 @@ static int sweep_series(struct sweep *s, enum ovh_bench b, unsigned cpu,
 }
 
 /*
- * overhead_measure - measure the request @p on the machine @t into @r
+ * cal_overhead_measure - measure the request @p on the machine @t into @r
  * (zeroed here): method, points and models, notes.  Nothing is stored.
  * Returns 0, MEMCAL_EINVAL (bad request; @err says why),
  * MEMCAL_ENOMEM or MEMCAL_ERROR (a failed run, load or unload).
  */
-int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
+int cal_overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		     const struct overhead_params *p, struct overhead_result *r,
 		     char *err, size_t len)
 {
 	struct sweep s;
 	uint32_t per[OVH_MAX_PERIODS];
 	size_t nb = 0;
-	uint64_t t0 = ovh_now_ns();
+	uint64_t t0 = cal_ovh_now_ns();
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	err[0] = '\0';
 	memcal_db_timestamp(r->started_at);
-	if (overhead_validate(p, t, err, len))
+	if (cal_overhead_validate(p, t, err, len))
 		return MEMCAL_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.ctx = ctx;
@@ -518,11 +518,11 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 	s.p = p;
 	s.r = r;
 	s.buf_node = -2;
-	r->timer_res_ns = (double)overhead_timer_res_ns();
+	r->timer_res_ns = (double)cal_overhead_timer_res_ns();
 	r->bench_ms = p->bench_ms;
 	r->repeat = p->repeat;
-	r->params_json = overhead_params_json(p);
-	r->fifo = ovh_fifo_allowed();
+	r->params_json = cal_overhead_params_json(p);
+	r->fifo = cal_ovh_fifo_allowed();
 	choose_method(&s);
 	cli_info(ctx, "overhead: method %s (%s)", r->method, r->method_why);
 	memcpy(per, p->periods_us, p->n_periods * sizeof(per[0]));
@@ -531,7 +531,7 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		nb += p->bench[b];
 	for (size_t i = 0; i < p->n_periods; i++)
 		if ((uint64_t)per[i] * 4 > (uint64_t)p->bench_ms * 1000)
-			overhead_note(r, "period %u us: fewer than 4 periods per "
+			cal_overhead_note(r, "period %u us: fewer than 4 periods per "
 				      "%u ms run, the ratio is coarse", per[i],
 				      p->bench_ms);
 	cli_progress_begin(&s.prog, ctx, "overhead",
@@ -547,13 +547,13 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 				break;
 			}
 			if (!r->units[b]) {
-				rc = ovh_calibrate_units(&s.w[b], p->cpus[i],
+				rc = cal_ovh_calibrate_units(&s.w[b], p->cpus[i],
 					(uint64_t)p->bench_ms * 1000000ull,
 					r->fifo, pin_hook, (void *)t);
 				if (rc) {
 					snprintf(err, len, "calibrating the %s "
 						 "benchmark on cpu %u failed: %s",
-						 ovh_bench_name(b), p->cpus[i],
+						 cal_ovh_bench_name(b), p->cpus[i],
 						 strerror(-rc));
 					rc = MEMCAL_ERROR;
 					break;
@@ -566,13 +566,13 @@ int overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		}
 	}
 	cli_progress_end(&s.prog);
-	memcal_buffer_free(&s.buf);
+	cal_buffer_free(&s.buf);
 	free(s.reg);
 	if (r->starved_retries)
-		overhead_note(r, "%u proxy runs were rerun: the timer on the "
+		cal_overhead_note(r, "%u proxy runs were rerun: the timer on the "
 			      "benchmark's core barely fired", r->starved_retries);
-	if (!rc && overhead_fit_models(r))
+	if (!rc && cal_overhead_fit_models(r))
 		rc = MEMCAL_ENOMEM;
-	r->elapsed_s = (double)(ovh_now_ns() - t0) / 1e9;
+	r->elapsed_s = (double)(cal_ovh_now_ns() - t0) / 1e9;
 	return rc;
 }

@@ -89,7 +89,7 @@ static void list_event_sources(char *buf, size_t len)
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices",
-		 memcal_sysfs_root());
+		 memcal_platform_sysfs_root());
 	d = opendir(path);
 	if (!d) {
 		snprintf(buf, len, "(unreadable)");
@@ -127,20 +127,20 @@ family_in(const struct memcal_pmu_family *tab, size_t n, const char *pfm_name,
 }
 
 /*
- * memcal_pmu_family_find - the table family for libpfm4 PMU @pfm_name or
+ * cal_pmu_family_find - the table family for libpfm4 PMU @pfm_name or
  * Arm part @arm_part (either may be NULL/0), or NULL.  The main tables
  * (pmu_tables.c) come first, then the further Arm cores
  * (pmu_tables_arm.c).
  */
-const struct memcal_pmu_family *memcal_pmu_family_find(const char *pfm_name,
+const struct memcal_pmu_family *cal_pmu_family_find(const char *pfm_name,
 						       unsigned arm_part)
 {
 	const struct memcal_pmu_family *f;
 
-	f = family_in(memcal_pmu_families, memcal_pmu_n_families, pfm_name,
+	f = family_in(cal_pmu_families, cal_pmu_n_families, pfm_name,
 		      arm_part);
-	return f ? f : family_in(memcal_pmu_families_arm,
-				 memcal_pmu_n_families_arm, pfm_name, arm_part);
+	return f ? f : family_in(cal_pmu_families_arm,
+				 cal_pmu_n_families_arm, pfm_name, arm_part);
 }
 
 /*
@@ -189,11 +189,11 @@ done:
 }
 
 /*
- * memcal_pmu_discover - identify the family, encode and open every
+ * cal_pmu_discover - identify the family, encode and open every
  * candidate, and fill @r->status.  Always returns 0 unless memory runs
  * out (-1): "no PMU" is a result, not an error.
  */
-int memcal_pmu_discover(struct memcal_pmu_report *r)
+int cal_pmu_discover(struct memcal_pmu_report *r)
 {
 	struct perf_event_attr attr;
 	const char *pfm = NULL;
@@ -218,7 +218,7 @@ int memcal_pmu_discover(struct memcal_pmu_report *r)
 	hw_fd = perf_open(&attr);
 	if (hw_fd >= 0)
 		close(hw_fd);
-	r->family = memcal_pmu_family_find(pfm, part);
+	r->family = cal_pmu_family_find(pfm, part);
 	if (!r->family) {
 		snprintf(r->status.message, sizeof(r->status.message),
 			 "no memory-traffic event table for this CPU (libpfm4 "
@@ -280,10 +280,10 @@ int memcal_pmu_discover(struct memcal_pmu_report *r)
 }
 
 /*
- * memcal_pmu_error_pct - deviation of @bpe from the nearest power of two
+ * cal_pmu_error_pct - deviation of @bpe from the nearest power of two
  * between 8 and 256 bytes, in per cent (100 for a non-positive value).
  */
-double memcal_pmu_error_pct(double bpe)
+double cal_pmu_error_pct(double bpe)
 {
 	double best = 100;
 
@@ -316,25 +316,25 @@ static double count_pass(int fd, const struct memcal_kernel *k, void *buf,
 }
 
 /*
- * memcal_pmu_count_pass - what @fd counts while the best read (or, with
+ * cal_pmu_count_pass - what @fd counts while the best read (or, with
  * @write, write) kernel passes once over @buf (@bytes, a multiple of
  * MEMCAL_KERNEL_GRANULE); -1 when it cannot be read.
  */
-double memcal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes)
+double cal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes)
 {
 	const struct memcal_kernel *k =
-		memcal_kernel_best(write ? MEMCAL_OP_WRITE : MEMCAL_OP_READ);
+		cal_kernel_best(write ? MEMCAL_OP_WRITE : MEMCAL_OP_READ);
 
 	return k ? count_pass(fd, k, buf, bytes) : -1;
 }
 
 /*
- * memcal_pmu_validate - measure bytes per event of every opened event
+ * cal_pmu_validate - measure bytes per event of every opened event
  * with the read or write kernel over @buf (@bytes, far beyond the LLC),
  * then choose the best read and write event.  The calling thread must be
  * pinned.  Returns 0, or MEMCAL_EUNSUPPORTED when nothing opened.
  */
-int memcal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes)
+int cal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes)
 {
 	int best[2] = { -1, -1 };
 
@@ -345,7 +345,7 @@ int memcal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes)
 		struct memcal_pmu_event *e = &r->events[i];
 		bool wr = strcmp(e->traffic, "write") == 0;
 		const struct memcal_kernel *k =
-			memcal_kernel_best(wr ? MEMCAL_OP_WRITE : MEMCAL_OP_READ);
+			cal_kernel_best(wr ? MEMCAL_OP_WRITE : MEMCAL_OP_READ);
 		double v[PMU_VALIDATE_PASSES];
 		unsigned n = 0;
 
@@ -363,8 +363,8 @@ int memcal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes)
 				 "counted nothing while %zu bytes moved", bytes);
 			continue;
 		}
-		e->bytes_per_event = memcal_median(v, n);
-		e->error_pct = memcal_pmu_error_pct(e->bytes_per_event);
+		e->bytes_per_event = cal_median(v, n);
+		e->error_pct = cal_pmu_error_pct(e->bytes_per_event);
 		if (e->error_pct > MEMCAL_PMU_MAX_ERROR_PCT) {
 			snprintf(e->message, sizeof(e->message),
 				 "%.1f bytes per event is not a transfer size "
@@ -381,8 +381,8 @@ int memcal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes)
 	return 0;
 }
 
-/* memcal_pmu_report_free - close the events and free the report. */
-void memcal_pmu_report_free(struct memcal_pmu_report *r)
+/* cal_pmu_report_free - close the events and free the report. */
+void cal_pmu_report_free(struct memcal_pmu_report *r)
 {
 	for (size_t i = 0; r->fds && i < r->n_events; i++)
 		if (r->fds[i] >= 0)

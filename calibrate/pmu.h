@@ -61,8 +61,8 @@ struct memcal_pmu_family {
 	size_t n_events;
 };
 
-extern const struct memcal_pmu_family memcal_pmu_families[];
-extern const size_t memcal_pmu_n_families;
+extern const struct memcal_pmu_family cal_pmu_families[];
+extern const size_t cal_pmu_n_families;
 
 /**
  * struct memcal_pmu_report - what discovery and validation found.
@@ -80,12 +80,12 @@ struct memcal_pmu_report {
 	int *fds;
 };
 
-const struct memcal_pmu_family *memcal_pmu_family_find(const char *pfm_name,
+const struct memcal_pmu_family *cal_pmu_family_find(const char *pfm_name,
 						       unsigned arm_part);
-int memcal_pmu_discover(struct memcal_pmu_report *r);
-int memcal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes);
-double memcal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes);
-double memcal_pmu_error_pct(double bytes_per_event);
-void memcal_pmu_report_free(struct memcal_pmu_report *r);
+int cal_pmu_discover(struct memcal_pmu_report *r);
+int cal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes);
+double cal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes);
+double cal_pmu_error_pct(double bytes_per_event);
+void cal_pmu_report_free(struct memcal_pmu_report *r);
 
 #endif /* MEMCAL_PMU_H */

@@ -6,8 +6,8 @@
  *
  * File map:
  *   ring buffer walk           count_records()
- *   verdict                    memcal_pmu_delivery_verdict()
- *   delivery check             memcal_pmu_check_delivery()
+ *   verdict                    cal_pmu_delivery_verdict()
+ *   delivery check             cal_pmu_check_delivery()
  */
 #include <errno.h>
 #include <sched.h>
@@ -74,11 +74,11 @@ static void count_records(struct perf_event_mmap_page *meta,
 }
 
 /*
- * memcal_pmu_delivery_verdict - from @d's count, expected and delivered
+ * cal_pmu_delivery_verdict - from @d's count, expected and delivered
  * overflows, rate and throttle flag, set @d->pass and @d->message.
  * @period is the sample period the check used.
  */
-void memcal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
+void cal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
 				 double needed_per_s)
 {
 	double ratio = d->expected > 0 ? (double)d->delivered / d->expected
@@ -124,7 +124,7 @@ void memcal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
 }
 
 /*
- * memcal_pmu_check_delivery - count @attr (its sample_period set: one
+ * cal_pmu_check_delivery - count @attr (its sample_period set: one
  * overflow per that many events) on the calling thread, pinned to @cpu,
  * while @load runs for @seconds, and compare the overflow interrupts that
  * arrived with the ones the count implies and with @needed_per_s.
@@ -132,7 +132,7 @@ void memcal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
  * Return: 0 with @d filled (a failed check is a result), or -errno when
  * the event cannot be opened or mapped (@d->message says which).
  */
-int memcal_pmu_check_delivery(const struct perf_event_attr *attr,
+int cal_pmu_check_delivery(const struct perf_event_attr *attr,
 			      unsigned cpu, double needed_per_s,
 			      double seconds, memcal_load_fn load, void *user,
 			      struct memcal_delivery *d)
@@ -202,7 +202,7 @@ int memcal_pmu_check_delivery(const struct perf_event_attr *attr,
 	d->rate_per_s = (double)d->delivered /
 			((double)(t1.tv_sec - t0.tv_sec) +
 			 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	memcal_pmu_delivery_verdict(d, a.sample_period, needed_per_s);
+	cal_pmu_delivery_verdict(d, a.sample_period, needed_per_s);
 	munmap(ring, len);
 out_fd:
 	close(fd);

@@ -52,9 +52,9 @@ struct memcal_delivery {
  */
 typedef void (*memcal_load_fn)(double seconds, void *user);
 
-void memcal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
+void cal_pmu_delivery_verdict(struct memcal_delivery *d, uint64_t period,
 				 double needed_per_s);
-int memcal_pmu_check_delivery(const struct perf_event_attr *attr,
+int cal_pmu_check_delivery(const struct perf_event_attr *attr,
 			      unsigned cpu, double needed_per_s,
 			      double seconds, memcal_load_fn load, void *user,
 			      struct memcal_delivery *d);

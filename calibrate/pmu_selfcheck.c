@@ -5,14 +5,14 @@
  *
  * File map (the delivery check itself is in pmu_delivery.c):
  *   other PMU users            nmi_watchdog_on(), scan_perf_holders(),
- *                              memcal_pmu_find_users()
- *   the event of each CPU      kind_of(), memcal_selfcheck_cpu_event()
- *   the checks of a run        memcal_selfcheck_count_verdict(),
- *                              count_median(), memcal_selfcheck_counts(),
+ *                              cal_pmu_find_users()
+ *   the event of each CPU      kind_of(), cal_selfcheck_cpu_event()
+ *   the checks of a run        cal_selfcheck_count_verdict(),
+ *                              count_median(), cal_selfcheck_counts(),
  *                              kind_count(),
- *                              memcal_selfcheck_kind_counts(),
- *                              memcal_selfcheck_delivery(),
- *                              memcal_selfcheck_users()
+ *                              cal_selfcheck_kind_counts(),
+ *                              cal_selfcheck_delivery(),
+ *                              cal_selfcheck_users()
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,7 +45,7 @@ static int read_sysctl(const char *name, int fallback)
 	char path[512], buf[16] = "";
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/sys/kernel/%s", memcal_procfs_root(),
+	snprintf(path, sizeof(path), "%s/sys/kernel/%s", cal_procfs_root(),
 		 name);
 	f = fopen(path, "r");
 	if (!f)
@@ -96,7 +96,7 @@ static bool holds_perf(const char *root, const char *pid)
 /* scan_perf_holders - every other process with perf events open. */
 static void scan_perf_holders(struct memcal_pmu_users *u)
 {
-	const char *root = memcal_procfs_root();
+	const char *root = cal_procfs_root();
 	char self[32];
 	struct dirent *e;
 	DIR *d = opendir(root);
@@ -129,12 +129,12 @@ static void scan_perf_holders(struct memcal_pmu_users *u)
 }
 
 /*
- * memcal_pmu_find_users - who else holds counters: the NMI watchdog (a
+ * cal_pmu_find_users - who else holds counters: the NMI watchdog (a
  * cycles counter on every CPU) and processes with perf events open (perf
  * record/stat, profilers).  @u->message names them and how to free them.
  * Return: 1 when someone does, 0 when the PMU is free.
  */
-int memcal_pmu_find_users(struct memcal_pmu_users *u)
+int cal_pmu_find_users(struct memcal_pmu_users *u)
 {
 	size_t off = 0;
 
@@ -195,13 +195,13 @@ kind_of(const struct memcal_cpu_kind *kinds, size_t n, unsigned cpu)
 }
 
 /*
- * memcal_selfcheck_cpu_event - the @traffic event ("read" or "write") a
+ * cal_selfcheck_cpu_event - the @traffic event ("read" or "write") a
  * check counts on @cpu with, by memtune's rule: with several kinds of CPU
  * in @kinds, the kind's own event (its memreg spec, "9:0x2a": the type
  * is the kind's PMU); else, or when the kind has none, the run's chosen
  * event of @r.  Return: 0, or -1 when there is neither.
  */
-int memcal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
+int cal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 			       const struct memcal_cpu_kind *kinds,
 			       size_t n_kinds, unsigned cpu,
 			       const char *traffic,
@@ -245,11 +245,11 @@ int memcal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 }
 
 /*
- * memcal_selfcheck_count_verdict - judge a read or write event that
+ * cal_selfcheck_count_verdict - judge a read or write event that
  * counted @count while a kernel moved @lines cache lines of @traffic:
  * within MEMCAL_SELFCHECK_TOL_PCT it passes; zero is refused.
  */
-void memcal_selfcheck_count_verdict(struct memcal_selfcheck *c,
+void cal_selfcheck_count_verdict(struct memcal_selfcheck *c,
 				    const char *traffic, double lines,
 				    double count)
 {
@@ -328,13 +328,13 @@ static double count_median(int fd, bool wr, void *buf, size_t bytes,
 	unsigned n = 0;
 
 	*secs = 0;
-	memcal_pmu_count_pass(fd, wr, buf, bytes);
+	cal_pmu_count_pass(fd, wr, buf, bytes);
 	for (unsigned p = 0; p < 3; p++) {
 		struct timespec t0, t1;
 		double got;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		got = memcal_pmu_count_pass(fd, wr, buf, bytes);
+		got = cal_pmu_count_pass(fd, wr, buf, bytes);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (got < 0)
 			continue;
@@ -345,18 +345,18 @@ static double count_median(int fd, bool wr, void *buf, size_t bytes,
 	if (!n)
 		return 0;
 	*secs = total / n;
-	return memcal_median(v, n);
+	return cal_median(v, n);
 }
 
 /*
- * memcal_selfcheck_counts - the read and the write event each count the
+ * cal_selfcheck_counts - the read and the write event each count the
  * lines of one pass over @buf (@bytes, lines of @line bytes), separately;
  * the median of three passes after a warm-up is judged.  An event that
  * counts nothing loses its "chosen" mark.  @read_rate receives the read
  * event's count per second (0 when unknown).  Runs on the thread that
  * opened @r's events.  Return: 0, or -1 when @add fails.
  */
-int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
+int cal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 			    size_t bytes, unsigned line, double *read_rate,
 			    memcal_selfcheck_add_fn add, void *user)
 {
@@ -387,7 +387,7 @@ int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 			continue;
 		}
 		snprintf(c.event, sizeof(c.event), "%s", r->events[i].name);
-		memcal_selfcheck_count_verdict(&c, traffic[t],
+		cal_selfcheck_count_verdict(&c, traffic[t],
 					       (double)bytes / line,
 					       count_median(r->fds[i], wr, buf,
 							    bytes, &secs));
@@ -426,7 +426,7 @@ static int kind_count(struct memcal_cpu_kind *kinds, size_t n_kinds,
 	double secs;
 	int fd;
 
-	if (memcal_selfcheck_cpu_event(&no_run, kinds, n_kinds, cpu, traffic,
+	if (cal_selfcheck_cpu_event(&no_run, kinds, n_kinds, cpu, traffic,
 				       &e))
 		return 0;
 	snprintf(c.check, sizeof(c.check), "%s-count", traffic);
@@ -452,7 +452,7 @@ static int kind_count(struct memcal_cpu_kind *kinds, size_t n_kinds,
 			 strerror(errno));
 	} else {
 		snprintf(v.event, sizeof(v.event), "%s", e.event);
-		memcal_selfcheck_count_verdict(&v, traffic,
+		cal_selfcheck_count_verdict(&v, traffic,
 					       (double)bytes / line,
 					       count_median(fd, cls, buf, bytes,
 							    &secs));
@@ -475,17 +475,17 @@ static int kind_count(struct memcal_cpu_kind *kinds, size_t n_kinds,
 }
 
 /*
- * memcal_selfcheck_kind_counts - on a board with several kinds of CPU
+ * cal_selfcheck_kind_counts - on a board with several kinds of CPU
  * (@n_kinds > 1), each kind's own read and write event counts the lines
  * of one pass over @buf (@bytes, lines of @line bytes) on the kind's
  * first CPU among @cpus, once per kind and class, with the rule of
- * memcal_selfcheck_count_verdict(); the message names the kind.  An
+ * cal_selfcheck_count_verdict(); the message names the kind.  An
  * event that counts nothing is taken from @kinds (its why says so).  A
  * kind with no CPU in the run is stored as skipped.  One kind: nothing
- * (the run's events are the kind's, checked by memcal_selfcheck_counts).
+ * (the run's events are the kind's, checked by cal_selfcheck_counts).
  * Return: 0, or -1 when @add fails.
  */
-int memcal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
+int cal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
 				 size_t n_kinds, const unsigned *cpus,
 				 unsigned n, void *buf, size_t bytes,
 				 unsigned line, memcal_selfcheck_add_fn add,
@@ -553,14 +553,14 @@ static void read_for(double seconds, void *user)
 }
 
 /*
- * memcal_selfcheck_delivery - on each of @cpus, its read event
- * (memcal_selfcheck_cpu_event() with @kinds) sampled as the regulator
+ * cal_selfcheck_delivery - on each of @cpus, its read event
+ * (cal_selfcheck_cpu_event() with @kinds) sampled as the regulator
  * will use it must deliver its overflow interrupts at
  * MEMCAL_SELFCHECK_PERIOD_US's rate.  The sample period is taken from
  * @read_rate so that the load should overflow four times as often as
  * needed.  Return: 0, or -1 when @add fails.
  */
-int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
+int cal_selfcheck_delivery(const struct memcal_pmu_report *r,
 			      const struct memcal_cpu_kind *kinds,
 			      size_t n_kinds, const unsigned *cpus, unsigned n,
 			      double read_rate, void *buf, size_t bytes,
@@ -569,7 +569,7 @@ int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
 	double needed = 1e6 / MEMCAL_SELFCHECK_PERIOD_US;
 	struct read_load load = {
 		.buf = buf, .bytes = bytes - bytes % MEMCAL_KERNEL_GRANULE,
-		.k = memcal_kernel_best(MEMCAL_OP_READ),
+		.k = cal_kernel_best(MEMCAL_OP_READ),
 	};
 
 	if (!r->status.available || !load.k)
@@ -582,7 +582,7 @@ int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
 		int rc;
 
 		snprintf(c.check, sizeof(c.check), "delivery");
-		if (memcal_selfcheck_cpu_event(r, kinds, n_kinds, cpus[i],
+		if (cal_selfcheck_cpu_event(r, kinds, n_kinds, cpus[i],
 					       "read", &e)) {
 			snprintf(c.verdict, sizeof(c.verdict), "skip");
 			snprintf(c.message, sizeof(c.message), "skipped: no "
@@ -597,7 +597,7 @@ int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
 		e.attr.sample_period = read_rate > 4 * needed ?
 			(uint64_t)(read_rate / (4 * needed)) : 1;
 		snprintf(c.event, sizeof(c.event), "%s", e.event);
-		rc = memcal_pmu_check_delivery(&e.attr, cpus[i], needed,
+		rc = cal_pmu_check_delivery(&e.attr, cpus[i], needed,
 					       MEMCAL_SELFCHECK_DELIVERY_S,
 					       read_for, &load, &d);
 		c.expected = d.expected;
@@ -613,17 +613,17 @@ int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
 }
 
 /*
- * memcal_selfcheck_users - another user of the PMU (the NMI watchdog, a
+ * cal_selfcheck_users - another user of the PMU (the NMI watchdog, a
  * running perf) or a perf_event_paranoid that locks this user out: "warn"
  * with who and how to free it, else "pass".  Return: what @add returns.
  */
-int memcal_selfcheck_users(memcal_selfcheck_add_fn add, void *user)
+int cal_selfcheck_users(memcal_selfcheck_add_fn add, void *user)
 {
 	struct memcal_selfcheck c = { .cpu = -1 };
 	struct memcal_pmu_users u;
 
 	snprintf(c.check, sizeof(c.check), "pmu-users");
-	memcal_pmu_find_users(&u);
+	cal_pmu_find_users(&u);
 	c.measured = (double)u.n_holders + u.nmi_watchdog;
 	snprintf(c.verdict, sizeof(c.verdict), "%s", u.message[0] ? "warn"
 		 : "pass");

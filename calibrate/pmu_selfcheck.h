@@ -58,7 +58,7 @@ struct memcal_pmu_users {
 	char message[384];
 };
 
-int memcal_pmu_find_users(struct memcal_pmu_users *u);
+int cal_pmu_find_users(struct memcal_pmu_users *u);
 
 /**
  * struct memcal_selfcheck_event - the event a check counts on one CPU.
@@ -73,7 +73,7 @@ struct memcal_selfcheck_event {
 	char whose[384];
 };
 
-int memcal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
+int cal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 			       const struct memcal_cpu_kind *kinds,
 			       size_t n_kinds, unsigned cpu,
 			       const char *traffic,
@@ -83,22 +83,22 @@ int memcal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 typedef int (*memcal_selfcheck_add_fn)(void *user,
 				       const struct memcal_selfcheck *c);
 
-void memcal_selfcheck_count_verdict(struct memcal_selfcheck *c,
+void cal_selfcheck_count_verdict(struct memcal_selfcheck *c,
 				    const char *traffic, double lines,
 				    double count);
-int memcal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
+int cal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 			    size_t bytes, unsigned line, double *read_rate,
 			    memcal_selfcheck_add_fn add, void *user);
-int memcal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
+int cal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
 				 size_t n_kinds, const unsigned *cpus,
 				 unsigned n, void *buf, size_t bytes,
 				 unsigned line, memcal_selfcheck_add_fn add,
 				 void *user);
-int memcal_selfcheck_delivery(const struct memcal_pmu_report *r,
+int cal_selfcheck_delivery(const struct memcal_pmu_report *r,
 			      const struct memcal_cpu_kind *kinds,
 			      size_t n_kinds, const unsigned *cpus, unsigned n,
 			      double read_rate, void *buf, size_t bytes,
 			      memcal_selfcheck_add_fn add, void *user);
-int memcal_selfcheck_users(memcal_selfcheck_add_fn add, void *user);
+int cal_selfcheck_users(memcal_selfcheck_add_fn add, void *user);
 
 #endif /* MEMCAL_PMU_SELFCHECK_H */

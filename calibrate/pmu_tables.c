@@ -108,7 +108,7 @@ static const char *const pfm_zen4[] = { "amd64_fam19h_zen4", NULL };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct memcal_pmu_family memcal_pmu_families[] = {
+const struct memcal_pmu_family cal_pmu_families[] = {
 	{ "arm_ac53", pfm_a53, 0xd03, a53_events, N(a53_events) },
 	{ "arm_ac72", pfm_none, 0xd08, a72_events, N(a72_events) },
 	{ "arm_ac76", pfm_none, 0xd0b, a76_events, N(a76_events) },
@@ -120,4 +120,4 @@ const struct memcal_pmu_family memcal_pmu_families[] = {
 	{ "amd_zen4", pfm_zen4, 0, zen4_events, N(zen4_events) },
 };
 
-const size_t memcal_pmu_n_families = N(memcal_pmu_families);
+const size_t cal_pmu_n_families = N(cal_pmu_families);

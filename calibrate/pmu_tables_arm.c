@@ -6,7 +6,7 @@
  * the Arm ARM (common events 0x00-0x3f) and by Arm's recommended
  * IMPLEMENTATION DEFINED numbering (0x40-0xff) that these cores follow,
  * while libpfm4 4.13 names only some of the cores.  Candidates are listed
- * best first; memcal_pmu_validate() measures bytes per event and keeps
+ * best first; cal_pmu_validate() measures bytes per event and keeps
  * the one that really counts DRAM traffic on the board, so a candidate
  * that counts the wrong level shows up as a wrong transfer size.
  *
@@ -93,7 +93,7 @@ static const char *const pfm_n2[] = { "arm_n2", NULL };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define FAM(name, pfm, part, ev) { name, pfm, part, ev, N(ev) }
 
-const struct memcal_pmu_family memcal_pmu_families_arm[] = {
+const struct memcal_pmu_family cal_pmu_families_arm[] = {
 	FAM("arm_ac35", pfm_none, 0xd04, a35_events),
 	FAM("arm_ac55", pfm_a55, 0xd05, a55_events),
 	FAM("arm_ac57", pfm_a57, 0xd07, a57_events),
@@ -112,4 +112,4 @@ const struct memcal_pmu_family memcal_pmu_families_arm[] = {
 	FAM("arm_v2", pfm_none, 0xd4f, neoverse_events),
 };
 
-const size_t memcal_pmu_n_families_arm = N(memcal_pmu_families_arm);
+const size_t cal_pmu_n_families_arm = N(cal_pmu_families_arm);

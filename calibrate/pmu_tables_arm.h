@@ -3,8 +3,8 @@
  * pmu_tables_arm.h - memory-traffic event candidates for the Arm cores
  * that pmu_tables.c does not list (it has Cortex-A53, A72, A76).
  *
- * Hook: memcal_pmu_family_find() in pmu.c searches
- * memcal_pmu_families[] and then memcal_pmu_families_arm[] (same struct,
+ * Hook: cal_pmu_family_find() in pmu.c searches
+ * cal_pmu_families[] and then cal_pmu_families_arm[] (same struct,
  * matched by MIDR part number).  See docs/arm64.md for which event
  * counts DRAM traffic on which core.
  */
@@ -13,7 +13,7 @@
 
 #include "pmu.h"
 
-extern const struct memcal_pmu_family memcal_pmu_families_arm[];
-extern const size_t memcal_pmu_n_families_arm;
+extern const struct memcal_pmu_family cal_pmu_families_arm[];
+extern const size_t cal_pmu_n_families_arm;
 
 #endif /* MEMCAL_PMU_TABLES_ARM_H */

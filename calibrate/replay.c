@@ -3,10 +3,10 @@
  * replay.c - discovery against a recorded board (see replay.h).
  *
  * File map:
- *   the event a kind would use     memcal_cpu_type_pick(), memcal_cpu_type_kind()
- *   loading a recorded board       check_file(), set_root(), memcal_replay_load()
- *   text                           memcal_cpu_types_print(), memcal_replay_print()
- *   JSON                           pick_json(), memcal_replay_to_json()
+ *   the event a kind would use     cal_cpu_type_pick(), cal_cpu_type_kind()
+ *   loading a recorded board       check_file(), set_root(), cal_replay_load()
+ *   text                           cal_cpu_types_print(), cal_replay_print()
+ *   JSON                           pick_json(), cal_replay_to_json()
  */
 #include "replay.h"
 
@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 
 /*
- * memcal_cpu_type_pick - the event kind @k would count @traffic ("read"
+ * cal_cpu_type_pick - the event kind @k would count @traffic ("read"
  * or "write") with: its table's documented candidate, provided a core PMU
  * serves the kind.  NULL with @why saying exactly what is missing.
  */
 const struct memcal_pmu_candidate *
-memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
+cal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
 		     char *why, size_t len)
 {
 	const struct memcal_pmu_candidate *c;
@@ -31,7 +31,7 @@ memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
 		snprintf(why, len, "%s", k->why);
 		return NULL;
 	}
-	c = memcal_pmu_documented(k->family, traffic);
+	c = cal_pmu_documented(k->family, traffic);
 	if (!c) {
 		snprintf(why, len, "memcal's table %s documents no %s event "
 			 "for this core", k->family->name, traffic);
@@ -48,7 +48,7 @@ memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
 }
 
 /*
- * memcal_cpu_type_kind - kind @i of @t as the database stores it: its
+ * cal_cpu_type_kind - kind @i of @t as the database stores it: its
  * CPUs and the memreg event spec of its read and write event, or "" with
  * the reason.  With one kind, "raw:0xNN" (the one core PMU).  With
  * several, "TYPE:0xNN" with the kind's own PMU type: the same code on an
@@ -58,7 +58,7 @@ memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
  * that memcal's table names only through libpfm4 has no code here: the
  * kind keeps the run's event.
  */
-void memcal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
+void cal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
 			  struct memcal_cpu_kind *row)
 {
 	static const char *const traffic[] = { "read", "write" };
@@ -72,7 +72,7 @@ void memcal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
 	for (int c = 0; c < 2; c++) {
 		const struct memcal_pmu_candidate *e;
 
-		e = memcal_cpu_type_pick(k, traffic[c], row->why[c],
+		e = cal_cpu_type_pick(k, traffic[c], row->why[c],
 					 sizeof(row->why[c]));
 		if (!e)
 			continue;
@@ -105,10 +105,10 @@ static void event_text(const struct memcal_pmu_candidate *c, char *buf,
 }
 
 /*
- * memcal_cpu_types_print - one block per kind: its CPUs, PMU, event table
+ * cal_cpu_types_print - one block per kind: its CPUs, PMU, event table
  * and the read and write event it would use, or why none.
  */
-void memcal_cpu_types_print(const struct memcal_cpu_types *t, FILE *out)
+void cal_cpu_types_print(const struct memcal_cpu_types *t, FILE *out)
 {
 	static const char *const traffic[] = { "read", "write" };
 
@@ -126,7 +126,7 @@ void memcal_cpu_types_print(const struct memcal_cpu_types *t, FILE *out)
 			const struct memcal_pmu_candidate *c;
 			char text[320];
 
-			c = memcal_cpu_type_pick(k, traffic[j], text,
+			c = cal_cpu_type_pick(k, traffic[j], text,
 						 sizeof(text));
 			if (c)
 				event_text(c, text, sizeof(text));
@@ -192,12 +192,12 @@ static void restore_root(const char *name, char *old)
 }
 
 /*
- * memcal_replay_load - load the board recorded in @dir into @r: its
+ * cal_replay_load - load the board recorded in @dir into @r: its
  * topology and its kinds of CPU, read through the recorded files only.
  * The environment is as before on return.  Return: 0, or a MEMCAL_E*
  * code with @err naming what is missing or unreadable.
  */
-int memcal_replay_load(const char *dir, struct memcal_replay *r, char *err,
+int cal_replay_load(const char *dir, struct memcal_replay *r, char *err,
 		       size_t errlen)
 {
 	static const char *const vars[] = {
@@ -225,13 +225,13 @@ int memcal_replay_load(const char *dir, struct memcal_replay *r, char *err,
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-	rc = memcal_topology_load(&r->topo, NULL, err, errlen);
+	rc = memcal_platform_topology_load(&r->topo, NULL, err, errlen);
 	if (rc)
 		goto out;
 	rc = MEMCAL_ERROR;
-	if (memcal_cpu_types_discover(&r->types)) {
+	if (cal_cpu_types_discover(&r->types)) {
 		snprintf(err, errlen, "--replay %s: %s", dir, r->types.error);
-		memcal_topology_free(&r->topo);
+		memcal_platform_topology_free(&r->topo);
 		memset(&r->topo, 0, sizeof(r->topo));
 		goto out;
 	}
@@ -242,11 +242,11 @@ out:
 	return rc;
 }
 
-/* memcal_replay_free - release what memcal_replay_load() loaded. */
-void memcal_replay_free(struct memcal_replay *r)
+/* cal_replay_free - release what cal_replay_load() loaded. */
+void cal_replay_free(struct memcal_replay *r)
 {
 	if (r->topo.hw)
-		memcal_topology_free(&r->topo);
+		memcal_platform_topology_free(&r->topo);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -261,10 +261,10 @@ static unsigned replay_cpus(const struct memcal_replay *r)
 }
 
 /*
- * memcal_replay_print - the replay as text: the board, one block per kind
- * (memcal_cpu_types_print()), and that nothing was measured or stored.
+ * cal_replay_print - the replay as text: the board, one block per kind
+ * (cal_cpu_types_print()), and that nothing was measured or stored.
  */
-void memcal_replay_print(const struct memcal_replay *r, FILE *out)
+void cal_replay_print(const struct memcal_replay *r, FILE *out)
 {
 	const struct memcal_topology *t = &r->topo;
 	unsigned n = replay_cpus(r);
@@ -279,7 +279,7 @@ void memcal_replay_print(const struct memcal_replay *r, FILE *out)
 			"/proc and /sys files %u\n", t->n_pus, n);
 	fprintf(out, "%zu kind%s of CPU:\n", r->types.n,
 		r->types.n == 1 ? "" : "s");
-	memcal_cpu_types_print(&r->types, out);
+	cal_cpu_types_print(&r->types, out);
 	fprintf(out, "measured nothing, stored nothing: a replay only shows "
 		"the events discovery picks\n");
 }
@@ -289,7 +289,7 @@ static json_t *pick_json(const struct memcal_cpu_type *k, const char *traffic)
 {
 	char why[320], cfg[24];
 	const struct memcal_pmu_candidate *c =
-		memcal_cpu_type_pick(k, traffic, why, sizeof(why));
+		cal_cpu_type_pick(k, traffic, why, sizeof(why));
 
 	if (!c)
 		return json_pack("{s:b, s:s}", "picked", 0, "why", why);
@@ -335,10 +335,10 @@ static json_t *type_json(const struct memcal_cpu_type *k)
 }
 
 /*
- * memcal_replay_to_json - the replay as the result of the JSON envelope:
+ * cal_replay_to_json - the replay as the result of the JSON envelope:
  * measured and stored are false by construction.
  */
-json_t *memcal_replay_to_json(const struct memcal_replay *r)
+json_t *cal_replay_to_json(const struct memcal_replay *r)
 {
 	json_t *types = json_array();
 

@@ -35,17 +35,17 @@ struct memcal_replay {
 	struct memcal_cpu_types types;
 };
 
-int memcal_replay_load(const char *dir, struct memcal_replay *r, char *err,
+int cal_replay_load(const char *dir, struct memcal_replay *r, char *err,
 		       size_t errlen);
-void memcal_replay_free(struct memcal_replay *r);
-void memcal_replay_print(const struct memcal_replay *r, FILE *out);
-json_t *memcal_replay_to_json(const struct memcal_replay *r);
+void cal_replay_free(struct memcal_replay *r);
+void cal_replay_print(const struct memcal_replay *r, FILE *out);
+json_t *cal_replay_to_json(const struct memcal_replay *r);
 
 const struct memcal_pmu_candidate *
-memcal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
+cal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
 		     char *why, size_t len);
-void memcal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
+void cal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
 			  struct memcal_cpu_kind *row);
-void memcal_cpu_types_print(const struct memcal_cpu_types *t, FILE *out);
+void cal_cpu_types_print(const struct memcal_cpu_types *t, FILE *out);
 
 #endif /* MEMCAL_REPLAY_H */

@@ -27,8 +27,8 @@ static int grow(void **v, size_t n, size_t *cap, size_t size)
 	return 0;
 }
 
-/* memcal_result_add_bw - append a bandwidth row; 0 or -1 (no memory). */
-int memcal_result_add_bw(struct memcal_run_result *r,
+/* cal_result_add_bw - append a bandwidth row; 0 or -1 (no memory). */
+int cal_result_add_bw(struct memcal_run_result *r,
 			 const struct memcal_bw *bw)
 {
 	if (grow((void **)&r->bw, r->n_bw, &r->cap_bw, sizeof(*bw)))
@@ -37,8 +37,8 @@ int memcal_result_add_bw(struct memcal_run_result *r,
 	return 0;
 }
 
-/* memcal_result_add_latency - append a latency row; 0 or -1. */
-int memcal_result_add_latency(struct memcal_run_result *r,
+/* cal_result_add_latency - append a latency row; 0 or -1. */
+int cal_result_add_latency(struct memcal_run_result *r,
 			      const struct memcal_latency_point *pt)
 {
 	if (grow((void **)&r->lat, r->n_lat, &r->cap_lat, sizeof(*pt)))
@@ -47,8 +47,8 @@ int memcal_result_add_latency(struct memcal_run_result *r,
 	return 0;
 }
 
-/* memcal_result_add_pmu_event - append a PMU candidate row; 0 or -1. */
-int memcal_result_add_pmu_event(struct memcal_run_result *r,
+/* cal_result_add_pmu_event - append a PMU candidate row; 0 or -1. */
+int cal_result_add_pmu_event(struct memcal_run_result *r,
 				const struct memcal_pmu_event *e)
 {
 	if (grow((void **)&r->pmu_events, r->n_pmu_events, &r->cap_pmu,
@@ -59,11 +59,11 @@ int memcal_result_add_pmu_event(struct memcal_run_result *r,
 }
 
 /*
- * memcal_result_add_selfcheck - append a self-check to the result @r (a
+ * cal_result_add_selfcheck - append a self-check to the result @r (a
  * struct memcal_run_result; void so it serves as memcal_selfcheck_add_fn).
  * Returns 0 or -1.
  */
-int memcal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
+int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 {
 	struct memcal_run_result *res = r;
 
@@ -75,10 +75,10 @@ int memcal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 }
 
 /*
- * memcal_result_note - append a sentence to the run's notes ("; "
+ * cal_result_note - append a sentence to the run's notes ("; "
  * separated).  Returns 0 or -1.
  */
-int memcal_result_note(struct memcal_run_result *r, const char *note)
+int cal_result_note(struct memcal_run_result *r, const char *note)
 {
 	size_t old = r->run.notes ? strlen(r->run.notes) : 0;
 	char *p = realloc(r->run.notes, old + strlen(note) + 3);
@@ -92,14 +92,14 @@ int memcal_result_note(struct memcal_run_result *r, const char *note)
 	return 0;
 }
 
-/* memcal_result_free - release everything the result owns. */
-void memcal_result_free(struct memcal_run_result *r)
+/* cal_result_free - release everything the result owns. */
+void cal_result_free(struct memcal_run_result *r)
 {
 	free(r->platform.topology_json);
 	free(r->run.params_json);
 	free(r->run.notes);
 	if (r->overhead) {
-		overhead_result_free(r->overhead);
+		cal_overhead_result_free(r->overhead);
 		free(r->overhead);
 	}
 	free(r->bw);
@@ -135,16 +135,16 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 	for (size_t i = 0; !rc && i < r->n_kinds; i++)
 		rc = memcal_db_cpu_kind_store(db, r->run.id, &r->kinds[i]);
 	if (!rc && r->overhead)
-		rc = overhead_store(db, r->run.id, r->overhead);
+		rc = cal_overhead_store(db, r->run.id, r->overhead);
 	return rc;
 }
 
 /*
- * memcal_result_store - store the whole run in ONE transaction: either
+ * cal_result_store - store the whole run in ONE transaction: either
  * every row is stored (and r->run.id set) or none is.  Returns a
  * MEMCAL_DB_* code with @err set on failure.
  */
-int memcal_result_store(memcal_db *db, struct memcal_run_result *r,
+int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 			char *err, size_t errlen)
 {
 	int rc = memcal_db_begin(db);
@@ -168,13 +168,13 @@ int memcal_result_store(memcal_db *db, struct memcal_run_result *r,
 /* load_bw - list callback: append a bandwidth row. */
 static int load_bw(const struct memcal_bw *bw, void *user)
 {
-	return memcal_result_add_bw(user, bw) ? MEMCAL_ERROR : 0;
+	return cal_result_add_bw(user, bw) ? MEMCAL_ERROR : 0;
 }
 
 /* load_lat - list callback: append a latency row. */
 static int load_lat(const struct memcal_latency_point *pt, void *user)
 {
-	return memcal_result_add_latency(user, pt) ? MEMCAL_ERROR : 0;
+	return cal_result_add_latency(user, pt) ? MEMCAL_ERROR : 0;
 }
 
 /* load_sus - list callback: keep up to two sustainable rows. */
@@ -200,7 +200,7 @@ static int load_mix(const struct memcal_mix_curve *c, void *user)
 /* load_pmu - list callback: append a PMU candidate row. */
 static int load_pmu(const struct memcal_pmu_event *e, void *user)
 {
-	return memcal_result_add_pmu_event(user, e) ? MEMCAL_ERROR : 0;
+	return cal_result_add_pmu_event(user, e) ? MEMCAL_ERROR : 0;
 }
 
 /* load_kind - list callback: keep a kind of CPU (as many as a run stores). */
@@ -216,14 +216,14 @@ static int load_kind(const struct memcal_cpu_kind *k, void *user)
 /* load_check - list callback: append a self-check. */
 static int load_check(const struct memcal_selfcheck *c, void *user)
 {
-	return memcal_result_add_selfcheck(user, c) ? MEMCAL_ERROR : 0;
+	return cal_result_add_selfcheck(user, c) ? MEMCAL_ERROR : 0;
 }
 
 /*
- * memcal_result_load - read run @run_id and all its rows back into @r
- * (free it with memcal_result_free()).  Returns a MEMCAL_DB_* code.
+ * cal_result_load - read run @run_id and all its rows back into @r
+ * (free it with cal_result_free()).  Returns a MEMCAL_DB_* code.
  */
-int memcal_result_load(memcal_db *db, int64_t run_id,
+int cal_result_load(memcal_db *db, int64_t run_id,
 		       struct memcal_run_result *r, char *err, size_t errlen)
 {
 	int rc;
@@ -252,7 +252,7 @@ int memcal_result_load(memcal_db *db, int64_t run_id,
 		rc = memcal_db_cpu_kind_list(db, run_id, load_kind, r);
 	if (rc) {
 		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
-		memcal_result_free(r);
+		cal_result_free(r);
 	}
 	return rc;
 }

@@ -60,29 +60,29 @@ struct memcal_run_result {
 	struct overhead_result *overhead;	/* full runs; owned, may be NULL */
 };
 
-int memcal_result_add_bw(struct memcal_run_result *r,
+int cal_result_add_bw(struct memcal_run_result *r,
 			 const struct memcal_bw *bw);
-int memcal_result_add_latency(struct memcal_run_result *r,
+int cal_result_add_latency(struct memcal_run_result *r,
 			      const struct memcal_latency_point *pt);
-int memcal_result_add_pmu_event(struct memcal_run_result *r,
+int cal_result_add_pmu_event(struct memcal_run_result *r,
 				const struct memcal_pmu_event *e);
-int memcal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c);
-int memcal_result_note(struct memcal_run_result *r, const char *note);
-void memcal_result_free(struct memcal_run_result *r);
+int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c);
+int cal_result_note(struct memcal_run_result *r, const char *note);
+void cal_result_free(struct memcal_run_result *r);
 
-int memcal_result_store(memcal_db *db, struct memcal_run_result *r,
+int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 			char *err, size_t errlen);
-int memcal_result_load(memcal_db *db, int64_t run_id,
+int cal_result_load(memcal_db *db, int64_t run_id,
 		       struct memcal_run_result *r, char *err, size_t errlen);
 
-void memcal_result_print(const struct memcal_run_result *r, FILE *out);
-void memcal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
+void cal_result_print(const struct memcal_run_result *r, FILE *out);
+void cal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
 			     size_t n);
-void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
+void cal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
-json_t *memcal_result_to_json(const struct memcal_run_result *r);
-json_t *memcal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n);
-void memcal_cpu_kinds_print(FILE *out, json_t *arr);
-void memcal_mix_print(FILE *out, json_t *arr);
+json_t *cal_result_to_json(const struct memcal_run_result *r);
+json_t *cal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n);
+void cal_cpu_kinds_print(FILE *out, json_t *arr);
+void cal_mix_print(FILE *out, json_t *arr);
 
 #endif /* MEMCAL_RESULTS_H */

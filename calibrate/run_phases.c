@@ -83,10 +83,10 @@ static unsigned mixed_readers(const struct memcal_run_opts *o, unsigned c,
 }
 
 /*
- * memcal_run_steps - progress steps memcal_run_measure() will report for
+ * cal_run_steps - progress steps cal_run_measure() will report for
  * @o (whose @n_cpus must be set).
  */
-unsigned memcal_run_steps(const struct memcal_run_opts *o)
+unsigned cal_run_steps(const struct memcal_run_opts *o)
 {
 	unsigned k[o->n_cpus ? o->n_cpus : 1], rd[4], steps;
 	unsigned na = agg_counts(o, k);
@@ -130,11 +130,11 @@ static int measure_point(struct run_state *s, const char *scope,
 		if (use[i])
 			cpus[n++] = s->b.cpus[i];
 	memset(&row, 0, sizeof(row));
-	memcal_cpulist_format(cpus, n, row.cpus, sizeof(row.cpus));
+	memcal_platform_cpulist_format(cpus, n, row.cpus, sizeof(row.cpus));
 	snprintf(what, sizeof(what), "%s %s on CPU %s", scope, kind, row.cpus);
 	if (s->step)
 		s->step(s->user, what);
-	rc = memcal_measure_bw(&s->b, &spec, &res, err, errlen);
+	rc = cal_measure_bw(&s->b, &spec, &res, err, errlen);
 	if (rc == MEMCAL_EUNSUPPORTED)
 		return 0;	/* e.g. no non-temporal store here: skip */
 	if (rc)
@@ -150,7 +150,7 @@ static int measure_point(struct run_state *s, const char *scope,
 	row.median_bps = res.agg.median;
 	row.min_bps = res.agg.min;
 	row.max_bps = res.agg.max;
-	return memcal_result_add_bw(s->r, &row) ? MEMCAL_ENOMEM : 0;
+	return cal_result_add_bw(s->r, &row) ? MEMCAL_ENOMEM : 0;
 }
 
 /* phase_bandwidth - per core alone, aggregate 1..N, mixed traffic. */
@@ -169,14 +169,14 @@ static int phase_bandwidth(struct run_state *s, char *err, size_t errlen)
 			for (unsigned x = 0; x < n; x++)
 				use[x] = x == i;
 			rc = measure_point(s, "core", ops[j], NULL, use, 0,
-					   memcal_op_name(ops[j]), err, errlen);
+					   cal_op_name(ops[j]), err, errlen);
 		}
 	for (unsigned a = 0; !rc && a < na; a++)
 		for (unsigned j = 0; !rc && j < n_ops(s->o); j++) {
 			for (unsigned x = 0; x < n; x++)
 				use[x] = x < k[a];
 			rc = measure_point(s, "aggregate", ops[j], NULL, use, 0,
-					   memcal_op_name(ops[j]), err, errlen);
+					   cal_op_name(ops[j]), err, errlen);
 		}
 	for (unsigned c = 2; !rc && c <= n; c++) {
 		unsigned nr;
@@ -242,7 +242,7 @@ static int knee_of(const struct memcal_lat_point *pts, unsigned n,
 		curve[i].bw = pts[i].bw;
 		curve[i].lat = pts[i].lat.min;
 	}
-	if (memcal_knee_find(curve, n, MEMCAL_KNEE_BOUND_RATIO, &f->knee))
+	if (cal_knee_find(curve, n, MEMCAL_KNEE_BOUND_RATIO, &f->knee))
 		return -1;
 	f->sustainable = f->knee.bandwidth;
 	if (f->knee.lower_bound) {
@@ -269,7 +269,7 @@ static int class_rows(struct run_state *s, enum memcal_op traffic,
 		       const struct memcal_lat_point *pts, unsigned n,
 		       unsigned n_load)
 {
-	const char *tr = memcal_op_name(traffic);
+	const char *tr = cal_op_name(traffic);
 	struct memcal_sustainable *sus = &s->r->sus[s->r->n_sus];
 	struct knee_figures f;
 
@@ -283,7 +283,7 @@ static int class_rows(struct run_state *s, enum memcal_op traffic,
 		};
 
 		snprintf(row.traffic, sizeof(row.traffic), "%s", tr);
-		if (memcal_result_add_latency(s->r, &row))
+		if (cal_result_add_latency(s->r, &row))
 			return MEMCAL_ENOMEM;
 	}
 	if (knee_of(pts, n, best_aggregate(s->r, tr), n_load, tr, &f))
@@ -312,22 +312,22 @@ static double mix_peak(struct run_state *s, const struct memcal_kernel *k,
 	};
 	struct memcal_bw_result res;
 
-	if (memcal_measure_bw(&s->b, &spec, &res, err, errlen))
+	if (cal_measure_bw(&s->b, &spec, &res, err, errlen))
 		return 0;
 	return res.agg.median;
 }
 
 /*
  * sweep_mix - loaded latency with the generators running mix @idx
- * (read share memcal_mix_pct(@idx)), with its unpaced @peak, its knee and
+ * (read share cal_mix_pct(@idx)), with its unpaced @peak, its knee and
  * sustainable figure as one curve of the family.  The 100 % and 0 %
  * curves also give the read and write rows (class_rows()).
  */
 static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 		     unsigned np, double peak, char *err, size_t errlen)
 {
-	unsigned n_load = s->b.n - 1, pct = memcal_mix_pct(idx);
-	const struct memcal_kernel *k = memcal_mix_kernel_best(idx);
+	unsigned n_load = s->b.n - 1, pct = cal_mix_pct(idx);
+	const struct memcal_kernel *k = cal_mix_kernel_best(idx);
 	struct memcal_lat_spec spec = {
 		.kernel = k, .paces = paces, .n_paces = n_load ? np : 1,
 		.n_load = n_load,
@@ -350,15 +350,15 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 	snprintf(what, sizeof(what), "loaded latency, %u%% read traffic", pct);
 	if (s->step)
 		s->step(s->user, what);
-	have_ps = memcal_procstat_read(&ps0) == 0;
-	rc = memcal_latency_sweep(&s->b, &spec, pts, err, errlen);
-	if (have_ps && memcal_procstat_read(&ps1) == 0) {
-		note_foreign(s, memcal_procstat_foreign(&ps0, &ps1, s->b.cpus,
+	have_ps = cal_procstat_read(&ps0) == 0;
+	rc = cal_latency_sweep(&s->b, &spec, pts, err, errlen);
+	if (have_ps && cal_procstat_read(&ps1) == 0) {
+		note_foreign(s, cal_procstat_foreign(&ps0, &ps1, s->b.cpus,
 							s->b.n), what);
-		memcal_procstat_free(&ps1);
+		cal_procstat_free(&ps1);
 	}
 	if (have_ps)
-		memcal_procstat_free(&ps0);
+		cal_procstat_free(&ps0);
 	if (rc)
 		return rc;
 	if (pct == 100 || pct == 0) {
@@ -456,12 +456,12 @@ static int phase_latency(struct run_state *s, char *err, size_t errlen)
 	for (unsigned i = 0; i <= steps; i++)
 		paces[i] = (double)i / steps;
 	for (unsigned m = 0; m < MEMCAL_MIX_COUNT; m++) {
-		const struct memcal_kernel *k = memcal_mix_kernel_best(m);
+		const struct memcal_kernel *k = cal_mix_kernel_best(m);
 
 		peak[m] = k ? mix_peak(s, k, err, errlen) : 0;
 	}
-	if (memcal_chase_build(s->b.bufs[0].base, s->b.bytes,
-			       memcal_topology_line_size(s->t), 0x5eed) < 0) {
+	if (cal_chase_build(s->b.bufs[0].base, s->b.bytes,
+			       memcal_platform_topology_line_size(s->t), 0x5eed) < 0) {
 		snprintf(err, errlen, "cannot build the pointer chase over %zu "
 			 "bytes", s->b.bytes);
 		return MEMCAL_ENOMEM;
@@ -499,14 +499,14 @@ static void pmu_worker(unsigned idx, void *arg)
 
 	if (idx != 0)
 		return;
-	j->rc = memcal_pmu_discover(&j->rep);
+	j->rc = cal_pmu_discover(&j->rep);
 	if (!j->rc && j->rep.status.available)
-		memcal_pmu_validate(&j->rep, j->b->bufs[0].base, j->b->bytes);
+		cal_pmu_validate(&j->rep, j->b->bufs[0].base, j->b->bytes);
 	if (!j->rc)
-		j->rc = memcal_selfcheck_counts(&j->rep, j->b->bufs[0].base,
+		j->rc = cal_selfcheck_counts(&j->rep, j->b->bufs[0].base,
 						j->b->bytes, j->line,
 						&j->read_rate,
-						memcal_result_add_selfcheck,
+						cal_result_add_selfcheck,
 						j->r);
 }
 
@@ -523,10 +523,10 @@ static void kinds_store(struct memcal_run_result *r)
 	_Static_assert(sizeof(r->kinds) / sizeof(r->kinds[0]) ==
 		       MEMCAL_MAX_CPU_TYPES, "a row per kind of CPU");
 	r->n_kinds = 0;
-	if (memcal_cpu_types_discover(&t))
+	if (cal_cpu_types_discover(&t))
 		return;
 	for (size_t i = 0; i < t.n; i++)
-		memcal_cpu_type_kind(&t, i, &r->kinds[r->n_kinds++]);
+		cal_cpu_type_kind(&t, i, &r->kinds[r->n_kinds++]);
 }
 
 /*
@@ -540,41 +540,41 @@ static void kinds_store(struct memcal_run_result *r)
 static int phase_pmu(struct run_state *s)
 {
 	struct pmu_job j = { .b = &s->b, .r = s->r,
-			     .line = memcal_topology_line_size(s->t) };
+			     .line = memcal_platform_topology_line_size(s->t) };
 	int rc = 0;
 
 	if (s->step)
 		s->step(s->user, "PMU events and self-checks");
-	memcal_team_run_subset(s->b.team, 1, pmu_worker, &j);
+	cal_team_run_subset(s->b.team, 1, pmu_worker, &j);
 	kinds_store(s->r);
 	if (!j.rc)
-		j.rc = memcal_selfcheck_kind_counts(s->r->kinds, s->r->n_kinds,
+		j.rc = cal_selfcheck_kind_counts(s->r->kinds, s->r->n_kinds,
 						    s->b.cpus, s->b.n,
 						    s->b.bufs[0].base,
 						    s->b.bytes, j.line,
-						    memcal_result_add_selfcheck,
+						    cal_result_add_selfcheck,
 						    s->r);
 	if (!j.rc)
-		j.rc = memcal_selfcheck_delivery(&j.rep, s->r->kinds,
+		j.rc = cal_selfcheck_delivery(&j.rep, s->r->kinds,
 						 s->r->n_kinds,
 						 s->b.cpus, s->b.n,
 						 j.read_rate,
 						 s->b.bufs[0].base, s->b.bytes,
-						 memcal_result_add_selfcheck,
+						 cal_result_add_selfcheck,
 						 s->r);
 	if (!j.rc)
-		j.rc = memcal_selfcheck_users(memcal_result_add_selfcheck, s->r);
+		j.rc = cal_selfcheck_users(cal_result_add_selfcheck, s->r);
 	if (j.rc) {
-		memcal_pmu_report_free(&j.rep);
+		cal_pmu_report_free(&j.rep);
 		return MEMCAL_ENOMEM;
 	}
 	s->r->pmu = j.rep.status;
 	for (size_t i = 0; !rc && i < j.rep.n_events; i++)
-		if (memcal_result_add_pmu_event(s->r, &j.rep.events[i]))
+		if (cal_result_add_pmu_event(s->r, &j.rep.events[i]))
 			rc = MEMCAL_ENOMEM;
 	if (!j.rep.status.available)
-		memcal_result_note(s->r, j.rep.status.message);
-	memcal_pmu_report_free(&j.rep);
+		cal_result_note(s->r, j.rep.status.message);
+	cal_pmu_report_free(&j.rep);
 	return rc;
 }
 
@@ -590,20 +590,20 @@ static void idle_check(struct run_state *s)
 	double f;
 	char note[160];
 
-	if (memcal_procstat_read(&a))
+	if (cal_procstat_read(&a))
 		return;
 	nanosleep(&ts, NULL);
-	if (memcal_procstat_read(&b) == 0) {
-		f = memcal_procstat_foreign(&a, &b, NULL, 0);
+	if (cal_procstat_read(&b) == 0) {
+		f = cal_procstat_foreign(&a, &b, NULL, 0);
 		if (f > MEMCAL_FOREIGN_WARN) {
 			snprintf(note, sizeof(note), "machine busy before the "
 				 "run: up to %.0f%% of a CPU used by other "
 				 "processes", f * 100);
-			memcal_result_note(s->r, note);
+			cal_result_note(s->r, note);
 		}
-		memcal_procstat_free(&b);
+		cal_procstat_free(&b);
 	}
-	memcal_procstat_free(&a);
+	cal_procstat_free(&a);
 }
 
 /* params_json - the parameters of the run as stored JSON text. */
@@ -628,11 +628,11 @@ static char *params_json(const struct run_state *s)
 }
 
 /*
- * memcal_run_measure - run every phase for @o on topology @t into @r
+ * cal_run_measure - run every phase for @o on topology @t into @r
  * (which must be zeroed; its platform is filled here too).  @o->cpus is
  * required.  Returns 0 or a MEMCAL_CAL_* code with @err set.
  */
-int memcal_run_measure(const struct memcal_topology *t,
+int cal_run_measure(const struct memcal_topology *t,
 		       const struct memcal_run_opts *o,
 		       struct memcal_run_result *r, memcal_step_fn step,
 		       void *user, char *err, size_t errlen)
@@ -647,7 +647,7 @@ int memcal_run_measure(const struct memcal_topology *t,
 		return MEMCAL_EINVAL;
 	}
 	for (unsigned i = 0; !size && i < o->n_cpus; i++) {
-		uint64_t d = memcal_buffer_default_size(t, o->cpus[i], o->quick);
+		uint64_t d = cal_buffer_default_size(t, o->cpus[i], o->quick);
 
 		if (d > size)
 			size = d;
@@ -667,12 +667,12 @@ int memcal_run_measure(const struct memcal_topology *t,
 	idle_check(&s);
 	if (step)
 		step(user, "allocating buffers");
-	rc = memcal_bench_init(&s.b, t, o->cpus, o->n_cpus, size, err, errlen);
+	rc = cal_bench_init(&s.b, t, o->cpus, o->n_cpus, size, err, errlen);
 	if (rc)
 		return rc;
 	r->run.params_json = params_json(&s);
 	if (!s.b.bufs[0].thp && !s.b.bufs[0].hugetlb)
-		memcal_result_note(r, "buffers on base pages (no huge pages "
+		cal_result_note(r, "buffers on base pages (no huge pages "
 				   "offered): figures include TLB misses");
 	rc = phase_bandwidth(&s, err, errlen);
 	if (!rc)
@@ -685,9 +685,9 @@ int memcal_run_measure(const struct memcal_topology *t,
 		snprintf(note, sizeof(note), "foreign load up to %.0f%% of a "
 			 "CPU during %s: figures may be low", s.foreign * 100,
 			 s.foreign_what);
-		memcal_result_note(r, note);
+		cal_result_note(r, note);
 	}
 	memcal_db_timestamp(r->run.finished_at);
-	memcal_bench_fini(&s.b);
+	cal_bench_fini(&s.b);
 	return rc;
 }

@@ -52,8 +52,8 @@ struct memcal_run_opts {
 /* Progress callback: one step done, @what is starting next. */
 typedef void (*memcal_step_fn)(void *user, const char *what);
 
-unsigned memcal_run_steps(const struct memcal_run_opts *o);
-int memcal_run_measure(const struct memcal_topology *t,
+unsigned cal_run_steps(const struct memcal_run_opts *o);
+int cal_run_measure(const struct memcal_topology *t,
 		       const struct memcal_run_opts *o,
 		       struct memcal_run_result *r, memcal_step_fn step,
 		       void *user, char *err, size_t errlen);

@@ -17,10 +17,10 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /*
- * memcal_median - median of @v[0..n) (sorts @v in place); the mean of
+ * cal_median - median of @v[0..n) (sorts @v in place); the mean of
  * the two middle values for even @n; 0 for n == 0.
  */
-double memcal_median(double *v, unsigned n)
+double cal_median(double *v, unsigned n)
 {
 	if (n == 0)
 		return 0;
@@ -29,12 +29,12 @@ double memcal_median(double *v, unsigned n)
 }
 
 /*
- * memcal_stats_compute - drop collapsed repetitions of @samples (see
+ * cal_stats_compute - drop collapsed repetitions of @samples (see
  * stats.h) and summarise the rest into @out.  @higher_is_better is true
  * for bandwidths and false for times/latencies.  Returns 0, or -1 when
  * @n is 0 or memory runs out.
  */
-int memcal_stats_compute(const double *samples, unsigned n,
+int cal_stats_compute(const double *samples, unsigned n,
 			 bool higher_is_better, struct memcal_stats *out)
 {
 	double *v, med;
@@ -47,7 +47,7 @@ int memcal_stats_compute(const double *samples, unsigned n,
 	if (!v)
 		return -1;
 	memcpy(v, samples, n * sizeof(*v));
-	med = memcal_median(v, n);
+	med = cal_median(v, n);
 	for (unsigned i = 0; i < n; i++) {
 		bool collapsed = higher_is_better
 			? samples[i] < MEMCAL_COLLAPSE_RATIO * med
@@ -58,15 +58,15 @@ int memcal_stats_compute(const double *samples, unsigned n,
 	out->n = n;
 	out->kept = k;
 	out->dropped = n - k;
-	out->median = memcal_median(v, k);
+	out->median = cal_median(v, k);
 	out->min = v[0];
 	out->max = v[k - 1];
 	free(v);
 	return 0;
 }
 
-/* memcal_procstat_free - release a snapshot. */
-void memcal_procstat_free(struct memcal_procstat *s)
+/* cal_procstat_free - release a snapshot. */
+void cal_procstat_free(struct memcal_procstat *s)
 {
 	free(s->busy);
 	free(s->total);
@@ -102,10 +102,10 @@ static int grow(struct memcal_procstat *s, unsigned nc, unsigned *cap)
 }
 
 /*
- * memcal_procstat_read - snapshot /proc/stat into @s (free it with
- * memcal_procstat_free()).  Returns 0 or -1.
+ * cal_procstat_read - snapshot /proc/stat into @s (free it with
+ * cal_procstat_free()).  Returns 0 or -1.
  */
-int memcal_procstat_read(struct memcal_procstat *s)
+int cal_procstat_read(struct memcal_procstat *s)
 {
 	FILE *f = fopen("/proc/stat", "r");
 	char line[512];
@@ -130,7 +130,7 @@ int memcal_procstat_read(struct memcal_procstat *s)
 			continue;
 		if (s->n_cpus == cap && grow(s, cap ? 2 * cap : 8, &cap) < 0) {
 			fclose(f);
-			memcal_procstat_free(s);
+			cal_procstat_free(s);
 			return -1;
 		}
 		/* user nice system idle iowait irq softirq steal */
@@ -155,12 +155,12 @@ static int is_measured(unsigned cpu, const unsigned *measured, unsigned n)
 }
 
 /*
- * memcal_procstat_foreign - share of the machine used by others between
+ * cal_procstat_foreign - share of the machine used by others between
  * two snapshots: the larger of (a) steal time on the measured CPUs (the
  * host took them) and (b) busy time on the CPUs not measured (another
  * process competes for memory).  0..1; 0 when nothing could be compared.
  */
-double memcal_procstat_foreign(const struct memcal_procstat *a,
+double cal_procstat_foreign(const struct memcal_procstat *a,
 			       const struct memcal_procstat *b,
 			       const unsigned *measured, unsigned n_measured)
 {

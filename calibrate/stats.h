@@ -3,7 +3,7 @@
  * stats.h - repetition statistics and foreign-load detection.
  *
  * Repetitions on a shared VM occasionally collapse (the host takes the
- * core and a repetition delivers about half).  memcal_stats_compute()
+ * core and a repetition delivers about half).  cal_stats_compute()
  * drops a repetition that is worse than the median of all repetitions by
  * more than MEMCAL_COLLAPSE_RATIO, then reports median/min/max of the
  * rest.  /proc/stat snapshots taken around a measurement tell how much of
@@ -31,9 +31,9 @@ struct memcal_stats {
 	unsigned n, kept, dropped;
 };
 
-int memcal_stats_compute(const double *samples, unsigned n,
+int cal_stats_compute(const double *samples, unsigned n,
 			 bool higher_is_better, struct memcal_stats *out);
-double memcal_median(double *v, unsigned n);
+double cal_median(double *v, unsigned n);
 
 /**
  * struct memcal_procstat - one snapshot of /proc/stat.
@@ -51,9 +51,9 @@ struct memcal_procstat {
 	unsigned procs_running;
 };
 
-int memcal_procstat_read(struct memcal_procstat *s);
-void memcal_procstat_free(struct memcal_procstat *s);
-double memcal_procstat_foreign(const struct memcal_procstat *before,
+int cal_procstat_read(struct memcal_procstat *s);
+void cal_procstat_free(struct memcal_procstat *s);
+double cal_procstat_foreign(const struct memcal_procstat *before,
 			       const struct memcal_procstat *after,
 			       const unsigned *measured, unsigned n_measured);
 

@@ -2,7 +2,7 @@
 /*
  * summary.c - a run as a human summary table and as JSON.  `memcal run`
  * prints it at the end; `memcal show` can print a stored run the same way
- * (memcal_result_load() then memcal_result_print()).
+ * (cal_result_load() then cal_result_print()).
  *
  * Bandwidths are program-visible bytes per second in GB/s (10^9): a
  * store counts once although ordinary stores cause about twice that DRAM
@@ -72,11 +72,11 @@ static void print_sustainable(const struct memcal_run_result *r, FILE *out)
 }
 
 /**
- * memcal_mix_print() - the family from its JSON (report_mix_curve_json()
+ * cal_mix_print() - the family from its JSON (report_mix_curve_json()
  * elements of @arr): per read share the unpaced peak, the knee, the
  * sustainable figure and the curve as bandwidth/latency pairs.
  */
-void memcal_mix_print(FILE *out, json_t *arr)
+void cal_mix_print(FILE *out, json_t *arr)
 {
 	size_t i, j;
 	json_t *c, *p;
@@ -90,7 +90,7 @@ void memcal_mix_print(FILE *out, json_t *arr)
 		 "chase on CPU %lld, %lld load core(s)):",
 		 json_integer_value(json_object_get(c, "chase_cpu")),
 		 json_integer_value(json_object_get(c, "load_cpus")));
-	memcal_print_wrapped(out, "", head, 78);
+	cal_print_wrapped(out, "", head, 78);
 	fprintf(out, "  %-5s %-7s %9s %9s %16s %9s\n", "read", "variant",
 		"peak GB/s", "knee GB/s", "sustainable GB/s", "idle ns");
 	json_array_foreach(arr, i, c) {
@@ -116,15 +116,15 @@ void memcal_mix_print(FILE *out, json_t *arr)
 					json_object_get(p, "bandwidth_bps")) / 1e9,
 					json_real_value(json_object_get(p,
 					"latency_ns")));
-		memcal_print_wrapped(out, "    GB/s@ns ", curve, 78);
+		cal_print_wrapped(out, "    GB/s@ns ", curve, 78);
 	}
 }
 
 /**
- * memcal_cpu_kinds_json() - @n kinds of CPU as the JSON array `memcal
+ * cal_cpu_kinds_json() - @n kinds of CPU as the JSON array `memcal
  * run --json` and `memcal show --json` carry as "cpu_kinds".
  */
-json_t *memcal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n)
+json_t *cal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n)
 {
 	json_t *a = json_array();
 
@@ -140,11 +140,11 @@ json_t *memcal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n)
 }
 
 /**
- * memcal_cpu_kinds_print() - the kinds of CPU of @arr (the JSON above)
+ * cal_cpu_kinds_print() - the kinds of CPU of @arr (the JSON above)
  * and the event each counts with, the one memtune gives its CPUs, or why
  * it has none.  Nothing for a run that stored no kind.
  */
-void memcal_cpu_kinds_print(FILE *out, json_t *arr)
+void cal_cpu_kinds_print(FILE *out, json_t *arr)
 {
 	static const char *const cls[2] = { "read", "write" };
 	size_t i;
@@ -170,7 +170,7 @@ void memcal_cpu_kinds_print(FILE *out, json_t *arr)
 			else
 				snprintf(text, sizeof(text), "none: %s",
 					 json_string_value(json_object_get(o, "why")));
-			memcal_print_wrapped(out, c ? "    write " : "    read  ", text, 78);
+			cal_print_wrapped(out, c ? "    write " : "    read  ", text, 78);
 		}
 	}
 }
@@ -193,17 +193,17 @@ static void print_pmu(const struct memcal_run_result *r, FILE *out)
 			fprintf(out, "  %-5s %-50s %s\n", e->traffic, e->name,
 				e->message[0] ? e->message : "not validated");
 	}
-	memcal_selfchecks_print(out, r->checks, r->n_checks);
-	kinds = memcal_cpu_kinds_json(r->kinds, r->n_kinds);
-	memcal_cpu_kinds_print(out, kinds);
+	cal_selfchecks_print(out, r->checks, r->n_checks);
+	kinds = cal_cpu_kinds_json(r->kinds, r->n_kinds);
+	cal_cpu_kinds_print(out, kinds);
 	json_decref(kinds);
 }
 
 /**
- * memcal_selfchecks_print() - the PMU self-checks, one per line: check,
+ * cal_selfchecks_print() - the PMU self-checks, one per line: check,
  * CPU, verdict, message (wrapped).  Nothing when there are none.
  */
-void memcal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
+void cal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
 			     size_t n)
 {
 	if (n)
@@ -217,18 +217,18 @@ void memcal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
 		else
 			snprintf(lead, sizeof(lead), "  %-11s %-7s %-4s  ",
 				 c[i].check, "", c[i].verdict);
-		memcal_print_wrapped(out, lead, c[i].message, 78);
+		cal_print_wrapped(out, lead, c[i].message, 78);
 	}
 }
 
 /**
- * memcal_print_wrapped() - print @text after @lead, wrapped at word
+ * cal_print_wrapped() - print @text after @lead, wrapped at word
  * boundaries so that no line is longer than @width columns, continuation
  * lines indented by the width of @lead.  A word longer than a line is
  * printed whole on its own line, never cut; each line break of @text
  * starts a new line.
  */
-void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
+void cal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width)
 {
 	int indent = (int)strlen(lead), col = indent;
@@ -261,10 +261,10 @@ void memcal_print_wrapped(FILE *out, const char *lead, const char *text,
 }
 
 /*
- * memcal_result_print - the summary: board, bandwidth table, latency
+ * cal_result_print - the summary: board, bandwidth table, latency
  * curves, sustainable bandwidth, PMU, notes.
  */
-void memcal_result_print(const struct memcal_run_result *r, FILE *out)
+void cal_result_print(const struct memcal_run_result *r, FILE *out)
 {
 	const struct memcal_platform *p = &r->platform;
 
@@ -283,12 +283,12 @@ void memcal_result_print(const struct memcal_run_result *r, FILE *out)
 		for (size_t i = 0; i < r->n_mix; i++)
 			json_array_append_new(mix,
 					      report_mix_curve_json(&r->mix[i]));
-		memcal_mix_print(out, mix);
+		cal_mix_print(out, mix);
 		json_decref(mix);
 	}
 	print_pmu(r, out);
 	if (r->run.notes && r->run.notes[0])
-		memcal_print_wrapped(out, "notes: ", r->run.notes, 78);
+		cal_print_wrapped(out, "notes: ", r->run.notes, 78);
 }
 
 /* bw_json - one bandwidth row as JSON. */
@@ -332,10 +332,10 @@ static json_t *pmu_event_json(const struct memcal_pmu_event *e)
 }
 
 /*
- * memcal_result_to_json - the whole run as one JSON object (new
+ * cal_result_to_json - the whole run as one JSON object (new
  * reference, or NULL when memory runs out).
  */
-json_t *memcal_result_to_json(const struct memcal_run_result *r)
+json_t *cal_result_to_json(const struct memcal_run_result *r)
 {
 	json_t *bw = json_array(), *lat = json_array(), *sus = json_array(),
 	       *ev = json_array(), *mix = json_array(), *sc = json_array(),
@@ -384,6 +384,6 @@ json_t *memcal_result_to_json(const struct memcal_run_result *r)
 	/* only runs that stored kinds of CPU have the key */
 	if (doc && r->n_kinds)
 		json_object_set_new(doc, "cpu_kinds",
-				    memcal_cpu_kinds_json(r->kinds, r->n_kinds));
+				    cal_cpu_kinds_json(r->kinds, r->n_kinds));
 	return doc;
 }

@@ -59,12 +59,12 @@ struct memcal_team {
 };
 
 /*
- * memcal_pin_self - pin the calling thread to OS CPU @cpu.  With a
+ * cal_pin_self - pin the calling thread to OS CPU @cpu.  With a
  * topology of this machine hwloc binds it; with a recorded or synthetic
  * topology (or @hw NULL) the kernel is asked directly, so a CPU that does
  * not exist here fails.  Returns 0 or -errno.
  */
-int memcal_pin_self(hwloc_topology_t hw, unsigned cpu)
+int cal_pin_self(hwloc_topology_t hw, unsigned cpu)
 {
 	if (hw && hwloc_topology_is_thissystem(hw)) {
 		hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -100,7 +100,7 @@ static void *worker_main(void *p)
 	struct memcal_team *t = w->team;
 	unsigned long seen = 0;
 
-	w->pin_rc = memcal_pin_self(t->hw, w->cpu);
+	w->pin_rc = cal_pin_self(t->hw, w->cpu);
 	pthread_mutex_lock(&t->lock);
 	t->ready++;
 	pthread_cond_broadcast(&t->done_cv);
@@ -124,11 +124,11 @@ static void *worker_main(void *p)
 }
 
 /*
- * memcal_team_create - start @n workers, worker i pinned to @cpus[i].
+ * cal_team_create - start @n workers, worker i pinned to @cpus[i].
  * Fails (and starts nothing) when a thread cannot be created or pinned.
  * Returns 0 or -errno.
  */
-int memcal_team_create(struct memcal_team **out, hwloc_topology_t hw,
+int cal_team_create(struct memcal_team **out, hwloc_topology_t hw,
 		       const unsigned *cpus, unsigned n)
 {
 	struct memcal_team *t;
@@ -173,7 +173,7 @@ int memcal_team_create(struct memcal_team **out, hwloc_topology_t hw,
 			rc = t->workers[i].pin_rc;
 	t->n = started;
 	if (rc) {
-		memcal_team_destroy(t);
+		cal_team_destroy(t);
 		return rc;
 	}
 	*out = t;
@@ -181,10 +181,10 @@ int memcal_team_create(struct memcal_team **out, hwloc_topology_t hw,
 }
 
 /*
- * memcal_team_run_subset - run @fn on the first @n workers together
+ * cal_team_run_subset - run @fn on the first @n workers together
  * (barrier start) and wait until all of them return.  Returns 0 or -errno.
  */
-int memcal_team_run_subset(struct memcal_team *t, unsigned n,
+int cal_team_run_subset(struct memcal_team *t, unsigned n,
 			   memcal_team_fn fn, void *arg)
 {
 	if (n == 0 || n > t->n)
@@ -208,26 +208,26 @@ int memcal_team_run_subset(struct memcal_team *t, unsigned n,
 	return 0;
 }
 
-/* memcal_team_run - run @fn on every worker of the team. */
-int memcal_team_run(struct memcal_team *t, memcal_team_fn fn, void *arg)
+/* cal_team_run - run @fn on every worker of the team. */
+int cal_team_run(struct memcal_team *t, memcal_team_fn fn, void *arg)
 {
-	return memcal_team_run_subset(t, t->n, fn, arg);
+	return cal_team_run_subset(t, t->n, fn, arg);
 }
 
-/* memcal_team_size - number of workers. */
-unsigned memcal_team_size(const struct memcal_team *t)
+/* cal_team_size - number of workers. */
+unsigned cal_team_size(const struct memcal_team *t)
 {
 	return t->n;
 }
 
-/* memcal_team_cpu - OS CPU worker @index is pinned to. */
-unsigned memcal_team_cpu(const struct memcal_team *t, unsigned index)
+/* cal_team_cpu - OS CPU worker @index is pinned to. */
+unsigned cal_team_cpu(const struct memcal_team *t, unsigned index)
 {
 	return t->workers[index].cpu;
 }
 
-/* memcal_team_destroy - stop and join every worker, free the team. */
-void memcal_team_destroy(struct memcal_team *t)
+/* cal_team_destroy - stop and join every worker, free the team. */
+void cal_team_destroy(struct memcal_team *t)
 {
 	if (!t)
 		return;

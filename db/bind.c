@@ -11,10 +11,10 @@
 #include "db_internal.h"
 
 /**
- * db_fail() - record an error message and return @rc.
+ * memcal_db_fail() - record an error message and return @rc.
  * @db: database.  @rc: MEMCAL_DB_* code.  @fmt: the message.
  */
-int db_fail(memcal_db *db, int rc, const char *fmt, ...)
+int memcal_db_fail(memcal_db *db, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -25,69 +25,69 @@ int db_fail(memcal_db *db, int rc, const char *fmt, ...)
 }
 
 /**
- * db_sqlite_fail() - map an SQLite failure while doing @what.
+ * memcal_db_sqlite_fail() - map an SQLite failure while doing @what.
  * @db: database.  @src: SQLite (extended) result code.  @what: activity.
  *
  * Return: the matching MEMCAL_DB_* code, with the message set.
  */
-int db_sqlite_fail(memcal_db *db, int src, const char *what)
+int memcal_db_sqlite_fail(memcal_db *db, int src, const char *what)
 {
 	const char *detail = db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(src);
 
 	switch (src & 0xff) {
 	case SQLITE_NOTADB:
 	case SQLITE_CORRUPT:
-		return db_fail(db, MEMCAL_ENOTADB,
+		return memcal_db_fail(db, MEMCAL_ENOTADB,
 			       "%s is not a memcal database or is damaged "
 			       "(%s while %s); it was not modified: pass "
 			       "another --db or move it aside", db->path,
 			       detail, what);
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		return db_fail(db, MEMCAL_EBUSY,
+		return memcal_db_fail(db, MEMCAL_EBUSY,
 			       "%s is locked by another process (%s while %s); "
 			       "try again when it has finished", db->path,
 			       detail, what);
 	case SQLITE_CANTOPEN:
-		return db_fail(db, MEMCAL_ECANTOPEN,
+		return memcal_db_fail(db, MEMCAL_ECANTOPEN,
 			       "cannot open %s (%s): check the path and its "
 			       "permissions", db->path, detail);
 	case SQLITE_READONLY:
 	case SQLITE_PERM:
-		return db_fail(db, MEMCAL_EREADONLY,
+		return memcal_db_fail(db, MEMCAL_EREADONLY,
 			       "%s cannot be written (%s while %s): check its "
 			       "permissions and those of its directory",
 			       db->path, detail, what);
 	case SQLITE_CONSTRAINT:
-		return db_fail(db, MEMCAL_EINVAL,
+		return memcal_db_fail(db, MEMCAL_EINVAL,
 			       "invalid data refused by %s (%s while %s)",
 			       db->path, detail, what);
 	default:
-		return db_fail(db, MEMCAL_ERROR, "database error on %s: %s "
+		return memcal_db_fail(db, MEMCAL_ERROR, "database error on %s: %s "
 			       "(while %s)", db->path, detail, what);
 	}
 }
 
-/* db_require_txn - writes happen only inside memcal_db_begin(). */
-int db_require_txn(memcal_db *db, const char *what)
+/* memcal_db_require_txn - writes happen only inside memcal_db_begin(). */
+int memcal_db_require_txn(memcal_db *db, const char *what)
 {
 	if (db->in_txn)
 		return MEMCAL_OK;
-	return db_fail(db, MEMCAL_EMISUSE, "%s outside a transaction "
+	return memcal_db_fail(db, MEMCAL_EMISUSE, "%s outside a transaction "
 		       "(call memcal_db_begin first)", what);
 }
 
-/* db_prepare - compile @sql. */
-int db_prepare(memcal_db *db, const char *sql, sqlite3_stmt **st)
+/* memcal_db_prepare - compile @sql. */
+int memcal_db_prepare(memcal_db *db, const char *sql, sqlite3_stmt **st)
 {
 	int rc = sqlite3_prepare_v2(db->h, sql, -1, st, NULL);
 
 	return rc == SQLITE_OK ? MEMCAL_OK :
-		db_sqlite_fail(db, rc, "preparing a statement");
+		memcal_db_sqlite_fail(db, rc, "preparing a statement");
 }
 
-/* db_bind - bind parameters 1..n of @st as described by @fmt. */
-int db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap)
+/* memcal_db_bind - bind parameters 1..n of @st as described by @fmt. */
+int memcal_db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap)
 {
 	int rc = SQLITE_OK;
 
@@ -121,26 +121,26 @@ int db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap)
 			break;
 		}
 		default:
-			return db_fail(db, MEMCAL_EMISUSE,
+			return memcal_db_fail(db, MEMCAL_EMISUSE,
 				       "bad bind format '%c'", *fmt);
 		}
 	}
 	return rc == SQLITE_OK ? MEMCAL_OK :
-		db_sqlite_fail(db, rc, "binding values");
+		memcal_db_sqlite_fail(db, rc, "binding values");
 }
 
 /**
- * db_step() - advance @st.
+ * memcal_db_step() - advance @st.
  *
  * Return: SQLITE_ROW, SQLITE_DONE, or a MEMCAL_DB_* error (all below 100).
  */
-int db_step(memcal_db *db, sqlite3_stmt *st)
+int memcal_db_step(memcal_db *db, sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		return rc;
-	return db_sqlite_fail(db, rc, "running a statement");
+	return memcal_db_sqlite_fail(db, rc, "running a statement");
 }
 
 /* run_bound - prepare, bind, step to completion; keep rowid if asked. */
@@ -148,12 +148,12 @@ static int run_bound(memcal_db *db, int64_t *id, const char *sql,
 		     const char *fmt, va_list ap)
 {
 	sqlite3_stmt *st;
-	int rc = db_prepare(db, sql, &st);
+	int rc = memcal_db_prepare(db, sql, &st);
 
 	if (rc)
 		return rc;
-	rc = db_bind(db, st, fmt, ap);
-	while (!rc && (rc = db_step(db, st)) == SQLITE_ROW)
+	rc = memcal_db_bind(db, st, fmt, ap);
+	while (!rc && (rc = memcal_db_step(db, st)) == SQLITE_ROW)
 		rc = 0;
 	if (rc == SQLITE_DONE) {
 		rc = MEMCAL_OK;
@@ -164,11 +164,11 @@ static int run_bound(memcal_db *db, int64_t *id, const char *sql,
 	return rc;
 }
 
-/* db_exec - run a write statement inside the open transaction. */
-int db_exec(memcal_db *db, const char *sql, const char *fmt, ...)
+/* memcal_db_exec - run a write statement inside the open transaction. */
+int memcal_db_exec(memcal_db *db, const char *sql, const char *fmt, ...)
 {
 	va_list ap;
-	int rc = db_require_txn(db, "a write");
+	int rc = memcal_db_require_txn(db, "a write");
 
 	if (rc)
 		return rc;
@@ -178,12 +178,12 @@ int db_exec(memcal_db *db, const char *sql, const char *fmt, ...)
 	return rc;
 }
 
-/* db_insert - like db_exec, returning the new row's id in *@id. */
-int db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fmt,
+/* memcal_db_insert - like memcal_db_exec, returning the new row's id in *@id. */
+int memcal_db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fmt,
 	      ...)
 {
 	va_list ap;
-	int rc = db_require_txn(db, "an insert");
+	int rc = memcal_db_require_txn(db, "an insert");
 
 	if (rc)
 		return rc;
@@ -193,17 +193,17 @@ int db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fmt,
 	return rc;
 }
 
-/* db_query - prepare and bind a read; the caller steps and finalizes. */
-int db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
+/* memcal_db_query - prepare and bind a read; the caller steps and finalizes. */
+int memcal_db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
 	     const char *fmt, ...)
 {
 	va_list ap;
-	int rc = db_prepare(db, sql, st);
+	int rc = memcal_db_prepare(db, sql, st);
 
 	if (rc)
 		return rc;
 	va_start(ap, fmt);
-	rc = db_bind(db, *st, fmt, ap);
+	rc = memcal_db_bind(db, *st, fmt, ap);
 	va_end(ap);
 	if (rc) {
 		sqlite3_finalize(*st);
@@ -212,16 +212,16 @@ int db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
 	return rc;
 }
 
-/* db_col_text - copy a text column into @buf ("" for NULL). */
-void db_col_text(sqlite3_stmt *st, int col, char *buf, size_t len)
+/* memcal_db_col_text - copy a text column into @buf ("" for NULL). */
+void memcal_db_col_text(sqlite3_stmt *st, int col, char *buf, size_t len)
 {
 	const unsigned char *s = sqlite3_column_text(st, col);
 
 	snprintf(buf, len, "%s", s ? (const char *)s : "");
 }
 
-/* db_col_strdup - a malloc'd copy of a text column ("" for NULL). */
-char *db_col_strdup(sqlite3_stmt *st, int col)
+/* memcal_db_col_strdup - a malloc'd copy of a text column ("" for NULL). */
+char *memcal_db_col_strdup(sqlite3_stmt *st, int col)
 {
 	const unsigned char *s = sqlite3_column_text(st, col);
 
@@ -238,13 +238,13 @@ void memcal_db_timestamp(char buf[32])
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* db_walk - see db_internal.h. */
-int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
+/* memcal_db_walk - see db_internal.h. */
+int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
 	    db_emit_fn emit, void *fn, void *user)
 {
 	int rc;
 
-	while ((rc = db_step(db, st)) == SQLITE_ROW) {
+	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW) {
 		decode(st, row);
 		rc = emit(row, fn, user);
 		if (rc)
@@ -254,11 +254,11 @@ int db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
 	return rc == SQLITE_DONE ? MEMCAL_OK : rc;
 }
 
-/* db_fetch_one - see db_internal.h. */
-int db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
+/* memcal_db_fetch_one - see db_internal.h. */
+int memcal_db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
 		 db_decode_fn decode, const char *fmt, ...)
 {
-	int rc = db_step(db, st);
+	int rc = memcal_db_step(db, st);
 	va_list ap;
 
 	if (rc == SQLITE_ROW) {
@@ -274,8 +274,8 @@ int db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
 	return rc;
 }
 
-/* db_decode_id - column 0 as the int64_t at @row. */
-void db_decode_id(sqlite3_stmt *st, void *row)
+/* memcal_db_decode_id - column 0 as the int64_t at @row. */
+void memcal_db_decode_id(sqlite3_stmt *st, void *row)
 {
 	*(int64_t *)row = sqlite3_column_int64(st, 0);
 }

@@ -16,9 +16,9 @@ int memcal_db_cpu_kind_store(memcal_db *db, int64_t run_id,
 			     const struct memcal_cpu_kind *k)
 {
 	if (!k->cpus[0])
-		return db_fail(db, MEMCAL_EINVAL, "CPU kind '%s' names no "
+		return memcal_db_fail(db, MEMCAL_EINVAL, "CPU kind '%s' names no "
 			       "CPU and cannot be stored", k->label);
-	return db_exec(db, "INSERT INTO cpu_kind (run_id, cpus, label,"
+	return memcal_db_exec(db, "INSERT INTO cpu_kind (run_id, cpus, label,"
 		       " perf_pmu, perf_type, read_event, write_event,"
 		       " read_name, write_name, read_why, write_why) VALUES"
 		       " (?,?,?,?,?,?,?,?,?,?,?)", "Itttitttttt", run_id,
@@ -36,24 +36,24 @@ int memcal_db_cpu_kind_list(memcal_db *db, int64_t run_id,
 {
 	struct memcal_cpu_kind k;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT cpus, label, perf_pmu, perf_type,"
+	int rc = memcal_db_query(db, &st, "SELECT cpus, label, perf_pmu, perf_type,"
 			  " read_event, write_event, read_name, write_name,"
 			  " read_why, write_why FROM cpu_kind WHERE run_id = ?"
 			  " ORDER BY rowid", "I", run_id);
 
 	if (rc)
 		return rc;
-	while ((rc = db_step(db, st)) == SQLITE_ROW) {
+	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW) {
 		memset(&k, 0, sizeof(k));
-		db_col_text(st, 0, k.cpus, sizeof(k.cpus));
-		db_col_text(st, 1, k.label, sizeof(k.label));
-		db_col_text(st, 2, k.perf_pmu, sizeof(k.perf_pmu));
+		memcal_db_col_text(st, 0, k.cpus, sizeof(k.cpus));
+		memcal_db_col_text(st, 1, k.label, sizeof(k.label));
+		memcal_db_col_text(st, 2, k.perf_pmu, sizeof(k.perf_pmu));
 		k.perf_type = sqlite3_column_int(st, 3);
 		for (int c = 0; c < 2; c++) {
-			db_col_text(st, 4 + c, k.event[c], sizeof(k.event[c]));
-			db_col_text(st, 6 + c, k.event_name[c],
+			memcal_db_col_text(st, 4 + c, k.event[c], sizeof(k.event[c]));
+			memcal_db_col_text(st, 6 + c, k.event_name[c],
 				    sizeof(k.event_name[c]));
-			db_col_text(st, 8 + c, k.why[c], sizeof(k.why[c]));
+			memcal_db_col_text(st, 8 + c, k.why[c], sizeof(k.why[c]));
 		}
 		rc = fn(&k, user);
 		if (rc)

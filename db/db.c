@@ -228,7 +228,7 @@ static int configure(memcal_db *db)
 				  "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 	}
 	return rc == SQLITE_OK ? MEMCAL_OK :
-		db_sqlite_fail(db, rc, "configuring the database");
+		memcal_db_sqlite_fail(db, rc, "configuring the database");
 }
 
 /**
@@ -288,11 +288,11 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 		rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX,
 				     NULL);
 	if (rc != SQLITE_OK)
-		rc = db_sqlite_fail(db, rc, "opening the database");
+		rc = memcal_db_sqlite_fail(db, rc, "opening the database");
 	else
 		sqlite3_extended_result_codes(db->h, 1);
 	if (!rc)
-		rc = db_migrate(db);	/* reads the version first */
+		rc = memcal_db_migrate(db);	/* reads the version first */
 	if (!rc)
 		rc = configure(db);
 	if (rc) {
@@ -353,14 +353,14 @@ int memcal_db_begin(memcal_db *db)
 	int rc;
 
 	if (db->readonly)
-		return db_fail(db, MEMCAL_EREADONLY,
+		return memcal_db_fail(db, MEMCAL_EREADONLY,
 			       "%s was opened read-only", db->path);
 	if (db->in_txn)
-		return db_fail(db, MEMCAL_EMISUSE,
+		return memcal_db_fail(db, MEMCAL_EMISUSE,
 			       "a transaction is already open");
 	rc = sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
-		return db_sqlite_fail(db, rc, "starting a write");
+		return memcal_db_sqlite_fail(db, rc, "starting a write");
 	db->in_txn = true;
 	return MEMCAL_OK;
 }
@@ -376,10 +376,10 @@ int memcal_db_commit(memcal_db *db)
 	int rc;
 
 	if (!db->in_txn)
-		return db_fail(db, MEMCAL_EMISUSE, "no transaction is open");
+		return memcal_db_fail(db, MEMCAL_EMISUSE, "no transaction is open");
 	rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
-		rc = db_sqlite_fail(db, rc, "committing");
+		rc = memcal_db_sqlite_fail(db, rc, "committing");
 		memcal_db_rollback(db);
 		return rc;
 	}

@@ -16,7 +16,7 @@
 int memcal_db_job_latency_store(memcal_db *db, int64_t validation_id,
 			    const struct memcal_job_latency *l)
 {
-	return db_exec(db, "INSERT INTO job_latency (validation_id,"
+	return memcal_db_exec(db, "INSERT INTO job_latency (validation_id,"
 		       " workload, cpu, condition, probe, period_ns,"
 		       " deadline_ns, samples, p50_ns, p99_ns, max_ns, misses,"
 		       " overflow, histogram) VALUES"
@@ -32,10 +32,10 @@ static void decode_latency(sqlite3_stmt *st, void *row)
 {
 	struct memcal_job_latency *l = row;
 
-	db_col_text(st, 0, l->workload, sizeof(l->workload));
+	memcal_db_col_text(st, 0, l->workload, sizeof(l->workload));
 	l->cpu = sqlite3_column_int(st, 1);
-	db_col_text(st, 2, l->condition, sizeof(l->condition));
-	db_col_text(st, 3, l->probe, sizeof(l->probe));
+	memcal_db_col_text(st, 2, l->condition, sizeof(l->condition));
+	memcal_db_col_text(st, 3, l->probe, sizeof(l->probe));
 	l->period_ns = sqlite3_column_int64(st, 4);
 	l->deadline_ns = sqlite3_column_int64(st, 5);
 	l->samples = sqlite3_column_int64(st, 6);
@@ -44,7 +44,7 @@ static void decode_latency(sqlite3_stmt *st, void *row)
 	l->max_ns = sqlite3_column_int64(st, 9);
 	l->misses = sqlite3_column_int64(st, 10);
 	l->overflow = sqlite3_column_int64(st, 11);
-	l->histogram = db_col_strdup(st, 12);
+	l->histogram = memcal_db_col_strdup(st, 12);
 }
 
 /* emit_latency - typed callback trampoline; frees the histogram after. */
@@ -68,7 +68,7 @@ int memcal_db_job_latency_list(memcal_db *db, int64_t validation_id,
 {
 	struct memcal_job_latency l;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT workload, cpu, condition, probe,"
+	int rc = memcal_db_query(db, &st, "SELECT workload, cpu, condition, probe,"
 			  " period_ns, deadline_ns, samples, p50_ns, p99_ns,"
 			  " max_ns, misses, overflow, histogram FROM"
 			  " job_latency WHERE validation_id = ? ORDER BY"
@@ -80,6 +80,6 @@ int memcal_db_job_latency_list(memcal_db *db, int64_t validation_id,
 			  validation_id);
 
 	memset(&l, 0, sizeof(l));
-	return rc ? rc : db_walk(db, st, &l, decode_latency, emit_latency,
+	return rc ? rc : memcal_db_walk(db, st, &l, decode_latency, emit_latency,
 				 (void *)fn, user);
 }

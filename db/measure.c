@@ -13,7 +13,7 @@
 int memcal_db_bw_store(memcal_db *db, int64_t run_id,
 		       const struct memcal_bw *bw)
 {
-	return db_exec(db, "INSERT INTO bandwidth (run_id, kind, scope, cpus,"
+	return memcal_db_exec(db, "INSERT INTO bandwidth (run_id, kind, scope, cpus,"
 		       " n_cpus, variant, buffer_bytes, read_share,"
 		       " repetitions, median_bps, min_bps, max_bps)"
 		       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", "ItttitIdiddd",
@@ -28,11 +28,11 @@ static void decode_bw(sqlite3_stmt *st, void *row)
 {
 	struct memcal_bw *bw = row;
 
-	db_col_text(st, 0, bw->kind, sizeof(bw->kind));
-	db_col_text(st, 1, bw->scope, sizeof(bw->scope));
-	db_col_text(st, 2, bw->cpus, sizeof(bw->cpus));
+	memcal_db_col_text(st, 0, bw->kind, sizeof(bw->kind));
+	memcal_db_col_text(st, 1, bw->scope, sizeof(bw->scope));
+	memcal_db_col_text(st, 2, bw->cpus, sizeof(bw->cpus));
 	bw->n_cpus = sqlite3_column_int(st, 3);
-	db_col_text(st, 4, bw->variant, sizeof(bw->variant));
+	memcal_db_col_text(st, 4, bw->variant, sizeof(bw->variant));
 	bw->buffer_bytes = sqlite3_column_int64(st, 5);
 	bw->read_share = sqlite3_column_double(st, 6);
 	bw->repetitions = sqlite3_column_int(st, 7);
@@ -53,12 +53,12 @@ int memcal_db_bw_list(memcal_db *db, int64_t run_id, memcal_db_bw_fn fn,
 {
 	struct memcal_bw bw;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT kind, scope, cpus, n_cpus, variant,"
+	int rc = memcal_db_query(db, &st, "SELECT kind, scope, cpus, n_cpus, variant,"
 			  " buffer_bytes, read_share, repetitions, median_bps,"
 			  " min_bps, max_bps FROM bandwidth WHERE run_id = ?"
 			  " ORDER BY id", "I", run_id);
 
-	return rc ? rc : db_walk(db, st, &bw, decode_bw, emit_bw, (void *)fn,
+	return rc ? rc : memcal_db_walk(db, st, &bw, decode_bw, emit_bw, (void *)fn,
 				 user);
 }
 
@@ -66,7 +66,7 @@ int memcal_db_bw_list(memcal_db *db, int64_t run_id, memcal_db_bw_fn fn,
 int memcal_db_latency_store(memcal_db *db, int64_t run_id,
 			    const struct memcal_latency_point *pt)
 {
-	return db_exec(db, "INSERT INTO latency_point (run_id, traffic,"
+	return memcal_db_exec(db, "INSERT INTO latency_point (run_id, traffic,"
 		       " chase_cpu, load_cpus, pace, bandwidth_bps, latency_ns,"
 		       " latency_min_ns, latency_max_ns)"
 		       " VALUES (?,?,?,?,?,?,?,?,?)", "Itiiddddd", run_id,
@@ -80,7 +80,7 @@ static void decode_latency(sqlite3_stmt *st, void *row)
 {
 	struct memcal_latency_point *pt = row;
 
-	db_col_text(st, 0, pt->traffic, sizeof(pt->traffic));
+	memcal_db_col_text(st, 0, pt->traffic, sizeof(pt->traffic));
 	pt->chase_cpu = sqlite3_column_int(st, 1);
 	pt->load_cpus = sqlite3_column_int(st, 2);
 	pt->pace = sqlite3_column_double(st, 3);
@@ -102,12 +102,12 @@ int memcal_db_latency_list(memcal_db *db, int64_t run_id,
 {
 	struct memcal_latency_point pt;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT traffic, chase_cpu, load_cpus, pace,"
+	int rc = memcal_db_query(db, &st, "SELECT traffic, chase_cpu, load_cpus, pace,"
 			  " bandwidth_bps, latency_ns, latency_min_ns,"
 			  " latency_max_ns FROM latency_point WHERE run_id = ?"
 			  " ORDER BY id", "I", run_id);
 
-	return rc ? rc : db_walk(db, st, &pt, decode_latency, emit_latency,
+	return rc ? rc : memcal_db_walk(db, st, &pt, decode_latency, emit_latency,
 				 (void *)fn, user);
 }
 
@@ -115,7 +115,7 @@ int memcal_db_latency_list(memcal_db *db, int64_t run_id,
 int memcal_db_sustainable_store(memcal_db *db, int64_t run_id,
 				const struct memcal_sustainable *s)
 {
-	return db_exec(db, "INSERT INTO sustainable_bandwidth (run_id, traffic,"
+	return memcal_db_exec(db, "INSERT INTO sustainable_bandwidth (run_id, traffic,"
 		       " bandwidth_bps, idle_latency_ns, bound_ratio, criterion,"
 		       " lower_bound) VALUES (?,?,?,?,?,?,?)", "Itdddtb",
 		       run_id, s->traffic, s->bandwidth_bps,
@@ -128,11 +128,11 @@ static void decode_sustainable(sqlite3_stmt *st, void *row)
 {
 	struct memcal_sustainable *s = row;
 
-	db_col_text(st, 0, s->traffic, sizeof(s->traffic));
+	memcal_db_col_text(st, 0, s->traffic, sizeof(s->traffic));
 	s->bandwidth_bps = sqlite3_column_double(st, 1);
 	s->idle_latency_ns = sqlite3_column_double(st, 2);
 	s->bound_ratio = sqlite3_column_double(st, 3);
-	db_col_text(st, 4, s->criterion, sizeof(s->criterion));
+	memcal_db_col_text(st, 4, s->criterion, sizeof(s->criterion));
 	s->lower_bound = sqlite3_column_int(st, 5);
 }
 
@@ -148,12 +148,12 @@ int memcal_db_sustainable_list(memcal_db *db, int64_t run_id,
 {
 	struct memcal_sustainable s;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT traffic, bandwidth_bps,"
+	int rc = memcal_db_query(db, &st, "SELECT traffic, bandwidth_bps,"
 			  " idle_latency_ns, bound_ratio, criterion, lower_bound"
 			  " FROM sustainable_bandwidth WHERE run_id = ?"
 			  " ORDER BY traffic", "I", run_id);
 
-	return rc ? rc : db_walk(db, st, &s, decode_sustainable,
+	return rc ? rc : memcal_db_walk(db, st, &s, decode_sustainable,
 				 emit_sustainable, (void *)fn, user);
 }
 
@@ -161,7 +161,7 @@ int memcal_db_sustainable_list(memcal_db *db, int64_t run_id,
 int memcal_db_pmu_status_store(memcal_db *db, int64_t run_id,
 			       const struct memcal_pmu_status *s)
 {
-	return db_exec(db, "INSERT INTO pmu_status (run_id, available,"
+	return memcal_db_exec(db, "INSERT INTO pmu_status (run_id, available,"
 		       " pmu_name, message) VALUES (?,?,?,?)", "Ibtt", run_id,
 		       (int)s->available, s->pmu_name, s->message);
 }
@@ -172,8 +172,8 @@ static void decode_pmu_status(sqlite3_stmt *st, void *row)
 	struct memcal_pmu_status *s = row;
 
 	s->available = sqlite3_column_int(st, 0);
-	db_col_text(st, 1, s->pmu_name, sizeof(s->pmu_name));
-	db_col_text(st, 2, s->message, sizeof(s->message));
+	memcal_db_col_text(st, 1, s->pmu_name, sizeof(s->pmu_name));
+	memcal_db_col_text(st, 2, s->message, sizeof(s->message));
 }
 
 /**
@@ -184,10 +184,10 @@ int memcal_db_pmu_status_get(memcal_db *db, int64_t run_id,
 			     struct memcal_pmu_status *s)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT available, pmu_name, message FROM"
+	int rc = memcal_db_query(db, &st, "SELECT available, pmu_name, message FROM"
 			  " pmu_status WHERE run_id = ?", "I", run_id);
 
-	return rc ? rc : db_fetch_one(db, st, s, decode_pmu_status,
+	return rc ? rc : memcal_db_fetch_one(db, st, s, decode_pmu_status,
 				      "run %lld has no PMU status",
 				      (long long)run_id);
 }
@@ -196,7 +196,7 @@ int memcal_db_pmu_status_get(memcal_db *db, int64_t run_id,
 int memcal_db_pmu_event_store(memcal_db *db, int64_t run_id,
 			      const struct memcal_pmu_event *e)
 {
-	return db_exec(db, "INSERT INTO pmu_event (run_id, name, pmu, traffic,"
+	return memcal_db_exec(db, "INSERT INTO pmu_event (run_id, name, pmu, traffic,"
 		       " perf_type, perf_config, perf_config1, opened,"
 		       " bytes_per_event, error_pct, chosen, message)"
 		       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", "ItttiIIbddbt",
@@ -211,9 +211,9 @@ static void decode_pmu_event(sqlite3_stmt *st, void *row)
 {
 	struct memcal_pmu_event *e = row;
 
-	db_col_text(st, 0, e->name, sizeof(e->name));
-	db_col_text(st, 1, e->pmu, sizeof(e->pmu));
-	db_col_text(st, 2, e->traffic, sizeof(e->traffic));
+	memcal_db_col_text(st, 0, e->name, sizeof(e->name));
+	memcal_db_col_text(st, 1, e->pmu, sizeof(e->pmu));
+	memcal_db_col_text(st, 2, e->traffic, sizeof(e->traffic));
 	e->perf_type = (uint32_t)sqlite3_column_int(st, 3);
 	e->perf_config = (uint64_t)sqlite3_column_int64(st, 4);
 	e->perf_config1 = (uint64_t)sqlite3_column_int64(st, 5);
@@ -221,7 +221,7 @@ static void decode_pmu_event(sqlite3_stmt *st, void *row)
 	e->bytes_per_event = sqlite3_column_double(st, 7);
 	e->error_pct = sqlite3_column_double(st, 8);
 	e->chosen = sqlite3_column_int(st, 9);
-	db_col_text(st, 10, e->message, sizeof(e->message));
+	memcal_db_col_text(st, 10, e->message, sizeof(e->message));
 }
 
 /* emit_pmu_event - typed callback trampoline. */
@@ -236,12 +236,12 @@ int memcal_db_pmu_event_list(memcal_db *db, int64_t run_id,
 {
 	struct memcal_pmu_event e;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT name, pmu, traffic, perf_type,"
+	int rc = memcal_db_query(db, &st, "SELECT name, pmu, traffic, perf_type,"
 			  " perf_config, perf_config1, opened, bytes_per_event,"
 			  " error_pct, chosen, message FROM pmu_event"
 			  " WHERE run_id = ? ORDER BY id", "I", run_id);
 
-	return rc ? rc : db_walk(db, st, &e, decode_pmu_event, emit_pmu_event,
+	return rc ? rc : memcal_db_walk(db, st, &e, decode_pmu_event, emit_pmu_event,
 				 (void *)fn, user);
 }
 
@@ -249,7 +249,7 @@ int memcal_db_pmu_event_list(memcal_db *db, int64_t run_id,
 int memcal_db_overhead_store(memcal_db *db, int64_t run_id,
 			     const struct memcal_overhead_point *pt)
 {
-	return db_exec(db, "INSERT INTO overhead_point (run_id, cpu, period_us,"
+	return memcal_db_exec(db, "INSERT INTO overhead_point (run_id, cpu, period_us,"
 		       " benchmark, method, master_cpu, repetitions,"
 		       " ratio_median, ratio_min, ratio_max, lower_bound)"
 		       " VALUES (?,?,?,?,?,?,?,?,?,?,?)", "Iiittiidddb", run_id,
@@ -265,8 +265,8 @@ static void decode_overhead(sqlite3_stmt *st, void *row)
 
 	pt->cpu = sqlite3_column_int(st, 0);
 	pt->period_us = sqlite3_column_int(st, 1);
-	db_col_text(st, 2, pt->benchmark, sizeof(pt->benchmark));
-	db_col_text(st, 3, pt->method, sizeof(pt->method));
+	memcal_db_col_text(st, 2, pt->benchmark, sizeof(pt->benchmark));
+	memcal_db_col_text(st, 3, pt->method, sizeof(pt->method));
 	pt->master_cpu = sqlite3_column_int(st, 4);
 	pt->repetitions = sqlite3_column_int(st, 5);
 	pt->ratio_median = sqlite3_column_double(st, 6);
@@ -287,13 +287,13 @@ int memcal_db_overhead_list(memcal_db *db, int64_t run_id,
 {
 	struct memcal_overhead_point pt;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT cpu, period_us, benchmark, method,"
+	int rc = memcal_db_query(db, &st, "SELECT cpu, period_us, benchmark, method,"
 			  " master_cpu, repetitions, ratio_median, ratio_min,"
 			  " ratio_max, lower_bound FROM overhead_point"
 			  " WHERE run_id = ?"
 			  " ORDER BY id", "I", run_id);
 
-	return rc ? rc : db_walk(db, st, &pt, decode_overhead, emit_overhead,
+	return rc ? rc : memcal_db_walk(db, st, &pt, decode_overhead, emit_overhead,
 				 (void *)fn, user);
 }
 
@@ -301,7 +301,7 @@ int memcal_db_overhead_list(memcal_db *db, int64_t run_id,
 int memcal_db_overhead_model_store(memcal_db *db, int64_t run_id,
 				   const struct memcal_overhead_model *m)
 {
-	return db_exec(db, "INSERT INTO overhead_model (run_id, cpu, benchmark,"
+	return memcal_db_exec(db, "INSERT INTO overhead_model (run_id, cpu, benchmark,"
 		       " method, cost_per_irq_ns, base_ratio, r2)"
 		       " VALUES (?,?,?,?,?,?,?)", "Iittddd", run_id, m->cpu,
 		       m->benchmark, m->method, m->cost_per_irq_ns,
@@ -314,8 +314,8 @@ static void decode_overhead_model(sqlite3_stmt *st, void *row)
 	struct memcal_overhead_model *m = row;
 
 	m->cpu = sqlite3_column_int(st, 0);
-	db_col_text(st, 1, m->benchmark, sizeof(m->benchmark));
-	db_col_text(st, 2, m->method, sizeof(m->method));
+	memcal_db_col_text(st, 1, m->benchmark, sizeof(m->benchmark));
+	memcal_db_col_text(st, 2, m->method, sizeof(m->method));
 	m->cost_per_irq_ns = sqlite3_column_double(st, 3);
 	m->base_ratio = sqlite3_column_double(st, 4);
 	m->r2 = sqlite3_column_double(st, 5);
@@ -333,11 +333,11 @@ int memcal_db_overhead_model_list(memcal_db *db, int64_t run_id,
 {
 	struct memcal_overhead_model m;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT cpu, benchmark, method,"
+	int rc = memcal_db_query(db, &st, "SELECT cpu, benchmark, method,"
 			  " cost_per_irq_ns, base_ratio, r2 FROM overhead_model"
 			  " WHERE run_id = ? ORDER BY cpu, benchmark, method",
 			  "I", run_id);
 
-	return rc ? rc : db_walk(db, st, &m, decode_overhead_model,
+	return rc ? rc : memcal_db_walk(db, st, &m, decode_overhead_model,
 				 emit_overhead_model, (void *)fn, user);
 }

@@ -28,11 +28,11 @@ int memcal_db_mix_curve_store(memcal_db *db, int64_t run_id,
 
 	if (c->n_points < 1 || c->n_points > MEMCAL_MIX_MAX_POINTS ||
 	    c->read_pct < 0 || c->read_pct > 100)
-		return db_fail(db, MEMCAL_EINVAL, "a %d %% read curve with "
+		return memcal_db_fail(db, MEMCAL_EINVAL, "a %d %% read curve with "
 			       "%d points cannot be stored (1 to %d points, "
 			       "a share of 0 to 100 %%)", c->read_pct,
 			       c->n_points, MEMCAL_MIX_MAX_POINTS);
-	rc = db_exec(db, "INSERT INTO mix_curve (run_id, read_pct, variant,"
+	rc = memcal_db_exec(db, "INSERT INTO mix_curve (run_id, read_pct, variant,"
 		     " chase_cpu, load_cpus, peak_bps, knee_bps,"
 		     " sustainable_bps, idle_latency_ns, bound_ratio,"
 		     " lower_bound, criterion, points) VALUES"
@@ -44,7 +44,7 @@ int memcal_db_mix_curve_store(memcal_db *db, int64_t run_id,
 	for (int i = 0; !rc && i < c->n_points; i++) {
 		const struct memcal_mix_point *p = &c->points[i];
 
-		rc = db_exec(db, "UPDATE mix_curve SET points ="
+		rc = memcal_db_exec(db, "UPDATE mix_curve SET points ="
 			     " json_insert(points, '$[#]', json_object("
 			     "'pace', " EXACT ", 'bandwidth_bps', " EXACT ","
 			     " 'latency_ns', " EXACT ", 'latency_min_ns', "
@@ -62,7 +62,7 @@ static void decode_curve(sqlite3_stmt *st, struct memcal_mix_curve *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->read_pct = sqlite3_column_int(st, 0);
-	db_col_text(st, 1, c->variant, sizeof(c->variant));
+	memcal_db_col_text(st, 1, c->variant, sizeof(c->variant));
 	c->chase_cpu = sqlite3_column_int(st, 2);
 	c->load_cpus = sqlite3_column_int(st, 3);
 	c->peak_bps = sqlite3_column_double(st, 4);
@@ -71,7 +71,7 @@ static void decode_curve(sqlite3_stmt *st, struct memcal_mix_curve *c)
 	c->idle_latency_ns = sqlite3_column_double(st, 7);
 	c->bound_ratio = sqlite3_column_double(st, 8);
 	c->lower_bound = sqlite3_column_int(st, 9);
-	db_col_text(st, 10, c->criterion, sizeof(c->criterion));
+	memcal_db_col_text(st, 10, c->criterion, sizeof(c->criterion));
 }
 
 /**
@@ -85,7 +85,7 @@ int memcal_db_mix_curve_list(memcal_db *db, int64_t run_id,
 	struct memcal_mix_curve c;
 	sqlite3_stmt *st;
 	bool open = false;
-	int rc = db_query(db, &st, "SELECT c.read_pct, c.variant, c.chase_cpu,"
+	int rc = memcal_db_query(db, &st, "SELECT c.read_pct, c.variant, c.chase_cpu,"
 			  " c.load_cpus, c.peak_bps, c.knee_bps,"
 			  " c.sustainable_bps, c.idle_latency_ns,"
 			  " c.bound_ratio, c.lower_bound, c.criterion,"
@@ -101,7 +101,7 @@ int memcal_db_mix_curve_list(memcal_db *db, int64_t run_id,
 
 	if (rc)
 		return rc;
-	while ((rc = db_step(db, st)) == SQLITE_ROW) {
+	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW) {
 		struct memcal_mix_point *p;
 
 		if (open && c.read_pct != sqlite3_column_int(st, 0)) {

@@ -17,14 +17,14 @@ int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 {
 	char now[32];
 	sqlite3_stmt *st;
-	int rc = db_require_txn(db, "storing a platform");
+	int rc = memcal_db_require_txn(db, "storing a platform");
 
 	if (rc)
 		return rc;
 	if (!p->fingerprint[0])
-		return db_fail(db, MEMCAL_EINVAL, "platform has no fingerprint");
+		return memcal_db_fail(db, MEMCAL_EINVAL, "platform has no fingerprint");
 	memcal_db_timestamp(now);
-	rc = db_query(db, &st, "INSERT INTO platform (fingerprint, hostname,"
+	rc = memcal_db_query(db, &st, "INSERT INTO platform (fingerprint, hostname,"
 		      " arch, cpu_model, kernel, packages, numa_nodes, cores,"
 		      " pus, topology, created_at, updated_at)"
 		      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
@@ -38,7 +38,7 @@ int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 		      p->topology_json ? p->topology_json : "{}", now, now);
 	if (rc)
 		return rc;
-	rc = db_step(db, st);
+	rc = memcal_db_step(db, st);
 	if (rc == SQLITE_ROW) {
 		p->id = sqlite3_column_int64(st, 0);
 		rc = MEMCAL_OK;
@@ -56,16 +56,16 @@ static void decode_platform(sqlite3_stmt *st, void *row)
 	struct memcal_platform *p = row;
 
 	p->id = sqlite3_column_int64(st, 0);
-	db_col_text(st, 1, p->fingerprint, sizeof(p->fingerprint));
-	db_col_text(st, 2, p->hostname, sizeof(p->hostname));
-	db_col_text(st, 3, p->arch, sizeof(p->arch));
-	db_col_text(st, 4, p->cpu_model, sizeof(p->cpu_model));
-	db_col_text(st, 5, p->kernel, sizeof(p->kernel));
+	memcal_db_col_text(st, 1, p->fingerprint, sizeof(p->fingerprint));
+	memcal_db_col_text(st, 2, p->hostname, sizeof(p->hostname));
+	memcal_db_col_text(st, 3, p->arch, sizeof(p->arch));
+	memcal_db_col_text(st, 4, p->cpu_model, sizeof(p->cpu_model));
+	memcal_db_col_text(st, 5, p->kernel, sizeof(p->kernel));
 	p->packages = sqlite3_column_int(st, 6);
 	p->numa_nodes = sqlite3_column_int(st, 7);
 	p->cores = sqlite3_column_int(st, 8);
 	p->pus = sqlite3_column_int(st, 9);
-	p->topology_json = db_col_strdup(st, 10);
+	p->topology_json = memcal_db_col_strdup(st, 10);
 }
 
 /**
@@ -76,11 +76,11 @@ int memcal_db_platform_get(memcal_db *db, int64_t id,
 			   struct memcal_platform *p)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT " PLATFORM_COLUMNS " FROM platform"
+	int rc = memcal_db_query(db, &st, "SELECT " PLATFORM_COLUMNS " FROM platform"
 			  " WHERE id = ?", "I", id);
 
 	memset(p, 0, sizeof(*p));
-	return rc ? rc : db_fetch_one(db, st, p, decode_platform,
+	return rc ? rc : memcal_db_fetch_one(db, st, p, decode_platform,
 				      "no platform %lld", (long long)id);
 }
 
@@ -107,9 +107,9 @@ int memcal_db_platform_list(memcal_db *db, memcal_db_platform_fn fn,
 {
 	struct memcal_platform p;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT " PLATFORM_COLUMNS " FROM platform"
+	int rc = memcal_db_query(db, &st, "SELECT " PLATFORM_COLUMNS " FROM platform"
 			  " ORDER BY id", "");
 
-	return rc ? rc : db_walk(db, st, &p, decode_platform, emit_platform,
+	return rc ? rc : memcal_db_walk(db, st, &p, decode_platform, emit_platform,
 				 (void *)fn, user);
 }

@@ -43,13 +43,13 @@ static void decode_record(sqlite3_stmt *st, void *row)
 	struct memcal_record *r = row;
 
 	memset(r, 0, sizeof(*r));
-	db_col_text(st, 0, r->kind, sizeof(r->kind));
+	memcal_db_col_text(st, 0, r->kind, sizeof(r->kind));
 	r->id = sqlite3_column_int64(st, 2);
-	db_col_text(st, 3, r->created_at, sizeof(r->created_at));
-	db_col_text(st, 4, r->mix, sizeof(r->mix));
-	db_col_text(st, 5, r->name, sizeof(r->name));
+	memcal_db_col_text(st, 3, r->created_at, sizeof(r->created_at));
+	memcal_db_col_text(st, 4, r->mix, sizeof(r->mix));
+	memcal_db_col_text(st, 5, r->name, sizeof(r->name));
 	r->parent_id = sqlite3_column_int64(st, 6);
-	db_col_text(st, 7, r->detail, sizeof(r->detail));
+	memcal_db_col_text(st, 7, r->detail, sizeof(r->detail));
 	r->dependents = sqlite3_column_int64(st, 8);
 }
 
@@ -65,7 +65,7 @@ static int kind_ok(memcal_db *db, const char *kind)
 	if (kind && (!strcmp(kind, "config") || !strcmp(kind, "profile") ||
 		     !strcmp(kind, "validation")))
 		return MEMCAL_OK;
-	return db_fail(db, MEMCAL_EINVAL, "unknown record kind '%s': "
+	return memcal_db_fail(db, MEMCAL_EINVAL, "unknown record kind '%s': "
 		       "config, profile or validation", kind ? kind : "");
 }
 
@@ -81,10 +81,10 @@ int memcal_db_record_list(memcal_db *db, const char *kind, const char *mix,
 	int rc = kind ? kind_ok(db, kind) : MEMCAL_OK;
 
 	if (!rc)
-		rc = db_query(db, &st, RECORDS_SQL " WHERE (?1 IS NULL OR"
+		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE (?1 IS NULL OR"
 			      " kind = ?1) AND (?2 IS NULL OR mix = ?2)"
 			      RECORDS_ORDER, "tt", kind, mix);
-	return rc ? rc : db_walk(db, st, &r, decode_record, emit_record,
+	return rc ? rc : memcal_db_walk(db, st, &r, decode_record, emit_record,
 				 (void *)fn, user);
 }
 
@@ -99,9 +99,9 @@ int memcal_db_record_get(memcal_db *db, const char *kind, int64_t id,
 	int rc = kind_ok(db, kind);
 
 	if (!rc)
-		rc = db_query(db, &st, RECORDS_SQL " WHERE kind = ?1 AND"
+		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE kind = ?1 AND"
 			      " id = ?2", "tI", kind, id);
-	return rc ? rc : db_fetch_one(db, st, r, decode_record, "no %s %lld:"
+	return rc ? rc : memcal_db_fetch_one(db, st, r, decode_record, "no %s %lld:"
 				      " 'memtune list' shows what there is",
 				      kind, (long long)id);
 }
@@ -121,15 +121,15 @@ int memcal_db_record_dependents(memcal_db *db, const char *kind, int64_t id,
 	if (rc)
 		return rc;
 	if (!strcmp(kind, "config"))
-		rc = db_query(db, &st, RECORDS_SQL " WHERE kind = 'validation'"
+		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE kind = 'validation'"
 			      " AND parent_id = ?1" RECORDS_ORDER, "I", id);
 	else if (!strcmp(kind, "profile"))
-		rc = db_query(db, &st, RECORDS_SQL " WHERE kind = 'config' AND"
+		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE kind = 'config' AND"
 			      " id IN (SELECT config_id FROM config_profile"
 			      " WHERE profile_id = ?1)" RECORDS_ORDER, "I", id);
 	else
 		return MEMCAL_OK;
-	return rc ? rc : db_walk(db, st, &r, decode_record, emit_record,
+	return rc ? rc : memcal_db_walk(db, st, &r, decode_record, emit_record,
 				 (void *)fn, user);
 }
 
@@ -171,10 +171,10 @@ static int delete_row(memcal_db *db, const char *kind, int64_t id,
 	int rc = memcal_db_record_get(db, kind, id, &r);
 
 	if (!rc && fn && fn(&r, user))
-		return db_fail(db, MEMCAL_ERROR, "deletion stopped");
+		return memcal_db_fail(db, MEMCAL_ERROR, "deletion stopped");
 	for (size_t i = 0; !rc && i < sizeof(sql) / sizeof(sql[0]); i++)
 		if (!strcmp(kind, sql[i][0]))
-			return db_exec(db, sql[i][1], "I", id);
+			return memcal_db_exec(db, sql[i][1], "I", id);
 	return rc;
 }
 
@@ -205,7 +205,7 @@ static int delete_tree(memcal_db *db, const char *kind, int64_t id,
 			used += (size_t)snprintf(list + used, sizeof(list) -
 						 used, "%s%lld", i ? ", " : "",
 						 (long long)d.ids[i]);
-		return db_fail(db, MEMCAL_EINVAL, "%s %lld is used by %s %s%s:"
+		return memcal_db_fail(db, MEMCAL_EINVAL, "%s %lld is used by %s %s%s:"
 			       " nothing was deleted; delete %s first, or give"
 			       " --force to delete %s as well", kind,
 			       (long long)id, !strcmp(child, "config") ?
@@ -234,7 +234,7 @@ int memcal_db_record_delete(memcal_db *db, const char *kind, int64_t id,
 			    bool force, memcal_db_record_fn fn, void *user)
 {
 	struct memcal_record r;
-	int rc = db_require_txn(db, "deleting a record");
+	int rc = memcal_db_require_txn(db, "deleting a record");
 
 	if (!rc)
 		rc = memcal_db_record_get(db, kind, id, &r);
@@ -245,7 +245,7 @@ int memcal_db_record_delete(memcal_db *db, const char *kind, int64_t id,
 int memcal_db_profile_binary_set(memcal_db *db, int64_t profile_id,
 				 const struct memcal_binary *b)
 {
-	return db_exec(db, "UPDATE workload_profile SET binary_path = ?,"
+	return memcal_db_exec(db, "UPDATE workload_profile SET binary_path = ?,"
 		       " binary_size = ?, binary_hash = ? WHERE id = ?", "tItI",
 		       b->path, b->size, b->hash, profile_id);
 }
@@ -255,9 +255,9 @@ static void decode_binary(sqlite3_stmt *st, void *row)
 {
 	struct memcal_binary *b = row;
 
-	db_col_text(st, 0, b->path, sizeof(b->path));
+	memcal_db_col_text(st, 0, b->path, sizeof(b->path));
 	b->size = sqlite3_column_int64(st, 1);
-	db_col_text(st, 2, b->hash, sizeof(b->hash));
+	memcal_db_col_text(st, 2, b->hash, sizeof(b->hash));
 }
 
 /**
@@ -268,12 +268,12 @@ int memcal_db_profile_binary_get(memcal_db *db, int64_t profile_id,
 				 struct memcal_binary *b)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT binary_path, binary_size,"
+	int rc = memcal_db_query(db, &st, "SELECT binary_path, binary_size,"
 			  " binary_hash FROM workload_profile WHERE id = ?",
 			  "I", profile_id);
 
 	memset(b, 0, sizeof(*b));
-	return rc ? rc : db_fetch_one(db, st, b, decode_binary, "no workload "
+	return rc ? rc : memcal_db_fetch_one(db, st, b, decode_binary, "no workload "
 				      "profile %lld", (long long)profile_id);
 }
 
@@ -281,7 +281,7 @@ int memcal_db_profile_binary_get(memcal_db *db, int64_t profile_id,
 int memcal_db_config_key_set(memcal_db *db, int64_t config_id,
 			     const char *key)
 {
-	return db_exec(db, "UPDATE tuned_config SET inputs_key = ? WHERE"
+	return memcal_db_exec(db, "UPDATE tuned_config SET inputs_key = ? WHERE"
 		       " id = ?", "tI", key, config_id);
 }
 
@@ -292,10 +292,10 @@ int memcal_db_config_key_set(memcal_db *db, int64_t config_id,
 int memcal_db_config_find_key(memcal_db *db, const char *key, int64_t *id)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT id FROM tuned_config WHERE"
+	int rc = memcal_db_query(db, &st, "SELECT id FROM tuned_config WHERE"
 			  " inputs_key = ? AND inputs_key != '' ORDER BY id"
 			  " DESC LIMIT 1", "t", key);
 
-	return rc ? rc : db_fetch_one(db, st, id, db_decode_id, "no "
+	return rc ? rc : memcal_db_fetch_one(db, st, id, memcal_db_decode_id, "no "
 				      "configuration with these inputs");
 }

@@ -22,7 +22,7 @@ int memcal_db_run_store(memcal_db *db, struct memcal_run *run)
 	if (!run->tool_version[0])
 		strncpy(run->tool_version, MEMCAL_VERSION,
 			sizeof(run->tool_version) - 1);
-	return db_insert(db, &run->id, "INSERT INTO calibration_run"
+	return memcal_db_insert(db, &run->id, "INSERT INTO calibration_run"
 			 " (platform_id, kind, tool_version, params, started_at,"
 			 " finished_at, notes) VALUES (?,?,?,?,?,?,?)",
 			 "Itttttt", run->platform_id, run->kind,
@@ -42,12 +42,12 @@ static void decode_run(sqlite3_stmt *st, void *row)
 
 	r->id = sqlite3_column_int64(st, 0);
 	r->platform_id = sqlite3_column_int64(st, 1);
-	db_col_text(st, 2, r->kind, sizeof(r->kind));
-	db_col_text(st, 3, r->tool_version, sizeof(r->tool_version));
-	r->params_json = db_col_strdup(st, 4);
-	db_col_text(st, 5, r->started_at, sizeof(r->started_at));
-	db_col_text(st, 6, r->finished_at, sizeof(r->finished_at));
-	r->notes = db_col_strdup(st, 7);
+	memcal_db_col_text(st, 2, r->kind, sizeof(r->kind));
+	memcal_db_col_text(st, 3, r->tool_version, sizeof(r->tool_version));
+	r->params_json = memcal_db_col_strdup(st, 4);
+	memcal_db_col_text(st, 5, r->started_at, sizeof(r->started_at));
+	memcal_db_col_text(st, 6, r->finished_at, sizeof(r->finished_at));
+	r->notes = memcal_db_col_strdup(st, 7);
 }
 
 /**
@@ -57,11 +57,11 @@ static void decode_run(sqlite3_stmt *st, void *row)
 int memcal_db_run_get(memcal_db *db, int64_t id, struct memcal_run *run)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT " RUN_COLUMNS " FROM calibration_run"
+	int rc = memcal_db_query(db, &st, "SELECT " RUN_COLUMNS " FROM calibration_run"
 			  " WHERE id = ?", "I", id);
 
 	memset(run, 0, sizeof(*run));
-	return rc ? rc : db_fetch_one(db, st, run, decode_run,
+	return rc ? rc : memcal_db_fetch_one(db, st, run, decode_run,
 				      "no calibration run %lld in %s: 'memcal "
 				      "show' lists the runs", (long long)id,
 				      db->path);
@@ -79,14 +79,14 @@ int memcal_db_run_latest(memcal_db *db, const char *kind, int64_t *id)
 	int rc;
 
 	if (kind && !strcmp(kind, "bandwidth"))
-		rc = db_query(db, &st, "SELECT id FROM calibration_run WHERE"
+		rc = memcal_db_query(db, &st, "SELECT id FROM calibration_run WHERE"
 			      " kind IN ('full','quick') ORDER BY id DESC"
 			      " LIMIT 1", "");
 	else
-		rc = db_query(db, &st, "SELECT id FROM calibration_run WHERE"
+		rc = memcal_db_query(db, &st, "SELECT id FROM calibration_run WHERE"
 			      " ?1 IS NULL OR kind = ?1 ORDER BY id DESC"
 			      " LIMIT 1", "t", kind);
-	return rc ? rc : db_fetch_one(db, st, id, db_decode_id, "no %s%s"
+	return rc ? rc : memcal_db_fetch_one(db, st, id, memcal_db_decode_id, "no %s%s"
 				      "calibration run in %s yet: run 'memcal "
 				      "%s' first", kind ? kind : "",
 				      kind ? " " : "", db->path,
@@ -118,9 +118,9 @@ int memcal_db_run_list(memcal_db *db, memcal_db_run_fn fn, void *user)
 {
 	struct memcal_run r;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT " RUN_COLUMNS " FROM calibration_run"
+	int rc = memcal_db_query(db, &st, "SELECT " RUN_COLUMNS " FROM calibration_run"
 			  " ORDER BY id DESC", "");
 
-	return rc ? rc : db_walk(db, st, &r, decode_run, emit_run, (void *)fn,
+	return rc ? rc : memcal_db_walk(db, st, &r, decode_run, emit_run, (void *)fn,
 				 user);
 }

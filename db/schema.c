@@ -321,11 +321,11 @@ _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
 static int read_version(memcal_db *db, int *version)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "PRAGMA user_version", "");
+	int rc = memcal_db_query(db, &st, "PRAGMA user_version", "");
 
 	if (rc)
 		return rc;
-	rc = db_step(db, st);
+	rc = memcal_db_step(db, st);
 	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? MEMCAL_OK : rc;
@@ -345,7 +345,7 @@ int memcal_db_schema_version(memcal_db *db, int *version)
 /* newer_error - the refusal for a database from a newer memcal. */
 static int newer_error(memcal_db *db, int version)
 {
-	return db_fail(db, MEMCAL_ENEWER,
+	return memcal_db_fail(db, MEMCAL_ENEWER,
 		       "%s has schema version %d, newer than this memcal "
 		       "(version %s understands up to %d); it was left "
 		       "untouched: use the newer memcal or another --db",
@@ -354,7 +354,7 @@ static int newer_error(memcal_db *db, int version)
 }
 
 /**
- * db_migrate() - bring the schema up to MEMCAL_DB_SCHEMA_VERSION.
+ * memcal_db_migrate() - bring the schema up to MEMCAL_DB_SCHEMA_VERSION.
  * @db: an open database.
  *
  * Refuses a newer database without writing to it.  A read-only handle on
@@ -364,7 +364,7 @@ static int newer_error(memcal_db *db, int version)
  *
  * Return: MEMCAL_OK or an error code.
  */
-int db_migrate(memcal_db *db)
+int memcal_db_migrate(memcal_db *db)
 {
 	int version, rc;
 
@@ -376,7 +376,7 @@ int db_migrate(memcal_db *db)
 	if (version == MEMCAL_DB_SCHEMA_VERSION)
 		return MEMCAL_OK;
 	if (db->readonly)
-		return db_fail(db, MEMCAL_EREADONLY,
+		return memcal_db_fail(db, MEMCAL_EREADONLY,
 			       "%s has schema version %d and needs upgrading "
 			       "to %d, which a read-only open cannot do: run "
 			       "a memcal command that writes (e.g. 'memcal "
@@ -397,7 +397,7 @@ int db_migrate(memcal_db *db)
 		}
 		rc = sqlite3_exec(db->h, migrations[version], NULL, NULL, NULL);
 		if (rc != SQLITE_OK) {
-			rc = db_sqlite_fail(db, rc, "upgrading the schema");
+			rc = memcal_db_sqlite_fail(db, rc, "upgrading the schema");
 			memcal_db_rollback(db);
 			return rc;
 		}
@@ -405,7 +405,7 @@ int db_migrate(memcal_db *db)
 			 version + 1);
 		rc = sqlite3_exec(db->h, bump, NULL, NULL, NULL);
 		if (rc != SQLITE_OK) {
-			rc = db_sqlite_fail(db, rc, "recording the schema version");
+			rc = memcal_db_sqlite_fail(db, rc, "recording the schema version");
 			memcal_db_rollback(db);
 			return rc;
 		}

@@ -13,7 +13,7 @@
 int memcal_db_selfcheck_store(memcal_db *db, int64_t run_id,
 			      const struct memcal_selfcheck *c)
 {
-	return db_exec(db, "INSERT INTO pmu_selfcheck (run_id, check_name,"
+	return memcal_db_exec(db, "INSERT INTO pmu_selfcheck (run_id, check_name,"
 		       " cpu, event, expected, measured, tolerance_pct,"
 		       " verdict, message) VALUES (?,?,?,?,?,?,?,?,?)",
 		       "Ititdddtt", run_id, c->check, c->cpu, c->event,
@@ -26,14 +26,14 @@ static void decode_selfcheck(sqlite3_stmt *st, void *row)
 {
 	struct memcal_selfcheck *c = row;
 
-	db_col_text(st, 0, c->check, sizeof(c->check));
+	memcal_db_col_text(st, 0, c->check, sizeof(c->check));
 	c->cpu = sqlite3_column_int(st, 1);
-	db_col_text(st, 2, c->event, sizeof(c->event));
+	memcal_db_col_text(st, 2, c->event, sizeof(c->event));
 	c->expected = sqlite3_column_double(st, 3);
 	c->measured = sqlite3_column_double(st, 4);
 	c->tolerance_pct = sqlite3_column_double(st, 5);
-	db_col_text(st, 6, c->verdict, sizeof(c->verdict));
-	db_col_text(st, 7, c->message, sizeof(c->message));
+	memcal_db_col_text(st, 6, c->verdict, sizeof(c->verdict));
+	memcal_db_col_text(st, 7, c->message, sizeof(c->message));
 }
 
 /* emit_selfcheck - typed callback trampoline. */
@@ -51,11 +51,11 @@ int memcal_db_selfcheck_list(memcal_db *db, int64_t run_id,
 {
 	struct memcal_selfcheck c;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT check_name, cpu, event, expected,"
+	int rc = memcal_db_query(db, &st, "SELECT check_name, cpu, event, expected,"
 			  " measured, tolerance_pct, verdict, message FROM"
 			  " pmu_selfcheck WHERE run_id = ? ORDER BY id", "I",
 			  run_id);
 
-	return rc ? rc : db_walk(db, st, &c, decode_selfcheck,
+	return rc ? rc : memcal_db_walk(db, st, &c, decode_selfcheck,
 				 emit_selfcheck, (void *)fn, user);
 }

@@ -47,7 +47,7 @@ int memcal_db_profile_store(memcal_db *db, struct memcal_profile *p)
 	int rc;
 
 	if (p->trace_len > (size_t)INT32_MAX / 8)
-		return db_fail(db, MEMCAL_EINVAL, "trace of %zu samples is "
+		return memcal_db_fail(db, MEMCAL_EINVAL, "trace of %zu samples is "
 			       "too long to store", p->trace_len);
 	if (!p->created_at[0])
 		memcal_db_timestamp(p->created_at);
@@ -56,9 +56,9 @@ int memcal_db_profile_store(memcal_db *db, struct memcal_profile *p)
 	if (!r || !w) {
 		free(r);
 		free(w);
-		return db_fail(db, MEMCAL_ERROR, "out of memory");
+		return memcal_db_fail(db, MEMCAL_ERROR, "out of memory");
 	}
-	rc = db_insert(db, &p->id, "INSERT INTO workload_profile (platform_id,"
+	rc = memcal_db_insert(db, &p->id, "INSERT INTO workload_profile (platform_id,"
 		       " mix, workload, argv, criticality, cpu, runs,"
 		       " exec_median_ns, exec_min_ns, exec_max_ns, trace_source,"
 		       " trace_period_us, trace_len, trace_read, trace_write,"
@@ -85,21 +85,21 @@ static void decode_profile(sqlite3_stmt *st, void *row)
 
 	p->id = sqlite3_column_int64(st, 0);
 	p->platform_id = sqlite3_column_int64(st, 1);
-	db_col_text(st, 2, p->mix, sizeof(p->mix));
-	db_col_text(st, 3, p->workload, sizeof(p->workload));
-	p->argv_json = db_col_strdup(st, 4);
-	db_col_text(st, 5, p->criticality, sizeof(p->criticality));
+	memcal_db_col_text(st, 2, p->mix, sizeof(p->mix));
+	memcal_db_col_text(st, 3, p->workload, sizeof(p->workload));
+	p->argv_json = memcal_db_col_strdup(st, 4);
+	memcal_db_col_text(st, 5, p->criticality, sizeof(p->criticality));
 	p->cpu = sqlite3_column_int(st, 6);
 	p->runs = sqlite3_column_int(st, 7);
 	p->exec_median_ns = sqlite3_column_double(st, 8);
 	p->exec_min_ns = sqlite3_column_double(st, 9);
 	p->exec_max_ns = sqlite3_column_double(st, 10);
-	db_col_text(st, 11, p->trace_source, sizeof(p->trace_source));
+	memcal_db_col_text(st, 11, p->trace_source, sizeof(p->trace_source));
 	p->trace_period_us = sqlite3_column_int(st, 12);
 	p->trace_len = (size_t)sqlite3_column_int64(st, 13);
 	p->trace_read = trace_decode(st, 14, p->trace_len);
 	p->trace_write = trace_decode(st, 15, p->trace_len);
-	db_col_text(st, 16, p->created_at, sizeof(p->created_at));
+	memcal_db_col_text(st, 16, p->created_at, sizeof(p->created_at));
 }
 
 /* memcal_db_profile_free() - release what a load allocated. */
@@ -119,11 +119,11 @@ void memcal_db_profile_free(struct memcal_profile *p)
 int memcal_db_profile_get(memcal_db *db, int64_t id, struct memcal_profile *p)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT " PROFILE_COLUMNS
+	int rc = memcal_db_query(db, &st, "SELECT " PROFILE_COLUMNS
 			  " FROM workload_profile WHERE id = ?", "I", id);
 
 	memset(p, 0, sizeof(*p));
-	return rc ? rc : db_fetch_one(db, st, p, decode_profile,
+	return rc ? rc : memcal_db_fetch_one(db, st, p, decode_profile,
 				      "no workload profile %lld", (long long)id);
 }
 
@@ -147,13 +147,13 @@ int memcal_db_profile_latest(memcal_db *db, int64_t platform_id,
 {
 	struct memcal_profile p;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT " PROFILE_COLUMNS
+	int rc = memcal_db_query(db, &st, "SELECT " PROFILE_COLUMNS
 			  " FROM workload_profile WHERE id IN (SELECT max(id)"
 			  " FROM workload_profile WHERE platform_id = ?1 AND"
 			  " mix = ?2 GROUP BY workload) ORDER BY workload",
 			  "It", platform_id, mix);
 
-	return rc ? rc : db_walk(db, st, &p, decode_profile, emit_profile,
+	return rc ? rc : memcal_db_walk(db, st, &p, decode_profile, emit_profile,
 				 (void *)fn, user);
 }
 
@@ -167,14 +167,14 @@ int memcal_db_config_store(memcal_db *db, struct memcal_config *c)
 
 	if (!c->created_at[0])
 		memcal_db_timestamp(c->created_at);
-	rc = db_insert(db, &c->id, "INSERT INTO tuned_config (platform_id,"
+	rc = memcal_db_insert(db, &c->id, "INSERT INTO tuned_config (platform_id,"
 		       " calibration_run_id, mix, document, period_us,"
 		       " master_cpu, created_at) VALUES (?,nullif(?,0),?,?,?,?,?)",
 		       "IIttiit", c->platform_id, c->calibration_run_id, c->mix,
 		       c->document, c->period_us, c->master_cpu,
 		       c->created_at);
 	for (size_t i = 0; !rc && i < c->n_profiles; i++)
-		rc = db_exec(db, "INSERT INTO config_profile (config_id,"
+		rc = memcal_db_exec(db, "INSERT INTO config_profile (config_id,"
 			     " profile_id) VALUES (?,?)", "II", c->id,
 			     c->profile_ids[i]);
 	return rc;
@@ -187,7 +187,7 @@ int memcal_db_config_store(memcal_db *db, struct memcal_config *c)
 int memcal_db_config_get(memcal_db *db, int64_t id, struct memcal_config *c)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT platform_id,"
+	int rc = memcal_db_query(db, &st, "SELECT platform_id,"
 			  " ifnull(calibration_run_id, 0), mix, document,"
 			  " period_us, master_cpu, created_at,"
 			  " (SELECT count(*) FROM config_profile WHERE"
@@ -197,9 +197,9 @@ int memcal_db_config_get(memcal_db *db, int64_t id, struct memcal_config *c)
 	memset(c, 0, sizeof(*c));
 	if (rc)
 		return rc;
-	rc = db_step(db, st);
+	rc = memcal_db_step(db, st);
 	if (rc == SQLITE_DONE)
-		rc = db_fail(db, MEMCAL_ENOTFOUND, "no tuned configuration "
+		rc = memcal_db_fail(db, MEMCAL_ENOTFOUND, "no tuned configuration "
 			     "%lld in %s: run 'memtune plan' first",
 			     (long long)id, db->path);
 	if (rc != SQLITE_ROW) {
@@ -209,19 +209,19 @@ int memcal_db_config_get(memcal_db *db, int64_t id, struct memcal_config *c)
 	c->id = id;
 	c->platform_id = sqlite3_column_int64(st, 0);
 	c->calibration_run_id = sqlite3_column_int64(st, 1);
-	db_col_text(st, 2, c->mix, sizeof(c->mix));
-	c->document = db_col_strdup(st, 3);
+	memcal_db_col_text(st, 2, c->mix, sizeof(c->mix));
+	c->document = memcal_db_col_strdup(st, 3);
 	c->period_us = sqlite3_column_int(st, 4);
 	c->master_cpu = sqlite3_column_int(st, 5);
-	db_col_text(st, 6, c->created_at, sizeof(c->created_at));
+	memcal_db_col_text(st, 6, c->created_at, sizeof(c->created_at));
 	c->profile_ids = calloc((size_t)sqlite3_column_int(st, 7) + 1,
 				sizeof(*c->profile_ids));
 	sqlite3_finalize(st);
 	if (!c->profile_ids)
-		return db_fail(db, MEMCAL_ERROR, "out of memory");
-	rc = db_query(db, &st, "SELECT profile_id FROM config_profile WHERE"
+		return memcal_db_fail(db, MEMCAL_ERROR, "out of memory");
+	rc = memcal_db_query(db, &st, "SELECT profile_id FROM config_profile WHERE"
 		      " config_id = ? ORDER BY profile_id", "I", id);
-	while (!rc && (rc = db_step(db, st)) == SQLITE_ROW) {
+	while (!rc && (rc = memcal_db_step(db, st)) == SQLITE_ROW) {
 		c->profile_ids[c->n_profiles++] = sqlite3_column_int64(st, 0);
 		rc = 0;
 	}
@@ -243,10 +243,10 @@ void memcal_db_config_free(struct memcal_config *c)
 int memcal_db_config_latest(memcal_db *db, int64_t *id)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT id FROM tuned_config ORDER BY id"
+	int rc = memcal_db_query(db, &st, "SELECT id FROM tuned_config ORDER BY id"
 			  " DESC LIMIT 1", "");
 
-	return rc ? rc : db_fetch_one(db, st, id, db_decode_id, "no tuned "
+	return rc ? rc : memcal_db_fetch_one(db, st, id, memcal_db_decode_id, "no tuned "
 				      "configuration yet: run 'memtune plan "
 				      "MIX.yaml' first");
 }
@@ -258,7 +258,7 @@ int memcal_db_validation_store(memcal_db *db, struct memcal_validation *v)
 		memcal_db_timestamp(v->started_at);
 	if (!v->finished_at[0])
 		memcal_db_timestamp(v->finished_at);
-	return db_insert(db, &v->id, "INSERT INTO validation_run (config_id,"
+	return memcal_db_insert(db, &v->id, "INSERT INTO validation_run (config_id,"
 			 " started_at, finished_at, regulated, notes)"
 			 " VALUES (?,?,?,?,?)", "Ittbt", v->config_id,
 			 v->started_at, v->finished_at, (int)v->regulated,
@@ -269,7 +269,7 @@ int memcal_db_validation_store(memcal_db *db, struct memcal_validation *v)
 int memcal_db_validation_result_store(memcal_db *db, int64_t validation_id,
 				const struct memcal_validation_result *r)
 {
-	return db_exec(db, "INSERT INTO validation_result (validation_id,"
+	return memcal_db_exec(db, "INSERT INTO validation_result (validation_id,"
 		       " workload, cpu, solo_ns, unregulated_ns, regulated_ns,"
 		       " deadline_ns, jobs, deadline_misses, throttles,"
 		       " throttled_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -285,10 +285,10 @@ static void decode_validation(sqlite3_stmt *st, void *row)
 	struct memcal_validation *v = row;
 
 	v->id = sqlite3_column_int64(st, 0);
-	db_col_text(st, 1, v->started_at, sizeof(v->started_at));
-	db_col_text(st, 2, v->finished_at, sizeof(v->finished_at));
+	memcal_db_col_text(st, 1, v->started_at, sizeof(v->started_at));
+	memcal_db_col_text(st, 2, v->finished_at, sizeof(v->finished_at));
 	v->regulated = sqlite3_column_int(st, 3);
-	v->notes = db_col_strdup(st, 4);
+	v->notes = memcal_db_col_strdup(st, 4);
 }
 
 /**
@@ -299,14 +299,14 @@ int memcal_db_validation_latest(memcal_db *db, int64_t config_id,
 				struct memcal_validation *v)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT id, started_at, finished_at,"
+	int rc = memcal_db_query(db, &st, "SELECT id, started_at, finished_at,"
 			  " regulated, notes FROM validation_run WHERE"
 			  " config_id = ? ORDER BY id DESC LIMIT 1", "I",
 			  config_id);
 
 	memset(v, 0, sizeof(*v));
 	v->config_id = config_id;
-	return rc ? rc : db_fetch_one(db, st, v, decode_validation,
+	return rc ? rc : memcal_db_fetch_one(db, st, v, decode_validation,
 				      "configuration %lld has not been "
 				      "validated: run 'memtune validate "
 				      "MIX.yaml'", (long long)config_id);
@@ -324,7 +324,7 @@ static void decode_validation_result(sqlite3_stmt *st, void *row)
 {
 	struct memcal_validation_result *r = row;
 
-	db_col_text(st, 0, r->workload, sizeof(r->workload));
+	memcal_db_col_text(st, 0, r->workload, sizeof(r->workload));
 	r->cpu = sqlite3_column_int(st, 1);
 	r->solo_ns = sqlite3_column_double(st, 2);
 	r->unregulated_ns = sqlite3_column_double(st, 3);
@@ -349,13 +349,13 @@ int memcal_db_validation_result_list(memcal_db *db, int64_t validation_id,
 {
 	struct memcal_validation_result r;
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT workload, cpu, solo_ns,"
+	int rc = memcal_db_query(db, &st, "SELECT workload, cpu, solo_ns,"
 			  " unregulated_ns, regulated_ns, deadline_ns, jobs,"
 			  " deadline_misses, throttles, throttled_ns FROM"
 			  " validation_result WHERE validation_id = ?"
 			  " ORDER BY id", "I", validation_id);
 
-	return rc ? rc : db_walk(db, st, &r, decode_validation_result,
+	return rc ? rc : memcal_db_walk(db, st, &r, decode_validation_result,
 				 emit_validation_result, (void *)fn, user);
 }
 
@@ -368,20 +368,20 @@ int memcal_db_validation_get(memcal_db *db, int64_t id,
 			     struct memcal_validation *v)
 {
 	sqlite3_stmt *st;
-	int rc = db_query(db, &st, "SELECT id, started_at, finished_at,"
+	int rc = memcal_db_query(db, &st, "SELECT id, started_at, finished_at,"
 			  " regulated, notes FROM validation_run WHERE id = ?",
 			  "I", id);
 
 	memset(v, 0, sizeof(*v));
 	if (!rc)
-		rc = db_fetch_one(db, st, v, decode_validation, "no validation "
+		rc = memcal_db_fetch_one(db, st, v, decode_validation, "no validation "
 				  "%lld: 'memtune list' shows what there is",
 				  (long long)id);
 	if (!rc)
-		rc = db_query(db, &st, "SELECT config_id FROM validation_run"
+		rc = memcal_db_query(db, &st, "SELECT config_id FROM validation_run"
 			      " WHERE id = ?", "I", id);
 	if (!rc)
-		rc = db_fetch_one(db, st, &v->config_id, db_decode_id, "no "
+		rc = memcal_db_fetch_one(db, st, &v->config_id, memcal_db_decode_id, "no "
 				  "validation %lld", (long long)id);
 	return rc;
 }

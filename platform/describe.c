@@ -65,7 +65,7 @@ int memcal_platform_describe(const struct memcal_topology *t,
 			     struct memcal_platform *p)
 {
 	struct utsname u;
-	json_t *topo = memcal_topology_to_json(t), *shape;
+	json_t *topo = memcal_platform_topology_to_json(t), *shape;
 	char *shape_txt;
 	uint64_t h[4];
 

@@ -44,10 +44,10 @@ static int cmp_cache(const void *a, const void *b)
 }
 
 /*
- * memcal_sysfs_root - where sysfs is read from: $MEMCAL_SYSFS_ROOT, else
+ * memcal_platform_sysfs_root - where sysfs is read from: $MEMCAL_SYSFS_ROOT, else
  * "/sys".  Tests point it at a recorded tree to describe other boards.
  */
-const char *memcal_sysfs_root(void)
+const char *memcal_platform_sysfs_root(void)
 {
 	const char *r = getenv("MEMCAL_SYSFS_ROOT");
 
@@ -55,10 +55,10 @@ const char *memcal_sysfs_root(void)
 }
 
 /*
- * memcal_cpulist_format - write @n OS CPU numbers as a compact list
+ * memcal_platform_cpulist_format - write @n OS CPU numbers as a compact list
  * ("0-3,6").  Returns 0, or -1 when @buf is too small (it is truncated).
  */
-int memcal_cpulist_format(const unsigned *cpus, size_t n, char *buf,
+int memcal_platform_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 			  size_t len)
 {
 	size_t i = 0, off = 0;
@@ -218,11 +218,11 @@ static int collect_nodes(struct memcal_topology *t)
 }
 
 /*
- * memcal_topology_load - load the board description (see
+ * memcal_platform_topology_load - load the board description (see
  * memcal_platform.h for the order of sources) into @t.  @synthetic may be NULL.  On failure @t
  * holds nothing and @err says why.
  */
-int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
+int memcal_platform_topology_load(struct memcal_topology *t, const char *synthetic,
 			 char *err, size_t errlen)
 {
 	int rc;
@@ -270,12 +270,12 @@ int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
 	}
 	return MEMCAL_OK;
 fail:
-	memcal_topology_free(t);
+	memcal_platform_topology_free(t);
 	return rc;
 }
 
-/* memcal_topology_free - release everything memcal_topology_load() made. */
-void memcal_topology_free(struct memcal_topology *t)
+/* memcal_platform_topology_free - release everything memcal_platform_topology_load() made. */
+void memcal_platform_topology_free(struct memcal_topology *t)
 {
 	if (t->hw)
 		hwloc_topology_destroy(t->hw);
@@ -286,8 +286,8 @@ void memcal_topology_free(struct memcal_topology *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* memcal_topology_has_pu - whether OS CPU @cpu exists in the topology. */
-bool memcal_topology_has_pu(const struct memcal_topology *t, unsigned cpu)
+/* memcal_platform_topology_has_pu - whether OS CPU @cpu exists in the topology. */
+bool memcal_platform_topology_has_pu(const struct memcal_topology *t, unsigned cpu)
 {
 	for (unsigned i = 0; i < t->n_pus; i++)
 		if (t->pus[i] == cpu)
@@ -296,10 +296,10 @@ bool memcal_topology_has_pu(const struct memcal_topology *t, unsigned cpu)
 }
 
 /*
- * memcal_topology_cpu_node - OS number of the NUMA node whose memory is
+ * memcal_platform_topology_cpu_node - OS number of the NUMA node whose memory is
  * local to @cpu, or -1 when unknown.
  */
-int memcal_topology_cpu_node(const struct memcal_topology *t, unsigned cpu)
+int memcal_platform_topology_cpu_node(const struct memcal_topology *t, unsigned cpu)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, cpu);
 	hwloc_obj_t o;
@@ -320,11 +320,11 @@ int memcal_topology_cpu_node(const struct memcal_topology *t, unsigned cpu)
 }
 
 /*
- * memcal_topology_llc - the last-level (largest level) data cache that
+ * memcal_platform_topology_llc - the last-level (largest level) data cache that
  * @cpu sees, or NULL when it has none.
  */
 const struct memcal_cache *
-memcal_topology_llc(const struct memcal_topology *t, unsigned cpu)
+memcal_platform_topology_llc(const struct memcal_topology *t, unsigned cpu)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, cpu);
 	hwloc_obj_t o, best = NULL;
@@ -346,10 +346,10 @@ memcal_topology_llc(const struct memcal_topology *t, unsigned cpu)
 }
 
 /*
- * memcal_topology_line_size - cache line size to use for strides: the
+ * memcal_platform_topology_line_size - cache line size to use for strides: the
  * largest line any cache reports, else 64 bytes.
  */
-unsigned memcal_topology_line_size(const struct memcal_topology *t)
+unsigned memcal_platform_topology_line_size(const struct memcal_topology *t)
 {
 	unsigned line = 0;
 
@@ -360,10 +360,10 @@ unsigned memcal_topology_line_size(const struct memcal_topology *t)
 }
 
 /*
- * memcal_topology_to_json - the whole description as one JSON object
+ * memcal_platform_topology_to_json - the whole description as one JSON object
  * (stored with the platform).  Returns a new reference or NULL.
  */
-json_t *memcal_topology_to_json(const struct memcal_topology *t)
+json_t *memcal_platform_topology_to_json(const struct memcal_topology *t)
 {
 	json_t *doc = json_object(), *caches = json_array(),
 	       *nodes = json_array(), *cores = json_array();
@@ -384,7 +384,7 @@ json_t *memcal_topology_to_json(const struct memcal_topology *t)
 	for (unsigned i = 0; i < t->n_cores; i++)
 		json_array_append_new(cores, json_integer(t->cpus[i]));
 	json_object_set_new(doc, "core_cpus", cores);
-	if (memcal_cpulist_format(t->pus, t->n_pus, buf, sizeof(buf)) == 0)
+	if (memcal_platform_cpulist_format(t->pus, t->n_pus, buf, sizeof(buf)) == 0)
 		json_object_set_new(doc, "pu_list", json_string(buf));
 	for (unsigned i = 0; i < t->n_caches; i++) {
 		const struct memcal_cache *c = &t->caches[i];

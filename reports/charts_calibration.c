@@ -54,19 +54,19 @@ static void draw_series(struct svg_chart *c, const struct xy *pts, size_t n,
 		x[i] = pts[i].x;
 		y[i] = pts[i].y;
 		if (!isnan(pts[i].lo) && !isnan(pts[i].hi))
-			svg_error_bar(c, x[i], pts[i].lo, pts[i].hi, color);
+			report_svg_error_bar(c, x[i], pts[i].lo, pts[i].hi, color);
 	}
-	svg_series_line(c, x, y, n, color, width, dash);
-	svg_series_markers(c, x, y, n, color, width > 2 ? 4 : 3, m, name);
+	report_svg_series_line(c, x, y, n, color, width, dash);
+	report_svg_series_markers(c, x, y, n, color, width > 2 ? 4 : 3, m, name);
 }
 
 /* ticks_y - nice y range from @lo to @hi and its ticks. */
 static void ticks_y(struct svg_chart *c, double lo, double hi,
 		    struct svg_ticks *t)
 {
-	svg_nice_range(&lo, &hi, 6, false);
-	svg_chart_set_y(c, lo, hi, false);
-	svg_linear_ticks(lo, hi, 6, t);
+	report_svg_nice_range(&lo, &hi, 6, false);
+	report_svg_chart_set_y(c, lo, hi, false);
+	report_svg_linear_ticks(lo, hi, 6, t);
 }
 
 /*
@@ -78,20 +78,20 @@ static void latency_axes(struct svg_chart *c, double xmax, double ymax,
 {
 	double lo = 0, hi = xmax * 1.05;
 
-	svg_nice_range(&lo, &hi, 7, false);
-	svg_chart_set_x(c, lo, hi, false);
-	svg_linear_ticks(lo, hi, 7, xt);
+	report_svg_nice_range(&lo, &hi, 7, false);
+	report_svg_chart_set_x(c, lo, hi, false);
+	report_svg_linear_ticks(lo, hi, 7, xt);
 	ticks_y(c, 0, ymax * 1.08, yt);
-	svg_chart_axes(c, "aggregate bandwidth of the load (GB/s)",
+	report_svg_chart_axes(c, "aggregate bandwidth of the load (GB/s)",
 		       "latency (ns)", xt, yt);
 }
 
 /**
- * chart_bandwidth() - aggregate bandwidth against the number of cores
+ * report_chart_bandwidth() - aggregate bandwidth against the number of cores
  * running at once: read, write and non-temporal write, median with min-max
  * whiskers, the sustainable read bandwidth as a dashed line.
  */
-int chart_bandwidth(FILE *f, const struct report *r)
+int report_chart_bandwidth(FILE *f, const struct report *r)
 {
 	static const char *const kinds[] = { "read", "write", "ntwrite" };
 	static const char *const names[] = {
@@ -107,7 +107,7 @@ int chart_bandwidth(FILE *f, const struct report *r)
 	double ymax = 0;
 
 	if (!maxn) {
-		svg_placeholder(f, "chart-bandwidth", title, W, H,
+		report_svg_placeholder(f, "chart-bandwidth", title, W, H,
 				"No bandwidth measurements: run 'memcal run'.");
 		return 0;
 	}
@@ -123,26 +123,26 @@ int chart_bandwidth(FILE *f, const struct report *r)
 		}
 	if (s)
 		ymax = fmax(ymax, s->bandwidth_bps / 1e9);
-	svg_chart_begin(&c, f, "chart-bandwidth", title, "Median over the "
+	report_svg_chart_begin(&c, f, "chart-bandwidth", title, "Median over the "
 			"repetitions, whiskers min to max; program-visible "
 			"bytes (a store counts once, not its RFO traffic).", W,
 			H);
-	svg_chart_set_x(&c, 0.5, maxn + 0.5, false);
+	report_svg_chart_set_x(&c, 0.5, maxn + 0.5, false);
 	if (maxn <= 16) {
 		for (int n = 1; n <= maxn; n++)
 			xt.v[xt.n++] = n;
 	} else {
-		svg_linear_ticks(1, maxn, 8, &xt);
+		report_svg_linear_ticks(1, maxn, 8, &xt);
 	}
 	ticks_y(&c, 0, ymax * 1.05, &yt);
-	svg_chart_axes(&c, "cores running at once", "bandwidth (GB/s)", &xt,
+	report_svg_chart_axes(&c, "cores running at once", "bandwidth (GB/s)", &xt,
 		       &yt);
 	for (int k = 0; k < 3; k++) {
 		if (!np[k])
 			continue;
-		draw_series(&c, pts[k], np[k], svg_palette((size_t)k), 2, NULL,
+		draw_series(&c, pts[k], np[k], report_svg_palette((size_t)k), 2, NULL,
 			    SVG_MARK_CIRCLE, names[k]);
-		svg_legend_add(&c, names[k], svg_palette((size_t)k), NULL, 2,
+		report_svg_legend_add(&c, names[k], report_svg_palette((size_t)k), NULL, 2,
 			       false);
 	}
 	if (s) {
@@ -150,12 +150,12 @@ int chart_bandwidth(FILE *f, const struct report *r)
 
 		snprintf(label, sizeof(label), "sustainable read %s%.1f GB/s",
 			 s->lower_bound ? ">= " : "", s->bandwidth_bps / 1e9);
-		svg_hline(&c, s->bandwidth_bps / 1e9, NAN, NAN, "#444444",
+		report_svg_hline(&c, s->bandwidth_bps / 1e9, NAN, NAN, "#444444",
 			  "6 4", label);
-		svg_legend_add(&c, "sustainable read", "#444444", "6 4", 1.5,
+		report_svg_legend_add(&c, "sustainable read", "#444444", "6 4", 1.5,
 			       false);
 	}
-	svg_chart_end(&c);
+	report_svg_chart_end(&c);
 	return 1;
 }
 
@@ -199,34 +199,34 @@ static void draw_knee(struct svg_chart *c, const struct memcal_sustainable *s,
 		s->traffic, x0, x1);
 	snprintf(label, sizeof(label), "%s bound %.0f ns (%.2gx)", s->traffic,
 		 s->idle_latency_ns * s->bound_ratio, s->bound_ratio);
-	svg_hline(c, s->idle_latency_ns * s->bound_ratio, x0, x1, color, "2 3",
+	report_svg_hline(c, s->idle_latency_ns * s->bound_ratio, x0, x1, color, "2 3",
 		  NULL);
-	svg_legend_add(c, label, color, "2 3", 1.5, false);
+	report_svg_legend_add(c, label, color, "2 3", 1.5, false);
 	snprintf(label, sizeof(label), "knee %s: %s%.1f GB/s", s->traffic,
 		 s->lower_bound ? ">= " : "", knee);
 	if (knee >= x0 && knee <= x1 * (1 + 1e-9)) {
-		svg_vline(c, knee, color, "6 4", label);
+		report_svg_vline(c, knee, color, "6 4", label);
 	} else {
 		char note[160];
 
 		snprintf(note, sizeof(note), "%s, past the measured curve",
 			 label);
 		/* above the end of the bound line, where the curve stops */
-		svg_note(c, x1, s->idle_latency_ns * s->bound_ratio, "end",
+		report_svg_note(c, x1, s->idle_latency_ns * s->bound_ratio, "end",
 			 color, note);
 	}
 	fputs("</g>\n", c->f);
 	snprintf(label, sizeof(label), "%s knee%s", s->traffic,
 		 s->lower_bound ? " (lower bound)" : "");
-	svg_legend_add(c, label, color, "6 4", 1.5, false);
+	report_svg_legend_add(c, label, color, "6 4", 1.5, false);
 }
 
 /*
- * chart_latency() - pointer-chase latency against the aggregate bandwidth
+ * report_chart_latency() - pointer-chase latency against the aggregate bandwidth
  * of the load generators, per traffic class, with the sustainable
  * bandwidth (the knee) and the latency bound marked.
  */
-int chart_latency(FILE *f, const struct report *r)
+int report_chart_latency(FILE *f, const struct report *r)
 {
 	static const char *const traffic[] = { "read", "write" };
 	const char *title = "Loaded latency against aggregate bandwidth";
@@ -239,7 +239,7 @@ int chart_latency(FILE *f, const struct report *r)
 	for (int k = 0; k < 2; k++)
 		np[k] = latency_series(r, traffic[k], pts[k], &xmax, &ymax);
 	if (!np[0] && !np[1]) {
-		svg_placeholder(f, "chart-latency", title, W, H,
+		report_svg_placeholder(f, "chart-latency", title, W, H,
 				"No loaded-latency points: run 'memcal run' "
 				"(not --quick).");
 		return 0;
@@ -248,37 +248,37 @@ int chart_latency(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->n_sus; i++)
 		ymax = fmax(ymax, r->sus[i].idle_latency_ns *
 			    r->sus[i].bound_ratio);
-	svg_chart_begin(&c, f, "chart-latency", title, "Pointer-chase latency "
+	report_svg_chart_begin(&c, f, "chart-latency", title, "Pointer-chase latency "
 			"while the other cores generate traffic; whiskers min "
 			"to max. The knee is the sustainable bandwidth.", W, H);
 	latency_axes(&c, xmax, ymax, &xt, &yt);
 	for (int k = 0; k < 2; k++) {
 		const struct memcal_sustainable *s =
 			report_sustainable(r, traffic[k]);
-		const char *color = svg_palette((size_t)k);
+		const char *color = report_svg_palette((size_t)k);
 		char label[128];
 
 		if (np[k]) {
 			draw_series(&c, pts[k], np[k], color, 2, NULL,
 				    SVG_MARK_CIRCLE, traffic[k]);
 			snprintf(label, sizeof(label), "%s traffic", traffic[k]);
-			svg_legend_add(&c, label, color, NULL, 2, false);
+			report_svg_legend_add(&c, label, color, NULL, 2, false);
 		}
 		if (!s || !np[k])
 			continue;
 		draw_knee(&c, s, pts[k], np[k], color);
 	}
-	svg_chart_end(&c);
+	report_svg_chart_end(&c);
 	return 1;
 }
 
 /*
- * chart_family() - the bandwidth-latency family: one line per read/write
+ * report_chart_family() - the bandwidth-latency family: one line per read/write
  * mix of the load generators (100 % read to 0 %), latency against their
  * aggregate bandwidth, the legend naming each mix's sustainable figure.
  * Each curve sits in a <g class="mix" data-read-pct=...> for the tests.
  */
-int chart_family(FILE *f, const struct report *r)
+int report_chart_family(FILE *f, const struct report *r)
 {
 	static const enum svg_marker marks[] = { SVG_MARK_CIRCLE,
 						 SVG_MARK_SQUARE };
@@ -296,19 +296,19 @@ int chart_family(FILE *f, const struct report *r)
 					       pt->latency_max_ns));
 		}
 	if (!r->n_mix || !(xmax > 0)) {
-		svg_placeholder(f, "chart-family", title, W, H,
+		report_svg_placeholder(f, "chart-family", title, W, H,
 				"No bandwidth-latency family across read/write "
 				"mixes: run 'memcal run' with this memcal.");
 		return 0;
 	}
-	svg_chart_begin(&c, f, "chart-family", title, "Pointer-chase latency "
+	report_svg_chart_begin(&c, f, "chart-family", title, "Pointer-chase latency "
 			"while the other cores read the given share of the "
 			"lines they touch and write the rest; whiskers min to "
 			"max.", W, H);
 	latency_axes(&c, xmax, ymax, &xt, &yt);
 	for (size_t i = 0; i < r->n_mix; i++) {
 		const struct memcal_mix_curve *m = &r->mix[i];
-		const char *color = svg_palette(i);
+		const char *color = report_svg_palette(i);
 		struct xy pts[MEMCAL_MIX_MAX_POINTS];
 		size_t n = 0;
 		char label[128];
@@ -329,9 +329,9 @@ int chart_family(FILE *f, const struct report *r)
 		draw_series(&c, pts, n, color, 2, i % 2 ? "6 3" : NULL,
 			    marks[i % 2], label);
 		fputs("</g>\n", f);
-		svg_legend_add(&c, label, color, i % 2 ? "6 3" : NULL, 2, false);
+		report_svg_legend_add(&c, label, color, i % 2 ? "6 3" : NULL, 2, false);
 	}
-	svg_chart_end(&c);
+	report_svg_chart_end(&c);
 	return 1;
 }
 
@@ -392,7 +392,7 @@ static const char *cpu_color(const struct report *r, int cpu)
 			seen = r->ov[j].cpu == r->ov[i].cpu;
 		rank += !seen;
 	}
-	return svg_palette(rank);
+	return report_svg_palette(rank);
 }
 
 /* ov_label - the legend text of series @g. */
@@ -412,14 +412,14 @@ static void ov_label(const struct ov_series *g, char *buf, size_t len)
 }
 
 /*
- * chart_overhead() - C'/C against the regulation period (log scale), one
+ * report_chart_overhead() - C'/C against the regulation period (log scale), one
  * line per core, benchmark and master placement: the points measured with
  * the master on the core itself (thick, solid) are never joined to those
  * measured with the master elsewhere (thin, dashed); which is which is the
  * stored master core of each point.  Points that are only lower bounds (a
  * livelocked core) get an open triangle.
  */
-int chart_overhead(FILE *f, const struct report *r)
+int report_chart_overhead(FILE *f, const struct report *r)
 {
 	const char *title = "Interrupt overhead C'/C against period, per core";
 	struct ov_series *s;
@@ -430,7 +430,7 @@ int chart_overhead(FILE *f, const struct report *r)
 	char sub[240];
 
 	if (!r->n_ov) {
-		svg_placeholder(f, "chart-overhead", title, W, H,
+		report_svg_placeholder(f, "chart-overhead", title, W, H,
 				"No interrupt-overhead measurements: run "
 				"'memcal overhead'.");
 		return 0;
@@ -461,15 +461,15 @@ int chart_overhead(FILE *f, const struct report *r)
 		 "Thick: the master runs on that core; dashed: elsewhere.",
 		 report_overhead_proxy(r) ? "proxy (user-space timer, an upper "
 		 "bound)" : "memreg in monitor-only mode");
-	svg_chart_begin(&c, f, "chart-overhead", title, sub, W, H);
-	svg_nice_range(&xlo, &xhi, 0, true);
-	svg_chart_set_x(&c, xlo, xhi, true);
-	svg_log_ticks(xlo, xhi, &xt);
+	report_svg_chart_begin(&c, f, "chart-overhead", title, sub, W, H);
+	report_svg_nice_range(&xlo, &xhi, 0, true);
+	report_svg_chart_set_x(&c, xlo, xhi, true);
+	report_svg_log_ticks(xlo, xhi, &xt);
 	ylo = ylo > 0.95 ? 1 : ylo;
 	ticks_y(&c, ylo, yhi + (yhi - ylo) * 0.05, &yt);
-	svg_chart_axes(&c, "regulation period (us, log scale)",
+	report_svg_chart_axes(&c, "regulation period (us, log scale)",
 		       "slowdown C'/C", &xt, &yt);
-	svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", NULL);
+	report_svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", NULL);
 	/* master-on-core series drawn last, on top */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < ns; i++) {
@@ -487,7 +487,7 @@ int chart_overhead(FILE *f, const struct report *r)
 			ov_label(g, label, sizeof(label));
 			draw_series(&c, g->pts, g->n, color, width, dash, m,
 				    label);
-			svg_legend_marker(&c, label, color, dash, width, m);
+			report_svg_legend_marker(&c, label, color, dash, width, m);
 		}
 	for (size_t i = 0; i < ns; i++) {
 		double x[64], y[64];
@@ -497,15 +497,15 @@ int chart_overhead(FILE *f, const struct report *r)
 			y[k] = s[i].low[k].y;
 		}
 		if (s[i].n_low)
-			svg_series_markers(&c, x, y, s[i].n_low,
+			report_svg_series_markers(&c, x, y, s[i].n_low,
 					   cpu_color(r, s[i].cpu), 5,
 					   SVG_MARK_LOWER_BOUND, "livelocked");
 	}
 	if (n_low)
-		svg_legend_marker(&c, "livelocked: lower bound", "#333333",
+		report_svg_legend_marker(&c, "livelocked: lower bound", "#333333",
 				  NULL, 0, SVG_MARK_LOWER_BOUND);
-	svg_legend_add(&c, "no overhead (1.0)", "#888888", "3 3", 1.5, false);
-	svg_chart_end(&c);
+	report_svg_legend_add(&c, "no overhead (1.0)", "#888888", "3 3", 1.5, false);
+	report_svg_chart_end(&c);
 	free(s);
 	return 1;
 }

@@ -53,24 +53,24 @@ static bool budget_axis(struct svg_chart *c, double vmin, double vmax,
 	if (vmin > 0 && vmax / vmin > BUDGET_LINEAR_SPAN) {
 		lo = vmin / 1.5;
 		hi = vmax * 1.5;
-		svg_nice_range(&lo, &hi, 0, true);
-		svg_chart_set_y(c, lo, hi, true);
-		svg_log_ticks(lo, hi, yt);
+		report_svg_nice_range(&lo, &hi, 0, true);
+		report_svg_chart_set_y(c, lo, hi, true);
+		report_svg_log_ticks(lo, hi, yt);
 		return true;
 	}
-	svg_nice_range(&lo, &hi, 6, false);
-	svg_chart_set_y(c, lo, hi, false);
-	svg_linear_ticks(lo, hi, 6, yt);
+	report_svg_nice_range(&lo, &hi, 6, false);
+	report_svg_chart_set_y(c, lo, hi, false);
+	report_svg_linear_ticks(lo, hi, 6, yt);
 	return false;
 }
 
 /*
- * chart_budgets() - for read and write, the guaranteed budget of each
+ * report_chart_budgets() - for read and write, the guaranteed budget of each
  * regulated core as its own bar, then their sum, next to the sustainable
  * bandwidth; each bar carries its value.  The axis turns logarithmic when
  * the figures span more than about 1.5 decades.
  */
-int chart_budgets(FILE *f, const struct report *r)
+int report_chart_budgets(FILE *f, const struct report *r)
 {
 	static const char *const cls[] = { "read", "write" };
 	const char *title = "Per-core budgets against the sustainable bandwidth";
@@ -94,7 +94,7 @@ int chart_budgets(FILE *f, const struct report *r)
 			}
 	}
 	if (!any) {
-		svg_placeholder(f, "chart-budgets", title, W, H, !r->have_config ?
+		report_svg_placeholder(f, "chart-budgets", title, W, H, !r->have_config ?
 				"No tuned configuration: run 'memtune plan'." :
 				"The configuration gives no budgets in bytes "
 				"per second.");
@@ -106,15 +106,15 @@ int chart_budgets(FILE *f, const struct report *r)
 
 		ymax = fmax(ymax, fmax(total[k], isnan(ceil) ? 0 : ceil) / 1e9);
 	}
-	svg_chart_begin(&c, f, "chart-budgets", title, "Guaranteed budget of "
+	report_svg_chart_begin(&c, f, "chart-budgets", title, "Guaranteed budget of "
 			"each regulated core and their sum, which must stay "
 			"under the sustainable bandwidth.", W, H);
 	log = budget_axis(&c, vmin, ymax, &yt);
-	svg_chart_axes(&c, NULL, log ? "guaranteed bandwidth (GB/s, log "
+	report_svg_chart_axes(&c, NULL, log ? "guaranteed bandwidth (GB/s, log "
 		       "scale)" : "guaranteed bandwidth (GB/s)", NULL, &yt);
 	snprintf(n0, sizeof(n0), "read: sum %.2f GB/s", total[0] / 1e9);
 	snprintf(n1, sizeof(n1), "write: sum %.2f GB/s", total[1] / 1e9);
-	svg_chart_categories(&c, names, 2, "traffic class");
+	report_svg_chart_categories(&c, names, 2, "traffic class");
 	for (int k = 0; k < 2; k++) {
 		double slot = 0.8 / (double)(nbar[k] + 1), x = k + 0.1;
 		const char *what;
@@ -137,16 +137,16 @@ int chart_budgets(FILE *f, const struct report *r)
 			else
 				snprintf(label, sizeof(label), "CPU %d %s: "
 					 "%.3f GB/s", b->cpu, cls[k], v);
-			svg_bar(&c, x + slot * 0.08, x + slot * 0.92,
+			report_svg_bar(&c, x + slot * 0.08, x + slot * 0.92,
 				log ? c.y.d0 : 0, v, sum ? "#777777" :
-				svg_palette(i), label);
+				report_svg_palette(i), label);
 			snprintf(label, sizeof(label), "%.3g", v);
-			svg_note(&c, x + slot / 2, v, "middle", "#222222",
+			report_svg_note(&c, x + slot / 2, v, "middle", "#222222",
 				 label);
 		}
 		/* the ceiling is named in the legend, clear of the bars */
 		if (!isnan(ceil))
-			svg_hline(&c, ceil / 1e9, k + 0.05, k + 0.95, "#D55E00",
+			report_svg_hline(&c, ceil / 1e9, k + 0.05, k + 0.95, "#D55E00",
 				  "6 4", NULL);
 	}
 	for (size_t i = 0; i < r->n_cores; i++) {
@@ -157,9 +157,9 @@ int chart_budgets(FILE *f, const struct report *r)
 			 b->rt ? " rt" : " be", b->workload[0] ? " " : "",
 			 b->workload, b->cpu == r->config.master_cpu ?
 			 " (master)" : "");
-		svg_legend_add(&c, label, svg_palette(i), NULL, 0, true);
+		report_svg_legend_add(&c, label, report_svg_palette(i), NULL, 0, true);
 	}
-	svg_legend_add(&c, "sum of the budgets", "#777777", NULL, 0, true);
+	report_svg_legend_add(&c, "sum of the budgets", "#777777", NULL, 0, true);
 	for (int k = 0; k < 2; k++) {
 		const char *what;
 		double ceil = ceiling_of(r, cls[k], &what);
@@ -169,17 +169,17 @@ int chart_budgets(FILE *f, const struct report *r)
 			continue;
 		snprintf(label, sizeof(label), "%s: %s %.2f GB/s", cls[k], what,
 			 ceil / 1e9);
-		svg_legend_add(&c, label, "#D55E00", "6 4", 1.5, false);
+		report_svg_legend_add(&c, label, "#D55E00", "6 4", 1.5, false);
 	}
-	svg_chart_end(&c);
+	report_svg_chart_end(&c);
 	return 1;
 }
 
 /*
- * chart_validation() - slowdown against the solo run of each workload,
+ * report_chart_validation() - slowdown against the solo run of each workload,
  * co-scheduled without the regulator and with it.
  */
-int chart_validation(FILE *f, const struct report *r)
+int report_chart_validation(FILE *f, const struct report *r)
 {
 	const char *title = "Validation: slowdown per workload";
 	const char *names[64];
@@ -189,7 +189,7 @@ int chart_validation(FILE *f, const struct report *r)
 	struct svg_ticks yt;
 
 	if (!n) {
-		svg_placeholder(f, "chart-validation", title, W, H,
+		report_svg_placeholder(f, "chart-validation", title, W, H,
 				!r->have_config ? "No tuned configuration: run "
 				"'memtune plan'." : "No validation results: run "
 				"'memtune validate MIX.yaml'.");
@@ -204,19 +204,19 @@ int chart_validation(FILE *f, const struct report *r)
 			ymax = fmax(ymax, v->regulated_ns / v->solo_ns);
 		}
 	}
-	svg_chart_begin(&c, f, "chart-validation", title, "Co-scheduled run "
+	report_svg_chart_begin(&c, f, "chart-validation", title, "Co-scheduled run "
 			"time over solo run time (1 = no interference); "
 			"regulated runs under memreg with the tuned config.",
 			W, H);
 	{
 		double lo = 0, hi = ymax * 1.12;
 
-		svg_nice_range(&lo, &hi, 6, false);
-		svg_chart_set_y(&c, lo, hi, false);
-		svg_linear_ticks(lo, hi, 6, &yt);
+		report_svg_nice_range(&lo, &hi, 6, false);
+		report_svg_chart_set_y(&c, lo, hi, false);
+		report_svg_linear_ticks(lo, hi, 6, &yt);
 	}
-	svg_chart_axes(&c, NULL, "slowdown (x solo run time)", NULL, &yt);
-	svg_chart_categories(&c, names, n, "workload");
+	report_svg_chart_axes(&c, NULL, "slowdown (x solo run time)", NULL, &yt);
+	report_svg_chart_categories(&c, names, n, "workload");
 	for (size_t i = 0; i < n; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
 		double u = v->solo_ns > 0 ? v->unregulated_ns / v->solo_ns : NAN;
@@ -227,38 +227,38 @@ int chart_validation(FILE *f, const struct report *r)
 		snprintf(label, sizeof(label), "%s unregulated: %.3fx",
 			 v->workload, u);
 		if (!isnan(u))
-			svg_bar(&c, i + 0.12, i + 0.48, 0, u, svg_palette(1),
+			report_svg_bar(&c, i + 0.12, i + 0.48, 0, u, report_svg_palette(1),
 				label);
 		snprintf(label, sizeof(label), "%s regulated: %.3fx, %lld of "
 			 "%lld jobs missed", v->workload, g,
 			 (long long)v->deadline_misses, (long long)v->jobs);
 		if (!isnan(g))
-			svg_bar(&c, i + 0.52, i + 0.88, 0, g, svg_palette(0),
+			report_svg_bar(&c, i + 0.52, i + 0.88, 0, g, report_svg_palette(0),
 				label);
 		else
-			svg_note(&c, i + 0.7, c.y.d0 + (c.y.d1 - c.y.d0) * 0.04,
+			report_svg_note(&c, i + 0.7, c.y.d0 + (c.y.d1 - c.y.d0) * 0.04,
 				 "middle", "#9a3b00", "not run");
 		if (v->deadline_ns > 0 && v->deadline_misses > 0) {
 			snprintf(label, sizeof(label), "%lld misses",
 				 (long long)v->deadline_misses);
-			svg_note(&c, i + 0.7, isnan(g) ? 1 : g, "middle",
+			report_svg_note(&c, i + 0.7, isnan(g) ? 1 : g, "middle",
 				 "#9a3b00", label);
 		}
 	}
-	svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", NULL);
-	svg_legend_add(&c, "unregulated", svg_palette(1), NULL, 0, true);
-	svg_legend_add(&c, "regulated (memreg)", svg_palette(0), NULL, 0, true);
-	svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);
-	svg_chart_end(&c);
+	report_svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", NULL);
+	report_svg_legend_add(&c, "unregulated", report_svg_palette(1), NULL, 0, true);
+	report_svg_legend_add(&c, "regulated (memreg)", report_svg_palette(0), NULL, 0, true);
+	report_svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);
+	report_svg_chart_end(&c);
 	return 1;
 }
 
 /*
- * chart_lms() - actual demand and the LMS prediction made for it, per
+ * report_chart_lms() - actual demand and the LMS prediction made for it, per
  * regulation period (report_tune.c sums the trace's ticks into periods),
  * over time: the first LMS_MAX_PLOT periods, each a point.
  */
-int chart_lms(FILE *f, const struct report *r)
+int report_chart_lms(FILE *f, const struct report *r)
 {
 	const char *title = "LMS: predicted against actual demand";
 	size_t n = r->lms.n < LMS_MAX_PLOT ? r->lms.n : LMS_MAX_PLOT;
@@ -269,7 +269,7 @@ int chart_lms(FILE *f, const struct report *r)
 	char sub[400], ylabel[64];
 
 	if (!n) {
-		svg_placeholder(f, "chart-lms", title, W, H, !r->have_config ?
+		report_svg_placeholder(f, "chart-lms", title, W, H, !r->have_config ?
 				"No tuned configuration: run 'memtune plan'." :
 				"No LMS trace: LMS is off or no profile "
 				"recorded a trace.");
@@ -293,25 +293,25 @@ int chart_lms(FILE *f, const struct report *r)
 	snprintf(sub, sizeof(sub), "CPU %d, %s; %zu of %zu periods of %d us "
 		 "shown.", r->lms.cpu, r->lms.source, n, r->lms.n,
 		 r->lms.period_us);
-	svg_chart_begin(&c, f, "chart-lms", title, sub, W, H);
-	svg_chart_set_x(&c, xlo, xhi, false);
-	svg_linear_ticks(xlo, xhi, 8, &xt);
+	report_svg_chart_begin(&c, f, "chart-lms", title, sub, W, H);
+	report_svg_chart_set_x(&c, xlo, xhi, false);
+	report_svg_linear_ticks(xlo, xhi, 8, &xt);
 	{
 		double lo = 0, hi = ymax / div * 1.08;
 
-		svg_nice_range(&lo, &hi, 6, false);
-		svg_chart_set_y(&c, lo, hi, false);
-		svg_linear_ticks(lo, hi, 6, &yt);
+		report_svg_nice_range(&lo, &hi, 6, false);
+		report_svg_chart_set_y(&c, lo, hi, false);
+		report_svg_linear_ticks(lo, hi, 6, &yt);
 	}
 	snprintf(ylabel, sizeof(ylabel), "read demand (%s)", unit);
-	svg_chart_axes(&c, "time (ms)", ylabel, &xt, &yt);
-	svg_series_line(&c, t, t + n, n, svg_palette(0), 1.8, NULL);
-	svg_series_points(&c, t, t + n, n, svg_palette(0), 2.2, "actual");
-	svg_series_line(&c, t, t + 2 * n, n, svg_palette(1), 1.8, "5 3");
-	svg_legend_marker(&c, "actual demand per period", svg_palette(0),
+	report_svg_chart_axes(&c, "time (ms)", ylabel, &xt, &yt);
+	report_svg_series_line(&c, t, t + n, n, report_svg_palette(0), 1.8, NULL);
+	report_svg_series_points(&c, t, t + n, n, report_svg_palette(0), 2.2, "actual");
+	report_svg_series_line(&c, t, t + 2 * n, n, report_svg_palette(1), 1.8, "5 3");
+	report_svg_legend_marker(&c, "actual demand per period", report_svg_palette(0),
 			  NULL, 1.8, SVG_MARK_CIRCLE);
-	svg_legend_add(&c, "LMS prediction", svg_palette(1), "5 3", 1.8, false);
-	svg_chart_end(&c);
+	report_svg_legend_add(&c, "LMS prediction", report_svg_palette(1), "5 3", 1.8, false);
+	report_svg_chart_end(&c);
 	free(t);
 	return 1;
 }

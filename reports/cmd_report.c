@@ -31,8 +31,8 @@
 #include "cli.h"
 #include "report.h"
 
-int memcal_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
+int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv);
+int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv);
 
 enum { OPT_ID = 256, OPT_OUT, OPT_FORMAT };
 
@@ -277,14 +277,14 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-/* memcal_cmd_report() - `memcal report`: a board's calibration. */
-int memcal_cmd_report(struct cli_ctx *ctx, int argc, char **argv)
+/* report_cmd_memcal() - `memcal report`: a board's calibration. */
+int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv)
 {
 	return report_command(ctx, argc, argv, "memcal");
 }
 
-/* memtune_cmd_report() - `memtune report`: a tuned mix and its board. */
-int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv)
+/* report_cmd_memtune() - `memtune report`: a tuned mix and its board. */
+int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv)
 {
 	return report_command(ctx, argc, argv, "memtune");
 }

@@ -33,19 +33,19 @@ static const char css[] =
 	"figcaption{font-size:12px;color:#444;margin-top:4px}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}}";
 
-/* html_escape() - write @s as HTML text (the XML escaping of svg.c). */
-void html_escape(FILE *f, const char *s)
+/* report_html_escape() - write @s as HTML text (the XML escaping of svg.c). */
+void report_html_escape(FILE *f, const char *s)
 {
-	svg_escape(f, s);
+	report_svg_escape(f, s);
 }
 
 /* row - one <tr><th>key</th><td>value</td></tr>, the value escaped. */
 static void row(FILE *f, const char *key, const char *val)
 {
 	fputs("<tr><th>", f);
-	html_escape(f, key);
+	report_html_escape(f, key);
 	fputs("</th><td>", f);
-	html_escape(f, val);
+	report_html_escape(f, val);
 	fputs("</td></tr>\n", f);
 }
 
@@ -201,7 +201,7 @@ static void list(FILE *f, const char *cls, const char *title,
 	fprintf(f, "<div class=\"%s\"><h3>%s</h3><ul>\n", cls, title);
 	for (size_t i = 0; i < n; i++) {
 		fputs("<li>", f);
-		html_escape(f, items[i]);
+		report_html_escape(f, items[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul></div>\n", f);
@@ -220,24 +220,24 @@ struct section {
 };
 
 static const struct section sections[] = {
-	{ chart_budgets, true, "Guaranteed budget of each regulated core and "
+	{ report_chart_budgets, true, "Guaranteed budget of each regulated core and "
 	  "their sum per traffic class, against the board's sustainable "
 	  "bandwidth (a log axis when they span more than 1.5 decades)." },
-	{ chart_validation, true, "Slowdown of each workload against its solo "
+	{ report_chart_validation, true, "Slowdown of each workload against its solo "
 	  "run, co-scheduled without and with the regulator." },
-	{ chart_job_latency, true, "Per-job latency of each real-time "
+	{ report_chart_job_latency, true, "Per-job latency of each real-time "
 	  "workload alone, co-run without and with the regulator: the "
 	  "99th percentile and the deadline are marked." },
-	{ chart_lms, true, "Per-period demand and the NLMS prediction made for "
+	{ report_chart_lms, true, "Per-period demand and the NLMS prediction made for "
 	  "it one period ahead." },
-	{ chart_bandwidth, false, "Aggregate bandwidth as more cores run the "
+	{ report_chart_bandwidth, false, "Aggregate bandwidth as more cores run the "
 	  "same kernel at once." },
-	{ chart_latency, false, "Latency of a pointer chase as the other cores "
+	{ report_chart_latency, false, "Latency of a pointer chase as the other cores "
 	  "load the memory; past the knee latency grows fast." },
-	{ chart_family, false, "The same curve for each read/write mix of the "
+	{ report_chart_family, false, "The same curve for each read/write mix of the "
 	  "load, from all reads to all writes: the planner takes the "
 	  "sustainable figure at the workloads' own mix from this family." },
-	{ chart_overhead, false, "Cost of the periodic regulation interrupt: "
+	{ report_chart_overhead, false, "Cost of the periodic regulation interrupt: "
 	  "each core's slowdown at each period, with the master core on it "
 	  "(thick) and elsewhere (dashed); open triangles are lower bounds "
 	  "of a livelocked core." },
@@ -267,7 +267,7 @@ static int charts(FILE *f, const struct report *r)
 		if (sections[i].fn(f, r) < 0)
 			return -ENOMEM;
 		fputs("<figcaption>", f);
-		html_escape(f, sections[i].caption);
+		report_html_escape(f, sections[i].caption);
 		fputs("</figcaption></figure>\n", f);
 	}
 	return 0;
@@ -287,16 +287,16 @@ int report_write_html(FILE *f, const struct report *r)
 	      "\"utf-8\">\n<meta name=\"generator\" content=\"memcal "
 	      MEMCAL_VERSION "\">\n<title>", f);
 	fprintf(f, "%s report: ", tuning ? "memtune" : "memcal");
-	html_escape(f, host);
+	report_html_escape(f, host);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
 	fprintf(f, "<h1>%s report: ", tuning ? "Tuning" : "Calibration");
-	html_escape(f, host);
+	report_html_escape(f, host);
 	fputs("</h1>\n<p class=\"meta\">Generated ", f);
-	html_escape(f, r->generated_at);
+	report_html_escape(f, r->generated_at);
 	fputs(" by " , f);
-	html_escape(f, r->tool ? r->tool : "memcal");
+	report_html_escape(f, r->tool ? r->tool : "memcal");
 	fputs(" " MEMCAL_VERSION " from ", f);
-	html_escape(f, r->db_path);
+	report_html_escape(f, r->db_path);
 	fputs(".</p>\n<h2 id=\"summary\">Summary</h2>\n<table class=\"kv\">\n",
 	      f);
 	if (tuning && r->have_config)

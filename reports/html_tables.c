@@ -15,7 +15,7 @@
 static void head(FILE *f, const char *title, const char *cols)
 {
 	fputs("<h3>", f);
-	html_escape(f, title);
+	report_html_escape(f, title);
 	fputs("</h3>\n<table>\n<tr>", f);
 	while (*cols) {
 		const char *bar = strchr(cols, '|');
@@ -54,7 +54,7 @@ static void cells(FILE *f, const char *fmt, ...)
 		if (!strcmp(p, "nan") || !strcmp(p, "-nan"))
 			p = (char *)"-";	/* not measured */
 		fputs(num ? "<td class=\"num\">" : "<td>", f);
-		html_escape(f, p);
+		report_html_escape(f, p);
 		fputs("</td>", f);
 		if (!bar)
 			break;
@@ -81,7 +81,7 @@ static void tables_tuning(FILE *f, const struct report *r)
 		json_array_foreach(ex, i, s)
 			if (json_is_string(s)) {
 				fputs("<li>", f);
-				html_escape(f, json_string_value(s));
+				report_html_escape(f, json_string_value(s));
 				fputs("</li>\n", f);
 			}
 		fputs("</ul>\n", f);

@@ -180,19 +180,19 @@ bool report_overhead_proxy(const struct report *r);
 /* Charts: each writes one <svg> (a placeholder when data is missing). */
 #define REPORT_CHART_WIDTH 780.0
 #define REPORT_CHART_HEIGHT 400.0
-int chart_bandwidth(FILE *f, const struct report *r);
-int chart_latency(FILE *f, const struct report *r);
-int chart_family(FILE *f, const struct report *r);
-int chart_overhead(FILE *f, const struct report *r);
-int chart_budgets(FILE *f, const struct report *r);
-int chart_validation(FILE *f, const struct report *r);
-int chart_lms(FILE *f, const struct report *r);
+int report_chart_bandwidth(FILE *f, const struct report *r);
+int report_chart_latency(FILE *f, const struct report *r);
+int report_chart_family(FILE *f, const struct report *r);
+int report_chart_overhead(FILE *f, const struct report *r);
+int report_chart_budgets(FILE *f, const struct report *r);
+int report_chart_validation(FILE *f, const struct report *r);
+int report_chart_lms(FILE *f, const struct report *r);
 int report_chart_count(const struct report *r);
 
 /* report_job_latency.c: per-job latency of the real-time workloads. */
 int report_load_job_latency(struct report *r, memcal_db *db);
 void report_job_latency_free(struct report *r);
-int chart_job_latency(FILE *f, const struct report *r);
+int report_chart_job_latency(FILE *f, const struct report *r);
 json_t *report_job_latency_json(const struct report *r);
 
 /* Renderers.  Each returns 0 or -errno. */
@@ -201,6 +201,6 @@ int report_write_html_tables(FILE *f, const struct report *r);
 int report_write_csv(FILE *f, const struct report *r);
 json_t *report_to_json(const struct report *r);
 int report_write_json(FILE *f, const struct report *r);
-void html_escape(FILE *f, const char *s);
+void report_html_escape(FILE *f, const char *s);
 
 #endif /* MEMCAL_REPORT_H */

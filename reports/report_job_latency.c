@@ -105,11 +105,11 @@ static size_t cond_index(const char *cond)
 }
 
 /**
- * chart_job_latency() - the cumulative distribution of per-job latency
+ * report_chart_job_latency() - the cumulative distribution of per-job latency
  * of each real-time workload in each condition, with its p99 as a point
  * on the 0.99 line and the deadline as a vertical line.
  */
-int chart_job_latency(FILE *f, const struct report *r)
+int report_chart_job_latency(FILE *f, const struct report *r)
 {
 	static const char *const dash[] = { NULL, "6 3", "2 2" };
 	const char *title = "Per-job latency of the real-time workloads";
@@ -118,7 +118,7 @@ int chart_job_latency(FILE *f, const struct report *r)
 	struct svg_ticks xt, yt;
 
 	if (!r->n_jl) {
-		svg_placeholder(f, "chart-job-latency", title, W, H,
+		report_svg_placeholder(f, "chart-job-latency", title, W, H,
 				!r->have_validation ? "No validation: run "
 				"'memtune validate MIX.yaml'." : "The "
 				"validation timed no real-time jobs.");
@@ -129,25 +129,25 @@ int chart_job_latency(FILE *f, const struct report *r)
 				       (double)r->jl[i].deadline_ns) / 1e6);
 		deadline = (double)r->jl[i].deadline_ns / 1e6;
 	}
-	svg_chart_begin(&c, f, "chart-job-latency", title, "Cumulative "
+	report_svg_chart_begin(&c, f, "chart-job-latency", title, "Cumulative "
 			"fraction of jobs finished (or woken, for cyclictest) "
 			"within a latency; dots mark each 99th percentile.",
 			W, H);
 	{
 		double lo = 0, hi = xmax * 1.08;
 
-		svg_nice_range(&lo, &hi, 8, false);
-		svg_chart_set_x(&c, lo, hi, false);
-		svg_linear_ticks(lo, hi, 8, &xt);
+		report_svg_nice_range(&lo, &hi, 8, false);
+		report_svg_chart_set_x(&c, lo, hi, false);
+		report_svg_linear_ticks(lo, hi, 8, &xt);
 	}
-	svg_chart_set_y(&c, 0, 1.05, false);
-	svg_linear_ticks(0, 1, 5, &yt);
-	svg_chart_axes(&c, "latency (ms)", "fraction of jobs", &xt, &yt);
-	svg_hline(&c, 0.99, c.x.d0, c.x.d1, "#888888", "2 3", "p99");
+	report_svg_chart_set_y(&c, 0, 1.05, false);
+	report_svg_linear_ticks(0, 1, 5, &yt);
+	report_svg_chart_axes(&c, "latency (ms)", "fraction of jobs", &xt, &yt);
+	report_svg_hline(&c, 0.99, c.x.d0, c.x.d1, "#888888", "2 3", "p99");
 	for (size_t i = 0; i < r->n_jl; i++) {
 		const struct memcal_job_latency *l = &r->jl[i];
 		size_t k = cond_index(l->condition);
-		const char *col = svg_palette(k);
+		const char *col = report_svg_palette(k);
 		double *x, *y, px = (double)l->p99_ns / 1e6, py = 0.99;
 		long n = cdf_points(l, &x, &y);
 		char label[96], tip[256];
@@ -157,14 +157,14 @@ int chart_job_latency(FILE *f, const struct report *r)
 			free(y);
 			return -1;
 		}
-		svg_series_line(&c, x, y, (size_t)n, col, 1.8, dash[k]);
+		report_svg_series_line(&c, x, y, (size_t)n, col, 1.8, dash[k]);
 		snprintf(tip, sizeof(tip), "%s %s: p99 %.3f ms", l->workload,
 			 l->condition, px);
-		svg_series_points(&c, &px, &py, 1, col, 4, tip);
+		report_svg_series_points(&c, &px, &py, 1, col, 4, tip);
 		snprintf(label, sizeof(label), "%.24s %s: p99 %.2f ms, %lld/%lld "
 			 "late", l->workload, l->condition, px,
 			 (long long)l->misses, (long long)l->samples);
-		svg_legend_add(&c, label, col, dash[k], 1.8, false);
+		report_svg_legend_add(&c, label, col, dash[k], 1.8, false);
 		free(x);
 		free(y);
 	}
@@ -172,9 +172,9 @@ int chart_job_latency(FILE *f, const struct report *r)
 		char dl[64];
 
 		snprintf(dl, sizeof(dl), "deadline %.3g ms", deadline);
-		svg_vline(&c, deadline, "#c0392b", "6 4", dl);
+		report_svg_vline(&c, deadline, "#c0392b", "6 4", dl);
 	}
-	svg_chart_end(&c);
+	report_svg_chart_end(&c);
 	return 1;
 }
 

@@ -11,7 +11,7 @@
 #include "memcal_reports.h"
 
 /**
- * figures_bw_at() - bandwidth of traffic @kind with @n_cpus cores at once,
+ * report_figures_bw_at() - bandwidth of traffic @kind with @n_cpus cores at once,
  * bytes per second, from the @n rows @bw of one run: the figure every
  * output shows for that core count (the bandwidth chart, the reports'
  * "one core" and peak figures, `memcal show`).
@@ -22,7 +22,7 @@
  * aggregate row, the mean of the per-core ("core") rows with that many
  * CPUs.  Return: NAN when nothing was measured.
  */
-double figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
+double report_figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
 		     int n_cpus, double *lo, double *hi)
 {
 	double best = NAN, blo = NAN, bhi = NAN, sum = 0, smin = INFINITY,
@@ -59,8 +59,8 @@ double figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
 	return best;
 }
 
-/* figures_max_cpus() - the most CPUs any of the @n rows @bw ran at once. */
-int figures_max_cpus(const struct memcal_bw *bw, size_t n)
+/* report_figures_max_cpus() - the most CPUs any of the @n rows @bw ran at once. */
+int report_figures_max_cpus(const struct memcal_bw *bw, size_t n)
 {
 	int most = 0;
 
@@ -71,17 +71,17 @@ int figures_max_cpus(const struct memcal_bw *bw, size_t n)
 }
 
 /*
- * figures_bw_peak() - the highest figures_bw_at() of @kind over every core
+ * report_figures_bw_peak() - the highest report_figures_bw_at() of @kind over every core
  * count; *@n_cpus (optional) gets the count.  NAN if none.
  */
-double figures_bw_peak(const struct memcal_bw *bw, size_t n,
+double report_figures_bw_peak(const struct memcal_bw *bw, size_t n,
 		       const char *kind, int *n_cpus)
 {
-	int most = figures_max_cpus(bw, n), at = 0;
+	int most = report_figures_max_cpus(bw, n), at = 0;
 	double best = NAN;
 
 	for (int k = 1; k <= most; k++) {
-		double v = figures_bw_at(bw, n, kind, k, NULL, NULL);
+		double v = report_figures_bw_at(bw, n, kind, k, NULL, NULL);
 
 		if (!isnan(v) && (isnan(best) || v > best)) {
 			best = v;
@@ -93,9 +93,9 @@ double figures_bw_peak(const struct memcal_bw *bw, size_t n,
 	return best;
 }
 
-/* figures_sustainable() - the row of @traffic among the @n rows, or NULL. */
+/* report_figures_sustainable() - the row of @traffic among the @n rows, or NULL. */
 const struct memcal_sustainable *
-figures_sustainable(const struct memcal_sustainable *sus, size_t n,
+report_figures_sustainable(const struct memcal_sustainable *sus, size_t n,
 		    const char *traffic)
 {
 	for (size_t i = 0; i < n; i++)
@@ -104,23 +104,23 @@ figures_sustainable(const struct memcal_sustainable *sus, size_t n,
 	return NULL;
 }
 
-/* report_bw_at() - figures_bw_at() of the report's run. */
+/* report_bw_at() - report_figures_bw_at() of the report's run. */
 double report_bw_at(const struct report *r, const char *kind, int n_cpus,
 		    double *lo, double *hi)
 {
-	return figures_bw_at(r->bw, r->n_bw, kind, n_cpus, lo, hi);
+	return report_figures_bw_at(r->bw, r->n_bw, kind, n_cpus, lo, hi);
 }
 
-/* report_max_cpus() - figures_max_cpus() of the report's run. */
+/* report_max_cpus() - report_figures_max_cpus() of the report's run. */
 int report_max_cpus(const struct report *r)
 {
-	return figures_max_cpus(r->bw, r->n_bw);
+	return report_figures_max_cpus(r->bw, r->n_bw);
 }
 
-/* report_peak_bw() - figures_bw_peak() of the report's run. */
+/* report_peak_bw() - report_figures_bw_peak() of the report's run. */
 double report_peak_bw(const struct report *r, const char *kind, int *n_cpus)
 {
-	return figures_bw_peak(r->bw, r->n_bw, kind, n_cpus);
+	return report_figures_bw_peak(r->bw, r->n_bw, kind, n_cpus);
 }
 
 /*

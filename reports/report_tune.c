@@ -82,7 +82,7 @@ const char *report_doc_reason(const struct report *r, const char *key)
 const struct memcal_sustainable *report_sustainable(const struct report *r,
 						    const char *traffic)
 {
-	return figures_sustainable(r->sus, r->n_sus, traffic);
+	return report_figures_sustainable(r->sus, r->n_sus, traffic);
 }
 
 /*

@@ -28,7 +28,7 @@ static void text(FILE *f, double x, double y, const char *anchor,
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" "
 		"font-size=\"%.0f\" fill=\"%s\"%s%s>", x, y, anchor, size, fill,
 		extra ? " " : "", extra ? extra : "");
-	svg_escape(f, s);
+	report_svg_escape(f, s);
 	fputs("</text>\n", f);
 }
 
@@ -49,7 +49,7 @@ static void wrapped(FILE *f, double x, double y, double room, double size,
 			n = cut = sizeof(line) - 1;
 		memcpy(line, s, n);
 		line[n] = '\0';
-		while (l < max_lines - 1 && svg_text_width(line, size) > room) {
+		while (l < max_lines - 1 && report_svg_text_width(line, size) > room) {
 			char *sp = strrchr(line, ' ');
 
 			if (!sp)
@@ -62,7 +62,7 @@ static void wrapped(FILE *f, double x, double y, double room, double size,
 		{
 			double sz = size;
 
-			while (sz > 7 && svg_text_width(line, sz) > room)
+			while (sz > 7 && report_svg_text_width(line, sz) > room)
 				sz -= 0.5;
 			text(f, x, y, "start", sz, "#555555", NULL, line);
 		}
@@ -71,11 +71,11 @@ static void wrapped(FILE *f, double x, double y, double room, double size,
 }
 
 /*
- * svg_chart_begin() - open a chart of @width x @height pixels: the <svg>
+ * report_svg_chart_begin() - open a chart of @width x @height pixels: the <svg>
  * element with id @id, a white background, the title and subtitle, and
  * the clipPath of the plot rectangle.  Return: 0, -EINVAL.
  */
-int svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
+int report_svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 		    const char *title, const char *subtitle, double width,
 		    double height)
 {
@@ -91,15 +91,15 @@ int svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 	c->px1 = width - LEGEND_COLUMN;
 	c->py0 = MARGIN_TOP;
 	c->py1 = height - MARGIN_BOTTOM;
-	svg_chart_set_x(c, 0, 1, false);
-	svg_chart_set_y(c, 0, 1, false);
+	report_svg_chart_set_x(c, 0, 1, false);
+	report_svg_chart_set_y(c, 0, 1, false);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"");
-	svg_escape(f, c->id);
+	report_svg_escape(f, c->id);
 	fprintf(f, "\" class=\"chart\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" %s>\n", width, height,
 		width, height, FONT);
 	fputs("<title>", f);
-	svg_escape(f, title);
+	report_svg_escape(f, title);
 	fputs("</title>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" "
 		"fill=\"#ffffff\"/>\n", width, height);
@@ -112,24 +112,24 @@ int svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 	return 0;
 }
 
-/* svg_chart_set_x() - the x data interval, mapped onto the plot width. */
-void svg_chart_set_x(struct svg_chart *c, double lo, double hi, bool log)
+/* report_svg_chart_set_x() - the x data interval, mapped onto the plot width. */
+void report_svg_chart_set_x(struct svg_chart *c, double lo, double hi, bool log)
 {
 	c->x = (struct svg_scale){ lo, hi, c->px0, c->px1, log };
 }
 
-/* svg_chart_set_y() - the y data interval, mapped bottom to top. */
-void svg_chart_set_y(struct svg_chart *c, double lo, double hi, bool log)
+/* report_svg_chart_set_y() - the y data interval, mapped bottom to top. */
+void report_svg_chart_set_y(struct svg_chart *c, double lo, double hi, bool log)
 {
 	c->y = (struct svg_scale){ lo, hi, c->py1, c->py0, log };
 }
 
 /*
- * svg_chart_axes() - frame, grid lines, ticks with their labels, and the
+ * report_svg_chart_axes() - frame, grid lines, ticks with their labels, and the
  * axis titles (@xlabel below, @ylabel rotated on the left; both should
  * name their unit).  NULL tick sets draw no ticks on that axis.
  */
-void svg_chart_axes(struct svg_chart *c, const char *xlabel,
+void report_svg_chart_axes(struct svg_chart *c, const char *xlabel,
 		    const char *ylabel, const struct svg_ticks *xt,
 		    const struct svg_ticks *yt)
 {
@@ -138,7 +138,7 @@ void svg_chart_axes(struct svg_chart *c, const char *xlabel,
 
 	fprintf(f, "<g class=\"axes\" stroke-width=\"1\">\n");
 	for (size_t i = 0; yt && i < yt->n; i++) {
-		double y = svg_scale_map(&c->y, yt->v[i]);
+		double y = report_svg_scale_map(&c->y, yt->v[i]);
 
 		if (!isfinite(y) || y < c->py0 - 0.5 || y > c->py1 + 0.5)
 			continue;
@@ -148,11 +148,11 @@ void svg_chart_axes(struct svg_chart *c, const char *xlabel,
 		fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
 			"y2=\"%.2f\" stroke=\"#333333\"/>\n", c->px0 - 5, y,
 			c->px0, y);
-		svg_format_tick(yt->v[i], yt->step, buf, sizeof(buf));
+		report_svg_format_tick(yt->v[i], yt->step, buf, sizeof(buf));
 		text(f, c->px0 - 8, y + 4, "end", 11, "#333333", NULL, buf);
 	}
 	for (size_t i = 0; xt && i < xt->n; i++) {
-		double x = svg_scale_map(&c->x, xt->v[i]);
+		double x = report_svg_scale_map(&c->x, xt->v[i]);
 
 		if (!isfinite(x) || x < c->px0 - 0.5 || x > c->px1 + 0.5)
 			continue;
@@ -162,7 +162,7 @@ void svg_chart_axes(struct svg_chart *c, const char *xlabel,
 		fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
 			"y2=\"%.2f\" stroke=\"#333333\"/>\n", x, c->py1, x,
 			c->py1 + 5);
-		svg_format_tick(xt->v[i], xt->step, buf, sizeof(buf));
+		report_svg_format_tick(xt->v[i], xt->step, buf, sizeof(buf));
 		text(f, x, c->py1 + 18, "middle", 11, "#333333", NULL, buf);
 	}
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
@@ -183,24 +183,24 @@ void svg_chart_axes(struct svg_chart *c, const char *xlabel,
 }
 
 /*
- * svg_chart_categories() - a categorical x axis: @n slots of width 1 over
+ * report_svg_chart_categories() - a categorical x axis: @n slots of width 1 over
  * the data interval [0, @n], each labelled under its centre, and a linear
  * x scale set to match.  Draws the frame's x side and the axis title.
  */
-void svg_chart_categories(struct svg_chart *c, const char *const *names,
+void report_svg_chart_categories(struct svg_chart *c, const char *const *names,
 			  size_t n, const char *xlabel)
 {
 	double slot;
 
-	svg_chart_set_x(c, 0, n ? (double)n : 1, false);
+	report_svg_chart_set_x(c, 0, n ? (double)n : 1, false);
 	slot = (c->px1 - c->px0) / (double)(n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
-		double x = svg_scale_map(&c->x, (double)i + 0.5);
+		double x = report_svg_scale_map(&c->x, (double)i + 0.5);
 		double size = 11;
 		char buf[64];
 
 		snprintf(buf, sizeof(buf), "%s", names[i] ? names[i] : "");
-		while (size > 7 && svg_text_width(buf, size) > slot - 4)
+		while (size > 7 && report_svg_text_width(buf, size) > slot - 4)
 			size -= 1;
 		text(c->f, x, c->py1 + 18, "middle", size, "#333333", NULL, buf);
 	}
@@ -217,11 +217,11 @@ static void clip_open(struct svg_chart *c, const char *cls)
 }
 
 /*
- * svg_series_line() - a polyline through the points (@x[i], @y[i]) in data
+ * report_svg_series_line() - a polyline through the points (@x[i], @y[i]) in data
  * units; a non-finite value breaks the line; every segment is cut at the
  * plot rectangle.
  */
-void svg_series_line(struct svg_chart *c, const double *x, const double *y,
+void report_svg_series_line(struct svg_chart *c, const double *x, const double *y,
 		     size_t n, const char *color, double width,
 		     const char *dash)
 {
@@ -230,15 +230,15 @@ void svg_series_line(struct svg_chart *c, const double *x, const double *y,
 
 	clip_open(c, "series");
 	for (size_t i = 0; i < n; i++) {
-		double px = svg_scale_map(&c->x, x[i]);
-		double py = svg_scale_map(&c->y, y[i]);
+		double px = report_svg_scale_map(&c->x, x[i]);
+		double py = report_svg_scale_map(&c->y, y[i]);
 		double a = lx, b = ly, d = px, e = py;
 
 		if (!isfinite(px) || !isfinite(py)) {
 			have_prev = pen = false;
 			continue;
 		}
-		if (have_prev && svg_clip_segment(c->px0, c->py0, c->px1,
+		if (have_prev && report_svg_clip_segment(c->px0, c->py0, c->px1,
 						  c->py1, &a, &b, &d, &e)) {
 			if (!any)
 				fprintf(c->f, "<path fill=\"none\" stroke=\"%s\" "
@@ -294,7 +294,7 @@ static void marker(FILE *f, double px, double py, double radius,
 			"stroke-width=\"0.8\">", px, py, radius, color);
 	if (title) {
 		fputs("<title>", f);
-		svg_escape(f, title);
+		report_svg_escape(f, title);
 		fprintf(f, ": %g, %g%s</title>", x, y,
 			m == SVG_MARK_LOWER_BOUND ? " (lower bound)" : "");
 	}
@@ -302,19 +302,19 @@ static void marker(FILE *f, double px, double py, double radius,
 }
 
 /*
- * svg_series_markers() - a @marker of @radius at each point inside the
+ * report_svg_series_markers() - a @marker of @radius at each point inside the
  * plot rectangle (its centre inside); points outside (or not finite) are
  * dropped.  @title, when given, becomes each point's tooltip prefix.
  */
-void svg_series_markers(struct svg_chart *c, const double *x,
+void report_svg_series_markers(struct svg_chart *c, const double *x,
 			const double *y, size_t n, const char *color,
 			double radius, enum svg_marker m, const char *title)
 {
 	/* not clip-path'd: a marker on the edge stays whole */
 	fputs("<g class=\"points\">\n", c->f);
 	for (size_t i = 0; i < n; i++) {
-		double px = svg_scale_map(&c->x, x[i]);
-		double py = svg_scale_map(&c->y, y[i]);
+		double px = report_svg_scale_map(&c->x, x[i]);
+		double py = report_svg_scale_map(&c->y, y[i]);
 
 		if (!isfinite(px) || !isfinite(py) || px < c->px0 ||
 		    px > c->px1 || py < c->py0 || py > c->py1)
@@ -324,12 +324,12 @@ void svg_series_markers(struct svg_chart *c, const double *x,
 	fputs("</g>\n", c->f);
 }
 
-/* svg_series_points() - svg_series_markers() with filled circles. */
-void svg_series_points(struct svg_chart *c, const double *x, const double *y,
+/* report_svg_series_points() - report_svg_series_markers() with filled circles. */
+void report_svg_series_points(struct svg_chart *c, const double *x, const double *y,
 		       size_t n, const char *color, double radius,
 		       const char *title)
 {
-	svg_series_markers(c, x, y, n, color, radius, SVG_MARK_CIRCLE, title);
+	report_svg_series_markers(c, x, y, n, color, radius, SVG_MARK_CIRCLE, title);
 }
 
 /* segment - one clipped line in pixel coordinates (dropped if outside). */
@@ -337,7 +337,7 @@ static void segment(struct svg_chart *c, double x0, double y0, double x1,
 		    double y1, const char *color, double width,
 		    const char *dash)
 {
-	if (!svg_clip_segment(c->px0, c->py0, c->px1, c->py1, &x0, &y0, &x1,
+	if (!report_svg_clip_segment(c->px0, c->py0, c->px1, c->py1, &x0, &y0, &x1,
 			      &y1))
 		return;
 	fprintf(c->f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
@@ -346,12 +346,12 @@ static void segment(struct svg_chart *c, double x0, double y0, double x1,
 		dash ? dash : "", dash ? "\"" : "");
 }
 
-/* svg_error_bar() - a vertical min-max whisker at @x with end caps. */
-void svg_error_bar(struct svg_chart *c, double x, double ylo, double yhi,
+/* report_svg_error_bar() - a vertical min-max whisker at @x with end caps. */
+void report_svg_error_bar(struct svg_chart *c, double x, double ylo, double yhi,
 		   const char *color)
 {
-	double px = svg_scale_map(&c->x, x);
-	double a = svg_scale_map(&c->y, ylo), b = svg_scale_map(&c->y, yhi);
+	double px = report_svg_scale_map(&c->x, x);
+	double a = report_svg_scale_map(&c->y, ylo), b = report_svg_scale_map(&c->y, yhi);
 
 	segment(c, px, a, px, b, color, 1, NULL);
 	segment(c, px - 3, a, px + 3, a, color, 1, NULL);
@@ -359,14 +359,14 @@ void svg_error_bar(struct svg_chart *c, double x, double ylo, double yhi,
 }
 
 /*
- * svg_bar() - a filled rectangle between data x @x0..@x1 and y @y0..@y1,
+ * report_svg_bar() - a filled rectangle between data x @x0..@x1 and y @y0..@y1,
  * clipped to the plot rectangle; @title becomes its tooltip.
  */
-void svg_bar(struct svg_chart *c, double x0, double x1, double y0, double y1,
+void report_svg_bar(struct svg_chart *c, double x0, double x1, double y0, double y1,
 	     const char *color, const char *title)
 {
-	double a = svg_scale_map(&c->x, x0), b = svg_scale_map(&c->x, x1);
-	double d = svg_scale_map(&c->y, y0), e = svg_scale_map(&c->y, y1);
+	double a = report_svg_scale_map(&c->x, x0), b = report_svg_scale_map(&c->x, x1);
+	double d = report_svg_scale_map(&c->y, y0), e = report_svg_scale_map(&c->y, y1);
 	double l = fmax(fmin(a, b), c->px0), r = fmin(fmax(a, b), c->px1);
 	double t = fmax(fmin(d, e), c->py0), u = fmin(fmax(d, e), c->py1);
 
@@ -378,22 +378,22 @@ void svg_bar(struct svg_chart *c, double x0, double x1, double y0, double y1,
 		"stroke-width=\"0.8\">", l, t, r - l, u - t, color);
 	if (title) {
 		fputs("<title>", c->f);
-		svg_escape(c->f, title);
+		report_svg_escape(c->f, title);
 		fputs("</title>", c->f);
 	}
 	fputs("</rect>\n", c->f);
 }
 
 /*
- * svg_hline() - a horizontal marker at data @y from data x @x0 to @x1
+ * report_svg_hline() - a horizontal marker at data @y from data x @x0 to @x1
  * (NAN, NAN: the whole plot width), labelled just above its right end.
  */
-void svg_hline(struct svg_chart *c, double y, double x0, double x1,
+void report_svg_hline(struct svg_chart *c, double y, double x0, double x1,
 	       const char *color, const char *dash, const char *label)
 {
-	double py = svg_scale_map(&c->y, y);
-	double a = isfinite(x0) ? svg_scale_map(&c->x, x0) : c->px0;
-	double b = isfinite(x1) ? svg_scale_map(&c->x, x1) : c->px1;
+	double py = report_svg_scale_map(&c->y, y);
+	double a = isfinite(x0) ? report_svg_scale_map(&c->x, x0) : c->px0;
+	double b = isfinite(x1) ? report_svg_scale_map(&c->x, x1) : c->px1;
 
 	if (!isfinite(py) || py < c->py0 || py > c->py1)
 		return;
@@ -407,15 +407,15 @@ void svg_hline(struct svg_chart *c, double y, double x0, double x1,
 }
 
 /*
- * svg_vline() - a vertical marker at data @x over the plot height,
+ * report_svg_vline() - a vertical marker at data @x over the plot height,
  * labelled along the line (text rotated to read upwards, just left of it,
  * from the top of the plot down), so that two markers' labels never
  * collide however close the markers are.
  */
-void svg_vline(struct svg_chart *c, double x, const char *color,
+void report_svg_vline(struct svg_chart *c, double x, const char *color,
 	       const char *dash, const char *label)
 {
-	double px = svg_scale_map(&c->x, x);
+	double px = report_svg_scale_map(&c->x, x);
 
 	if (!isfinite(px) || px < c->px0 || px > c->px1)
 		return;
@@ -432,18 +432,18 @@ void svg_vline(struct svg_chart *c, double x, const char *color,
 }
 
 /*
- * svg_note() - free text at data position (@x, @y) inside the plot; a
+ * report_svg_note() - free text at data position (@x, @y) inside the plot; a
  * NAN position means the centre of the plot.  Text anchored at its "end"
  * or "start" keeps 4 px from the point and moves to the point's other side
  * when it would leave the plot.
  */
-void svg_note(struct svg_chart *c, double x, double y, const char *anchor,
+void report_svg_note(struct svg_chart *c, double x, double y, const char *anchor,
 	      const char *color, const char *s)
 {
-	double px = isfinite(x) ? svg_scale_map(&c->x, x) : (c->px0 + c->px1) / 2;
-	double py = isfinite(y) ? svg_scale_map(&c->y, y) : (c->py0 + c->py1) / 2;
+	double px = isfinite(x) ? report_svg_scale_map(&c->x, x) : (c->px0 + c->px1) / 2;
+	double py = isfinite(y) ? report_svg_scale_map(&c->y, y) : (c->py0 + c->py1) / 2;
 
-	double w = svg_text_width(s, 11);
+	double w = report_svg_text_width(s, 11);
 
 	if (!isfinite(px) || !isfinite(py))
 		return;
@@ -461,10 +461,10 @@ void svg_note(struct svg_chart *c, double x, double y, const char *anchor,
 }
 
 /*
- * svg_legend_add() - add an entry to the chart's legend (drawn by
- * svg_chart_end()).  Return: 0, -ENOSPC when the legend is full.
+ * report_svg_legend_add() - add an entry to the chart's legend (drawn by
+ * report_svg_chart_end()).  Return: 0, -ENOSPC when the legend is full.
  */
-int svg_legend_add(struct svg_chart *c, const char *label, const char *color,
+int report_svg_legend_add(struct svg_chart *c, const char *label, const char *color,
 		   const char *dash, double width, bool bar)
 {
 	struct svg_legend_entry *e;
@@ -481,15 +481,15 @@ int svg_legend_add(struct svg_chart *c, const char *label, const char *color,
 }
 
 /*
- * svg_legend_marker() - svg_legend_add() of a line swatch (none when
+ * report_svg_legend_marker() - report_svg_legend_add() of a line swatch (none when
  * @width is 0) with the point marker @m drawn on it.
  * Return: 0, -ENOSPC when the legend is full.
  */
-int svg_legend_marker(struct svg_chart *c, const char *label,
+int report_svg_legend_marker(struct svg_chart *c, const char *label,
 		      const char *color, const char *dash, double width,
 		      enum svg_marker m)
 {
-	int rc = svg_legend_add(c, label, color, dash, width, false);
+	int rc = report_svg_legend_add(c, label, color, dash, width, false);
 
 	if (!rc) {
 		c->legend[c->n_legend - 1].marker = m;
@@ -499,10 +499,10 @@ int svg_legend_marker(struct svg_chart *c, const char *label,
 }
 
 /*
- * svg_chart_end() - draw the legend in the column right of the plot (long
+ * report_svg_chart_end() - draw the legend in the column right of the plot (long
  * labels are shrunk to fit) and close the <svg> element.
  */
-void svg_chart_end(struct svg_chart *c)
+void report_svg_chart_end(struct svg_chart *c)
 {
 	FILE *f = c->f;
 	double x = c->px1 + 14, y = c->py0 + 6, room = LEGEND_COLUMN - 44;
@@ -525,7 +525,7 @@ void svg_chart_end(struct svg_chart *c)
 		if (e->marker != SVG_MARK_NONE)
 			marker(f, x + 9, y + 5, 4, e->marker, e->color, NULL,
 			       0, 0);
-		while (size > 7 && svg_text_width(e->label, size) > room)
+		while (size > 7 && report_svg_text_width(e->label, size) > room)
 			size -= 0.5;
 		text(f, x + 24, y + 9, "start", size, "#222222", NULL, e->label);
 		y += 18;
@@ -536,19 +536,19 @@ void svg_chart_end(struct svg_chart *c)
 }
 
 /*
- * svg_placeholder() - a chart-sized <svg> that says, in place of the
+ * report_svg_placeholder() - a chart-sized <svg> that says, in place of the
  * chart, which data is missing and how to get it.
  */
-void svg_placeholder(FILE *f, const char *id, const char *title,
+void report_svg_placeholder(FILE *f, const char *id, const char *title,
 		     double width, double height, const char *message)
 {
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"");
-	svg_escape(f, id);
+	report_svg_escape(f, id);
 	fprintf(f, "\" class=\"chart missing\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" %s>\n", width, height,
 		width, height, FONT);
 	fputs("<title>", f);
-	svg_escape(f, title);
+	report_svg_escape(f, title);
 	fputs("</title>\n", f);
 	fprintf(f, "<rect x=\"0.5\" y=\"0.5\" width=\"%.0f\" height=\"%.0f\" "
 		"fill=\"#fafafa\" stroke=\"#bbbbbb\" stroke-dasharray=\"6 4\"/>\n",

@@ -83,7 +83,7 @@ struct svg_legend_entry {
  * @width, @height: size of the whole chart in pixels.
  * @px0, @px1, @py0, @py1: the plot rectangle (px0 < px1, py0 < py1).
  * @x, @y:   the scales (pixel ranges set from the plot rectangle).
- * @legend:  entries added with svg_legend_add(), drawn by svg_chart_end().
+ * @legend:  entries added with report_svg_legend_add(), drawn by report_svg_chart_end().
  * @n_legend: number of entries.
  */
 struct svg_chart {
@@ -97,62 +97,62 @@ struct svg_chart {
 };
 
 /* Scales and ticks. */
-double svg_scale_map(const struct svg_scale *s, double v);
-double svg_nice_num(double x, bool round);
-int svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t);
-int svg_log_ticks(double lo, double hi, struct svg_ticks *t);
-void svg_nice_range(double *lo, double *hi, int target, bool log);
-void svg_format_tick(double v, double step, char *buf, size_t len);
+double report_svg_scale_map(const struct svg_scale *s, double v);
+double report_svg_nice_num(double x, bool round);
+int report_svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t);
+int report_svg_log_ticks(double lo, double hi, struct svg_ticks *t);
+void report_svg_nice_range(double *lo, double *hi, int target, bool log);
+void report_svg_format_tick(double v, double step, char *buf, size_t len);
 
 /* Geometry: Liang-Barsky clipping of a segment to a rectangle. */
-bool svg_clip_segment(double xmin, double ymin, double xmax, double ymax,
+bool report_svg_clip_segment(double xmin, double ymin, double xmax, double ymax,
 		      double *x0, double *y0, double *x1, double *y1);
 
 /* Text. */
-void svg_escape(FILE *f, const char *s);
-double svg_text_width(const char *s, double font_px);
+void report_svg_escape(FILE *f, const char *s);
+double report_svg_text_width(const char *s, double font_px);
 
 /* Charts. */
-int svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
+int report_svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 		    const char *title, const char *subtitle, double width,
 		    double height);
-void svg_chart_set_x(struct svg_chart *c, double lo, double hi, bool log);
-void svg_chart_set_y(struct svg_chart *c, double lo, double hi, bool log);
-void svg_chart_axes(struct svg_chart *c, const char *xlabel,
+void report_svg_chart_set_x(struct svg_chart *c, double lo, double hi, bool log);
+void report_svg_chart_set_y(struct svg_chart *c, double lo, double hi, bool log);
+void report_svg_chart_axes(struct svg_chart *c, const char *xlabel,
 		    const char *ylabel, const struct svg_ticks *xt,
 		    const struct svg_ticks *yt);
-void svg_chart_categories(struct svg_chart *c, const char *const *names,
+void report_svg_chart_categories(struct svg_chart *c, const char *const *names,
 			  size_t n, const char *xlabel);
-void svg_series_line(struct svg_chart *c, const double *x, const double *y,
+void report_svg_series_line(struct svg_chart *c, const double *x, const double *y,
 		     size_t n, const char *color, double width,
 		     const char *dash);
-void svg_series_points(struct svg_chart *c, const double *x, const double *y,
+void report_svg_series_points(struct svg_chart *c, const double *x, const double *y,
 		       size_t n, const char *color, double radius,
 		       const char *title);
-void svg_series_markers(struct svg_chart *c, const double *x,
+void report_svg_series_markers(struct svg_chart *c, const double *x,
 			const double *y, size_t n, const char *color,
 			double radius, enum svg_marker marker,
 			const char *title);
-void svg_error_bar(struct svg_chart *c, double x, double ylo, double yhi,
+void report_svg_error_bar(struct svg_chart *c, double x, double ylo, double yhi,
 		   const char *color);
-void svg_bar(struct svg_chart *c, double x0, double x1, double y0, double y1,
+void report_svg_bar(struct svg_chart *c, double x0, double x1, double y0, double y1,
 	     const char *color, const char *title);
-void svg_hline(struct svg_chart *c, double y, double x0, double x1,
+void report_svg_hline(struct svg_chart *c, double y, double x0, double x1,
 	       const char *color, const char *dash, const char *label);
-void svg_vline(struct svg_chart *c, double x, const char *color,
+void report_svg_vline(struct svg_chart *c, double x, const char *color,
 	       const char *dash, const char *label);
-void svg_note(struct svg_chart *c, double x, double y, const char *anchor,
+void report_svg_note(struct svg_chart *c, double x, double y, const char *anchor,
 	      const char *color, const char *text);
-int svg_legend_add(struct svg_chart *c, const char *label, const char *color,
+int report_svg_legend_add(struct svg_chart *c, const char *label, const char *color,
 		   const char *dash, double width, bool bar);
-int svg_legend_marker(struct svg_chart *c, const char *label,
+int report_svg_legend_marker(struct svg_chart *c, const char *label,
 		      const char *color, const char *dash, double width,
 		      enum svg_marker marker);
-void svg_chart_end(struct svg_chart *c);
-void svg_placeholder(FILE *f, const char *id, const char *title,
+void report_svg_chart_end(struct svg_chart *c);
+void report_svg_placeholder(FILE *f, const char *id, const char *title,
 		     double width, double height, const char *message);
 
 /* A colour of the report palette (colour-blind safe), cycling. */
-const char *svg_palette(size_t i);
+const char *report_svg_palette(size_t i);
 
 #endif /* MEMCAL_SVG_H */

@@ -11,10 +11,10 @@
 #include "svg.h"
 
 /*
- * svg_palette() - colour @i of a colour-blind-safe palette (Okabe-Ito,
+ * report_svg_palette() - colour @i of a colour-blind-safe palette (Okabe-Ito,
  * without its yellow, which is unreadable on white), cycling.
  */
-const char *svg_palette(size_t i)
+const char *report_svg_palette(size_t i)
 {
 	static const char *const colors[] = {
 		"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
@@ -25,10 +25,10 @@ const char *svg_palette(size_t i)
 }
 
 /*
- * svg_scale_map() - the pixel position of data value @v.  A log scale maps
+ * report_svg_scale_map() - the pixel position of data value @v.  A log scale maps
  * values <= 0 to NaN; callers drop non-finite positions.
  */
-double svg_scale_map(const struct svg_scale *s, double v)
+double report_svg_scale_map(const struct svg_scale *s, double v)
 {
 	double a = s->d0, b = s->d1;
 
@@ -45,11 +45,11 @@ double svg_scale_map(const struct svg_scale *s, double v)
 }
 
 /*
- * svg_nice_num() - a "nice" number (1, 2 or 5 times a power of ten) close
+ * report_svg_nice_num() - a "nice" number (1, 2 or 5 times a power of ten) close
  * to @x > 0: the nearest one when @round, else the smallest one >= @x
  * (Heckbert, "Nice numbers for graph labels", Graphics Gems 1990).
  */
-double svg_nice_num(double x, bool round)
+double report_svg_nice_num(double x, bool round)
 {
 	double e, f, nf;
 
@@ -65,11 +65,11 @@ double svg_nice_num(double x, bool round)
 }
 
 /*
- * svg_linear_ticks() - about @target nicely spaced ticks covering the data
+ * report_svg_linear_ticks() - about @target nicely spaced ticks covering the data
  * interval [@lo, @hi]: every tick lies inside it.  A degenerate interval
  * gets one tick.  Return: 0, -EINVAL for non-finite bounds.
  */
-int svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t)
+int report_svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t)
 {
 	double step, first;
 
@@ -89,9 +89,9 @@ int svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t)
 		t->n = 1;
 		return 0;
 	}
-	step = svg_nice_num((hi - lo) / (target - 1), true);
+	step = report_svg_nice_num((hi - lo) / (target - 1), true);
 	while ((hi - lo) / step > SVG_MAX_TICKS - 1)
-		step = svg_nice_num(step * 1.5, false);
+		step = report_svg_nice_num(step * 1.5, false);
 	first = ceil(lo / step - 1e-9) * step;
 	for (double v = first; v <= hi + step * 1e-9 && t->n < SVG_MAX_TICKS;
 	     v = first + (double)t->n * step)
@@ -101,11 +101,11 @@ int svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t)
 }
 
 /*
- * svg_log_ticks() - ticks of a log axis over [@lo, @hi] (both > 0): the
+ * report_svg_log_ticks() - ticks of a log axis over [@lo, @hi] (both > 0): the
  * powers of ten, plus 2x and 5x when the interval spans at most two
  * decades.  Return: 0, -EINVAL for bounds that are not positive.
  */
-int svg_log_ticks(double lo, double hi, struct svg_ticks *t)
+int report_svg_log_ticks(double lo, double hi, struct svg_ticks *t)
 {
 	static const double mult[] = { 1, 2, 5 };
 	int e0, e1;
@@ -135,11 +135,11 @@ int svg_log_ticks(double lo, double hi, struct svg_ticks *t)
 }
 
 /*
- * svg_nice_range() - widen [@lo, @hi] to nice bounds: multiples of the
+ * report_svg_nice_range() - widen [@lo, @hi] to nice bounds: multiples of the
  * tick step for a linear axis, powers of ten for a log one.  An empty
  * interval is widened around its value.
  */
-void svg_nice_range(double *lo, double *hi, int target, bool log)
+void report_svg_nice_range(double *lo, double *hi, int target, bool log)
 {
 	double step;
 
@@ -167,16 +167,16 @@ void svg_nice_range(double *lo, double *hi, int target, bool log)
 	}
 	if (target < 2)
 		target = 2;
-	step = svg_nice_num((*hi - *lo) / (target - 1), true);
+	step = report_svg_nice_num((*hi - *lo) / (target - 1), true);
 	*lo = floor(*lo / step + 1e-9) * step;
 	*hi = ceil(*hi / step - 1e-9) * step;
 }
 
 /*
- * svg_format_tick() - the label of tick @v: as many decimals as the step
+ * report_svg_format_tick() - the label of tick @v: as many decimals as the step
  * needs (none for a step >= 1); a log axis (@step 0) uses %g.
  */
-void svg_format_tick(double v, double step, char *buf, size_t len)
+void report_svg_format_tick(double v, double step, char *buf, size_t len)
 {
 	int dec = 0;
 
@@ -193,11 +193,11 @@ void svg_format_tick(double v, double step, char *buf, size_t len)
 }
 
 /*
- * svg_clip_segment() - cut the segment (x0,y0)-(x1,y1) to the rectangle
+ * report_svg_clip_segment() - cut the segment (x0,y0)-(x1,y1) to the rectangle
  * [xmin,xmax] x [ymin,ymax] (Liang-Barsky).  Return: false when nothing of
  * it is inside (or a coordinate is not finite); the ends are updated.
  */
-bool svg_clip_segment(double xmin, double ymin, double xmax, double ymax,
+bool report_svg_clip_segment(double xmin, double ymin, double xmax, double ymax,
 		      double *x0, double *y0, double *x1, double *y1)
 {
 	double dx = *x1 - *x0, dy = *y1 - *y0, t0 = 0, t1 = 1;
@@ -235,11 +235,11 @@ bool svg_clip_segment(double xmin, double ymin, double xmax, double ymax,
 }
 
 /*
- * svg_escape() - write @s as XML character data: & < > " ' become
+ * report_svg_escape() - write @s as XML character data: & < > " ' become
  * entities; control characters other than tab and newline are dropped
  * (XML 1.0 cannot carry them).
  */
-void svg_escape(FILE *f, const char *s)
+void report_svg_escape(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
@@ -258,10 +258,10 @@ void svg_escape(FILE *f, const char *s)
 }
 
 /*
- * svg_text_width() - estimated width in pixels of @s in a sans-serif font
+ * report_svg_text_width() - estimated width in pixels of @s in a sans-serif font
  * of @font_px (0.56 em per character; UTF-8 continuation bytes not counted).
  */
-double svg_text_width(const char *s, double font_px)
+double report_svg_text_width(const char *s, double font_px)
 {
 	size_t n = 0;
 

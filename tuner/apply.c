@@ -46,7 +46,7 @@ int tune_reg_check_board(const struct tune_config *c, char *err,
 	char terr[256];
 	int rc = MEMCAL_OK;
 
-	if (memcal_topology_load(&t, NULL, terr, sizeof(terr))) {
+	if (memcal_platform_topology_load(&t, NULL, terr, sizeof(terr))) {
 		snprintf(err, errlen, "cannot read this machine's topology: %s",
 			 terr);
 		return MEMCAL_EBOARD;
@@ -64,14 +64,14 @@ int tune_reg_check_board(const struct tune_config *c, char *err,
 	}
 	for (int i = 0; !rc && i < c->n_cpus; i++)
 		if (c->cpus[i].regulated &&
-		    !memcal_topology_has_pu(&t, (unsigned)c->cpus[i].cpu)) {
+		    !memcal_platform_topology_has_pu(&t, (unsigned)c->cpus[i].cpu)) {
 			snprintf(err, errlen, "the configuration regulates cpu "
 				 "%d, which this machine does not have",
 				 c->cpus[i].cpu);
 			rc = MEMCAL_EBOARD;
 		}
 	memcal_db_platform_free(&p);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 	return rc;
 }
 

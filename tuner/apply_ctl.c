@@ -201,7 +201,7 @@ int tune_ctl_load(struct tune_reg *r, const char *ko,
 	struct memreg_ctl *h;
 	int rc;
 
-	if (export_module_params(c, params, sizeof(params))) {
+	if (tune_export_module_params(c, params, sizeof(params))) {
 		snprintf(err, errlen, "module parameters too long");
 		return MEMCAL_ERROR;
 	}

@@ -58,10 +58,10 @@ static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 }
 
 /**
- * memtune_cmd_apply() - 'memtune apply [--config ID | --file JSON]
+ * tune_cmd_apply() - 'memtune apply [--config ID | --file JSON]
  * [--module PATH] [--sysfs DIR]'.
  */
-int memtune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "

@@ -49,7 +49,7 @@ int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db)
 int tune_load_mix(struct cli_ctx *ctx, const char *path, struct mix *m)
 {
 	char err[MIX_ERR_LEN];
-	int rc = mix_load(path, m, err, sizeof(err));
+	int rc = tune_mix_load(path, m, err, sizeof(err));
 
 	if (rc)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
@@ -73,7 +73,7 @@ int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m)
 	sched_getaffinity(0, sizeof(set), &set);
 	for (int i = 0; i < n; i++)
 		exists[i] = CPU_ISSET(i, &set);
-	if (mix_check_cpus(m, exists, n, err, sizeof(err)))
+	if (tune_mix_check_cpus(m, exists, n, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	return 0;
 }
@@ -138,7 +138,7 @@ int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 		if (!text)
 			return cli_error(ctx, CLI_EXIT_FAILURE, "cannot read "
 					 "%s: %s", file, strerror(errno));
-		rc = config_from_text(text, c, err, sizeof(err));
+		rc = tune_config_from_text(text, c, err, sizeof(err));
 		free(text);
 		if (rc)
 			return cli_error(ctx, CLI_EXIT_FAILURE, "%s: %s", file,
@@ -152,7 +152,7 @@ int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 	if (memcal_db_config_get(db, id, &row))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",
 				 memcal_db_errmsg(db));
-	rc = config_from_text(row.document, c, err, sizeof(err));
+	rc = tune_config_from_text(row.document, c, err, sizeof(err));
 	memcal_db_config_free(&row);
 	if (rc)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "configuration %lld: %s",

@@ -11,11 +11,11 @@
 #include "memtune_cmds.h"
 
 /**
- * memtune_cmd_delete() - 'memtune delete ID | --profile ID |
+ * tune_cmd_delete() - 'memtune delete ID | --profile ID |
  * --validation ID [--force]': one transaction; what was deleted is
  * printed, a refusal deletes nothing.
  */
-int memtune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "profile", 0, "ID", 'P', "delete workload profile ID" },

@@ -74,7 +74,7 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 }
 
 /*
- * render_error - report export_render()'s failure @rc: an unknown format is
+ * render_error - report tune_export_render()'s failure @rc: an unknown format is
  * a usage error, a refusal or a write error a failure.
  */
 static int render_error(struct cli_ctx *ctx, const struct export_args *a,
@@ -84,7 +84,7 @@ static int render_error(struct cli_ctx *ctx, const struct export_args *a,
 		return cli_error(ctx, CLI_EXIT_USAGE, "unknown export format "
 				 "'%s': use json, modprobe, modules-load, "
 				 "systemd, resctrl or pqos", a->format);
-	return cli_error(ctx, CLI_EXIT_FAILURE, "%s", export_strerror(rc, w));
+	return cli_error(ctx, CLI_EXIT_FAILURE, "%s", tune_export_strerror(rc, w));
 }
 
 /*
@@ -100,7 +100,7 @@ static int render_to(struct cli_ctx *ctx, const struct tune_config *c,
 
 	if (rc)
 		return rc;
-	rc = export_render(c, a->format, &a->o, out.f, w);
+	rc = tune_export_render(c, a->format, &a->o, out.f, w);
 	if (rc == MEMCAL_EFORMAT || rc == MEMCAL_EREFUSED) {
 		cli_output_abort(&out);
 		return render_error(ctx, a, w, rc);
@@ -124,7 +124,7 @@ static int render_mem(struct cli_ctx *ctx, const struct tune_config *c,
 
 	if (!f)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-	rc = export_render(c, a->format, &a->o, f, w);
+	rc = tune_export_render(c, a->format, &a->o, f, w);
 	fclose(f);
 	return rc ? render_error(ctx, a, w, rc) : 0;
 }
@@ -158,11 +158,11 @@ static int emit(struct cli_ctx *ctx, const struct export_args *a,
 }
 
 /**
- * memtune_cmd_export() - 'memtune export --format json|modprobe|
+ * tune_cmd_export() - 'memtune export --format json|modprobe|
  * modules-load|systemd|resctrl|pqos [--config ID | --file JSON]
  * [--out FILE]'.
  */
-int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "format", 'f', "FMT", 'f', "json, modprobe, modules-load, "

@@ -10,9 +10,9 @@
 #include "memtune_cmds.h"
 
 /**
- * memtune_cmd_list() - 'memtune list [--kind KIND] [--mix NAME]'.
+ * tune_cmd_list() - 'memtune list [--kind KIND] [--mix NAME]'.
  */
-int memtune_cmd_list(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "kind", 0, "KIND", 'K', "only config, profile or "

@@ -102,8 +102,8 @@ static int show_existing(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 		return cli_emit_json(ctx, json_pack("{s:I,s:b,s:o}",
 						    "config_id", (json_int_t)id,
 						    "existing", 1, "document",
-						    config_to_json(c)));
-	config_print(ctx->out, c, id);
+						    tune_config_to_json(c)));
+	tune_config_print(ctx->out, c, id);
 	return 0;
 }
 
@@ -127,10 +127,10 @@ static int reprofile(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 	again.reprofile = false;
 	rc = tune_check_local_cpus(ctx, m);
 	if (!rc)
-		rc = profile_mix(ctx, db, m, 0, 600, true);
+		rc = tune_profile_mix(ctx, db, m, 0, 600, true);
 	if (rc)
 		return rc;
-	inputs_free(ti);
+	tune_inputs_free(ti);
 	memset(ti, 0, sizeof(*ti));
 	return plan_with(ctx, db, m, &again, ti, c);
 }
@@ -146,33 +146,33 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 	json_t *j;
 	int rc;
 
-	if (inputs_platform(db, ti, err, sizeof(err)))
+	if (tune_inputs_platform(db, ti, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	for (int i = 0; i < TUNE_MAX_CPUS; i++)
 		exists[i] = i < ti->in.nr_cpus;
-	if (mix_check_cpus(m, exists, ti->in.nr_cpus, err, sizeof(err)))
+	if (tune_mix_check_cpus(m, exists, ti->in.nr_cpus, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
-	plan_floor_caches(ti->platform.topology_json, ti->in.nr_cpus,
+	tune_plan_floor_caches(ti->platform.topology_json, ti->in.nr_cpus,
 			  ti->in.cache_bytes);
-	if (inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)))
+	if (tune_inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
-	if (inputs_profiles(db, m, ti, err, sizeof(err)) ||
-	    profile_check(db, m, ti, err, sizeof(err)))
+	if (tune_inputs_profiles(db, m, ti, err, sizeof(err)) ||
+	    tune_profile_check(db, m, ti, err, sizeof(err)))
 		return o->reprofile ? reprofile(ctx, db, m, o, ti, c, err) :
 		       cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	memcpy(ti->in.periods_us, o->periods, sizeof(o->periods));
-	if (ident_inputs_key(ti, o->assume_ns, key, err, sizeof(err)))
+	if (tune_ident_inputs_key(ti, o->assume_ns, key, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	if (!memcal_db_config_find_key(db, key, &id))
 		return show_existing(ctx, db, id, c);
-	rc = plan_run(&ti->in, c, err, sizeof(err));
+	rc = tune_plan_run(&ti->in, c, err, sizeof(err));
 	if (rc)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot plan mix '%s': "
 				 "%s", m->name, err);
 	for (int i = 0; i < ti->n_notes; i++)
-		config_warn(c, "%s", ti->notes[i]);
+		tune_config_warn(c, "%s", ti->notes[i]);
 	memcal_db_timestamp(c->created_at);
-	j = config_to_json(c);
+	j = tune_config_to_json(c);
 	doc = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
 	if (!doc) {
 		json_decref(j);
@@ -190,15 +190,15 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 						    "config_id", (json_int_t)id,
 						    "document", j));
 	json_decref(j);
-	config_print(ctx->out, c, id);
+	tune_config_print(ctx->out, c, id);
 	return 0;
 }
 
 /**
- * memtune_cmd_plan() - 'memtune plan MIX.yaml [--periods LIST_US]
+ * tune_cmd_plan() - 'memtune plan MIX.yaml [--periods LIST_US]
  * [--assume-overhead-ns NS]'.
  */
-int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "periods", 0, "LIST_US", 'p', "candidate periods in us "
@@ -238,11 +238,11 @@ int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 		rc = plan_with(ctx, db, m, &o, ti, c);
 out:
 	if (ti)
-		inputs_free(ti);
+		tune_inputs_free(ti);
 	free(ti);
 	free(c);
 	if (m)
-		mix_free(m);
+		tune_mix_free(m);
 	free(m);
 	memcal_db_close(db);
 	return rc;

@@ -37,10 +37,10 @@ static int profile_option(struct cli_ctx *ctx, int key, const char *arg,
 }
 
 /**
- * memtune_cmd_profile() - 'memtune profile MIX.yaml [--runs N]
+ * tune_cmd_profile() - 'memtune profile MIX.yaml [--runs N]
  * [--timeout S]'.
  */
-int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "runs", 'r', "N", 'r', "solo runs per workload (default: the "
@@ -58,8 +58,8 @@ int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 	rc = tune_mix_prologue(ctx, argc, argv, "MIX.yaml [--runs N]", opts,
 			       profile_option, &o, m, &db);
 	if (!rc)
-		rc = profile_mix(ctx, db, m, o.runs, o.timeout_s, false);
-	mix_free(m);
+		rc = tune_profile_mix(ctx, db, m, o.runs, o.timeout_s, false);
+	tune_mix_free(m);
 	free(m);
 	memcal_db_close(db);
 	return rc;

@@ -64,11 +64,11 @@ static int show_config(struct cli_ctx *ctx, memcal_db *db, int64_t id)
 		} else {
 			rc = cli_emit_json(ctx, json_pack("{s:s,s:I,s:o,s:o}",
 				"kind", "config", "id", (json_int_t)id,
-				"document", config_to_json(c), "validations",
+				"document", tune_config_to_json(c), "validations",
 				s.arr));
 		}
 	} else if (!rc) {
-		config_print(ctx->out, c, id);
+		tune_config_print(ctx->out, c, id);
 		rc = print_provenance(ctx, db, c, id);
 	}
 	free(c);
@@ -225,10 +225,10 @@ static int show_validation(struct cli_ctx *ctx, memcal_db *db, int64_t id)
 }
 
 /**
- * memtune_cmd_show() - 'memtune show [ID | --profile ID | --validation
+ * tune_cmd_show() - 'memtune show [ID | --profile ID | --validation
  * ID]'; no record named: the newest configuration.
  */
-int memtune_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "profile", 0, "ID", 'P', "show workload profile ID" },

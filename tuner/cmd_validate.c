@@ -19,7 +19,7 @@ static int on_solo(const struct memcal_profile *p, void *user)
 	void **ctx = user;
 	const struct mix *m = ctx[0];
 	double *solo = ctx[1];
-	int i = mix_find(m, p->workload);
+	int i = tune_mix_find(m, p->workload);
 
 	if (i >= 0 && solo[i] == 0)
 		solo[i] = p->exec_median_ns;
@@ -98,9 +98,9 @@ static int output(struct cli_ctx *ctx, int64_t vid, bool regulated,
 						    (json_int_t)vid, "regulated",
 						    regulated, "notes", note,
 						    "results", a, "latency",
-						    vlat_json(lat, m)));
+						    tune_vlat_json(lat, m)));
 	json_decref(a);
-	vlat_print(ctx->out, lat, m);
+	tune_vlat_print(ctx->out, lat, m);
 	return 0;
 }
 
@@ -115,7 +115,7 @@ static int store(struct cli_ctx *ctx, memcal_db *db,
 	for (int i = 0; i < n; i++)
 		if (memcal_db_validation_result_store(db, v->id, &r[i]))
 			goto fail;
-	if (vlat_store(db, v->id, lat, m))
+	if (tune_vlat_store(db, v->id, lat, m))
 		goto fail;
 	if (!memcal_db_commit(db))
 		return 0;
@@ -176,7 +176,7 @@ static void latency_notes(struct cli_ctx *ctx, const struct vlat *lat,
 {
 	size_t n = strlen(note);
 
-	if (vlat_any(lat) && !regulated) {
+	if (tune_vlat_any(lat) && !regulated) {
 		snprintf(note + n, len - n, "%sper-job latency: regulated "
 			 "distribution unavailable (memreg could not be "
 			 "loaded here); solo and co-run unregulated stored",
@@ -191,10 +191,10 @@ static void latency_notes(struct cli_ctx *ctx, const struct vlat *lat,
 }
 
 /**
- * memtune_cmd_validate() - 'memtune validate MIX.yaml [--config ID]
+ * tune_cmd_validate() - 'memtune validate MIX.yaml [--config ID]
  * [--runs N] [--module PATH] [--sysfs DIR] [--keep]'.
  */
-int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
+int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
@@ -245,9 +245,9 @@ int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc)
 		goto out;
 	memcal_db_timestamp(v.started_at);
-	rc = vlat_init(lat, m, cpus_of(c, m->n, cpus));
+	rc = tune_vlat_init(lat, m, cpus_of(c, m->n, cpus));
 	if (!rc)
-		rc = validate_run(ctx, m, c, &o, solo, &v, r, lat, note,
+		rc = tune_validate_run(ctx, m, c, &o, solo, &v, r, lat, note,
 				  sizeof(note));
 	if (rc)
 		goto out;
@@ -259,11 +259,11 @@ int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 		rc = output(ctx, v.id, v.regulated, note, r, m->n, lat, m);
 out:
 	if (lat)
-		vlat_free(lat);
+		tune_vlat_free(lat);
 	free(lat);
 	free(c);
 	if (m)
-		mix_free(m);
+		tune_mix_free(m);
 	free(m);
 	memcal_db_close(db);
 	return rc;

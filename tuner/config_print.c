@@ -60,9 +60,9 @@ static void print_events(FILE *f, const struct tune_config *c)
 }
 
 /**
- * config_print() - @c, stored as configuration @id, as text on @f.
+ * tune_config_print() - @c, stored as configuration @id, as text on @f.
  */
-void config_print(FILE *f, const struct tune_config *c, int64_t id)
+void tune_config_print(FILE *f, const struct tune_config *c, int64_t id)
 {
 	fprintf(f, "tuned configuration %lld for mix '%s' (platform %lld, "
 		"calibration run %lld)\n", (long long)id, c->mix,

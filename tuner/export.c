@@ -7,8 +7,8 @@
 
 #include "export.h"
 
-/** export_warn() - record what a format cannot express. */
-void export_warn(struct export_warnings *w, const char *fmt, ...)
+/** tune_export_warn() - record what a format cannot express. */
+void tune_export_warn(struct export_warnings *w, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -20,10 +20,10 @@ void export_warn(struct export_warnings *w, const char *fmt, ...)
 }
 
 /**
- * export_render() - render @c in @format to @out.
+ * tune_export_render() - render @c in @format to @out.
  * Return: 0 or an enum export_rc (MEMCAL_EREFUSED with @w->error).
  */
-int export_render(const struct tune_config *c, const char *format,
+int tune_export_render(const struct tune_config *c, const char *format,
 		  const struct export_opts *o, FILE *out,
 		  struct export_warnings *w)
 {
@@ -33,12 +33,12 @@ int export_render(const struct tune_config *c, const char *format,
 			  const struct export_opts *, FILE *,
 			  struct export_warnings *);
 	} fmts[] = {
-		{ "json", export_json },
-		{ "modprobe", export_modprobe },
-		{ "modules-load", export_modules_load },
-		{ "systemd", export_systemd },
-		{ "resctrl", export_resctrl },
-		{ "pqos", export_pqos },
+		{ "json", tune_export_json },
+		{ "modprobe", tune_export_modprobe },
+		{ "modules-load", tune_export_modules_load },
+		{ "systemd", tune_export_systemd },
+		{ "resctrl", tune_export_resctrl },
+		{ "pqos", tune_export_pqos },
 	};
 
 	w->n = 0;
@@ -55,10 +55,10 @@ int export_render(const struct tune_config *c, const char *format,
 }
 
 /**
- * export_strerror() - a sentence for export_render()'s result @rc: the
+ * tune_export_strerror() - a sentence for tune_export_render()'s result @rc: the
  * refusal's reason, or what failed.
  */
-const char *export_strerror(int rc, const struct export_warnings *w)
+const char *tune_export_strerror(int rc, const struct export_warnings *w)
 {
 	if (rc == MEMCAL_EREFUSED && w->error[0])
 		return w->error;

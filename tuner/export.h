@@ -55,35 +55,35 @@ struct export_warnings {
 	char error[512];
 };
 
-int export_render(const struct tune_config *c, const char *format,
+int tune_export_render(const struct tune_config *c, const char *format,
 		  const struct export_opts *o, FILE *out,
 		  struct export_warnings *w);
-void export_warn(struct export_warnings *w, const char *fmt, ...)
+void tune_export_warn(struct export_warnings *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int export_refuse(struct export_warnings *w, const char *fmt, ...)
+int tune_export_refuse(struct export_warnings *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-const char *export_strerror(int rc, const struct export_warnings *w);
+const char *tune_export_strerror(int rc, const struct export_warnings *w);
 
 /* Quoting for generated files (export_quote.c). */
-const char *export_printable(const char *s, bool unit, char *buf,
+const char *tune_export_printable(const char *s, bool unit, char *buf,
 			     size_t len);
-int export_sh_quote(const char *s, char *buf, size_t len);
-int export_unit_arg(const char *s, bool exe, char *buf, size_t len,
+int tune_export_sh_quote(const char *s, char *buf, size_t len);
+int tune_export_unit_arg(const char *s, bool exe, char *buf, size_t len,
 		    const char **why);
 
-int export_module_params(const struct tune_config *c, char *buf, size_t len);
-int export_json(const struct tune_config *c, const struct export_opts *o,
+int tune_export_module_params(const struct tune_config *c, char *buf, size_t len);
+int tune_export_json(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w);
-int export_modprobe(const struct tune_config *c, const struct export_opts *o,
+int tune_export_modprobe(const struct tune_config *c, const struct export_opts *o,
 		    FILE *out, struct export_warnings *w);
-int export_modules_load(const struct tune_config *c,
+int tune_export_modules_load(const struct tune_config *c,
 			const struct export_opts *o, FILE *out,
 			struct export_warnings *w);
-int export_systemd(const struct tune_config *c, const struct export_opts *o,
+int tune_export_systemd(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, struct export_warnings *w);
-int export_resctrl(const struct tune_config *c, const struct export_opts *o,
+int tune_export_resctrl(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, struct export_warnings *w);
-int export_pqos(const struct tune_config *c, const struct export_opts *o,
+int tune_export_pqos(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w);
 
 /* Shared by the RDT exporters (export_rdt.c). */
@@ -111,9 +111,9 @@ struct rdt_info {
 	char domains[64];
 	bool found;
 };
-int rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
+int tune_rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
 		  struct export_warnings *w);
-long rdt_value(const struct rdt_info *ri, double bps, double ref_bps);
-bool rdt_no_limit(const struct rdt_info *ri, long v, double ref_bps);
+long tune_rdt_value(const struct rdt_info *ri, double bps, double ref_bps);
+bool tune_rdt_no_limit(const struct rdt_info *ri, long v, double ref_bps);
 
 #endif /* MEMTUNE_EXPORT_H */

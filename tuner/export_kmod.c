@@ -8,11 +8,11 @@
 
 #include "export.h"
 
-/** export_json() - the document, indented, keys in document order. */
-int export_json(const struct tune_config *c, const struct export_opts *o,
+/** tune_export_json() - the document, indented, keys in document order. */
+int tune_export_json(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w)
 {
-	json_t *doc = config_to_json(c);
+	json_t *doc = tune_config_to_json(c);
 	int rc;
 
 	(void)o;
@@ -46,7 +46,7 @@ static size_t put_array(const struct tune_config *c, char *buf, size_t len,
 	used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
 				 " %s=", name);
 	for (int cpu = 0; cpu <= max_cpu(c); cpu++) {
-		const struct tune_cpu *p = config_cpu_const(c, cpu);
+		const struct tune_cpu *p = tune_config_cpu_const(c, cpu);
 		unsigned long long v = 1;
 
 		if (p && p->regulated)
@@ -59,19 +59,19 @@ static size_t put_array(const struct tune_config *c, char *buf, size_t len,
 }
 
 /**
- * export_module_params() - memreg's module parameters for @c, as one
+ * tune_export_module_params() - memreg's module parameters for @c, as one
  * line ("period_us=... master_cpu=... cpus=... read_budget=...", and
  * "rt_exempt=CPULIST" when real-time cores are exempt,
  * "read_event_cpus=CPUS:SPEC,..." when CPUs count their own events), the
  * string both the modprobe export and 'memtune apply' (finit_module) use.
  * Return: 0, or -1 if @len was too small.
  */
-int export_module_params(const struct tune_config *c, char *buf, size_t len)
+int tune_export_module_params(const struct tune_config *c, char *buf, size_t len)
 {
 	char cpus[256];
 	size_t used;
 
-	config_cpulist(c, cpus, sizeof(cpus));
+	tune_config_cpulist(c, cpus, sizeof(cpus));
 	used = (size_t)snprintf(buf, len, "period_us=%d master_cpu=%d cpus=%s "
 				"read_event=%s write_event=%s", c->period_us,
 				c->master_cpu, cpus, c->counter[0].event,
@@ -88,14 +88,14 @@ int export_module_params(const struct tune_config *c, char *buf, size_t len)
 		(unsigned long long)c->ceiling_events[1], c->monitor, c->lms,
 		c->reclaim, c->share, c->taps, c->mu_q16, c->headroom_q16,
 		c->reclaim_quantum);
-	config_exempt_cpulist(c, cpus, sizeof(cpus));
+	tune_config_exempt_cpulist(c, cpus, sizeof(cpus));
 	if (cpus[0])	/* only when asked: older memreg lacks the parameter */
 		used += (size_t)snprintf(buf + used, used < len ? len - used :
 					 0, " rt_exempt=%s", cpus);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
 		char list[2048];
 
-		if (config_event_cpus(c, k, list, sizeof(list)))
+		if (tune_config_event_cpus(c, k, list, sizeof(list)))
 			return -1;
 		if (list[0])	/* only when asked, as rt_exempt */
 			used += (size_t)snprintf(buf + used, used < len ? len - used :
@@ -114,11 +114,11 @@ static void header(const struct tune_config *c, const struct export_opts *o,
 	fprintf(out, "# %s - written by memtune export from tuned configuration "
 		"%lld (mix '%s', created %s)\n# board: %s, %s, fingerprint %s\n",
 		what, o->config_id,
-		export_printable(c->mix, false, mix, sizeof(mix)),
-		export_printable(c->created_at, false, at, sizeof(at)),
-		export_printable(c->arch, false, arch, sizeof(arch)),
-		export_printable(c->cpu_model, false, model, sizeof(model)),
-		export_printable(c->fingerprint, false, fp, sizeof(fp)));
+		tune_export_printable(c->mix, false, mix, sizeof(mix)),
+		tune_export_printable(c->created_at, false, at, sizeof(at)),
+		tune_export_printable(c->arch, false, arch, sizeof(arch)),
+		tune_export_printable(c->cpu_model, false, model, sizeof(model)),
+		tune_export_printable(c->fingerprint, false, fp, sizeof(fp)));
 }
 
 /*
@@ -142,13 +142,13 @@ static int events_refused(const struct tune_config *c,
 
 		if (e[0] && !e[bad])
 			continue;
-		return export_refuse(w, "%s event '%s' holds '%s', which a "
+		return tune_export_refuse(w, "%s event '%s' holds '%s', which a "
 				     "modprobe.d options line cannot carry: "
 				     "fix the configuration's counter events",
 				     k ? "write" : "read",
-				     export_printable(e, false, shown,
+				     tune_export_printable(e, false, shown,
 						      sizeof(shown)),
-				     e[0] ? export_printable(ch, false, chs,
+				     e[0] ? tune_export_printable(ch, false, chs,
 							     sizeof(chs)) :
 				     "nothing");
 	}
@@ -156,18 +156,18 @@ static int events_refused(const struct tune_config *c,
 }
 
 /**
- * export_modprobe() - /etc/modprobe.d/memreg.conf: memreg's boot
+ * tune_export_modprobe() - /etc/modprobe.d/memreg.conf: memreg's boot
  * defaults as one "options memreg ..." line, nothing else (loading the
  * module at boot is the modules-load format's file).
  */
-int export_modprobe(const struct tune_config *c, const struct export_opts *o,
+int tune_export_modprobe(const struct tune_config *c, const struct export_opts *o,
 		    FILE *out, struct export_warnings *w)
 {
 	char params[8192];
 	int rc;
 
-	if (export_module_params(c, params, sizeof(params)))
-		return export_refuse(w, "memreg's parameters do not fit in "
+	if (tune_export_module_params(c, params, sizeof(params)))
+		return tune_export_refuse(w, "memreg's parameters do not fit in "
 				     "%zu bytes, or a CPU's own event is not a "
 				     "memreg event spec", sizeof(params));
 	rc = events_refused(c, w);
@@ -175,12 +175,12 @@ int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 		return rc;
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		if (!c->counter[k].validated)
-			export_warn(w, "%s event '%s' was not validated on this "
+			tune_export_warn(w, "%s event '%s' was not validated on this "
 				    "board: its budgets assume %.0f bytes per "
 				    "event", k ? "write" : "read",
 				    c->counter[k].event,
 				    c->counter[k].bytes_per_event);
-	export_warn(w, "LMS cold-start demand is left to memreg's default "
+	tune_export_warn(w, "LMS cold-start demand is left to memreg's default "
 		    "(each CPU's guarantee)");
 	header(c, o, out, "/etc/modprobe.d/memreg.conf");
 	fprintf(out, "# load memreg at boot with the modules-load format "
@@ -192,11 +192,11 @@ int export_modprobe(const struct tune_config *c, const struct export_opts *o,
 }
 
 /**
- * export_modules_load() - /etc/modules-load.d/memreg.conf: the one line
+ * tune_export_modules_load() - /etc/modules-load.d/memreg.conf: the one line
  * that makes systemd-modules-load load memreg at boot, with the
  * parameters of the modprobe format's file.
  */
-int export_modules_load(const struct tune_config *c,
+int tune_export_modules_load(const struct tune_config *c,
 			const struct export_opts *o, FILE *out,
 			struct export_warnings *w)
 {
@@ -208,13 +208,13 @@ int export_modules_load(const struct tune_config *c,
 }
 
 /**
- * export_systemd() - memreg-tune.service: a oneshot unit that runs
+ * tune_export_systemd() - memreg-tune.service: a oneshot unit that runs
  * 'memtune apply --file' on the JSON export at boot and unloads memreg
  * when stopped.  The memtune binary and the JSON path are quoted for
  * systemd (spaces, '%', '$', quotes); a path a unit cannot carry refuses
  * the export.
  */
-int export_systemd(const struct tune_config *c, const struct export_opts *o,
+int tune_export_systemd(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, struct export_warnings *w)
 {
 	const char *bin = o->memtune_path ? o->memtune_path :
@@ -225,15 +225,15 @@ int export_systemd(const struct tune_config *c, const struct export_opts *o,
 	     shown[4096];
 	const char *why;
 
-	if (export_unit_arg(bin, true, qbin, sizeof(qbin), &why))
-		return export_refuse(w, "--memtune '%s' %s", export_printable(
+	if (tune_export_unit_arg(bin, true, qbin, sizeof(qbin), &why))
+		return tune_export_refuse(w, "--memtune '%s' %s", tune_export_printable(
 				     bin, false, shown, sizeof(shown)), why);
-	if (export_unit_arg(file, false, qfile, sizeof(qfile), &why))
-		return export_refuse(w, "--config-path '%s' %s",
-				     export_printable(file, false, shown,
+	if (tune_export_unit_arg(file, false, qfile, sizeof(qfile), &why))
+		return tune_export_refuse(w, "--config-path '%s' %s",
+				     tune_export_printable(file, false, shown,
 						      sizeof(shown)), why);
 	if (strchr(" \t\\", file[strlen(file) - 1]))
-		return export_refuse(w, "--config-path '%s' ends with a blank "
+		return tune_export_refuse(w, "--config-path '%s' ends with a blank "
 				     "or a backslash, which a unit's "
 				     "ConditionPathExists= line would lose",
 				     file);
@@ -244,15 +244,15 @@ int export_systemd(const struct tune_config *c, const struct export_opts *o,
 		cond[n++] = file[i];
 		cond[n] = '\0';
 	}
-	export_sh_quote(file, shown, sizeof(shown));
-	export_warn(w, "the unit applies %s; install it with: memtune export "
+	tune_export_sh_quote(file, shown, sizeof(shown));
+	tune_export_warn(w, "the unit applies %s; install it with: memtune export "
 		    "--format json --config %lld --out %s", file,
 		    o->config_id, shown);
 	header(c, o, out, "memreg-tune.service");
 	fprintf(out, "# install: cp memreg-tune.service /etc/systemd/system/ && "
 		"systemctl enable memreg-tune.service\n");
 	for (int i = 0; i < w->n; i++)
-		fprintf(out, "# warning: %s\n", export_printable(w->text[i],
+		fprintf(out, "# warning: %s\n", tune_export_printable(w->text[i],
 			false, shown, sizeof(shown)));
 	fprintf(out, "[Unit]\n"
 		"Description=memcal: regulate memory bandwidth for mix '%s' "
@@ -267,7 +267,7 @@ int export_systemd(const struct tune_config *c, const struct export_opts *o,
 		"ExecStop=/sbin/rmmod memreg\n\n"
 		"[Install]\n"
 		"WantedBy=multi-user.target\n",
-		export_printable(c->mix, true, mix, sizeof(mix)), c->period_us,
+		tune_export_printable(c->mix, true, mix, sizeof(mix)), c->period_us,
 		c->master_cpu, cond, qbin, qfile);
 	return 0;
 }

@@ -31,14 +31,14 @@ static bool is_cc(const unsigned char *p)
 }
 
 /**
- * export_printable() - @s with every control character and backslash
+ * tune_export_printable() - @s with every control character and backslash
  * written as \xNN, so that it stays on one line of a comment or a unit
  * setting; with @unit, '%' is doubled as well (systemd specifiers).
  * @buf: receives the text (cut, never overrun, when @len is short).
  *
  * Return: @buf.
  */
-const char *export_printable(const char *s, bool unit, char *buf, size_t len)
+const char *tune_export_printable(const char *s, bool unit, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -74,13 +74,13 @@ static bool plain(const char *s)
 }
 
 /**
- * export_sh_quote() - @s as one sh word: as it is when it holds only
+ * tune_export_sh_quote() - @s as one sh word: as it is when it holds only
  * characters sh gives no meaning to, else in single quotes with each
  * quote written as '\''.  Everything but NUL can be quoted so.
  *
  * Return: 0, or -1 when @len is too small.
  */
-int export_sh_quote(const char *s, char *buf, size_t len)
+int tune_export_sh_quote(const char *s, char *buf, size_t len)
 {
 	size_t n = 0;
 	bool ok;
@@ -99,7 +99,7 @@ int export_sh_quote(const char *s, char *buf, size_t len)
 }
 
 /**
- * export_unit_arg() - @s as one argument of a systemd Exec*= line: as it
+ * tune_export_unit_arg() - @s as one argument of a systemd Exec*= line: as it
  * is when it holds only characters systemd gives no meaning to, else in
  * double quotes, with backslash and double quote escaped (systemd's
  * C-style unescaping inside quotes), '%' doubled (specifiers) and '$'
@@ -111,7 +111,7 @@ int export_sh_quote(const char *s, char *buf, size_t len)
  * for @exe, a quote or a backslash), is not an absolute path, or does
  * not fit in @len.
  */
-int export_unit_arg(const char *s, bool exe, char *buf, size_t len,
+int tune_export_unit_arg(const char *s, bool exe, char *buf, size_t len,
 		    const char **why)
 {
 	size_t n = 0;
@@ -152,10 +152,10 @@ int export_unit_arg(const char *s, bool exe, char *buf, size_t len,
 }
 
 /**
- * export_refuse() - record why the export cannot be written and return
+ * tune_export_refuse() - record why the export cannot be written and return
  * MEMCAL_EREFUSED.
  */
-int export_refuse(struct export_warnings *w, const char *fmt, ...)
+int tune_export_refuse(struct export_warnings *w, const char *fmt, ...)
 {
 	va_list ap;
 

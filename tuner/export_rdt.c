@@ -104,7 +104,7 @@ static enum rdt_mode mount_mode(const char *root)
 }
 
 /**
- * rdt_info_read() - MBA granularity, minimum, domains and mode from
+ * tune_rdt_info_read() - MBA granularity, minimum, domains and mode from
  * @o->resctrl_root (info/MB/bandwidth_gran, info/MB/min_bandwidth,
  * schemata, the mount table); the documented defaults (10 %, 10 %,
  * domain 0) otherwise, with a warning.  The mode is the mount's:
@@ -114,7 +114,7 @@ static enum rdt_mode mount_mode(const char *root)
  * Return: 0, or MEMCAL_EREFUSED when @o->mba_mbps asks for the units the
  * resctrl found does not use (@w->error says what to do).
  */
-int rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
+int tune_rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
 		  struct export_warnings *w)
 {
 	const char *root = o->resctrl_root ? o->resctrl_root :
@@ -137,7 +137,7 @@ int rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
 	else if (ri->mode == RDT_MODE_UNKNOWN)
 		ri->mode = max_val > 100 ? RDT_MODE_MBPS : RDT_MODE_PERCENT;
 	if (o->mba_mbps > 0 && ri->mode == RDT_MODE_PERCENT)
-		return export_refuse(w, "--mba-mbps: resctrl at %s is in "
+		return tune_export_refuse(w, "--mba-mbps: resctrl at %s is in "
 				     "percent mode, where MiB/s values are "
 				     "refused; remount it with 'umount %s && "
 				     "mount -t resctrl -o mba_MBps resctrl "
@@ -145,31 +145,31 @@ int rdt_info_read(const struct export_opts *o, struct rdt_info *ri,
 				     "--resctrl-root of the target's resctrl",
 				     root, root, root);
 	if (!o->mba_mbps && ri->mode == RDT_MODE_MBPS)
-		return export_refuse(w, "--mba-percent: resctrl at %s is "
+		return tune_export_refuse(w, "--mba-percent: resctrl at %s is "
 				     "mounted with mba_MBps, where values are "
 				     "MiB/s, not percent; drop --mba-percent "
 				     "or remount it without mba_MBps", root);
 	ri->mbps = o->mba_mbps > 0 || (o->mba_mbps < 0 &&
 				       ri->mode == RDT_MODE_MBPS);
 	if (!ok)
-		export_warn(w, "no MBA information under %s: assumed a %d%% "
+		tune_export_warn(w, "no MBA information under %s: assumed a %d%% "
 			    "granularity, %d%% minimum and one domain (0); "
 			    "check info/MB on the target", root, ri->gran,
 			    ri->min);
 	if (ri->mbps && ri->mode == RDT_MODE_UNKNOWN)
-		export_warn(w, "MiB/s values: the target's resctrl must be "
+		tune_export_warn(w, "MiB/s values: the target's resctrl must be "
 			    "mounted with -o mba_MBps (not checked: no "
 			    "resctrl at %s)", root);
 	return 0;
 }
 
 /**
- * rdt_value() - the MBA value for @bps: MiB/s rounded up, or the percent
+ * tune_rdt_value() - the MBA value for @bps: MiB/s rounded up, or the percent
  * of @ref_bps rounded up to the next step the hardware accepts,
  * min_bandwidth + N x bandwidth_gran, at most 100.  Up, so that a
  * best-effort core is never limited below its guaranteed bandwidth.
  */
-long rdt_value(const struct rdt_info *ri, double bps, double ref_bps)
+long tune_rdt_value(const struct rdt_info *ri, double bps, double ref_bps)
 {
 	double pct;
 	long v;
@@ -185,10 +185,10 @@ long rdt_value(const struct rdt_info *ri, double bps, double ref_bps)
 }
 
 /**
- * rdt_no_limit() - whether MBA value @v limits nothing: 100 % in percent
+ * tune_rdt_no_limit() - whether MBA value @v limits nothing: 100 % in percent
  * mode, or at least the sustainable bandwidth @ref_bps in MiB/s.
  */
-bool rdt_no_limit(const struct rdt_info *ri, long v, double ref_bps)
+bool tune_rdt_no_limit(const struct rdt_info *ri, long v, double ref_bps)
 {
 	return ri->mbps ? (double)v >= ref_bps / 1048576.0 : v >= 100;
 }
@@ -197,15 +197,15 @@ bool rdt_no_limit(const struct rdt_info *ri, long v, double ref_bps)
 static void common_warnings(const struct tune_config *c,
 			    struct export_warnings *w, const struct rdt_info *ri)
 {
-	export_warn(w, "MBA has no regulation period (%d us), no LMS "
+	tune_export_warn(w, "MBA has no regulation period (%d us), no LMS "
 		    "adaptation, no reclaim or spare sharing: the limits are "
 		    "static", c->period_us);
-	export_warn(w, "MBA limits read and write traffic together: each "
+	tune_export_warn(w, "MBA limits read and write traffic together: each "
 		    "limit is the core's guaranteed read + write bandwidth");
-	export_warn(w, "MBA cannot guarantee bandwidth: real-time cores stay "
+	tune_export_warn(w, "MBA cannot guarantee bandwidth: real-time cores stay "
 		    "unthrottled in the default group");
 	if (!ri->mbps)
-		export_warn(w, "percentages are of the sustainable bandwidth "
+		tune_export_warn(w, "percentages are of the sustainable bandwidth "
 			    "(%.0f MB/s read); MBA's percent is a per-core "
 			    "throttling delay, so the limit is approximate",
 			    c->ceiling_bps[TUNE_READ] / 1e6);
@@ -215,7 +215,7 @@ static void common_warnings(const struct tune_config *c,
 static long be_value(const struct tune_config *c, const struct tune_cpu *p,
 		     const struct rdt_info *ri)
 {
-	return rdt_value(ri, p->b[TUNE_READ].guaranteed_bps +
+	return tune_rdt_value(ri, p->b[TUNE_READ].guaranteed_bps +
 			 p->b[TUNE_WRITE].guaranteed_bps,
 			 c->ceiling_bps[TUNE_READ]);
 }
@@ -253,9 +253,9 @@ static int limits(const struct tune_config *c, const struct rdt_info *ri,
 			continue;
 		v[i] = be_value(c, p, ri);
 		groups++;
-		if (rdt_no_limit(ri, v[i], ref)) {
+		if (tune_rdt_no_limit(ri, v[i], ref)) {
 			free_run++;
-			export_warn(w, "cpu %d: its guarantee (%.0f MB/s) rounds "
+			tune_export_warn(w, "cpu %d: its guarantee (%.0f MB/s) rounds "
 				    "to %ld%s, which is no limit", p->cpu,
 				    (p->b[TUNE_READ].guaranteed_bps +
 				     p->b[TUNE_WRITE].guaranteed_bps) / 1e6,
@@ -264,11 +264,11 @@ static int limits(const struct tune_config *c, const struct rdt_info *ri,
 		}
 	}
 	if (groups && free_run == groups)
-		export_warn(w, "every class is unlimited: this export changes "
+		tune_export_warn(w, "every class is unlimited: this export changes "
 			    "nothing on the target; only memreg can regulate "
 			    "this configuration");
 	if (!ri->mbps && groups)
-		export_warn(w, "percentages are rounded up to the next step "
+		tune_export_warn(w, "percentages are rounded up to the next step "
 			    "the hardware accepts (%d %% + N x %d %%), so no "
 			    "core is limited below its guarantee", ri->min,
 			    ri->gran);
@@ -276,12 +276,12 @@ static int limits(const struct tune_config *c, const struct rdt_info *ri,
 }
 
 /**
- * export_resctrl() - a POSIX sh script that mounts resctrl if needed and
+ * tune_export_resctrl() - a POSIX sh script that mounts resctrl if needed and
  * creates group memcal_cpuN (cpus_list N, schemata MB:...) for each
  * best-effort core.  Names appear only in comments, escaped; every value
  * written is single-quoted.
  */
-int export_resctrl(const struct tune_config *c, const struct export_opts *o,
+int tune_export_resctrl(const struct tune_config *c, const struct export_opts *o,
 		   FILE *out, struct export_warnings *w)
 {
 	long v[TUNE_MAX_CPUS];
@@ -289,7 +289,7 @@ int export_resctrl(const struct tune_config *c, const struct export_opts *o,
 	char mix[256];
 	int rc, groups;
 
-	rc = rdt_info_read(o, &ri, w);
+	rc = tune_rdt_info_read(o, &ri, w);
 	if (rc)
 		return rc;
 	common_warnings(c, w, &ri);
@@ -297,7 +297,7 @@ int export_resctrl(const struct tune_config *c, const struct export_opts *o,
 	fprintf(out, "#!/bin/sh\n# resctrl schemata - written by memtune "
 		"export from tuned configuration %lld (mix '%s')\n# MBA "
 		"values in %s\n", o->config_id,
-		export_printable(c->mix, false, mix, sizeof(mix)),
+		tune_export_printable(c->mix, false, mix, sizeof(mix)),
 		ri.mbps ? "MiB/s (mba_MBps)" : "percent");
 	for (int i = 0; i < w->n; i++)
 		fprintf(out, "# warning: %s\n", w->text[i]);
@@ -311,13 +311,13 @@ int export_resctrl(const struct tune_config *c, const struct export_opts *o,
 		if (!v[i])
 			continue;
 		schemata_line(&ri, v[i], line, sizeof(line));
-		if (export_sh_quote(line, q, sizeof(q)))
-			return export_refuse(w, "schemata line too long");
+		if (tune_export_sh_quote(line, q, sizeof(q)))
+			return tune_export_refuse(w, "schemata line too long");
 		fprintf(out, "# cpu %d (%s): %.1f MB/s read + %.1f MB/s write "
 			"guaranteed\nmkdir -p \"$R/memcal_cpu%d\"\n"
 			"echo %d > \"$R/memcal_cpu%d/cpus_list\"\n"
 			"echo %s > \"$R/memcal_cpu%d/schemata\"\n", p->cpu,
-			export_printable(p->workloads, false, names,
+			tune_export_printable(p->workloads, false, names,
 					 sizeof(names)),
 			p->b[0].guaranteed_bps / 1e6,
 			p->b[1].guaranteed_bps / 1e6, p->cpu, p->cpu, p->cpu, q,
@@ -329,11 +329,11 @@ int export_resctrl(const struct tune_config *c, const struct export_opts *o,
 }
 
 /**
- * export_pqos() - one pqos command line: classes of service 1.. with the
+ * tune_export_pqos() - one pqos command line: classes of service 1.. with the
  * best-effort limits (-e) and their cores (-a); the OS interface (-I) so
  * that it goes through resctrl.  Both lists are single-quoted.
  */
-int export_pqos(const struct tune_config *c, const struct export_opts *o,
+int tune_export_pqos(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w)
 {
 	char e[1024] = "", a[1024] = "", qe[2048], qa[2048], mix[256];
@@ -342,12 +342,12 @@ int export_pqos(const struct tune_config *c, const struct export_opts *o,
 	size_t ue = 0, ua = 0;
 	int cos = 0, rc;
 
-	rc = rdt_info_read(o, &ri, w);
+	rc = tune_rdt_info_read(o, &ri, w);
 	if (rc)
 		return rc;
 	common_warnings(c, w, &ri);
 	if (ri.mbps)
-		export_warn(w, "MiB/s limits need the MBA software controller: "
+		tune_export_warn(w, "MiB/s limits need the MBA software controller: "
 			    "mount resctrl with -o mba_MBps before running pqos");
 	limits(c, &ri, v, w);
 	for (int i = 0; i < c->n_cpus; i++) {
@@ -365,13 +365,13 @@ int export_pqos(const struct tune_config *c, const struct export_opts *o,
 					       cos, c->cpus[i].cpu);
 	}
 	if (ue >= sizeof(e) || ua >= sizeof(a) ||
-	    export_sh_quote(e, qe, sizeof(qe)) ||
-	    export_sh_quote(a, qa, sizeof(qa)))
-		return export_refuse(w, "too many classes for one pqos "
+	    tune_export_sh_quote(e, qe, sizeof(qe)) ||
+	    tune_export_sh_quote(a, qa, sizeof(qa)))
+		return tune_export_refuse(w, "too many classes for one pqos "
 				     "command line");
 	fprintf(out, "# pqos - written by memtune export from tuned "
 		"configuration %lld (mix '%s')\n", o->config_id,
-		export_printable(c->mix, false, mix, sizeof(mix)));
+		tune_export_printable(c->mix, false, mix, sizeof(mix)));
 	for (int i = 0; i < w->n; i++)
 		fprintf(out, "# warning: %s\n", w->text[i]);
 	if (!cos)

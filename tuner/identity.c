@@ -44,11 +44,11 @@ static int fnv_file(const char *path, uint64_t *h)
 }
 
 /**
- * ident_binary() - the identity of the binary @argv0 runs: its path after
- * PATH lookup (as runner_start() resolves it), size and content hash.
+ * tune_ident_binary() - the identity of the binary @argv0 runs: its path after
+ * PATH lookup (as tune_runner_start() resolves it), size and content hash.
  * Return: 0, or a MEMCAL_E* code with @err when it cannot be found or read.
  */
-int ident_binary(const char *argv0, struct memcal_binary *b, char *err,
+int tune_ident_binary(const char *argv0, struct memcal_binary *b, char *err,
 		 size_t errlen)
 {
 	uint64_t h = FNV_OFFSET;
@@ -56,7 +56,7 @@ int ident_binary(const char *argv0, struct memcal_binary *b, char *err,
 
 	memset(b, 0, sizeof(*b));
 	b->size = -1;
-	if (runner_resolve(argv0, b->path, sizeof(b->path))) {
+	if (tune_runner_resolve(argv0, b->path, sizeof(b->path))) {
 		snprintf(err, errlen, "'%s' is not an executable file here "
 			 "(looked up along $PATH)", argv0);
 		return MEMCAL_ENOTFOUND;
@@ -72,13 +72,13 @@ int ident_binary(const char *argv0, struct memcal_binary *b, char *err,
 }
 
 /**
- * ident_inputs_key() - the key of everything a plan is computed from: the
+ * tune_ident_inputs_key() - the key of everything a plan is computed from: the
  * mix file's bytes, the profiles of its workloads, the platform profile
  * and overhead measurement, the options (@assume_ns, the candidate
  * periods) and this memtune's version.
  * Return: 0, or a MEMCAL_E* code with @err when the mix file cannot be read.
  */
-int ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
+int tune_ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
 		     char key[65], char *err, size_t errlen)
 {
 	const struct plan_input *in = &ti->in;

@@ -11,11 +11,11 @@
 #include "inputs.h"
 #include "memcal_db_records.h"
 
-int ident_binary(const char *argv0, struct memcal_binary *b, char *err,
+int tune_ident_binary(const char *argv0, struct memcal_binary *b, char *err,
 		 size_t errlen);
-int ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
+int tune_ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
 		     char key[65], char *err, size_t errlen);
-int profile_check(memcal_db *db, const struct mix *m,
+int tune_profile_check(memcal_db *db, const struct mix *m,
 		  const struct tune_inputs *ti, char *err, size_t errlen);
 
 #endif /* MEMTUNE_IDENTITY_H */

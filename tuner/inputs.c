@@ -126,15 +126,15 @@ static int on_point(const struct memcal_overhead_point *p, void *user)
 }
 
 /**
- * inputs_overhead() - per-CPU regulation cost from the newest overhead run
- * (or the platform run itself); call after inputs_platform().
+ * tune_inputs_overhead() - per-CPU regulation cost from the newest overhead run
+ * (or the platform run itself); call after tune_inputs_platform().
  * @assume_ns: > 0 stands in when nothing was measured; otherwise that is
  *             an error naming 'memcal overhead'.  Given when a measurement
  *             exists, it has no effect, and a note says so.
  *
  * Return: 0, or a MEMCAL_E* code with @err.
  */
-int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
+int tune_inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
 		    char *err, size_t errlen)
 {
 	struct ovh_acc a;
@@ -198,12 +198,12 @@ int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
 }
 
 /**
- * inputs_platform() - load the newest platform profile into @ti: the
+ * tune_inputs_platform() - load the newest platform profile into @ti: the
  * board, its sustainable bandwidth and its counter events.
  *
  * Return: 0, or a MEMCAL_E* code with @err naming what to run first.
  */
-int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
+int tune_inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		    size_t errlen)
 {
 	struct plan_input *in = &ti->in;
@@ -274,7 +274,7 @@ static int on_profile(const struct memcal_profile *p, void *user)
 	void **ctx = user;
 	struct tune_inputs *ti = ctx[0];
 	const struct mix *m = ctx[1];
-	int i = mix_find(m, p->workload);
+	int i = tune_mix_find(m, p->workload);
 	struct memcal_profile *d;
 
 	if (i < 0 || ti->have[i])
@@ -293,11 +293,11 @@ static int on_profile(const struct memcal_profile *p, void *user)
 }
 
 /**
- * inputs_profiles() - load the newest profile of every workload of @m on
+ * tune_inputs_profiles() - load the newest profile of every workload of @m on
  * the platform of @ti, refusing when one is missing.
  * Return: 0, or a MEMCAL_E* code with @err naming 'memtune profile'.
  */
-int inputs_profiles(memcal_db *db, const struct mix *m,
+int tune_inputs_profiles(memcal_db *db, const struct mix *m,
 		    struct tune_inputs *ti, char *err, size_t errlen)
 {
 	void *ctx[2] = { ti, (void *)m };
@@ -329,8 +329,8 @@ int inputs_profiles(memcal_db *db, const struct mix *m,
 	return 0;
 }
 
-/** inputs_free() - release the loaded rows. */
-void inputs_free(struct tune_inputs *ti)
+/** tune_inputs_free() - release the loaded rows. */
+void tune_inputs_free(struct tune_inputs *ti)
 {
 	memcal_db_platform_free(&ti->platform);
 	for (int i = 0; i < MIX_MAX_WORKLOADS; i++)

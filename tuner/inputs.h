@@ -16,7 +16,7 @@
 
 /**
  * struct tune_inputs - planner inputs and the storage behind them.
- * @in:        what plan_run() reads.
+ * @in:        what tune_plan_run() reads.
  * @platform:  the board's row.
  * @profiles:  loaded profiles (trace arrays owned here), per workload.
  * @have:      per workload, whether a profile was found.
@@ -32,12 +32,12 @@ struct tune_inputs {
 	char notes[INPUT_MAX_NOTES][256];
 };
 
-int inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
+int tune_inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		    size_t errlen);
-int inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
+int tune_inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
 		    char *err, size_t errlen);
-int inputs_profiles(memcal_db *db, const struct mix *m,
+int tune_inputs_profiles(memcal_db *db, const struct mix *m,
 		    struct tune_inputs *ti, char *err, size_t errlen);
-void inputs_free(struct tune_inputs *ti);
+void tune_inputs_free(struct tune_inputs *ti);
 
 #endif /* MEMTUNE_INPUTS_H */

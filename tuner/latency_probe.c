@@ -37,11 +37,11 @@
 #define LAT_MAX_OUTPUT (16u << 20)
 
 /**
- * lat_range_us() - the histogram range used for @deadline_ns: twice the
+ * tune_lat_range_us() - the histogram range used for @deadline_ns: twice the
  * deadline, at least 1 ms, at most LAT_MAX_BUCKETS us, so that every
  * deadline miss up to 100 ms is counted exactly.
  */
-size_t lat_range_us(uint64_t deadline_ns)
+size_t tune_lat_range_us(uint64_t deadline_ns)
 {
 	uint64_t r = 2 * (deadline_ns / 1000) + 1;
 
@@ -51,11 +51,11 @@ size_t lat_range_us(uint64_t deadline_ns)
 }
 
 /**
- * lat_dist_init() - an empty distribution of @n_buckets 1 us buckets
+ * tune_lat_dist_init() - an empty distribution of @n_buckets 1 us buckets
  * (1..LAT_MAX_BUCKETS) with deadline @deadline_ns.
  * Return: 0, -EINVAL or -ENOMEM.
  */
-int lat_dist_init(struct lat_dist *d, size_t n_buckets, uint64_t deadline_ns)
+int tune_lat_dist_init(struct lat_dist *d, size_t n_buckets, uint64_t deadline_ns)
 {
 	memset(d, 0, sizeof(*d));
 	if (!n_buckets || n_buckets > LAT_MAX_BUCKETS)
@@ -68,15 +68,15 @@ int lat_dist_init(struct lat_dist *d, size_t n_buckets, uint64_t deadline_ns)
 	return 0;
 }
 
-/* lat_dist_free() - release @d's histogram; @d is empty afterwards. */
-void lat_dist_free(struct lat_dist *d)
+/* tune_lat_dist_free() - release @d's histogram; @d is empty afterwards. */
+void tune_lat_dist_free(struct lat_dist *d)
 {
 	free(d->counts);
 	memset(d, 0, sizeof(*d));
 }
 
-/* lat_dist_add() - one sample of @ns nanoseconds. */
-void lat_dist_add(struct lat_dist *d, uint64_t ns)
+/* tune_lat_dist_add() - one sample of @ns nanoseconds. */
+void tune_lat_dist_add(struct lat_dist *d, uint64_t ns)
 {
 	uint64_t b = ns / 1000;
 
@@ -92,10 +92,10 @@ void lat_dist_add(struct lat_dist *d, uint64_t ns)
 }
 
 /**
- * lat_dist_merge() - add the samples of @s (same range and deadline) to @d.
+ * tune_lat_dist_merge() - add the samples of @s (same range and deadline) to @d.
  * Return: 0 or -EINVAL when the two differ in range or deadline.
  */
-int lat_dist_merge(struct lat_dist *d, const struct lat_dist *s)
+int tune_lat_dist_merge(struct lat_dist *d, const struct lat_dist *s)
 {
 	if (d->n_buckets != s->n_buckets || d->deadline_ns != s->deadline_ns)
 		return -EINVAL;
@@ -110,12 +110,12 @@ int lat_dist_merge(struct lat_dist *d, const struct lat_dist *s)
 }
 
 /**
- * lat_dist_percentile() - nearest-rank @pct percentile (0 < pct <= 100) in
+ * tune_lat_dist_percentile() - nearest-rank @pct percentile (0 < pct <= 100) in
  * ns: the start of the first bucket whose cumulative count reaches the
  * rank, or the maximum when the rank lies past the histogram.  0 when the
  * distribution is empty.
  */
-uint64_t lat_dist_percentile(const struct lat_dist *d, double pct)
+uint64_t tune_lat_dist_percentile(const struct lat_dist *d, double pct)
 {
 	uint64_t rank, cum = 0;
 
@@ -237,7 +237,7 @@ static int ct_line(const char *line, struct ct_parse *p, struct lat_dist *d)
 }
 
 /**
- * lat_parse_cyclictest() - fill @d (initialised, empty; its range and
+ * tune_lat_parse_cyclictest() - fill @d (initialised, empty; its range and
  * deadline set) from cyclictest's output for one thread.
  *
  * Histogram format (-h US): lines "BUCKET COUNT" for 0..US-1 us, then
@@ -251,7 +251,7 @@ static int ct_line(const char *line, struct ct_parse *p, struct lat_dist *d)
  * as a miss (an upper bound too).
  * Return: 0, or a MEMCAL_E* code with @err naming what was missing or malformed.
  */
-int lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
+int tune_lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
 			 size_t errlen)
 {
 	struct ct_parse p = { .total = -1, .max_us = -1 };
@@ -308,12 +308,12 @@ int lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
 }
 
 /**
- * lat_parse_job_report() - fill @d (initialised, empty) from a memcal-load
+ * tune_lat_parse_job_report() - fill @d (initialised, empty) from a memcal-load
  * job report: "jobs N misses M max_ns X" then N lines "job_ns T".
  * Return: 0, or a MEMCAL_E* code with @err when the header is missing or the number of
  * per-job lines differs from N.
  */
-int lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
+int tune_lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
 			 size_t errlen)
 {
 	unsigned long long jobs, misses, max_ns;
@@ -336,7 +336,7 @@ int lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
 				 "'job_ns T'", (unsigned long long)seen + 2);
 			return MEMCAL_ESYNTAX;
 		}
-		lat_dist_add(d, v);
+		tune_lat_dist_add(d, v);
 		seen++;
 	}
 	if (seen != jobs || !seen) {
@@ -364,10 +364,10 @@ static char *read_file(const char *path)
 }
 
 /**
- * lat_read_job_report() - lat_parse_job_report() of the file @path.
+ * tune_lat_read_job_report() - tune_lat_parse_job_report() of the file @path.
  * Return: 0, or a MEMCAL_E* code with @err.
  */
-int lat_read_job_report(const char *path, struct lat_dist *d, char *err,
+int tune_lat_read_job_report(const char *path, struct lat_dist *d, char *err,
 			size_t errlen)
 {
 	char *text = read_file(path);
@@ -377,16 +377,16 @@ int lat_read_job_report(const char *path, struct lat_dist *d, char *err,
 		snprintf(err, errlen, "cannot read the job report %s", path);
 		return MEMCAL_EIO;
 	}
-	rc = lat_parse_job_report(text, d, err, errlen);
+	rc = tune_lat_parse_job_report(text, d, err, errlen);
 	free(text);
 	return rc;
 }
 
 /**
- * lat_reports_jobs() - whether the command @argv times its own jobs:
+ * tune_lat_reports_jobs() - whether the command @argv times its own jobs:
  * memcal-load with --period-us.
  */
-bool lat_reports_jobs(char *const *argv)
+bool tune_lat_reports_jobs(char *const *argv)
 {
 	const char *b = strrchr(argv[0], '/');
 
@@ -407,10 +407,10 @@ static const char *cyclictest_path(void)
 }
 
 /**
- * lat_cyclictest_available() - whether cyclictest can be run: found in
+ * tune_lat_cyclictest_available() - whether cyclictest can be run: found in
  * PATH (or at $MEMTUNE_CYCLICTEST) and executable.  @why says otherwise.
  */
-bool lat_cyclictest_available(char *why, size_t len)
+bool tune_lat_cyclictest_available(char *why, size_t len)
 {
 	const char *name = cyclictest_path(), *path = getenv("PATH");
 	char buf[PATH_MAX];
@@ -436,11 +436,11 @@ bool lat_cyclictest_available(char *why, size_t len)
 }
 
 /**
- * lat_probe_start() - start cyclictest pinned to @cpu with interval
- * @period_ns, histogram range lat_range_us(@deadline_ns), its output to a
+ * tune_lat_probe_start() - start cyclictest pinned to @cpu with interval
+ * @period_ns, histogram range tune_lat_range_us(@deadline_ns), its output to a
  * temporary file.  Return: 0, or a MEMCAL_E* code with @err.
  */
-int lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
+int tune_lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
 		    uint64_t deadline_ns, char *err, size_t errlen)
 {
 	char a_cpu[16], a_int[24], a_hist[24], a_prio[8];
@@ -451,7 +451,7 @@ int lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
 
 	memset(p, 0, sizeof(*p));
 	p->cpu = cpu;
-	p->range_us = (unsigned)lat_range_us(deadline_ns);
+	p->range_us = (unsigned)tune_lat_range_us(deadline_ns);
 	snprintf(a_cpu, sizeof(a_cpu), "%d", cpu);
 	snprintf(a_int, sizeof(a_int), "%llu",
 		 (unsigned long long)(period_ns / 1000 ? period_ns / 1000 : 1));
@@ -503,12 +503,12 @@ static void reap(pid_t pid)
 }
 
 /**
- * lat_probe_stop() - stop @p's cyclictest (SIGINT: it prints its
+ * tune_lat_probe_stop() - stop @p's cyclictest (SIGINT: it prints its
  * histogram) and parse its output into @d, initialised here with @p's
  * range and @deadline_ns.  @d is left empty on failure.
  * Return: 0, or a MEMCAL_E* code with @err (cyclictest's own message where it failed).
  */
-int lat_probe_stop(struct lat_probe *p, uint64_t deadline_ns,
+int tune_lat_probe_stop(struct lat_probe *p, uint64_t deadline_ns,
 		   struct lat_dist *d, char *err, size_t errlen)
 {
 	char *text;
@@ -527,10 +527,10 @@ int lat_probe_stop(struct lat_probe *p, uint64_t deadline_ns,
 		snprintf(err, errlen, "cannot read cyclictest's output");
 		return MEMCAL_EIO;
 	}
-	if (lat_dist_init(d, p->range_us, deadline_ns))
+	if (tune_lat_dist_init(d, p->range_us, deadline_ns))
 		snprintf(err, errlen, "out of memory");
-	else if ((rc = lat_parse_cyclictest(text, d, err, errlen)))
-		lat_dist_free(d);
+	else if ((rc = tune_lat_parse_cyclictest(text, d, err, errlen)))
+		tune_lat_dist_free(d);
 	free(text);
 	return rc;
 }

@@ -58,25 +58,25 @@ struct lat_probe {
 	unsigned range_us;
 };
 
-size_t lat_range_us(uint64_t deadline_ns);
-int lat_dist_init(struct lat_dist *d, size_t n_buckets, uint64_t deadline_ns);
-void lat_dist_free(struct lat_dist *d);
-void lat_dist_add(struct lat_dist *d, uint64_t ns);
-int lat_dist_merge(struct lat_dist *d, const struct lat_dist *s);
-uint64_t lat_dist_percentile(const struct lat_dist *d, double pct);
+size_t tune_lat_range_us(uint64_t deadline_ns);
+int tune_lat_dist_init(struct lat_dist *d, size_t n_buckets, uint64_t deadline_ns);
+void tune_lat_dist_free(struct lat_dist *d);
+void tune_lat_dist_add(struct lat_dist *d, uint64_t ns);
+int tune_lat_dist_merge(struct lat_dist *d, const struct lat_dist *s);
+uint64_t tune_lat_dist_percentile(const struct lat_dist *d, double pct);
 
-int lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
+int tune_lat_parse_cyclictest(const char *text, struct lat_dist *d, char *err,
 			 size_t errlen);
-int lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
+int tune_lat_parse_job_report(const char *text, struct lat_dist *d, char *err,
 			 size_t errlen);
-int lat_read_job_report(const char *path, struct lat_dist *d, char *err,
+int tune_lat_read_job_report(const char *path, struct lat_dist *d, char *err,
 			size_t errlen);
 
-bool lat_reports_jobs(char *const *argv);
-bool lat_cyclictest_available(char *why, size_t len);
-int lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
+bool tune_lat_reports_jobs(char *const *argv);
+bool tune_lat_cyclictest_available(char *why, size_t len);
+int tune_lat_probe_start(struct lat_probe *p, int cpu, uint64_t period_ns,
 		    uint64_t deadline_ns, char *err, size_t errlen);
-int lat_probe_stop(struct lat_probe *p, uint64_t deadline_ns,
+int tune_lat_probe_stop(struct lat_probe *p, uint64_t deadline_ns,
 		   struct lat_dist *d, char *err, size_t errlen);
 
 #endif /* MEMTUNE_LATENCY_PROBE_H */

@@ -14,21 +14,21 @@
 #include "memcal_db_tune.h"
 #include "mix.h"
 
-int memtune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_list(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_list(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv);
 /* Implemented in reports/. */
-int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
+int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv);
 
 /* The most solo runs 'memtune profile --runs' takes (profile.c). */
 #define PROFILE_MAX_RUNS 50
 
-int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+int tune_profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		unsigned runs, unsigned timeout_s, bool quiet);
 int tune_open_db(struct cli_ctx *ctx, bool write, memcal_db **db);
 int tune_load_mix(struct cli_ctx *ctx, const char *path, struct mix *m);

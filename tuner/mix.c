@@ -197,7 +197,7 @@ static void cyaml_log_collect(cyaml_log_t level, void *ctx, const char *fmt,
 }
 
 /**
- * mix_split_command() - split @cmd on blanks into a NULL-terminated argv.
+ * tune_mix_split_command() - split @cmd on blanks into a NULL-terminated argv.
  * @cmd:  the string command; nothing in it is interpreted (no quotes,
  *        no variables, no globbing).
  * @argv: set to a malloc'd vector of malloc'd strings.
@@ -205,7 +205,7 @@ static void cyaml_log_collect(cyaml_log_t level, void *ctx, const char *fmt,
  *
  * Return: MEMCAL_OK, MEMCAL_EINVAL for an empty command, MEMCAL_ENOMEM.
  */
-int mix_split_command(const char *cmd, char ***argv, int *argc)
+int tune_mix_split_command(const char *cmd, char ***argv, int *argc)
 {
 	char **v = calloc(MIX_MAX_ARGS + 1, sizeof(*v));
 	int n = 0;
@@ -544,8 +544,8 @@ static int parse_number(const char *text, const char *key, const char *who,
 		if (!errno && *v >= r->min && *v <= r->max)
 			return MEMCAL_OK;
 	}
-	return errf(err, len, MEMCAL_EINVAL, path, mix_lines_key(ml, idx, key),
-		    mix_lines_col(ml, idx, key), "%s%s must be %s from %.15g "
+	return errf(err, len, MEMCAL_EINVAL, path, tune_mix_lines_key(ml, idx, key),
+		    tune_mix_lines_col(ml, idx, key), "%s%s must be %s from %.15g "
 		    "to %.15g (%s), not '%s'", pre, key, r->integer ?
 		    "a whole number" : "a number (decimals allowed)", r->min,
 		    r->max, r->unit, text);
@@ -607,11 +607,11 @@ static int normalise(const struct raw_workload *r, int idx,
 		     const struct mix_lines *ml, const char *path,
 		     struct mix_workload *w, char *err, size_t len)
 {
-	int line = mix_lines_key(ml, idx, "name");
+	int line = tune_mix_lines_key(ml, idx, "name");
 	int rc;
 
 	rc = check_name(r->name, "workload name", sizeof(w->name) - 1, path,
-			line, mix_lines_col(ml, idx, "name"), err, len);
+			line, tune_mix_lines_col(ml, idx, "name"), err, len);
 	if (rc)
 		return rc;
 	snprintf(w->name, sizeof(w->name), "%s", r->name);
@@ -625,10 +625,10 @@ static int normalise(const struct raw_workload *r, int idx,
 			    "'%s': give exactly one of 'command' (a string, "
 			    "split on blanks) or 'argv' (a list)", w->name);
 	if (r->command) {
-		rc = mix_split_command(r->command, &w->argv, &w->argc);
+		rc = tune_mix_split_command(r->command, &w->argv, &w->argc);
 		if (rc)
 			return errf(err, len, rc, path,
-				    mix_lines_key(ml, idx, "command"), 0,
+				    tune_mix_lines_key(ml, idx, "command"), 0,
 				    "workload '%s': command is empty or has "
 				    "more than %d words", w->name,
 				    MIX_MAX_ARGS);
@@ -640,19 +640,19 @@ static int normalise(const struct raw_workload *r, int idx,
 		w->deadline_ns = w->period_ns;
 	if (w->rt && !w->deadline_ns)
 		return errf(err, len, MEMCAL_EINVAL, path,
-			    mix_lines_key(ml, idx, "criticality"), 0,
+			    tune_mix_lines_key(ml, idx, "criticality"), 0,
 			    "workload '%s' is real-time but gives neither "
 			    "'deadline_us' nor 'period_us'", w->name);
 	if (!w->rt && (r->period_us || r->deadline_us))
 		return errf(err, len, MEMCAL_EINVAL, path,
-			    mix_lines_key(ml, idx, r->deadline_us ?
+			    tune_mix_lines_key(ml, idx, r->deadline_us ?
 					  "deadline_us" : "period_us"), 0,
 			    "workload '%s' is best-effort: 'period_us' and "
 			    "'deadline_us' apply to real-time workloads only",
 			    w->name);
 	if (w->rt && w->period_ns && w->deadline_ns > w->period_ns)
 		return errf(err, len, MEMCAL_EINVAL, path,
-			    mix_lines_key(ml, idx, "deadline_us"), 0,
+			    tune_mix_lines_key(ml, idx, "deadline_us"), 0,
 			    "workload '%s': deadline_us exceeds period_us",
 			    w->name);
 	return MEMCAL_OK;
@@ -671,13 +671,13 @@ static int check_mix(struct mix *m, const struct mix_lines *ml, char *err,
 
 			if (!strcmp(a->name, b->name))
 				return errf(err, len, MEMCAL_EINVAL, m->path,
-					    mix_lines_key(ml, i, "name"), 0,
+					    tune_mix_lines_key(ml, i, "name"), 0,
 					    "workload name '%s' is used twice "
 					    "(first on line %d)", b->name,
 					    a->line);
 			if (a->cpu >= 0 && a->cpu == b->cpu && (a->rt || b->rt))
 				return errf(err, len, MEMCAL_EINVAL, m->path,
-					    mix_lines_key(ml, i, "cpu"), 0,
+					    tune_mix_lines_key(ml, i, "cpu"), 0,
 					    "workloads '%s' and '%s' share "
 					    "cpu %d, but a real-time workload "
 					    "needs a core of its own", a->name,
@@ -697,8 +697,8 @@ static int settings(const struct raw_mix *raw, const struct mix_lines *ml,
 	int rc;
 
 	rc = check_name(raw->name, "the mix name", sizeof(m->name) - 1,
-			m->path, mix_lines_key(ml, -1, "name"),
-			mix_lines_col(ml, -1, "name"), err, len);
+			m->path, tune_mix_lines_key(ml, -1, "name"),
+			tune_mix_lines_col(ml, -1, "name"), err, len);
 	if (rc)
 		return rc;
 	snprintf(m->name, sizeof(m->name), "%s", raw->name);
@@ -720,8 +720,8 @@ static int settings(const struct raw_mix *raw, const struct mix_lines *ml,
 		m->rt_exempt = !strcmp(raw->rt_exempt, "true");
 		if (!m->rt_exempt && strcmp(raw->rt_exempt, "false"))
 			rc = errf(err, len, MEMCAL_EINVAL, m->path,
-				  mix_lines_key(ml, -1, "rt_exempt"),
-				  mix_lines_col(ml, -1, "rt_exempt"),
+				  tune_mix_lines_key(ml, -1, "rt_exempt"),
+				  tune_mix_lines_col(ml, -1, "rt_exempt"),
 				  "rt_exempt must be true or false (monitor the "
 				  "real-time cores but never throttle them), "
 				  "not '%s'", raw->rt_exempt);
@@ -730,16 +730,16 @@ static int settings(const struct raw_mix *raw, const struct mix_lines *ml,
 }
 
 /**
- * mix_load() - read, parse and check a mix file; the one loader every
+ * tune_mix_load() - read, parse and check a mix file; the one loader every
  * command that takes a mix goes through.
  * @path:   the YAML file (a regular file, a pipe or a character device).
- * @m:      filled on success (free with mix_free()); zeroed first.
+ * @m:      filled on success (free with tune_mix_free()); zeroed first.
  * @err:    receives "FILE: line N[, column C]: what is wrong" on error.
  * @errlen: size of @err.
  *
  * Return: MEMCAL_OK or a MIX_E* code.
  */
-int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
+int tune_mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 {
 	struct log_buf log = { .len = 0 };
 	const cyaml_config_t cfg = {
@@ -766,7 +766,7 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 	}
 	/* a text libyaml cannot parse is left to libcyaml's message, with
 	 * libyaml's own position when libcyaml gives none */
-	if (!mix_lines_scan(text, len, ml))
+	if (!tune_mix_lines_scan(text, len, ml))
 		rc = shape_error(ml, path, err, errlen);
 	if (!rc) {
 		cerr = cyaml_load_data((const uint8_t *)text, len, &cfg,
@@ -792,19 +792,19 @@ int mix_load(const char *path, struct mix *m, char *err, size_t errlen)
 	free(ml);
 	free(text);
 	if (rc)
-		mix_free(m);
+		tune_mix_free(m);
 	return rc;
 }
 
 /**
- * mix_check_cpus() - refuse a mix that pins a workload to a CPU that does
+ * tune_mix_check_cpus() - refuse a mix that pins a workload to a CPU that does
  * not exist on this board.
  * @cpu_exists: per OS CPU number, whether it exists (online).
  * @nr_cpus:    entries in @cpu_exists.
  *
  * Return: MEMCAL_OK or MEMCAL_EINVAL with @err naming the line.
  */
-int mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
+int tune_mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
 		   char *err, size_t errlen)
 {
 	for (int i = 0; i < m->n; i++) {
@@ -820,8 +820,8 @@ int mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
 	return MEMCAL_OK;
 }
 
-/** mix_find() - index of the workload named @name, or -1. */
-int mix_find(const struct mix *m, const char *name)
+/** tune_mix_find() - index of the workload named @name, or -1. */
+int tune_mix_find(const struct mix *m, const char *name)
 {
 	for (int i = 0; i < m->n; i++)
 		if (!strcmp(m->wl[i].name, name))
@@ -829,8 +829,8 @@ int mix_find(const struct mix *m, const char *name)
 	return -1;
 }
 
-/** mix_argv_json() - the command of @w as a JSON array (malloc'd text). */
-char *mix_argv_json(const struct mix_workload *w)
+/** tune_mix_argv_json() - the command of @w as a JSON array (malloc'd text). */
+char *tune_mix_argv_json(const struct mix_workload *w)
 {
 	json_t *a = json_array();
 	char *s;
@@ -842,8 +842,8 @@ char *mix_argv_json(const struct mix_workload *w)
 	return s;
 }
 
-/** mix_free() - release the argument vectors of @m. */
-void mix_free(struct mix *m)
+/** tune_mix_free() - release the argument vectors of @m. */
+void tune_mix_free(struct mix *m)
 {
 	for (int i = 0; i < MIX_MAX_WORKLOADS; i++) {
 		struct mix_workload *w = &m->wl[i];

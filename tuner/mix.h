@@ -92,12 +92,12 @@ struct mix {
 	struct mix_workload wl[MIX_MAX_WORKLOADS];
 };
 
-int mix_load(const char *path, struct mix *m, char *err, size_t errlen);
-int mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
+int tune_mix_load(const char *path, struct mix *m, char *err, size_t errlen);
+int tune_mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus,
 		   char *err, size_t errlen);
-void mix_free(struct mix *m);
-int mix_split_command(const char *cmd, char ***argv, int *argc);
-int mix_find(const struct mix *m, const char *name);
-char *mix_argv_json(const struct mix_workload *w);
+void tune_mix_free(struct mix *m);
+int tune_mix_split_command(const char *cmd, char ***argv, int *argc);
+int tune_mix_find(const struct mix *m, const char *name);
+char *tune_mix_argv_json(const struct mix_workload *w);
 
 #endif /* MEMTUNE_MIX_H */

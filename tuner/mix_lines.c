@@ -70,7 +70,7 @@ static void offset_pos(const char *buf, size_t off, int *line, int *col)
 }
 
 /**
- * mix_lines_scan() - record the shape of the document and the positions
+ * tune_mix_lines_scan() - record the shape of the document and the positions
  * of its settings, workloads and their keys.
  * @buf: the mix file's text.
  * @len: its length.
@@ -79,7 +79,7 @@ static void offset_pos(const char *buf, size_t off, int *line, int *col)
  * Return: 0, or -1 when the text cannot be parsed (the caller then
  * reports libcyaml's own error, which names the line).
  */
-int mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml)
+int tune_mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml)
 {
 	/* one open mapping or sequence of the document */
 	struct frame {
@@ -216,10 +216,10 @@ static const struct mix_line_entry *entry(const struct mix_lines *ml,
 }
 
 /**
- * mix_lines_key() - line of key @key of workload @idx (-1: the top-level
+ * tune_mix_lines_key() - line of key @key of workload @idx (-1: the top-level
  * mapping), else the line of that mapping, else 0 when unknown.
  */
-int mix_lines_key(const struct mix_lines *ml, int idx, const char *key)
+int tune_mix_lines_key(const struct mix_lines *ml, int idx, const char *key)
 {
 	const struct mix_line_entry *e = entry(ml, idx);
 
@@ -232,10 +232,10 @@ int mix_lines_key(const struct mix_lines *ml, int idx, const char *key)
 }
 
 /**
- * mix_lines_col() - column of the value of key @key of workload @idx
+ * tune_mix_lines_col() - column of the value of key @key of workload @idx
  * (-1: the top-level mapping), 0 when unknown.
  */
-int mix_lines_col(const struct mix_lines *ml, int idx, const char *key)
+int tune_mix_lines_col(const struct mix_lines *ml, int idx, const char *key)
 {
 	const struct mix_line_entry *e = entry(ml, idx);
 

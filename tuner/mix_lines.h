@@ -67,8 +67,8 @@ struct mix_lines {
 	char err_text[128];
 };
 
-int mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml);
-int mix_lines_key(const struct mix_lines *ml, int idx, const char *key);
-int mix_lines_col(const struct mix_lines *ml, int idx, const char *key);
+int tune_mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml);
+int tune_mix_lines_key(const struct mix_lines *ml, int idx, const char *key);
+int tune_mix_lines_col(const struct mix_lines *ml, int idx, const char *key);
 
 #endif /* MEMTUNE_MIX_LINES_H */

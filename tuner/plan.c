@@ -50,7 +50,7 @@ static void init_config(const struct plan_input *in, struct tune_config *c)
 					sizeof(c->trace_sources) - used,
 					"%s%s", used ? "," : "", src);
 		if (strcmp(src, "pmu"))
-			config_warn(c, "workload '%s': its traffic trace is %s, "
+			tune_config_warn(c, "workload '%s': its traffic trace is %s, "
 				    "not measured by a PMU", m->wl[i].name,
 				    !strcmp(src, "declared") ? "the need the "
 				    "mix declares" : "the traffic memcal's own "
@@ -58,23 +58,23 @@ static void init_config(const struct plan_input *in, struct tune_config *c)
 	}
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		if (!c->counter[k].validated)
-			config_warn(c, "%s budgets are converted to counter "
+			tune_config_warn(c, "%s budgets are converted to counter "
 				    "events at an assumed %.0f bytes per event "
 				    "(event '%s'): no PMU event was validated on "
 				    "this board", k ? "write" : "read",
 				    c->counter[k].bytes_per_event,
 				    c->counter[k].event);
 	if (strcmp(in->overhead_method, "memreg"))
-		config_warn(c, "regulation overhead comes from the %s "
+		tune_config_warn(c, "regulation overhead comes from the %s "
 			    "measurement, not from memreg itself: the period "
 			    "choice is conservative", in->overhead_method);
 }
 
 /**
- * plan_run() - plan @in into @out (zeroed first).
+ * tune_plan_run() - plan @in into @out (zeroed first).
  * Return: MEMCAL_OK or a PLAN_E* code with @err saying why and what to do.
  */
-int plan_run(const struct plan_input *in, struct tune_config *out,
+int tune_plan_run(const struct plan_input *in, struct tune_config *out,
 	     char *err, size_t errlen)
 {
 	int cpu_of[MIX_MAX_WORKLOADS];
@@ -91,27 +91,27 @@ int plan_run(const struct plan_input *in, struct tune_config *out,
 				 "'memcal run' first", k ? "write" : "read");
 			return MEMCAL_EINVAL;
 		}
-	rc = plan_assign(in, cpu_of, out, err, errlen);
+	rc = tune_plan_assign(in, cpu_of, out, err, errlen);
 	if (!rc)
-		rc = plan_master(in, cpu_of, out, err, errlen);
+		rc = tune_plan_master(in, cpu_of, out, err, errlen);
 	if (!rc)
-		rc = plan_events(in, out, err, errlen);
+		rc = tune_plan_events(in, out, err, errlen);
 	if (rc)
 		return rc;
-	rc = plan_traces_build(in, cpu_of, &t, err, errlen);
+	rc = tune_plan_traces_build(in, cpu_of, &t, err, errlen);
 	if (rc)
 		return rc;
-	plan_exempt_mark(in, &t, out);
-	rc = plan_period(in, &t, out, err, errlen);
+	tune_plan_exempt_mark(in, &t, out);
+	rc = tune_plan_period(in, &t, out, err, errlen);
 	if (!rc)
-		rc = plan_lms(in, &t, out, err, errlen);
+		rc = tune_plan_lms(in, &t, out, err, errlen);
 	if (!rc)
-		rc = plan_budgets(in, &t, (uint32_t)out->period_us, out, true,
+		rc = tune_plan_budgets(in, &t, (uint32_t)out->period_us, out, true,
 				  err, errlen);
 	if (!rc)
-		rc = plan_replay(in, &t, out, &s, err, errlen);
+		rc = tune_plan_replay(in, &t, out, &s, err, errlen);
 	if (!rc)
-		config_explain(out, "replay of the final configuration: "
+		tune_config_explain(out, "replay of the final configuration: "
 			       "overhead %.1f%% of a regulated core, over-use "
 			       "inside periods %.1f%% of traffic, real-time "
 			       "cores throttled %.1f%% of the time, best-effort "
@@ -119,9 +119,9 @@ int plan_run(const struct plan_input *in, struct tune_config *out,
 			       s.overuse * 100, s.rt_throttle * 100,
 			       s.be_unserved * 100);
 	if (!rc) {
-		plan_exempt_explain_budgets(in, out);
-		plan_exempt_explain_replay(in, &s, out);
+		tune_plan_exempt_explain_budgets(in, out);
+		tune_plan_exempt_explain_replay(in, &s, out);
 	}
-	plan_traces_free(&t);
+	tune_plan_traces_free(&t);
 	return rc;
 }

@@ -163,20 +163,20 @@ struct plan_score {
 	size_t exempt_periods;
 };
 
-int plan_run(const struct plan_input *in, struct tune_config *out,
+int tune_plan_run(const struct plan_input *in, struct tune_config *out,
 	     char *err, size_t errlen);
 
 /* plan_assign.c */
-int plan_assign(const struct plan_input *in, int *cpu_of,
+int tune_plan_assign(const struct plan_input *in, int *cpu_of,
 		struct tune_config *out, char *err, size_t errlen);
 /* plan_master.c */
-int plan_master(const struct plan_input *in, const int *cpu_of,
+int tune_plan_master(const struct plan_input *in, const int *cpu_of,
 		struct tune_config *out, char *err, size_t errlen);
 /* plan_budget.c */
-int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
 		 char *err, size_t errlen);
-double plan_percentile(uint64_t *v, size_t n, double pct);
+double tune_plan_percentile(uint64_t *v, size_t n, double pct);
 /* plan_mix.c */
 /**
  * struct plan_mix - the platform ceilings at the traces' read/write mix.
@@ -198,62 +198,62 @@ struct plan_mix {
 	double reserve_bps[TUNE_NR_CLASSES];
 	double ceiling_bps[TUNE_NR_CLASSES];
 };
-double plan_mix_share(const struct plan_traces *t);
-int plan_mix_interpolate(const struct plan_family *f, double share,
+double tune_plan_mix_share(const struct plan_traces *t);
+int tune_plan_mix_interpolate(const struct plan_family *f, double share,
 			 struct plan_mix *m);
-int plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
 		      const double *reserve, double sec, struct plan_mix *m,
 		      char *err, size_t errlen);
-void plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
+void tune_plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
 		      struct tune_config *out);
 /* plan_floor.c */
 #define PLAN_FLOOR_NOISE_SHARE 0.01
 #define PLAN_FLOOR_DEFAULT_CACHE (1u << 20)
 /**
- * struct plan_floor - the floor of one real-time core and one class.
+ * struct tune_plan_floor - the floor of one real-time core and one class.
  * @refill: bytes per period to refill its private caches.
  * @noise:  bytes per period for what the trace cannot see.
  * @bytes:  @refill + @noise.
  * @cache:  the private cache size used.
  * @cache_known: @cache came from the platform profile.
  */
-struct plan_floor {
+struct tune_plan_floor {
 	double refill, noise, bytes;
 	uint64_t cache;
 	bool cache_known;
 };
-void plan_floor(const struct plan_input *in, int cpu, int k, double sec,
-		struct plan_floor *f);
-int plan_floor_caches(const char *topology_json, int nr_cpus,
+void tune_plan_floor(const struct plan_input *in, int cpu, int k, double sec,
+		struct tune_plan_floor *f);
+int tune_plan_floor_caches(const char *topology_json, int nr_cpus,
 		      uint64_t *cache_bytes);
 /* plan_replay.c */
-int plan_traces_build(const struct plan_input *in, const int *cpu_of,
+int tune_plan_traces_build(const struct plan_input *in, const int *cpu_of,
 		      struct plan_traces *t, char *err, size_t errlen);
-void plan_traces_free(struct plan_traces *t);
-int plan_replay(const struct plan_input *in, const struct plan_traces *t,
+void tune_plan_traces_free(struct plan_traces *t);
+int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		const struct tune_config *c, struct plan_score *s,
 		char *err, size_t errlen);
 /* plan_period.c */
-int plan_period(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_period(const struct plan_input *in, const struct plan_traces *t,
 		struct tune_config *out, char *err, size_t errlen);
 /* plan_exempt.c */
 struct memreg_sim_result;
-void plan_exempt_mark(const struct plan_input *in, const struct plan_traces *t,
+void tune_plan_exempt_mark(const struct plan_input *in, const struct plan_traces *t,
 		      struct tune_config *out);
-void plan_exempt_explain_budgets(const struct plan_input *in,
+void tune_plan_exempt_explain_budgets(const struct plan_input *in,
 				 struct tune_config *out);
-void plan_exempt_score(const struct tune_config *c,
+void tune_plan_exempt_score(const struct tune_config *c,
 		       const struct memreg_sim_result *res, double percentile,
 		       struct plan_score *s);
-void plan_exempt_explain_replay(const struct plan_input *in,
+void tune_plan_exempt_explain_replay(const struct plan_input *in,
 				const struct plan_score *s,
 				struct tune_config *out);
 /* plan_lms.c */
-int plan_lms(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	     struct tune_config *out, char *err, size_t errlen);
 
 /* plan_events.c */
-int plan_events(const struct plan_input *in, struct tune_config *out,
+int tune_plan_events(const struct plan_input *in, struct tune_config *out,
 		char *err, size_t errlen);
 
 #endif /* MEMTUNE_PLAN_H */

@@ -38,13 +38,13 @@ static bool better_core(const struct plan_input *in, const int *n_on, int a,
 }
 
 /**
- * plan_assign() - choose a CPU for every workload and fill @out's CPU and
+ * tune_plan_assign() - choose a CPU for every workload and fill @out's CPU and
  * workload tables (roles, names).
  * @cpu_of: per workload of the mix, set to its CPU.
  *
  * Return: MEMCAL_OK, or MEMCAL_EINVAL with @err saying what does not fit.
  */
-int plan_assign(const struct plan_input *in, int *cpu_of,
+int tune_plan_assign(const struct plan_input *in, int *cpu_of,
 		struct tune_config *out, char *err, size_t errlen)
 {
 	const struct mix *m = in->mix;
@@ -91,7 +91,7 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 		cpu_of[i] = best;
 		n_on[best]++;
 		rt_on[best] = true;
-		config_explain(out, "workload '%s' (real-time) placed on cpu "
+		tune_config_explain(out, "workload '%s' (real-time) placed on cpu "
 			       "%d: a core with no other work", m->wl[i].name,
 			       best);
 	}
@@ -111,7 +111,7 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 		}
 		cpu_of[i] = best;
 		n_on[best]++;
-		config_explain(out, "workload '%s' (best-effort) placed on cpu "
+		tune_config_explain(out, "workload '%s' (best-effort) placed on cpu "
 			       "%d: the non-real-time core with the fewest "
 			       "workloads", m->wl[i].name, best);
 	}
@@ -129,7 +129,7 @@ int plan_assign(const struct plan_input *in, int *cpu_of,
 	for (int i = 0; i < m->n; i++) {
 		const struct mix_workload *w = &m->wl[i];
 		struct tune_wl *t = &out->wl[i];
-		char *argv = mix_argv_json(w);
+		char *argv = tune_mix_argv_json(w);
 
 		memset(t, 0, sizeof(*t));
 		snprintf(t->name, sizeof(t->name), "%s", w->name);

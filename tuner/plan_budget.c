@@ -29,10 +29,10 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /**
- * plan_percentile() - the @pct percentile (nearest rank) of @v[0..n-1];
+ * tune_plan_percentile() - the @pct percentile (nearest rank) of @v[0..n-1];
  * sorts @v in place.  0 for an empty array.
  */
-double plan_percentile(uint64_t *v, size_t n, double pct)
+double tune_plan_percentile(uint64_t *v, size_t n, double pct)
 {
 	size_t rank;
 
@@ -67,7 +67,7 @@ static void period_stats(const struct plan_traces *t, int cpu, int k,
 		if ((double)v[i] > *max)
 			*max = (double)v[i];
 	}
-	*p = plan_percentile(v, np, pct);
+	*p = tune_plan_percentile(v, np, pct);
 	free(v);
 }
 
@@ -92,10 +92,10 @@ static uint64_t events_down(double bytes, double bpe)
  * need, its floor and where the floor's figures come from.
  */
 static void explain_rt(struct tune_config *out, int c, int k,
-		       const struct tune_budget *b, const struct plan_floor *f,
+		       const struct tune_budget *b, const struct tune_plan_floor *f,
 		       double need, double sec)
 {
-	config_explain(out, "cpu %d %s budget %.1f MB/s guaranteed, %.1f MB/s "
+	tune_config_explain(out, "cpu %d %s budget %.1f MB/s guaranteed, %.1f MB/s "
 		       "ceiling: real-time, the larger of p%g of its trace + "
 		       "%g%% (%.1f MB/s) and its floor %.1f MB/s = %s "
 		       "%.0f KiB%s once per %.0f us period "
@@ -113,7 +113,7 @@ static void explain_rt(struct tune_config *out, int c, int k,
 		       f->noise / sec / 1e6 / PLAN_FLOOR_NOISE_SHARE,
 		       f->noise / sec / 1e6);
 	if (!f->cache_known && k == TUNE_READ)
-		config_warn(out, "cpu %d: the platform profile lists no cache "
+		tune_config_warn(out, "cpu %d: the platform profile lists no cache "
 			    "for it, so its floors assume %u KiB of private "
 			    "cache; run 'memcal run' on a board whose topology "
 			    "is visible for a measured figure", c,
@@ -134,7 +134,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 	double sustain = mix->ceiling_bps[k];
 	double plat = sustain * sec, rt_sum = 0, be_w = 0;
 	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], bpe, floor_sum = 0;
-	struct plan_floor fl[TUNE_MAX_CPUS];
+	struct tune_plan_floor fl[TUNE_MAX_CPUS];
 	double margin = 1.0 + in->mix->margin_pct / 100.0;
 	uint64_t ev_sum = 0;
 	int n_be = 0;
@@ -148,7 +148,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		if (!t->has_work[c])
 			continue;
 		if (t->rt[c]) {
-			plan_floor(in, c, k, sec, &fl[c]);
+			tune_plan_floor(in, c, k, sec, &fl[c]);
 			floor_sum += fl[c].bytes;
 			rt_sum += fmax(pct[c] * margin, fl[c].bytes);
 		} else {
@@ -183,7 +183,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		return MEMCAL_ENOFIT;
 	}
 	for (int c = 0; c < t->nr_cpus; c++) {
-		struct tune_budget *b = &config_cpu(out, c)->b[k];
+		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
 		double g, ce;
 
 		memset(b, 0, sizeof(*b));
@@ -209,7 +209,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 	/* rounding up the real-time guarantees may overshoot by a few events:
 	 * take them back from the best-effort cores */
 	for (int c = 0; ev_sum > out->ceiling_events[k] && c < t->nr_cpus; c++) {
-		struct tune_budget *b = &config_cpu(out, c)->b[k];
+		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
 		uint64_t over = ev_sum - out->ceiling_events[k];
 		uint64_t give;
 
@@ -228,7 +228,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		return MEMCAL_ENOFIT;
 	}
 	for (int c = 0; c < t->nr_cpus; c++) {
-		struct tune_budget *b = &config_cpu(out, c)->b[k];
+		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
 
 		b->guaranteed_bps = (double)b->guaranteed_events * bpe / sec;
 		b->ceiling_bps = (double)b->ceiling_events * bpe / sec;
@@ -238,7 +238,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		if (t->rt[c])
 			explain_rt(out, c, k, b, &fl[c], pct[c] * margin, sec);
 		else
-			config_explain(out, "cpu %d %s budget %.1f MB/s "
+			tune_config_explain(out, "cpu %d %s budget %.1f MB/s "
 				       "guaranteed, %.1f MB/s ceiling: "
 				       "best-effort, a share of what real-time "
 				       "cores leave", c, cls[k],
@@ -246,7 +246,7 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 				       b->ceiling_bps / 1e6);
 	}
 	if (explain)
-		config_explain(out, "%s guarantees total %.1f MB/s of the "
+		tune_config_explain(out, "%s guarantees total %.1f MB/s of the "
 			       "%.1f MB/s the board sustains%s", cls[k],
 			       (double)ev_sum * bpe / sec / 1e6, sustain / 1e6,
 			       mix->from_family ? " for this class at the mix" :
@@ -269,7 +269,7 @@ static double class_reserve(const struct plan_input *in,
 	double bpe = out->counter[k].bytes_per_event, ev = 1;
 
 	for (int c = 0; c < t->nr_cpus; c++) {
-		struct plan_floor fl;
+		struct tune_plan_floor fl;
 		double pct, mx;
 
 		if (!t->has_work[c])
@@ -279,21 +279,21 @@ static double class_reserve(const struct plan_input *in,
 			continue;
 		}
 		period_stats(t, c, k, tpp, in->mix->percentile, &pct, &mx);
-		plan_floor(in, c, k, sec, &fl);
+		tune_plan_floor(in, c, k, sec, &fl);
 		ev += (double)events_up(fmax(pct * margin, fl.bytes), bpe);
 	}
 	return ev * bpe / sec;
 }
 
 /**
- * plan_budgets() - set every CPU's budgets in @out for @period_us.
+ * tune_plan_budgets() - set every CPU's budgets in @out for @period_us.
  * @t:       per-core traces.
  * @explain: record the reasoning in @out (only for the final choice).
  *
  * Return: MEMCAL_OK, MEMCAL_EINVAL (period not a multiple of the trace tick)
  * or MEMCAL_ENOFIT with @err saying what does not fit and what to do.
  */
-int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
 		 char *err, size_t errlen)
 {
@@ -313,12 +313,12 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	out->period_us = (int)period_us;
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		reserve[k] = class_reserve(in, t, tpp, period_us / 1e6, k, out);
-	rc = plan_mix_ceilings(in, t, reserve, period_us / 1e6, &mix, err,
+	rc = tune_plan_mix_ceilings(in, t, reserve, period_us / 1e6, &mix, err,
 			       errlen);
 	if (rc)
 		return rc;
 	if (explain)
-		plan_mix_explain(in, &mix, out);
+		tune_plan_mix_explain(in, &mix, out);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
 		rc = fit_class(in, t, tpp, period_us / 1e6, k, &mix, out,
 			       explain, err, errlen);
@@ -334,7 +334,7 @@ int plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	out->reclaim_quantum = UINT32_MAX;
 	for (int c = 0; c < t->nr_cpus; c++)
 		for (int k = 0; k < TUNE_NR_CLASSES; k++) {
-			uint64_t g = config_cpu(out, c)->b[k].guaranteed_events;
+			uint64_t g = tune_config_cpu(out, c)->b[k].guaranteed_events;
 
 			if (t->has_work[c] && g > 8 && g / 8 < out->reclaim_quantum)
 				out->reclaim_quantum = (uint32_t)(g / 8);

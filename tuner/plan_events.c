@@ -54,16 +54,16 @@ static void explain_kind(const struct memcal_cpu_kind *k, bool own,
 				 own && k->why[cls][0] ? ": " : "",
 				 own ? k->why[cls] : "");
 	}
-	config_explain(out, "cpus %s (%s) count %s and %s", k->cpus, k->label,
+	tune_config_explain(out, "cpus %s (%s) count %s and %s", k->cpus, k->label,
 		       what[0], what[1]);
 }
 
 /**
- * plan_events() - fill each CPU's kind and own events in @out from
+ * tune_plan_events() - fill each CPU's kind and own events in @out from
  * @in->kinds, and say so.
  * Return: 0, or MEMCAL_EINVAL when a stored event is not a memreg spec.
  */
-int plan_events(const struct plan_input *in, struct tune_config *out,
+int tune_plan_events(const struct plan_input *in, struct tune_config *out,
 		char *err, size_t errlen)
 {
 	bool own = in->n_kinds > 1, any = false;
@@ -99,7 +99,7 @@ int plan_events(const struct plan_input *in, struct tune_config *out,
 	for (int i = 0; own && i < in->n_kinds; i++)
 		explain_kind(&in->kinds[i], own, out, out);
 	if (any)
-		config_warn(out, "each kind of CPU counts its own documented "
+		tune_config_warn(out, "each kind of CPU counts its own documented "
 			    "events; budgets convert them at the class's %.0f "
 			    "(read) and %.0f (write) bytes per event, measured "
 			    "on the run's events only",

@@ -18,16 +18,16 @@
 #include "plan.h"
 
 /**
- * plan_exempt_mark() - when the mix asks for it, mark every regulated
+ * tune_plan_exempt_mark() - when the mix asks for it, mark every regulated
  * core that runs a real-time workload as exempt in @out.
  */
-void plan_exempt_mark(const struct plan_input *in, const struct plan_traces *t,
+void tune_plan_exempt_mark(const struct plan_input *in, const struct plan_traces *t,
 		      struct tune_config *out)
 {
 	if (!in->mix->rt_exempt)
 		return;
 	for (int c = 0; c < t->nr_cpus; c++) {
-		struct tune_cpu *p = config_cpu(out, c);
+		struct tune_cpu *p = tune_config_cpu(out, c);
 
 		if (p && p->regulated && t->has_work[c] && t->rt[c])
 			p->rt_exempt = true;
@@ -49,11 +49,11 @@ static bool exempt_list(const struct tune_config *c, char *buf, size_t len)
 }
 
 /**
- * plan_exempt_explain_budgets() - the reason sentence of the budget rule
+ * tune_plan_exempt_explain_budgets() - the reason sentence of the budget rule
  * under the exemption, per class: real-time needs plus best-effort
  * budgets against the sustainable bandwidth.
  */
-void plan_exempt_explain_budgets(const struct plan_input *in,
+void tune_plan_exempt_explain_budgets(const struct plan_input *in,
 				 struct tune_config *out)
 {
 	static const char *const cls[] = { "read", "write" };
@@ -72,7 +72,7 @@ void plan_exempt_explain_budgets(const struct plan_input *in,
 			else if (p->regulated)
 				be += p->b[k].guaranteed_bps;
 		}
-		config_explain(out, "real-time exemption (%s): cpu %s monitored, "
+		tune_config_explain(out, "real-time exemption (%s): cpu %s monitored, "
 			       "never throttled; their needs %.1f MB/s (p%g of "
 			       "their traces + %g%%) plus the best-effort "
 			       "budgets %.1f MB/s make %.1f MB/s, inside the "
@@ -84,13 +84,13 @@ void plan_exempt_explain_budgets(const struct plan_input *in,
 }
 
 /**
- * plan_exempt_score() - after a replay of @c: per class, the exempt
+ * tune_plan_exempt_score() - after a replay of @c: per class, the exempt
  * cores' traffic per period (served, since nothing throttles them) at
  * its peak and at the mix percentile, the peak of all cores' traffic, and
  * the periods in which the exempt cores alone exceeded the sustainable
  * bandwidth, into @s (zero when no core is exempt).
  */
-void plan_exempt_score(const struct tune_config *c,
+void tune_plan_exempt_score(const struct tune_config *c,
 		       const struct memreg_sim_result *res, double percentile,
 		       struct plan_score *s)
 {
@@ -114,7 +114,7 @@ void plan_exempt_score(const struct tune_config *c,
 			v[p] = 0;
 			for (uint32_t cpu = 0; cpu < res->nr_cores; cpu++) {
 				const struct tune_cpu *tc =
-					config_cpu_const(c, (int)cpu);
+					tune_config_cpu_const(c, (int)cpu);
 				uint64_t e = res->periods[p * res->nr_cores +
 							  cpu].consumed[k];
 
@@ -129,8 +129,8 @@ void plan_exempt_score(const struct tune_config *c,
 			if ((double)v[p] * bpe / sec > c->ceiling_bps[k])
 				f->over_periods++;
 		}
-		/* plan_percentile() sorts @v: the peak is last afterwards */
-		f->pct_bps = plan_percentile(v, res->nr_periods, percentile) *
+		/* tune_plan_percentile() sorts @v: the peak is last afterwards */
+		f->pct_bps = tune_plan_percentile(v, res->nr_periods, percentile) *
 			     bpe / sec;
 		f->peak_bps = (double)v[res->nr_periods - 1] * bpe / sec;
 	}
@@ -138,11 +138,11 @@ void plan_exempt_score(const struct tune_config *c,
 }
 
 /**
- * plan_exempt_explain_replay() - the reason sentence of the replay under
+ * tune_plan_exempt_explain_replay() - the reason sentence of the replay under
  * the exemption, with its numbers; a warning when the exempt cores'
  * traffic alone went past the sustainable bandwidth in some period.
  */
-void plan_exempt_explain_replay(const struct plan_input *in,
+void tune_plan_exempt_explain_replay(const struct plan_input *in,
 				const struct plan_score *s,
 				struct tune_config *out)
 {
@@ -153,7 +153,7 @@ void plan_exempt_explain_replay(const struct plan_input *in,
 
 		if (!f->any)
 			continue;
-		config_explain(out, "replay with the real-time cores exempt "
+		tune_config_explain(out, "replay with the real-time cores exempt "
 			       "(%s): their traffic, never throttled, is "
 			       "%.1f MB/s at p%g and %.1f MB/s at its peak, "
 			       "inside the %.1f MB/s the board sustains in "
@@ -164,7 +164,7 @@ void plan_exempt_explain_replay(const struct plan_input *in,
 			       s->exempt_periods - f->over_periods,
 			       s->exempt_periods, f->total_peak_bps / 1e6);
 		if (f->over_periods)
-			config_warn(out, "with the real-time exemption the "
+			tune_config_warn(out, "with the real-time exemption the "
 				    "real-time cores' %s traffic alone exceeded "
 				    "the sustainable bandwidth in %zu of %zu "
 				    "replayed periods: nothing throttles it; "

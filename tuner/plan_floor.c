@@ -38,11 +38,11 @@
 #include "plan.h"
 
 /**
- * plan_floor() - the floor of CPU @cpu for class @k at a period of @sec
+ * tune_plan_floor() - the floor of CPU @cpu for class @k at a period of @sec
  * seconds, into @f.
  */
-void plan_floor(const struct plan_input *in, int cpu, int k, double sec,
-		struct plan_floor *f)
+void tune_plan_floor(const struct plan_input *in, int cpu, int k, double sec,
+		struct tune_plan_floor *f)
 {
 	uint64_t cache = cpu >= 0 && cpu < TUNE_MAX_CPUS ?
 			 in->cache_bytes[cpu] : 0;
@@ -75,11 +75,11 @@ static bool cpulist_has(const char *list, int cpu)
 }
 
 /**
- * plan_floor_caches() - per CPU 0..@nr_cpus-1, the bytes of its private
+ * tune_plan_floor_caches() - per CPU 0..@nr_cpus-1, the bytes of its private
  * data caches, from the platform profile's topology document.
  * Return: the number of CPUs whose caches were found (the others get 0).
  */
-int plan_floor_caches(const char *topology_json, int nr_cpus,
+int tune_plan_floor_caches(const char *topology_json, int nr_cpus,
 		      uint64_t *cache_bytes)
 {
 	json_t *doc = topology_json ? json_loads(topology_json, 0, NULL) :

@@ -28,7 +28,7 @@ static int try_cfg(const struct plan_input *in, const struct plan_traces *t,
 		   double *best, bool *have, char *err, size_t errlen)
 {
 	struct plan_score s;
-	int rc = plan_replay(in, t, c, &s, err, errlen);
+	int rc = tune_plan_replay(in, t, c, &s, err, errlen);
 
 	if (rc)
 		return rc;
@@ -41,10 +41,10 @@ static int try_cfg(const struct plan_input *in, const struct plan_traces *t,
 }
 
 /**
- * plan_lms() - set @out's LMS parameters and modes (LMS adaptation on).
+ * tune_plan_lms() - set @out's LMS parameters and modes (LMS adaptation on).
  * Return: MEMCAL_OK or the replay's error.
  */
-int plan_lms(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	     struct tune_config *out, char *err, size_t errlen)
 {
 	struct tune_config *c = malloc(sizeof(*c));
@@ -91,13 +91,13 @@ int plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	out->headroom_q16 = keep->headroom_q16;
 	out->reclaim = keep->reclaim;
 	out->share = keep->share;
-	config_explain(out, "LMS on: %u taps, step %.2f, headroom %.0f%%: the "
+	tune_config_explain(out, "LMS on: %u taps, step %.2f, headroom %.0f%%: the "
 		       "cheapest of %zu replayed combinations (cost %.3f)",
 		       out->taps, out->mu_q16 / 65536.0,
 		       out->headroom_q16 * 100.0 / 65536.0,
 		       sizeof(taps_grid) / 4 * sizeof(mu_grid) / 4 +
 		       sizeof(head_grid) / 4 - 1, lms_best);
-	config_explain(out, "reclaim %s, spare sharing %s: %s",
+	tune_config_explain(out, "reclaim %s, spare sharing %s: %s",
 		       out->reclaim ? "on" : "off", out->share ? "on" : "off",
 		       best < lms_best - 1e-9 ? "switching a mode off replayed "
 		       "cheaper" : "no mode switched off replayed cheaper");

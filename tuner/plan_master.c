@@ -14,12 +14,12 @@
 #include "plan.h"
 
 /**
- * plan_master() - set @out->master_cpu and explain the choice.
- * @cpu_of: per workload, its CPU (from plan_assign()).
+ * tune_plan_master() - set @out->master_cpu and explain the choice.
+ * @cpu_of: per workload, its CPU (from tune_plan_assign()).
  *
  * Return: MEMCAL_OK, or MEMCAL_EINVAL when every core hosts real-time work.
  */
-int plan_master(const struct plan_input *in, const int *cpu_of,
+int tune_plan_master(const struct plan_input *in, const int *cpu_of,
 		struct tune_config *out, char *err, size_t errlen)
 {
 	const struct mix *m = in->mix;
@@ -52,7 +52,7 @@ int plan_master(const struct plan_input *in, const int *cpu_of,
 		return MEMCAL_EINVAL;
 	}
 	out->master_cpu = best;
-	config_reason(out, TUNE_REASON_MASTER, "master core %d: not a "
+	tune_config_reason(out, TUNE_REASON_MASTER, "master core %d: not a "
 		      "real-time core; cheapest by measured overhead (%.1f us "
 		      "per period, %s) plus load (%.0f best-effort workload%s "
 		      "on it)", best, in->overhead_ns[best] / 1000.0,

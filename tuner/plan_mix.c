@@ -23,10 +23,10 @@
 #include "plan.h"
 
 /**
- * plan_mix_share() - the read share of all bytes in the traces @t of the
+ * tune_plan_mix_share() - the read share of all bytes in the traces @t of the
  * placed workloads, 0..1; NAN when they carry no traffic at all.
  */
-double plan_mix_share(const struct plan_traces *t)
+double tune_plan_mix_share(const struct plan_traces *t)
 {
 	double rd = 0, wr = 0;
 
@@ -38,14 +38,14 @@ double plan_mix_share(const struct plan_traces *t)
 }
 
 /**
- * plan_mix_interpolate() - the family's sustainable figure at read share
+ * tune_plan_mix_interpolate() - the family's sustainable figure at read share
  * @share (0..1) into @m: linear between the measured shares around it
  * (the nearest one outside the measured range), which it names in
  * @m->lo_pct and @m->hi_pct, a lower bound when either is one.
  *
  * Return: 0, or -1 when @f holds no curve.
  */
-int plan_mix_interpolate(const struct plan_family *f, double share,
+int tune_plan_mix_interpolate(const struct plan_family *f, double share,
 			 struct plan_mix *m)
 {
 	double pct = share * 100;
@@ -81,7 +81,7 @@ int plan_mix_interpolate(const struct plan_family *f, double share,
 }
 
 /**
- * plan_mix_ceilings() - the platform ceiling of each class for the traces
+ * tune_plan_mix_ceilings() - the platform ceiling of each class for the traces
  * @t at a period of @sec seconds, into @m: the family's figure at their
  * mix, each class first given its @reserve (bytes/s: what it cannot do
  * without), the rest split in the mix's proportion.  Without a family (or
@@ -90,17 +90,17 @@ int plan_mix_interpolate(const struct plan_family *f, double share,
  * Return: MEMCAL_OK, or MEMCAL_ENOFIT with @err when the figure at the mix
  * cannot hold even the reserves.
  */
-int plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
 		      const double *reserve, double sec, struct plan_mix *m,
 		      char *err, size_t errlen)
 {
 	double rest;
 
 	memset(m, 0, sizeof(*m));
-	m->share = plan_mix_share(t);
+	m->share = tune_plan_mix_share(t);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
 		m->ceiling_bps[k] = in->sustain_bps[k];
-	if (isnan(m->share) || plan_mix_interpolate(&in->family, m->share, m))
+	if (isnan(m->share) || tune_plan_mix_interpolate(&in->family, m->share, m))
 		return MEMCAL_OK;
 	m->from_family = true;
 	for (int k = 0; k < TUNE_NR_CLASSES; k++)
@@ -128,16 +128,16 @@ int plan_mix_ceilings(const struct plan_input *in, const struct plan_traces *t,
 }
 
 /**
- * plan_mix_explain() - the reason for the ceilings @m: the mix taken from
+ * tune_plan_mix_explain() - the reason for the ceilings @m: the mix taken from
  * the traces and the figure used, or why the per-class figures stand.
  */
-void plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
+void tune_plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
 		      struct tune_config *out)
 {
 	char from[160];
 
 	if (!m->from_family) {
-		config_reason(out, TUNE_REASON_MIX, "read/write mix: %s, so "
+		tune_config_reason(out, TUNE_REASON_MIX, "read/write mix: %s, so "
 			      "reads (%.1f MB/s) and writes (%.1f MB/s) are "
 			      "planned against independent ceilings; run "
 			      "'memcal run' for the bandwidth-latency family",
@@ -154,7 +154,7 @@ void plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
 		snprintf(from, sizeof(from), "between its %d %% (%.1f MB/s) "
 			 "and %d %% read (%.1f MB/s) curves", m->lo_pct,
 			 m->lo_bps / 1e6, m->hi_pct, m->hi_bps / 1e6);
-	config_reason(out, TUNE_REASON_MIX, "read/write mix: the workloads' "
+	tune_config_reason(out, TUNE_REASON_MIX, "read/write mix: the workloads' "
 		      "traces are %.1f %% read; the bandwidth-latency family "
 		      "sustains %s%.1f MB/s at that mix (%s%s), split %.1f MB/s "
 		      "read and %.1f MB/s write after the real-time "

@@ -26,13 +26,13 @@ static const uint32_t default_periods[] = {
 #define MIN_PERIODS_IN_TRACE 4
 
 /**
- * plan_period() - set @out->period_us (and budgets for it), explaining the
+ * tune_plan_period() - set @out->period_us (and budgets for it), explaining the
  * trade-off.  @out already holds placement, master and default modes.
  *
  * Return: MEMCAL_OK, MEMCAL_ENOFIT when no period lets the budgets fit,
  * MEMCAL_EINVAL when no candidate suits the traces, MEMCAL_ENOMEM/ESIM.
  */
-int plan_period(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_period(const struct plan_input *in, const struct plan_traces *t,
 		struct tune_config *out, char *err, size_t errlen)
 {
 	const uint32_t *cand = in->periods_us[0] ? in->periods_us :
@@ -56,13 +56,13 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 			continue;
 		memcpy(tmp, out, sizeof(*tmp));
 		tmp->lms = false;	/* static budgets: LMS is tuned after */
-		last_rc = plan_budgets(in, t, p, tmp, false, last_err,
+		last_rc = tune_plan_budgets(in, t, p, tmp, false, last_err,
 				       sizeof(last_err));
 		if (last_rc == MEMCAL_ENOFIT)
 			continue;
 		if (last_rc)
 			break;
-		last_rc = plan_replay(in, t, tmp, &s, last_err,
+		last_rc = tune_plan_replay(in, t, tmp, &s, last_err,
 				      sizeof(last_err));
 		if (last_rc)
 			break;
@@ -85,11 +85,11 @@ int plan_period(const struct plan_input *in, const struct plan_traces *t,
 		free(tmp);
 		return last_rc ? last_rc : MEMCAL_EINVAL;
 	}
-	config_explain(out, "period candidates, cost = overhead + regulation "
+	tune_config_explain(out, "period candidates, cost = overhead + regulation "
 		       "error replayed through regulator/sim: %s", line);
-	rc = plan_budgets(in, t, best, out, false, err, errlen);
+	rc = tune_plan_budgets(in, t, best, out, false, err, errlen);
 	if (!rc)
-		config_reason(out, TUNE_REASON_PERIOD, "period %u us: the "
+		tune_config_reason(out, TUNE_REASON_PERIOD, "period %u us: the "
 			      "lowest cost %.3f; overhead per period from the "
 			      "%s measurement", best, best_cost,
 			      in->overhead_method);

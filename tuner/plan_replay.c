@@ -33,14 +33,14 @@
 #define W_PRED 0.1
 
 /**
- * plan_traces_build() - sum the workloads' traces per core.
+ * tune_plan_traces_build() - sum the workloads' traces per core.
  * @cpu_of: per workload, its CPU.
- * @t:      filled; free with plan_traces_free().
+ * @t:      filled; free with tune_plan_traces_free().
  *
  * Return: MEMCAL_OK, MEMCAL_EINVAL (granularities that do not divide each
  * other, no trace at all) or MEMCAL_ENOMEM.
  */
-int plan_traces_build(const struct plan_input *in, const int *cpu_of,
+int tune_plan_traces_build(const struct plan_input *in, const int *cpu_of,
 		      struct plan_traces *t, char *err, size_t errlen)
 {
 	const struct mix *m = in->mix;
@@ -110,8 +110,8 @@ int plan_traces_build(const struct plan_input *in, const int *cpu_of,
 	return MEMCAL_OK;
 }
 
-/** plan_traces_free() - release what plan_traces_build() allocated. */
-void plan_traces_free(struct plan_traces *t)
+/** tune_plan_traces_free() - release what tune_plan_traces_build() allocated. */
+void tune_plan_traces_free(struct plan_traces *t)
 {
 	free(t->bytes);
 	t->bytes = NULL;
@@ -146,7 +146,7 @@ static void fill_reg(const struct tune_config *c, int nr_cpus,
 	for (int k = 0; k < 2; k++)
 		r->platform_ceiling[k] = c->ceiling_events[k];
 	for (int i = 0; i < nr_cpus; i++) {
-		const struct tune_cpu *p = config_cpu_const(c, i);
+		const struct tune_cpu *p = tune_config_cpu_const(c, i);
 
 		r->cpu[i].active = p && p->regulated;
 		/* monitored and budgeted, never held (memreg's rt_exempt) */
@@ -240,14 +240,14 @@ static void fill_score(const struct plan_input *in,
 }
 
 /**
- * plan_replay() - replay @t through regulator/sim under configuration @c
+ * tune_plan_replay() - replay @t through regulator/sim under configuration @c
  * (its period, budgets, modes and LMS parameters) and score it.
  *
  * Return: MEMCAL_OK, MEMCAL_EINVAL (period not a multiple of the trace tick,
  * trace shorter than one period), MEMCAL_ESIM with the simulator's reason,
  * or MEMCAL_ENOMEM.
  */
-int plan_replay(const struct plan_input *in, const struct plan_traces *t,
+int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		const struct tune_config *c, struct plan_score *s,
 		char *err, size_t errlen)
 {
@@ -301,7 +301,7 @@ int plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		goto out;
 	}
 	fill_score(in, t, ev, res, tpp, period_ns, c->lms, s);
-	plan_exempt_score(c, res, in->mix->percentile, s);
+	tune_plan_exempt_score(c, res, in->mix->percentile, s);
 out:
 	if (res)
 		free(res->periods);

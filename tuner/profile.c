@@ -192,7 +192,7 @@ static void wait_sampling(struct runner_job *j, struct pmu *p, struct trace *t)
 		pmu_sample(p, b);
 		trace_push(t, b[0], b[1], &cap);
 		if (waitpid(j->pid, &status, WNOHANG) == j->pid) {
-			j->end_ns = runner_now_ns();
+			j->end_ns = tune_runner_now_ns();
 			j->status = status;
 			j->done = 1;
 			return;
@@ -266,19 +266,19 @@ static int profile_one(struct cli_ctx *ctx, const struct mix_workload *w,
 			j.before_exec = pmu_attach;
 			j.hook_user = pmu;
 		}
-		if (runner_start(&j, err, sizeof(err))) {
+		if (tune_runner_start(&j, err, sizeof(err))) {
 			rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload '%s': "
 				       "%s", w->name, err);
 			break;
 		}
 		if (pmu->on)
 			wait_sampling(&j, pmu, &tr[r]);
-		else if (runner_wait_all(&j, 1, (uint64_t)timeout_s *
+		else if (tune_runner_wait_all(&j, 1, (uint64_t)timeout_s *
 					 1000000000ull, err, sizeof(err)))
 			rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload '%s': "
 				       "%s", w->name, err);
 		pmu_close(pmu);
-		if (!rc && runner_exit_ok(&j, err, sizeof(err)))
+		if (!rc && tune_runner_exit_ok(&j, err, sizeof(err)))
 			rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload '%s' "
 				       "failed when run solo on cpu %d: %s",
 				       w->name, cpu, err);
@@ -402,7 +402,7 @@ static int store_and_print(struct cli_ctx *ctx, memcal_db *db,
 }
 
 /**
- * profile_mix() - profile every workload of @m solo, pinned, and store
+ * tune_profile_mix() - profile every workload of @m solo, pinned, and store
  * the profiles with the binary each ran, in one transaction.
  * @runs:      repetitions (0: the mix's).
  * @timeout_s: per run.
@@ -410,7 +410,7 @@ static int store_and_print(struct cli_ctx *ctx, memcal_db *db,
  *
  * Return: 0 or a CLI exit code (the message printed).
  */
-int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
+int tune_profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		unsigned runs, unsigned timeout_s, bool quiet)
 {
 	struct memcal_profile *p = NULL;
@@ -422,7 +422,7 @@ int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 
 	if (!ti)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
-	if (inputs_platform(db, ti, err, sizeof(err))) {
+	if (tune_inputs_platform(db, ti, err, sizeof(err))) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 		goto out;
 	}
@@ -440,7 +440,7 @@ int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 	}
 	for (int i = 0; i < m->n && !rc; i++) {
 		const struct mix_workload *w = &m->wl[i];
-		char *argv_json = mix_argv_json(w);
+		char *argv_json = tune_mix_argv_json(w);
 
 		p[i].platform_id = ti->in.platform_id;
 		snprintf(p[i].mix, sizeof(p[i].mix), "%s", m->name);
@@ -448,7 +448,7 @@ int profile_mix(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		snprintf(p[i].criticality, sizeof(p[i].criticality), "%s",
 			 w->rt ? "rt" : "be");
 		p[i].argv_json = argv_json;
-		if (ident_binary(w->argv[0], &bin[i], err, sizeof(err))) {
+		if (tune_ident_binary(w->argv[0], &bin[i], err, sizeof(err))) {
 			rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload '%s': "
 				       "%s", w->name, err);
 			break;
@@ -468,7 +468,7 @@ out:
 	}
 	free(p);
 	free(bin);
-	inputs_free(ti);
+	tune_inputs_free(ti);
 	free(ti);
 	return rc;
 }

@@ -18,7 +18,7 @@ static int stale(memcal_db *db, const struct mix_workload *w,
 		 const struct memcal_profile *p, char *why, size_t len)
 {
 	struct memcal_binary was, now;
-	char *argv = mix_argv_json(w), err[512];
+	char *argv = tune_mix_argv_json(w), err[512];
 	int rc = 1;
 
 	if (!argv)
@@ -34,7 +34,7 @@ static int stale(memcal_db *db, const struct mix_workload *w,
 		 !was.path[0])
 		snprintf(why, len, "profile %lld does not record which binary "
 			 "it ran", (long long)p->id);
-	else if (ident_binary(w->argv[0], &now, err, sizeof(err)))
+	else if (tune_ident_binary(w->argv[0], &now, err, sizeof(err)))
 		snprintf(why, len, "%.400s (profiled: %.400s)", err, was.path);
 	else if (strcmp(now.path, was.path))
 		snprintf(why, len, "'%.200s' now resolves to %.300s, profiled %.300s",
@@ -51,12 +51,12 @@ static int stale(memcal_db *db, const struct mix_workload *w,
 }
 
 /**
- * profile_check() - refuse when a profile loaded into @ti no longer
+ * tune_profile_check() - refuse when a profile loaded into @ti no longer
  * describes what mix @m runs.
  * Return: 0, or a MEMCAL_E* code with @err naming the workload, what changed and the
  * command that profiles the mix again.
  */
-int profile_check(memcal_db *db, const struct mix *m,
+int tune_profile_check(memcal_db *db, const struct mix *m,
 		  const struct tune_inputs *ti, char *err, size_t errlen)
 {
 	char why[1024];

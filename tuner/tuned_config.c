@@ -106,10 +106,10 @@ static json_t *workloads_json(const struct tune_config *c)
 }
 
 /**
- * config_to_json() - render @c as the versioned document.
+ * tune_config_to_json() - render @c as the versioned document.
  * Return: a new reference, or NULL when out of memory.
  */
-json_t *config_to_json(const struct tune_config *c)
+json_t *tune_config_to_json(const struct tune_config *c)
 {
 	json_t *ids = json_array(), *doc, *reasons = json_object();
 
@@ -302,11 +302,11 @@ static int read_notes(json_t *a, char (*dst)[TUNE_NOTE_LEN])
 }
 
 /**
- * config_from_json() - read a document back into @c, checking its format,
+ * tune_config_from_json() - read a document back into @c, checking its format,
  * version and every field apply and the exporters need.
  * Return: 0, or a MEMCAL_E* code with a sentence in @err.
  */
-int config_from_json(json_t *doc, struct tune_config *c, char *err,
+int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 		     size_t errlen)
 {
 	json_t *plat, *modes, *lms, *ctr, *ceil, *prov, *ids, *v;
@@ -416,8 +416,8 @@ int config_from_json(json_t *doc, struct tune_config *c, char *err,
 	return 0;
 }
 
-/** config_from_text() - parse @text and read it with config_from_json(). */
-int config_from_text(const char *text, struct tune_config *c, char *err,
+/** tune_config_from_text() - parse @text and read it with tune_config_from_json(). */
+int tune_config_from_text(const char *text, struct tune_config *c, char *err,
 		     size_t errlen)
 {
 	json_error_t je;
@@ -429,7 +429,7 @@ int config_from_text(const char *text, struct tune_config *c, char *err,
 			 "(line %d: %s)", je.line, je.text);
 		return MEMCAL_ESYNTAX;
 	}
-	rc = config_from_json(doc, c, err, errlen);
+	rc = tune_config_from_json(doc, c, err, errlen);
 	json_decref(doc);
 	return rc;
 }
@@ -444,8 +444,8 @@ static void add_note(char (*arr)[TUNE_NOTE_LEN], int *n, const char *fmt,
 	(*n)++;
 }
 
-/** config_explain() - record why a choice was made. */
-void config_explain(struct tune_config *c, const char *fmt, ...)
+/** tune_config_explain() - record why a choice was made. */
+void tune_config_explain(struct tune_config *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -467,10 +467,10 @@ const char *tune_reason_key(enum tune_reason kind)
 }
 
 /**
- * config_reason() - record why the choice @kind was made: an explain
+ * tune_config_reason() - record why the choice @kind was made: an explain
  * sentence that readers also find under "reasons" by its key.
  */
-void config_reason(struct tune_config *c, enum tune_reason kind,
+void tune_config_reason(struct tune_config *c, enum tune_reason kind,
 		   const char *fmt, ...)
 {
 	va_list ap;
@@ -484,8 +484,8 @@ void config_reason(struct tune_config *c, enum tune_reason kind,
 	va_end(ap);
 }
 
-/** config_warn() - record something the user must know. */
-void config_warn(struct tune_config *c, const char *fmt, ...)
+/** tune_config_warn() - record something the user must know. */
+void tune_config_warn(struct tune_config *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -494,8 +494,8 @@ void config_warn(struct tune_config *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/** config_cpu() - the entry for OS CPU @cpu, or NULL. */
-struct tune_cpu *config_cpu(struct tune_config *c, int cpu)
+/** tune_config_cpu() - the entry for OS CPU @cpu, or NULL. */
+struct tune_cpu *tune_config_cpu(struct tune_config *c, int cpu)
 {
 	for (int i = 0; i < c->n_cpus; i++)
 		if (c->cpus[i].cpu == cpu)
@@ -503,8 +503,8 @@ struct tune_cpu *config_cpu(struct tune_config *c, int cpu)
 	return NULL;
 }
 
-/** config_cpu_const() - config_cpu() for a read-only configuration. */
-const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu)
+/** tune_config_cpu_const() - tune_config_cpu() for a read-only configuration. */
+const struct tune_cpu *tune_config_cpu_const(const struct tune_config *c, int cpu)
 {
 	for (int i = 0; i < c->n_cpus; i++)
 		if (c->cpus[i].cpu == cpu)
@@ -548,20 +548,20 @@ static void cpulist_of(const struct tune_config *c, bool exempt, char *buf,
 }
 
 /**
- * config_cpulist() - the regulated CPUs as a cpulist ("1-3,5"), the
+ * tune_config_cpulist() - the regulated CPUs as a cpulist ("1-3,5"), the
  * format memreg's cpus= parameter takes.
  */
-void config_cpulist(const struct tune_config *c, char *buf, size_t len)
+void tune_config_cpulist(const struct tune_config *c, char *buf, size_t len)
 {
 	cpulist_of(c, false, buf, len);
 }
 
 /**
- * config_exempt_cpulist() - the real-time-exempt CPUs (monitored, never
+ * tune_config_exempt_cpulist() - the real-time-exempt CPUs (monitored, never
  * throttled) as a cpulist, the format of memreg's rt_exempt= parameter;
  * "" when there are none.
  */
-void config_exempt_cpulist(const struct tune_config *c, char *buf, size_t len)
+void tune_config_exempt_cpulist(const struct tune_config *c, char *buf, size_t len)
 {
 	cpulist_of(c, true, buf, len);
 }
@@ -577,7 +577,7 @@ const char *tune_cpu_event(const struct tune_config *c,
 }
 
 /**
- * config_event_cpus() - memreg's read_event_cpus= (@cls 0) or
+ * tune_config_event_cpus() - memreg's read_event_cpus= (@cls 0) or
  * write_event_cpus= (1) value: "CPUS:SPEC,..." for the CPUs whose event
  * is not the class's counter event, consecutive CPUs with the same spec
  * as one range ("" when every CPU counts the class's event).  The text is
@@ -585,7 +585,7 @@ const char *tune_cpu_event(const struct tune_config *c,
  *
  * Return: 0, or -1 when it does not fit @len or does not parse.
  */
-int config_event_cpus(const struct tune_config *c, int cls, char *buf,
+int tune_config_event_cpus(const struct tune_config *c, int cls, char *buf,
 		      size_t len)
 {
 	const char *spec[TUNE_MAX_CPUS] = { NULL };

@@ -2,8 +2,8 @@
 /*
  * tuned_config.h - the tuned configuration: one versioned JSON document
  * (docs/design.md, "Tuned configuration") and its C form.  The planner
- * fills a struct tune_config, config_to_json() renders the document stored
- * in the database, config_from_json() reads it back for apply and the
+ * fills a struct tune_config, tune_config_to_json() renders the document stored
+ * in the database, tune_config_from_json() reads it back for apply and the
  * exporters.
  *
  * Document (format "memcal.tuned-config", version 1):
@@ -185,29 +185,29 @@ struct tune_config {
 	char reason[TUNE_NR_REASONS][TUNE_NOTE_LEN];
 };
 
-json_t *config_to_json(const struct tune_config *c);
-int config_from_json(json_t *doc, struct tune_config *c, char *err,
+json_t *tune_config_to_json(const struct tune_config *c);
+int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 		     size_t errlen);
-int config_from_text(const char *text, struct tune_config *c, char *err,
+int tune_config_from_text(const char *text, struct tune_config *c, char *err,
 		     size_t errlen);
-void config_explain(struct tune_config *c, const char *fmt, ...)
+void tune_config_explain(struct tune_config *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void config_reason(struct tune_config *c, enum tune_reason kind,
+void tune_config_reason(struct tune_config *c, enum tune_reason kind,
 		   const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *tune_reason_key(enum tune_reason kind);
-void config_warn(struct tune_config *c, const char *fmt, ...)
+void tune_config_warn(struct tune_config *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-struct tune_cpu *config_cpu(struct tune_config *c, int cpu);
-const struct tune_cpu *config_cpu_const(const struct tune_config *c, int cpu);
-void config_cpulist(const struct tune_config *c, char *buf, size_t len);
+struct tune_cpu *tune_config_cpu(struct tune_config *c, int cpu);
+const struct tune_cpu *tune_config_cpu_const(const struct tune_config *c, int cpu);
+void tune_config_cpulist(const struct tune_config *c, char *buf, size_t len);
 const char *tune_cpu_event(const struct tune_config *c,
 			   const struct tune_cpu *p, int cls);
-int config_event_cpus(const struct tune_config *c, int cls, char *buf,
+int tune_config_event_cpus(const struct tune_config *c, int cls, char *buf,
 		      size_t len);
-void config_exempt_cpulist(const struct tune_config *c, char *buf,
+void tune_config_exempt_cpulist(const struct tune_config *c, char *buf,
 			   size_t len);
 /* config_print.c */
-void config_print(FILE *f, const struct tune_config *c, int64_t id);
+void tune_config_print(FILE *f, const struct tune_config *c, int64_t id);
 
 #endif /* MEMTUNE_TUNED_CONFIG_H */

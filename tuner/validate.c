@@ -101,18 +101,18 @@ static int co_run(struct cli_ctx *ctx, const struct mix *m,
 			jobs[i].report_path = paths[i];
 		}
 		for (int i = first; i < first + n && !rc; i++, started++) {
-			vlat_start(lat, i, &jobs[i]);
-			if (runner_start(&jobs[i], err, sizeof(err)))
+			tune_vlat_start(lat, i, &jobs[i]);
+			if (tune_runner_start(&jobs[i], err, sizeof(err)))
 				rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload "
 					       "'%s': %s", m->wl[i].name, err);
 		}
-		if (runner_wait_all(jobs + first, started, (uint64_t)o->timeout_s
+		if (tune_runner_wait_all(jobs + first, started, (uint64_t)o->timeout_s
 				    * 1000000000ull, err, sizeof(err)) && !rc)
 			rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 		for (int i = first; i < first + started; i++) {
 			int64_t j = 0, mi = 0;
 
-			if (!rc && runner_exit_ok(&jobs[i], err, sizeof(err)))
+			if (!rc && tune_runner_exit_ok(&jobs[i], err, sizeof(err)))
 				rc = cli_error(ctx, CLI_EXIT_FAILURE, "workload "
 					       "'%s' failed co-scheduled: %s",
 					       m->wl[i].name, err);
@@ -126,7 +126,7 @@ static int co_run(struct cli_ctx *ctx, const struct mix *m,
 				res[i].misses += t[(size_t)i * o->runs + r] >
 						 (double)m->wl[i].deadline_ns;
 			}
-			vlat_collect(lat, cond, i, paths[i]);
+			tune_vlat_collect(lat, cond, i, paths[i]);
 			unlink(paths[i]);
 		}
 	}
@@ -169,7 +169,7 @@ static void stats_all(struct validate_opts *o, const struct tune_config *c,
 }
 
 /**
- * validate_run() - the unregulated and (where possible) regulated co-runs
+ * tune_validate_run() - the unregulated and (where possible) regulated co-runs
  * of @m placed as @c says, and the per-workload results in @r.
  * @solo: each workload's solo execution time (ns).
  * @v:    (out) whether the regulated run happened.
@@ -178,7 +178,7 @@ static void stats_all(struct validate_opts *o, const struct tune_config *c,
  *
  * Return: 0 or a CLI exit code (the message printed).
  */
-int validate_run(struct cli_ctx *ctx, const struct mix *m,
+int tune_validate_run(struct cli_ctx *ctx, const struct mix *m,
 		 const struct tune_config *c, struct validate_opts *o,
 		 const double *solo, struct memcal_validation *v,
 		 struct memcal_validation_result *r, struct vlat *lat,

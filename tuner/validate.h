@@ -30,7 +30,7 @@ struct validate_opts {
 	bool keep;
 };
 
-int validate_run(struct cli_ctx *ctx, const struct mix *m,
+int tune_validate_run(struct cli_ctx *ctx, const struct mix *m,
 		 const struct tune_config *c, struct validate_opts *o,
 		 const double *solo, struct memcal_validation *v,
 		 struct memcal_validation_result *r, struct vlat *lat,

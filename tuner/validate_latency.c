@@ -20,7 +20,7 @@
 #include "memcal_reports.h"
 #include "validate_latency.h"
 
-const char *const vlat_cond_name[VLAT_N_COND] = { "solo", "unregulated",
+const char *const tune_vlat_cond_name[VLAT_N_COND] = { "solo", "unregulated",
 						  "regulated" };
 
 /* add_note - append a sentence to @v->note (once; truncated if long). */
@@ -41,13 +41,13 @@ static void add_note(struct vlat *v, const char *fmt, ...)
 }
 
 /**
- * vlat_init() - decide how each real-time workload of @m (on @cpus) is
+ * tune_vlat_init() - decide how each real-time workload of @m (on @cpus) is
  * timed.  Return: 0, or -ENOMEM.
  */
-int vlat_init(struct vlat *v, const struct mix *m, const int *cpus)
+int tune_vlat_init(struct vlat *v, const struct mix *m, const int *cpus)
 {
 	char why[256] = "";
-	bool have_ct = lat_cyclictest_available(why, sizeof(why));
+	bool have_ct = tune_lat_cyclictest_available(why, sizeof(why));
 
 	memset(v, 0, sizeof(*v));
 	v->n = m->n;
@@ -59,7 +59,7 @@ int vlat_init(struct vlat *v, const struct mix *m, const int *cpus)
 		v->period_ns[i] = w->period_ns ? w->period_ns : w->deadline_ns;
 		if (!w->rt || !v->deadline_ns[i])
 			continue;
-		if (lat_reports_jobs(w->argv))
+		if (tune_lat_reports_jobs(w->argv))
 			v->probe[i] = VLAT_SELF;
 		else if (have_ct)
 			v->probe[i] = VLAT_CYCLICTEST;
@@ -70,24 +70,24 @@ int vlat_init(struct vlat *v, const struct mix *m, const int *cpus)
 	return 0;
 }
 
-/* vlat_free() - release every distribution and stop live probes. */
-void vlat_free(struct vlat *v)
+/* tune_vlat_free() - release every distribution and stop live probes. */
+void tune_vlat_free(struct vlat *v)
 {
 	char err[256];
 
 	for (int i = 0; i < v->n; i++) {
 		struct lat_dist d;
 
-		if (v->live[i].pid && !lat_probe_stop(&v->live[i], 1, &d, err,
+		if (v->live[i].pid && !tune_lat_probe_stop(&v->live[i], 1, &d, err,
 						      sizeof(err)))
-			lat_dist_free(&d);
+			tune_lat_dist_free(&d);
 		for (int k = 0; k < VLAT_N_COND; k++)
-			lat_dist_free(&v->dist[i][k]);
+			tune_lat_dist_free(&v->dist[i][k]);
 	}
 }
 
-/* vlat_any() - whether any workload is timed. */
-bool vlat_any(const struct vlat *v)
+/* tune_vlat_any() - whether any workload is timed. */
+bool tune_vlat_any(const struct vlat *v)
 {
 	for (int i = 0; i < v->n; i++)
 		if (v->probe[i] != VLAT_NONE)
@@ -96,17 +96,17 @@ bool vlat_any(const struct vlat *v)
 }
 
 /**
- * vlat_start() - before workload @i's @job starts: start its cyclictest
+ * tune_vlat_start() - before workload @i's @job starts: start its cyclictest
  * (if that is its probe) and have the runner stop it when @job exits.
  * Return: 0; a probe that cannot start is noted, not fatal.
  */
-int vlat_start(struct vlat *v, int i, struct runner_job *job)
+int tune_vlat_start(struct vlat *v, int i, struct runner_job *job)
 {
 	char err[256];
 
 	if (v->probe[i] != VLAT_CYCLICTEST)
 		return 0;
-	if (lat_probe_start(&v->live[i], v->cpu[i], v->period_ns[i],
+	if (tune_lat_probe_start(&v->live[i], v->cpu[i], v->period_ns[i],
 			    v->deadline_ns[i], err, sizeof(err))) {
 		add_note(v, "cyclictest beside '%s' did not start: %s",
 			 job->argv[0], err);
@@ -126,38 +126,38 @@ static void merge_into(struct vlat *v, int i, enum vlat_cond cond,
 		*t = *d;
 		return;
 	}
-	lat_dist_merge(t, d);
-	lat_dist_free(d);
+	tune_lat_dist_merge(t, d);
+	tune_lat_dist_free(d);
 }
 
 /**
- * vlat_collect() - after one run in @cond: add workload @i's job times
+ * tune_vlat_collect() - after one run in @cond: add workload @i's job times
  * from its job report at @report_path, or from its cyclictest.
  */
-void vlat_collect(struct vlat *v, enum vlat_cond cond, int i,
+void tune_vlat_collect(struct vlat *v, enum vlat_cond cond, int i,
 		  const char *report_path)
 {
 	char err[256];
 	struct lat_dist d;
 
 	if (v->probe[i] == VLAT_CYCLICTEST && v->live[i].pid) {
-		if (lat_probe_stop(&v->live[i], v->deadline_ns[i], &d, err,
+		if (tune_lat_probe_stop(&v->live[i], v->deadline_ns[i], &d, err,
 				   sizeof(err)))
 			add_note(v, "cyclictest gave no latency (%s): %s",
-				 vlat_cond_name[cond], err);
+				 tune_vlat_cond_name[cond], err);
 		else
 			merge_into(v, i, cond, &d);
 		return;
 	}
 	if (v->probe[i] != VLAT_SELF)
 		return;
-	if (lat_dist_init(&d, lat_range_us(v->deadline_ns[i]),
+	if (tune_lat_dist_init(&d, tune_lat_range_us(v->deadline_ns[i]),
 			  v->deadline_ns[i]))
 		return;
-	if (lat_read_job_report(report_path, &d, err, sizeof(err))) {
+	if (tune_lat_read_job_report(report_path, &d, err, sizeof(err))) {
 		add_note(v, "no per-job times from the job report (%s): %s",
-			 vlat_cond_name[cond], err);
-		lat_dist_free(&d);
+			 tune_vlat_cond_name[cond], err);
+		tune_lat_dist_free(&d);
 	} else {
 		merge_into(v, i, cond, &d);
 	}
@@ -187,25 +187,25 @@ static void to_row(const struct vlat *v, const struct mix *m, int i, int k,
 	memset(l, 0, sizeof(*l));
 	snprintf(l->workload, sizeof(l->workload), "%s", m->wl[i].name);
 	l->cpu = v->cpu[i];
-	snprintf(l->condition, sizeof(l->condition), "%s", vlat_cond_name[k]);
+	snprintf(l->condition, sizeof(l->condition), "%s", tune_vlat_cond_name[k]);
 	snprintf(l->probe, sizeof(l->probe), "%s",
 		 v->probe[i] == VLAT_SELF ? "self" : "cyclictest");
 	l->period_ns = (int64_t)v->period_ns[i];
 	l->deadline_ns = (int64_t)v->deadline_ns[i];
 	l->samples = (int64_t)d->samples;
-	l->p50_ns = (int64_t)lat_dist_percentile(d, 50);
-	l->p99_ns = (int64_t)lat_dist_percentile(d, 99);
+	l->p50_ns = (int64_t)tune_lat_dist_percentile(d, 50);
+	l->p99_ns = (int64_t)tune_lat_dist_percentile(d, 99);
 	l->max_ns = (int64_t)d->max_ns;
 	l->misses = (int64_t)d->misses;
 	l->overflow = (int64_t)d->overflow;
 }
 
 /**
- * vlat_store() - every non-empty distribution of @v as latency rows of
+ * tune_vlat_store() - every non-empty distribution of @v as latency rows of
  * validation @validation_id (inside the caller's transaction).
  * Return: MEMCAL_OK or the database's error.
  */
-int vlat_store(memcal_db *db, int64_t validation_id, const struct vlat *v,
+int tune_vlat_store(memcal_db *db, int64_t validation_id, const struct vlat *v,
 	       const struct mix *m)
 {
 	for (int i = 0; i < v->n; i++)
@@ -227,12 +227,12 @@ int vlat_store(memcal_db *db, int64_t validation_id, const struct vlat *v,
 }
 
 /**
- * vlat_print() - the latency table: one line per timed workload and
+ * tune_vlat_print() - the latency table: one line per timed workload and
  * condition, "not measured" where a condition has no distribution.
  */
-void vlat_print(FILE *f, const struct vlat *v, const struct mix *m)
+void tune_vlat_print(FILE *f, const struct vlat *v, const struct mix *m)
 {
-	if (!vlat_any(v))
+	if (!tune_vlat_any(v))
 		return;
 	fprintf(f, "per-job latency\n%-16s %-11s %-10s %7s %9s %9s %9s %6s\n",
 		"workload", "condition", "probe", "jobs", "p50_ms", "p99_ms",
@@ -243,7 +243,7 @@ void vlat_print(FILE *f, const struct vlat *v, const struct mix *m)
 
 			if (!v->dist[i][k].samples) {
 				fprintf(f, "%-16s %-11s not measured%s\n",
-					m->wl[i].name, vlat_cond_name[k],
+					m->wl[i].name, tune_vlat_cond_name[k],
 					k == VLAT_REG ? " (no regulator)" : "");
 				continue;
 			}
@@ -256,8 +256,8 @@ void vlat_print(FILE *f, const struct vlat *v, const struct mix *m)
 		}
 }
 
-/* vlat_json() - the measured distributions' figures as a JSON array. */
-json_t *vlat_json(const struct vlat *v, const struct mix *m)
+/* tune_vlat_json() - the measured distributions' figures as a JSON array. */
+json_t *tune_vlat_json(const struct vlat *v, const struct mix *m)
 {
 	json_t *a = json_array();
 

@@ -48,17 +48,17 @@ struct vlat {
 	char note[512];
 };
 
-extern const char *const vlat_cond_name[VLAT_N_COND];
+extern const char *const tune_vlat_cond_name[VLAT_N_COND];
 
-int vlat_init(struct vlat *v, const struct mix *m, const int *cpus);
-void vlat_free(struct vlat *v);
-bool vlat_any(const struct vlat *v);
-int vlat_start(struct vlat *v, int i, struct runner_job *job);
-void vlat_collect(struct vlat *v, enum vlat_cond cond, int i,
+int tune_vlat_init(struct vlat *v, const struct mix *m, const int *cpus);
+void tune_vlat_free(struct vlat *v);
+bool tune_vlat_any(const struct vlat *v);
+int tune_vlat_start(struct vlat *v, int i, struct runner_job *job);
+void tune_vlat_collect(struct vlat *v, enum vlat_cond cond, int i,
 		  const char *report_path);
-int vlat_store(memcal_db *db, int64_t validation_id, const struct vlat *v,
+int tune_vlat_store(memcal_db *db, int64_t validation_id, const struct vlat *v,
 	       const struct mix *m);
-void vlat_print(FILE *f, const struct vlat *v, const struct mix *m);
-json_t *vlat_json(const struct vlat *v, const struct mix *m);
+void tune_vlat_print(FILE *f, const struct vlat *v, const struct mix *m);
+json_t *tune_vlat_json(const struct vlat *v, const struct mix *m);
 
 #endif /* MEMTUNE_VALIDATE_LATENCY_H */

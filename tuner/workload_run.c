@@ -19,8 +19,8 @@
 
 #include "workload_run.h"
 
-/** runner_now_ns() - CLOCK_MONOTONIC in ns. */
-uint64_t runner_now_ns(void)
+/** tune_runner_now_ns() - CLOCK_MONOTONIC in ns. */
+uint64_t tune_runner_now_ns(void)
 {
 	struct timespec ts;
 
@@ -55,13 +55,13 @@ static const char *sibling_path(const char *name, char *buf, size_t len)
 }
 
 /**
- * runner_resolve() - the file runner_start() would run for @name: the
+ * tune_runner_resolve() - the file tune_runner_start() would run for @name: the
  * sibling memcal-load, a name with a slash as given, else the first
  * executable match along $PATH (execvp's default when unset); written to
  * @buf as an absolute path without symbolic links.
  * Return: 0, or -1 when no executable file answers to @name.
  */
-int runner_resolve(const char *name, char *buf, size_t len)
+int tune_runner_resolve(const char *name, char *buf, size_t len)
 {
 	char sib[PATH_MAX], cand[PATH_MAX], real[PATH_MAX];
 	const char *file = sibling_path(name, sib, sizeof(sib));
@@ -90,10 +90,10 @@ int runner_resolve(const char *name, char *buf, size_t len)
 }
 
 /**
- * runner_start() - fork and exec @j, pinned to @j->cpu.
+ * tune_runner_start() - fork and exec @j, pinned to @j->cpu.
  * Return: 0, or a MEMCAL_E* code with @err naming the command and the reason.
  */
-int runner_start(struct runner_job *j, char *err, size_t errlen)
+int tune_runner_start(struct runner_job *j, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	const char *file = sibling_path(j->argv[0], path, sizeof(path));
@@ -111,7 +111,7 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 		return MEMCAL_ERROR;
 	}
 	fflush(NULL);
-	j->start_ns = runner_now_ns();
+	j->start_ns = tune_runner_now_ns();
 	j->done = 0;
 	j->pid = fork();
 	if (j->pid < 0) {
@@ -161,7 +161,7 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 			 j->argv[0]);
 		return MEMCAL_ERROR;
 	}
-	j->start_ns = runner_now_ns();
+	j->start_ns = tune_runner_now_ns();
 	(void)!write(gfd[1], "g", 1);
 	close(gfd[1]);
 	got = read(pfd[0], &child_errno, sizeof(child_errno));
@@ -178,14 +178,14 @@ int runner_start(struct runner_job *j, char *err, size_t errlen)
 }
 
 /**
- * runner_wait_all() - reap every job of @jobs, recording each one's exit
+ * tune_runner_wait_all() - reap every job of @jobs, recording each one's exit
  * time; after @timeout_ns (0: none) the rest are killed.
  * Return: 0, or a MEMCAL_E* code with @err when a timeout struck.
  */
-int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
+int tune_runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 		    char *err, size_t errlen)
 {
-	uint64_t t0 = runner_now_ns();
+	uint64_t t0 = tune_runner_now_ns();
 	int left = 0, rc = 0;
 
 	for (int i = 0; i < n; i++)
@@ -197,7 +197,7 @@ int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 		if (pid > 0) {
 			for (int i = 0; i < n; i++)
 				if (!jobs[i].done && jobs[i].pid == pid) {
-					jobs[i].end_ns = runner_now_ns();
+					jobs[i].end_ns = tune_runner_now_ns();
 					jobs[i].status = status;
 					jobs[i].done = 1;
 					left--;
@@ -208,7 +208,7 @@ int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 		}
 		if (pid < 0 && errno != EINTR)
 			break;
-		if (timeout_ns && runner_now_ns() - t0 > timeout_ns && !rc) {
+		if (timeout_ns && tune_runner_now_ns() - t0 > timeout_ns && !rc) {
 			for (int i = 0; i < n; i++)
 				if (!jobs[i].done)
 					kill(jobs[i].pid, SIGKILL);
@@ -227,10 +227,10 @@ int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 }
 
 /**
- * runner_exit_ok() - whether @j exited with status 0.
+ * tune_runner_exit_ok() - whether @j exited with status 0.
  * Return: 0, or a MEMCAL_E* code with @err describing how it ended.
  */
-int runner_exit_ok(const struct runner_job *j, char *err, size_t errlen)
+int tune_runner_exit_ok(const struct runner_job *j, char *err, size_t errlen)
 {
 	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0)
 		return 0;

@@ -26,7 +26,7 @@
  *               a non-zero return kills the child.
  * @hook_user:   handed to @before_exec.
  * @stop_pid:    if not 0, a process (a probe timing this job) that
- *               runner_wait_all() sends SIGINT when this job exits.
+ *               tune_runner_wait_all() sends SIGINT when this job exits.
  * @pid:         (out) child.
  * @start_ns:    (out) start time.
  * @end_ns:      (out) exit time.
@@ -47,11 +47,11 @@ struct runner_job {
 	int done;
 };
 
-uint64_t runner_now_ns(void);
-int runner_resolve(const char *name, char *buf, size_t len);
-int runner_start(struct runner_job *j, char *err, size_t errlen);
-int runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
+uint64_t tune_runner_now_ns(void);
+int tune_runner_resolve(const char *name, char *buf, size_t len);
+int tune_runner_start(struct runner_job *j, char *err, size_t errlen);
+int tune_runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,
 		    char *err, size_t errlen);
-int runner_exit_ok(const struct runner_job *j, char *err, size_t errlen);
+int tune_runner_exit_ok(const struct runner_job *j, char *err, size_t errlen);
 
 #endif /* MEMTUNE_WORKLOAD_RUN_H */

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "o:c:s:r:w:")) != -1) {
 		switch (c) {
 		case 'o':
-			if (memcal_op_parse(optarg, &spec.op)) {
+			if (cal_op_parse(optarg, &spec.op)) {
 				fprintf(stderr, "unknown op %s\n", optarg);
 				return 2;
 			}
@@ -79,23 +79,23 @@ int main(int argc, char **argv)
 		}
 	}
 	n = parse_cpus(cpulist, cpus, 256);
-	if (!n || memcal_topology_load(&t, NULL, err, sizeof(err))) {
+	if (!n || memcal_platform_topology_load(&t, NULL, err, sizeof(err))) {
 		fprintf(stderr, "bad CPU list or topology: %s\n", err);
 		return 1;
 	}
-	if (memcal_bench_init(&b, &t, cpus, n, mib << 20, err, sizeof(err))) {
+	if (cal_bench_init(&b, &t, cpus, n, mib << 20, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
 	spec.n_use = n;
-	if (memcal_measure_bw(&b, &spec, &r, err, sizeof(err))) {
+	if (cal_measure_bw(&b, &spec, &r, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	printf("%s %s %s %.3f %.3f %.3f %u %.0f\n", memcal_op_name(spec.op),
+	printf("%s %s %s %.3f %.3f %.3f %u %.0f\n", cal_op_name(spec.op),
 	       cpulist, r.variant, r.agg.median / 1e9, r.agg.min / 1e9,
 	       r.agg.max / 1e9, r.agg.kept, r.foreign * 100);
-	memcal_bench_fini(&b);
-	memcal_topology_free(&t);
+	cal_bench_fini(&b);
+	memcal_platform_topology_free(&t);
 	return 0;
 }

@@ -175,7 +175,7 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 	s->bench_cpu = cell->cpu;
 	for (unsigned r = 0; r < reps; r++) {
 		s->limit_ns = 30ull * ms * 1000000u;
-		if ((rc = ovh_run_once(s, &smp))) {
+		if ((rc = cal_ovh_run_once(s, &smp))) {
 			printf("OVH-ERROR cell=%s load=%u C run failed: %s\n",
 			       cell->name, load, strerror(-rc));
 			return -1;
@@ -205,7 +205,7 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 	for (unsigned r = 0; r < reps && !rc; r++) {
 		/* exhausted cells run at about half speed: room for that */
 		s->limit_ns = (uint64_t)(8 * c[r]) + 4000ull * cell->period_us;
-		rc = ovh_run_once(s, &smp);
+		rc = cal_ovh_run_once(s, &smp);
 		if (rc)
 			break;
 		cp[r] = isfinite(smp.est_ns) ? smp.est_ns :
@@ -221,7 +221,7 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 	if (strcmp(why, "none"))
 		printf("OVH-MODULE cell=%s load=%u %s\n", cell->name, load,
 		       why);
-	if (ovh_kmod_unload(why, sizeof(why))) {
+	if (cal_ovh_kmod_unload(why, sizeof(why))) {
 		printf("OVH-ERROR cell=%s load=%u %s\n", cell->name, load, why);
 		return -1;
 	}
@@ -294,8 +294,8 @@ int main(int argc, char **argv)
 		printf("OVH-ERROR %s\n", why);
 		return 2;
 	}
-	s.bench_fifo = ovh_fifo_allowed();
-	rc = ovh_calibrate_units(&w, 0, (uint64_t)ms * 1000000u, s.bench_fifo,
+	s.bench_fifo = cal_ovh_fifo_allowed();
+	rc = cal_ovh_calibrate_units(&w, 0, (uint64_t)ms * 1000000u, s.bench_fifo,
 				 NULL, NULL);
 	if (rc) {
 		printf("OVH-ERROR calibrating the benchmark: %s\n",

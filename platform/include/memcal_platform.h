@@ -83,19 +83,19 @@ struct memcal_topology {
 	struct memcal_node *nodes;
 };
 
-int memcal_topology_load(struct memcal_topology *t, const char *synthetic,
+int memcal_platform_topology_load(struct memcal_topology *t, const char *synthetic,
 			 char *err, size_t errlen);
-void memcal_topology_free(struct memcal_topology *t);
+void memcal_platform_topology_free(struct memcal_topology *t);
 
-bool memcal_topology_has_pu(const struct memcal_topology *t, unsigned cpu);
-int memcal_topology_cpu_node(const struct memcal_topology *t, unsigned cpu);
+bool memcal_platform_topology_has_pu(const struct memcal_topology *t, unsigned cpu);
+int memcal_platform_topology_cpu_node(const struct memcal_topology *t, unsigned cpu);
 const struct memcal_cache *
-memcal_topology_llc(const struct memcal_topology *t, unsigned cpu);
-unsigned memcal_topology_line_size(const struct memcal_topology *t);
-json_t *memcal_topology_to_json(const struct memcal_topology *t);
-int memcal_cpulist_format(const unsigned *cpus, size_t n, char *buf,
+memcal_platform_topology_llc(const struct memcal_topology *t, unsigned cpu);
+unsigned memcal_platform_topology_line_size(const struct memcal_topology *t);
+json_t *memcal_platform_topology_to_json(const struct memcal_topology *t);
+int memcal_platform_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 			  size_t len);
-const char *memcal_sysfs_root(void);
+const char *memcal_platform_sysfs_root(void);
 
 struct memcal_platform;	/* memcal_db.h: the row this fills */
 

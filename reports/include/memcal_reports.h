@@ -28,13 +28,13 @@ json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
 json_t *report_mix_curve_json(const struct memcal_mix_curve *c);
 json_t *report_selfcheck_json(const struct memcal_selfcheck *c);
 
-double figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
+double report_figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
 		     int n_cpus, double *lo, double *hi);
-int figures_max_cpus(const struct memcal_bw *bw, size_t n);
-double figures_bw_peak(const struct memcal_bw *bw, size_t n,
+int report_figures_max_cpus(const struct memcal_bw *bw, size_t n);
+double report_figures_bw_peak(const struct memcal_bw *bw, size_t n,
 		       const char *kind, int *n_cpus);
 const struct memcal_sustainable *
-figures_sustainable(const struct memcal_sustainable *sus, size_t n,
+report_figures_sustainable(const struct memcal_sustainable *sus, size_t n,
 		    const char *traffic);
 
 #endif /* MEMCAL_REPORTS_H */

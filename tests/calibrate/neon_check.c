@@ -45,7 +45,7 @@ static int check_one(const struct memcal_kernel *k, size_t n)
 			fail = 1;
 	if (fail)
 		printf("FAIL %s %s over %zu bytes\n", k->variant,
-		       memcal_op_name(k->op), n);
+		       cal_op_name(k->op), n);
 	free(a);
 	free(b);
 	return fail;
@@ -118,7 +118,7 @@ int main(void)
 
 	for (int isa = 0; isa < MEMCAL_ISA_COUNT; isa++)
 		for (int op = 0; op < MEMCAL_OP_COUNT; op++) {
-			const struct memcal_kernel *k = memcal_kernel_get(op, isa);
+			const struct memcal_kernel *k = cal_kernel_get(op, isa);
 
 			if (!k)
 				continue;
@@ -128,7 +128,7 @@ int main(void)
 		}
 	for (unsigned m = 0; m < MEMCAL_MIX_COUNT; m++)
 		for (int isa = 0; isa < MEMCAL_ISA_COUNT; isa++) {
-			const struct memcal_kernel *k = memcal_mix_kernel_get(m, isa);
+			const struct memcal_kernel *k = cal_mix_kernel_get(m, isa);
 
 			if (!k)
 				continue;
@@ -138,8 +138,8 @@ int main(void)
 		}
 	printf("%d kernels tested, %d failures; best read %s, ntwrite %s, "
 	       "mix %s\n", tested, fail,
-	       memcal_kernel_best(MEMCAL_OP_READ)->variant,
-	       memcal_kernel_best(MEMCAL_OP_NTWRITE)->variant,
-	       memcal_mix_kernel_best(2)->variant);
+	       cal_kernel_best(MEMCAL_OP_READ)->variant,
+	       cal_kernel_best(MEMCAL_OP_NTWRITE)->variant,
+	       cal_mix_kernel_best(2)->variant);
 	return fail || !tested;
 }

@@ -38,14 +38,14 @@ static struct memcal_cpu_types board(const char *name)
 	unsigned cpus = 0;
 
 	snprintf(dir, sizeof(dir), BOARDS "%s", name);
-	cr_assert_eq(memcal_replay_load(dir, &r, err, sizeof(err)), 0, "%s: %s",
+	cr_assert_eq(cal_replay_load(dir, &r, err, sizeof(err)), 0, "%s: %s",
 		     name, err);
 	t = r.types;
 	for (size_t i = 0; i < t.n; i++)
 		cpus += t.types[i].n_cpus;
 	cr_expect_eq(r.topo.n_pus, cpus, "%s: the XML has %u CPUs, discovery "
 		     "%u", name, r.topo.n_pus, cpus);
-	memcal_replay_free(&r);
+	cal_replay_free(&r);
 	cr_expect_null(getenv("MEMCAL_SYSFS_ROOT"), "the roots are restored");
 	return t;
 }
@@ -81,7 +81,7 @@ static int memcal(const char *args, char **out, char **err)
 static void kind_reads(const struct memcal_cpu_type *k, uint64_t code)
 {
 	const struct memcal_pmu_candidate *c =
-		memcal_pmu_documented(k->family, "read");
+		cal_pmu_documented(k->family, "read");
 
 	cr_assert_not_null(c, "%s: no read event", k->label);
 	cr_expect(c->has_raw && c->raw == code, "%s reads with 0x%llx, want "
@@ -141,9 +141,9 @@ Test(boards, alder_lake_hybrid)
 	cr_expect_str_eq(t.types[1].cpus, "16-23");
 	for (size_t i = 0; i < 2; i++) {
 		cr_expect_str_eq(t.types[i].pfm_pmu, "ix86arch");
-		cr_expect_not_null(memcal_pmu_documented(t.types[i].family,
+		cr_expect_not_null(cal_pmu_documented(t.types[i].family,
 							 "read"));
-		cr_expect_null(memcal_pmu_documented(t.types[i].family,
+		cr_expect_null(cal_pmu_documented(t.types[i].family,
 						     "write"));
 	}
 }
@@ -250,7 +250,7 @@ Test(boards, missing_cpuinfo)
 	struct memcal_cpu_types t;
 
 	setenv("MEMCAL_PROCFS_ROOT", "/nonexistent-proc", 1);
-	cr_expect_eq(memcal_cpu_types_discover(&t), -1);
+	cr_expect_eq(cal_cpu_types_discover(&t), -1);
 	cr_expect(strstr(t.error, "/nonexistent-proc/cpuinfo") != NULL, "%s",
 		  t.error);
 	unsetenv("MEMCAL_PROCFS_ROOT");

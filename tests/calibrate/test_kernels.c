@@ -49,7 +49,7 @@ static void fill_pattern(uint64_t *w, size_t n)
 Test(kernels, read_reduction_equals_scalar_sum)
 {
 	for (int isa = 0; isa < MEMCAL_ISA_COUNT; isa++) {
-		const struct memcal_kernel *k = memcal_kernel_get(MEMCAL_OP_READ, isa);
+		const struct memcal_kernel *k = cal_kernel_get(MEMCAL_OP_READ, isa);
 
 		if (!k)
 			continue;
@@ -73,7 +73,7 @@ static void check_store(enum memcal_op op)
 	int tested = 0;
 
 	for (int isa = 0; isa < MEMCAL_ISA_COUNT; isa++) {
-		const struct memcal_kernel *k = memcal_kernel_get(op, isa);
+		const struct memcal_kernel *k = cal_kernel_get(op, isa);
 
 		if (!k)
 			continue;
@@ -88,9 +88,9 @@ static void check_store(enum memcal_op op)
 			for (size_t i = 0; i < sizes[s] / 8; i++)
 				bad += w[i] != v;
 			cr_expect_eq(bad, 0, "%s %s: %zu words wrong", k->variant,
-				     memcal_op_name(op), bad);
+				     cal_op_name(op), bad);
 			cr_expect(guards_intact(p, sizes[s]), "%s %s wrote outside",
-				  k->variant, memcal_op_name(op));
+				  k->variant, cal_op_name(op));
 			free(raw);
 		}
 	}
@@ -111,7 +111,7 @@ Test(kernels, ntwrite_fills_exactly_the_region)
 Test(kernels, copy_copies_exactly)
 {
 	for (int isa = 0; isa < MEMCAL_ISA_COUNT; isa++) {
-		const struct memcal_kernel *k = memcal_kernel_get(MEMCAL_OP_COPY, isa);
+		const struct memcal_kernel *k = cal_kernel_get(MEMCAL_OP_COPY, isa);
 
 		if (!k)
 			continue;
@@ -222,52 +222,52 @@ Test(kernels, mixed_kernels_read_and_write_their_share_of_lines)
 	int tested = 0;
 
 	for (unsigned m = 0; m < MEMCAL_MIX_COUNT; m++) {
-		cr_expect_eq(memcal_mix_pct(m), 100 - 25 * m);
-		cr_expect_eq(memcal_mix_index(memcal_mix_pct(m)), (int)m);
-		cr_expect_eq((unsigned)__builtin_popcount(memcal_mix_mask(m)) *
-			     100, MEMCAL_MIX_LINES * memcal_mix_pct(m));
+		cr_expect_eq(cal_mix_pct(m), 100 - 25 * m);
+		cr_expect_eq(cal_mix_index(cal_mix_pct(m)), (int)m);
+		cr_expect_eq((unsigned)__builtin_popcount(cal_mix_mask(m)) *
+			     100, MEMCAL_MIX_LINES * cal_mix_pct(m));
 		for (int isa = 0; isa < MEMCAL_ISA_COUNT; isa++) {
 			const struct memcal_kernel *k =
-				memcal_mix_kernel_get(m, isa);
+				cal_mix_kernel_get(m, isa);
 
 			if (!k)
 				continue;
 			tested++;
 			cr_expect_eq(k->op, MEMCAL_OP_MIX);
-			cr_expect_eq(k->read_pct, memcal_mix_pct(m));
+			cr_expect_eq(k->read_pct, cal_mix_pct(m));
 			for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
 				check_mix(k, sizes[s]);
 		}
 	}
 	cr_expect_geq(tested, MEMCAL_MIX_COUNT, "the C mixed kernels exist");
-	cr_expect_eq(memcal_mix_index(60), -1);
-	cr_expect_null(memcal_kernel_get(MEMCAL_OP_MIX, MEMCAL_ISA_C),
+	cr_expect_eq(cal_mix_index(60), -1);
+	cr_expect_null(cal_kernel_get(MEMCAL_OP_MIX, MEMCAL_ISA_C),
 		       "a mixed kernel needs its share");
-	cr_expect_not_null(memcal_mix_kernel_best(2));
+	cr_expect_not_null(cal_mix_kernel_best(2));
 }
 
 Test(kernels, bytes_moved_are_program_visible_bytes)
 {
-	cr_expect_eq(memcal_kernel_bytes(MEMCAL_OP_READ, 4096), 4096);
-	cr_expect_eq(memcal_kernel_bytes(MEMCAL_OP_WRITE, 4096), 4096);
-	cr_expect_eq(memcal_kernel_bytes(MEMCAL_OP_NTWRITE, 4096), 4096);
-	cr_expect_eq(memcal_kernel_bytes(MEMCAL_OP_COPY, 4096), 8192);
-	cr_expect_eq(memcal_kernel_bytes(MEMCAL_OP_MIX, 4096), 4096);
+	cr_expect_eq(cal_kernel_bytes(MEMCAL_OP_READ, 4096), 4096);
+	cr_expect_eq(cal_kernel_bytes(MEMCAL_OP_WRITE, 4096), 4096);
+	cr_expect_eq(cal_kernel_bytes(MEMCAL_OP_NTWRITE, 4096), 4096);
+	cr_expect_eq(cal_kernel_bytes(MEMCAL_OP_COPY, 4096), 8192);
+	cr_expect_eq(cal_kernel_bytes(MEMCAL_OP_MIX, 4096), 4096);
 }
 
 Test(kernels, best_variant_is_supported_and_forcible)
 {
-	const struct memcal_kernel *k = memcal_kernel_best(MEMCAL_OP_READ);
+	const struct memcal_kernel *k = cal_kernel_best(MEMCAL_OP_READ);
 
 	cr_assert_not_null(k);
-	cr_expect(memcal_isa_supported(k->isa));
+	cr_expect(cal_isa_supported(k->isa));
 	setenv("MEMCAL_KERNEL_ISA", "c", 1);
-	k = memcal_kernel_best(MEMCAL_OP_READ);
+	k = cal_kernel_best(MEMCAL_OP_READ);
 	cr_expect_str_eq(k->variant, "c");
 	unsetenv("MEMCAL_KERNEL_ISA");
 #if defined(__x86_64__)
-	cr_expect(memcal_isa_supported(MEMCAL_ISA_SSE2));
-	cr_expect_not_null(memcal_kernel_best(MEMCAL_OP_NTWRITE));
+	cr_expect(cal_isa_supported(MEMCAL_ISA_SSE2));
+	cr_expect_not_null(cal_kernel_best(MEMCAL_OP_NTWRITE));
 #endif
 }
 
@@ -275,10 +275,10 @@ Test(kernels, check_rejects_partial_granules_and_misalignment)
 {
 	static _Alignas(64) unsigned char buf[1024];
 
-	cr_expect(memcal_kernel_check(buf, buf, 512));
-	cr_expect_not(memcal_kernel_check(buf, buf, 0));
-	cr_expect_not(memcal_kernel_check(buf, buf, 300));
-	cr_expect_not(memcal_kernel_check(buf + 8, buf, 512));
+	cr_expect(cal_kernel_check(buf, buf, 512));
+	cr_expect_not(cal_kernel_check(buf, buf, 0));
+	cr_expect_not(cal_kernel_check(buf, buf, 300));
+	cr_expect_not(cal_kernel_check(buf + 8, buf, 512));
 }
 
 Test(kernels, op_names_round_trip)
@@ -286,8 +286,8 @@ Test(kernels, op_names_round_trip)
 	for (int op = 0; op < MEMCAL_OP_COUNT; op++) {
 		enum memcal_op back;
 
-		cr_expect_eq(memcal_op_parse(memcal_op_name(op), &back), 0);
+		cr_expect_eq(cal_op_parse(cal_op_name(op), &back), 0);
 		cr_expect_eq(back, op);
 	}
-	cr_expect_neq(memcal_op_parse("bogus", &(enum memcal_op){ 0 }), 0);
+	cr_expect_neq(cal_op_parse("bogus", &(enum memcal_op){ 0 }), 0);
 }

@@ -58,11 +58,11 @@ Test(kinds_show, stored_kinds_are_shown_in_text_and_json)
 	cr_expect_null(strstr(text, "CPU kinds:"), "no kinds stored: %s", text);
 	free(text);
 
-	cr_assert_eq(memcal_replay_load(BOARDS "rk3588", &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(cal_replay_load(BOARDS "rk3588", &r, err, sizeof(err)), 0, "%s", err);
 	n = r.types.n;
 	for (size_t i = 0; i < n; i++)
-		memcal_cpu_type_kind(&r.types, i, &k[i]);
-	memcal_replay_free(&r);
+		cal_cpu_type_kind(&r.types, i, &k[i]);
+	cal_replay_free(&r);
 	cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(memcal_db_begin(db), 0);
 	for (size_t i = 0; i < n; i++)

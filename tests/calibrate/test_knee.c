@@ -20,7 +20,7 @@ Test(knee, sharp_knee_is_found_at_the_bound)
 	};
 	struct memcal_knee k;
 
-	cr_assert_eq(memcal_knee_find(c, 7, 1.5, &k), 0);
+	cr_assert_eq(cal_knee_find(c, 7, 1.5, &k), 0);
 	cr_expect_not(k.lower_bound);
 	cr_expect_float_eq(k.idle_lat, 100, 1e-9);
 	/* Bound 150 ns lies 40/290 of the way from 8 to 9 GB/s. */
@@ -37,7 +37,7 @@ Test(knee, gradual_curve_crosses_by_interpolation)
 
 	for (int i = 0; i <= 10; i++)
 		c[i] = (struct memcal_curve_point){ i * GB, 100 + 10.0 * i };
-	cr_assert_eq(memcal_knee_find(c, 11, 1.5, &k), 0);
+	cr_assert_eq(cal_knee_find(c, 11, 1.5, &k), 0);
 	cr_expect_not(k.lower_bound);
 	cr_expect_float_eq(k.bandwidth, 5 * GB, 1e3);
 }
@@ -49,7 +49,7 @@ Test(knee, flat_curve_is_a_flagged_lower_bound)
 	};
 	struct memcal_knee k;
 
-	cr_assert_eq(memcal_knee_find(c, 4, 0, &k), 0);	/* default bound */
+	cr_assert_eq(cal_knee_find(c, 4, 0, &k), 0);	/* default bound */
 	cr_expect(k.lower_bound);
 	cr_expect_float_eq(k.bandwidth, 14 * GB, 1);
 	cr_expect_float_eq(k.bound_ratio, MEMCAL_KNEE_BOUND_RATIO, 1e-12);
@@ -67,7 +67,7 @@ Test(knee, noisy_curve_ignores_a_single_spike)
 	};
 	struct memcal_knee k;
 
-	cr_assert_eq(memcal_knee_find(c, 10, 1.5, &k), 0);
+	cr_assert_eq(cal_knee_find(c, 10, 1.5, &k), 0);
 	cr_expect_not(k.lower_bound);
 	cr_expect_gt(k.bandwidth, 7 * GB);
 	cr_expect_lt(k.bandwidth, 8 * GB);
@@ -80,7 +80,7 @@ Test(knee, unordered_points_are_sorted_by_bandwidth)
 	};
 	struct memcal_knee k;
 
-	cr_assert_eq(memcal_knee_find(c, 4, 1.5, &k), 0);
+	cr_assert_eq(cal_knee_find(c, 4, 1.5, &k), 0);
 	cr_expect_not(k.lower_bound);
 	cr_expect_gt(k.bandwidth, 8 * GB);
 	cr_expect_lt(k.bandwidth, 9 * GB);
@@ -91,6 +91,6 @@ Test(knee, bad_curves_are_rejected)
 	struct memcal_curve_point c[] = { { 0, 0 }, { 1, 100 } };
 	struct memcal_knee k;
 
-	cr_expect_eq(memcal_knee_find(c, 0, 1.5, &k), MEMCAL_EINVAL);
-	cr_expect_eq(memcal_knee_find(c, 2, 1.5, &k), MEMCAL_EINVAL);
+	cr_expect_eq(cal_knee_find(c, 0, 1.5, &k), MEMCAL_EINVAL);
+	cr_expect_eq(cal_knee_find(c, 2, 1.5, &k), MEMCAL_EINVAL);
 }

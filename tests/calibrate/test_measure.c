@@ -21,7 +21,7 @@ static unsigned pick(struct memcal_topology *t, unsigned *cpus)
 {
 	char err[256];
 
-	cr_assert_eq(memcal_topology_load(t, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(memcal_platform_topology_load(t, NULL, err, sizeof(err)), 0, "%s",
 		     err);
 	cpus[0] = t->cpus[0];
 	if (t->n_cores > 1) {
@@ -48,21 +48,21 @@ Test(measure, team_runs_pinned_workers_together)
 	struct memcal_team *team;
 	unsigned cpus[2], n = pick(&t, cpus);
 
-	cr_assert_eq(memcal_team_create(&team, t.hw, cpus, n), 0);
-	cr_expect_eq(memcal_team_size(team), n);
+	cr_assert_eq(cal_team_create(&team, t.hw, cpus, n), 0);
+	cr_expect_eq(cal_team_size(team), n);
 	for (int r = 0; r < 3; r++)
-		cr_assert_eq(memcal_team_run(team, count_call, NULL), 0);
-	cr_assert_eq(memcal_team_run_subset(team, 1, count_call, NULL), 0);
+		cr_assert_eq(cal_team_run(team, count_call, NULL), 0);
+	cr_assert_eq(cal_team_run_subset(team, 1, count_call, NULL), 0);
 	cr_expect_eq(atomic_load(&calls[0]), 4);
 	if (n > 1)
 		cr_expect_eq(atomic_load(&calls[1]), 3);
 	for (unsigned i = 0; i < n; i++) {
 		cr_expect_eq(on_cpu[i], cpus[i], "worker %u pinned", i);
-		cr_expect_eq(memcal_team_cpu(team, i), cpus[i]);
+		cr_expect_eq(cal_team_cpu(team, i), cpus[i]);
 	}
-	cr_expect_neq(memcal_team_run_subset(team, n + 1, count_call, NULL), 0);
-	memcal_team_destroy(team);
-	memcal_topology_free(&t);
+	cr_expect_neq(cal_team_run_subset(team, n + 1, count_call, NULL), 0);
+	cal_team_destroy(team);
+	memcal_platform_topology_free(&t);
 }
 
 Test(measure, pinning_to_a_missing_cpu_fails)
@@ -70,7 +70,7 @@ Test(measure, pinning_to_a_missing_cpu_fails)
 	struct memcal_team *team = NULL;
 	unsigned bad = CPU_SETSIZE - 1;
 
-	cr_expect_neq(memcal_team_create(&team, NULL, &bad, 1), 0);
+	cr_expect_neq(cal_team_create(&team, NULL, &bad, 1), 0);
 	cr_expect_null(team);
 }
 
@@ -92,21 +92,21 @@ Test(measure, tiny_bandwidth_measurements_are_plausible)
 	unsigned cpus[2], n = pick(&t, cpus);
 	char err[256];
 
-	cr_assert_eq(memcal_bench_init(&b, &t, cpus, n, SMALL, err, sizeof(err)),
+	cr_assert_eq(cal_bench_init(&b, &t, cpus, n, SMALL, err, sizeof(err)),
 		     0, "%s", err);
 	cr_expect_eq(b.bytes, SMALL);
 	for (int op = 0; op < MEMCAL_OP_COUNT; op++) {
 		struct memcal_bw_spec s = { .op = op, .n_use = n, .reps = 3,
 					    .warmup = 1, .passes = 4 };
 		struct memcal_bw_result r;
-		int rc = memcal_measure_bw(&b, &s, &r, err, sizeof(err));
+		int rc = cal_measure_bw(&b, &s, &r, err, sizeof(err));
 
 		if (rc == MEMCAL_EUNSUPPORTED)
 			continue;
 		cr_assert_eq(rc, 0, "%s", err);
 		cr_expect_eq(r.n_workers, n);
 		cr_expect_eq(r.bytes, op == MEMCAL_OP_COPY ? SMALL : SMALL);
-		plausible(&r, memcal_op_name(op));
+		plausible(&r, cal_op_name(op));
 	}
 	if (n > 1) {
 		enum memcal_op ops[2] = { MEMCAL_OP_READ, MEMCAL_OP_WRITE };
@@ -115,14 +115,14 @@ Test(measure, tiny_bandwidth_measurements_are_plausible)
 					    .passes = 2 };
 		struct memcal_bw_result r;
 
-		cr_assert_eq(memcal_measure_bw(&b, &s, &r, err, sizeof(err)), 0);
+		cr_assert_eq(cal_measure_bw(&b, &s, &r, err, sizeof(err)), 0);
 		plausible(&r, "mixed");
 		s.use = use;	/* only worker 1 */
-		cr_assert_eq(memcal_measure_bw(&b, &s, &r, err, sizeof(err)), 0);
+		cr_assert_eq(cal_measure_bw(&b, &s, &r, err, sizeof(err)), 0);
 		cr_expect_eq(r.n_workers, 1);
 	}
-	memcal_bench_fini(&b);
-	memcal_topology_free(&t);
+	cal_bench_fini(&b);
+	memcal_platform_topology_free(&t);
 }
 
 Test(measure, too_small_or_too_large_buffers_are_refused)
@@ -132,12 +132,12 @@ Test(measure, too_small_or_too_large_buffers_are_refused)
 	unsigned cpus[2], n = pick(&t, cpus);
 	char err[256] = "";
 
-	cr_expect_eq(memcal_bench_init(&b, &t, cpus, n, 100, err, sizeof(err)),
+	cr_expect_eq(cal_bench_init(&b, &t, cpus, n, 100, err, sizeof(err)),
 		     MEMCAL_EINVAL);
-	cr_expect_eq(memcal_bench_init(&b, &t, cpus, n, (size_t)1 << 52, err,
+	cr_expect_eq(cal_bench_init(&b, &t, cpus, n, (size_t)1 << 52, err,
 				       sizeof(err)), MEMCAL_ENOMEM);
 	cr_expect(strstr(err, "available") != NULL, "message: %s", err);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 }
 
 Test(measure, chase_is_one_cycle_through_every_line)
@@ -147,13 +147,13 @@ Test(measure, chase_is_one_cycle_through_every_line)
 	void **p = buf;
 	size_t steps = 0;
 
-	cr_assert_eq(memcal_chase_build(buf, bytes, 64, 42), 0);
+	cr_assert_eq(cal_chase_build(buf, bytes, 64, 42), 0);
 	do {
 		p = *p;
 		steps++;
 	} while (p != (void *)buf && steps <= n);
 	cr_expect_eq(steps, n, "cycle length %zu of %zu lines", steps, n);
-	cr_expect_neq(memcal_chase_build(buf, 64, 64, 1), 0);
+	cr_expect_neq(cal_chase_build(buf, 64, 64, 1), 0);
 	free(buf);
 }
 
@@ -169,10 +169,10 @@ Test(measure, loaded_latency_sweep_gives_positive_latency)
 				     .chase_ns = 5000000 };
 	char err[256];
 
-	cr_assert_eq(memcal_bench_init(&b, &t, cpus, n, 4 * SMALL, err,
+	cr_assert_eq(cal_bench_init(&b, &t, cpus, n, 4 * SMALL, err,
 				       sizeof(err)), 0, "%s", err);
-	cr_assert_eq(memcal_chase_build(b.bufs[0].base, b.bytes, 64, 7), 0);
-	cr_assert_eq(memcal_latency_sweep(&b, &s, pts, err, sizeof(err)), 0,
+	cr_assert_eq(cal_chase_build(b.bufs[0].base, b.bytes, 64, 7), 0);
+	cr_assert_eq(cal_latency_sweep(&b, &s, pts, err, sizeof(err)), 0,
 		     "%s", err);
 	for (int i = 0; i < 2; i++) {
 		cr_expect_gt(pts[i].lat.median, 0.1);
@@ -181,8 +181,8 @@ Test(measure, loaded_latency_sweep_gives_positive_latency)
 	cr_expect_eq(pts[0].bw, 0, "pace 0 generates nothing");
 	if (n > 1)
 		cr_expect_gt(pts[1].bw, 1e8, "full pace generates traffic");
-	memcal_bench_fini(&b);
-	memcal_topology_free(&t);
+	cal_bench_fini(&b);
+	memcal_platform_topology_free(&t);
 }
 
 Test(measure, collapsed_repetitions_are_dropped)
@@ -191,16 +191,16 @@ Test(measure, collapsed_repetitions_are_dropped)
 	double ns[] = { 100, 104, 230, 98 };	/* 230 collapsed (> 101 / 0.6) */
 	struct memcal_stats s;
 
-	cr_assert_eq(memcal_stats_compute(bw, 5, true, &s), 0);
+	cr_assert_eq(cal_stats_compute(bw, 5, true, &s), 0);
 	cr_expect_eq(s.kept, 4);
 	cr_expect_eq(s.dropped, 1);
 	cr_expect_float_eq(s.median, 10.25, 1e-12);
 	cr_expect_float_eq(s.min, 9.5, 1e-12);
 	cr_expect_float_eq(s.max, 11, 1e-12);
-	cr_assert_eq(memcal_stats_compute(ns, 4, false, &s), 0);
+	cr_assert_eq(cal_stats_compute(ns, 4, false, &s), 0);
 	cr_expect_eq(s.kept, 3);
 	cr_expect_float_eq(s.max, 104, 1e-12);
-	cr_expect_neq(memcal_stats_compute(ns, 0, false, &s), 0);
+	cr_expect_neq(cal_stats_compute(ns, 0, false, &s), 0);
 }
 
 Test(measure, procstat_snapshots_compare)
@@ -209,13 +209,13 @@ Test(measure, procstat_snapshots_compare)
 	unsigned cpu0 = 0;
 	double f;
 
-	cr_assert_eq(memcal_procstat_read(&a), 0);
+	cr_assert_eq(cal_procstat_read(&a), 0);
 	cr_expect_geq(a.n_cpus, 1);
 	memcal_spin_until_ns(memcal_now_ns() + 20000000);
-	cr_assert_eq(memcal_procstat_read(&b), 0);
-	f = memcal_procstat_foreign(&a, &b, &cpu0, 1);
+	cr_assert_eq(cal_procstat_read(&b), 0);
+	f = cal_procstat_foreign(&a, &b, &cpu0, 1);
 	cr_expect_geq(f, 0);
 	cr_expect_leq(f, 1);
-	memcal_procstat_free(&a);
-	memcal_procstat_free(&b);
+	cal_procstat_free(&a);
+	cal_procstat_free(&b);
 }

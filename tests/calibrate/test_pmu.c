@@ -18,8 +18,8 @@
 
 Test(pmu, every_family_has_read_and_write_candidates)
 {
-	for (size_t f = 0; f < memcal_pmu_n_families; f++) {
-		const struct memcal_pmu_family *fam = &memcal_pmu_families[f];
+	for (size_t f = 0; f < cal_pmu_n_families; f++) {
+		const struct memcal_pmu_family *fam = &cal_pmu_families[f];
 		int rd = 0, wr = 0;
 
 		for (size_t i = 0; i < fam->n_events; i++) {
@@ -39,8 +39,8 @@ Test(pmu, every_family_has_read_and_write_candidates)
 
 Test(pmu, x86_table_events_encode_with_libpfm4)
 {
-	for (size_t f = 0; f < memcal_pmu_n_families; f++) {
-		const struct memcal_pmu_family *fam = &memcal_pmu_families[f];
+	for (size_t f = 0; f < cal_pmu_n_families; f++) {
+		const struct memcal_pmu_family *fam = &cal_pmu_families[f];
 
 		if (fam->arm_part || !fam->events[0].event)
 			continue;	/* Arm PMUs are not built into x86
@@ -75,26 +75,26 @@ Test(pmu, x86_table_events_encode_with_libpfm4)
 
 Test(pmu, family_lookup)
 {
-	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd03)->name, "arm_ac53");
-	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd08)->name, "arm_ac72");
-	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd0b)->name, "arm_ac76");
+	cr_expect_str_eq(cal_pmu_family_find(NULL, 0xd03)->name, "arm_ac53");
+	cr_expect_str_eq(cal_pmu_family_find(NULL, 0xd08)->name, "arm_ac72");
+	cr_expect_str_eq(cal_pmu_family_find(NULL, 0xd0b)->name, "arm_ac76");
 	/* the further Arm cores of pmu_tables_arm.c */
-	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd05)->name, "arm_ac55");
-	cr_expect_str_eq(memcal_pmu_family_find(NULL, 0xd41)->name, "arm_ac78");
-	cr_expect_str_eq(memcal_pmu_family_find("skx", 0)->name, "intel_core");
-	cr_expect_str_eq(memcal_pmu_family_find("amd64_fam19h_zen3", 0)->name,
+	cr_expect_str_eq(cal_pmu_family_find(NULL, 0xd05)->name, "arm_ac55");
+	cr_expect_str_eq(cal_pmu_family_find(NULL, 0xd41)->name, "arm_ac78");
+	cr_expect_str_eq(cal_pmu_family_find("skx", 0)->name, "intel_core");
+	cr_expect_str_eq(cal_pmu_family_find("amd64_fam19h_zen3", 0)->name,
 			 "amd_zen3");
-	cr_expect_null(memcal_pmu_family_find("netburst", 0));
-	cr_expect_null(memcal_pmu_family_find(NULL, 0));
+	cr_expect_null(cal_pmu_family_find("netburst", 0));
+	cr_expect_null(cal_pmu_family_find(NULL, 0));
 }
 
 Test(pmu, bytes_per_event_error_is_distance_to_a_transfer_size)
 {
-	cr_expect_float_eq(memcal_pmu_error_pct(64), 0, 1e-12);
-	cr_expect_float_eq(memcal_pmu_error_pct(60), 6.25, 1e-9);
-	cr_expect_float_eq(memcal_pmu_error_pct(16.4), 2.5, 1e-9);
-	cr_expect_float_eq(memcal_pmu_error_pct(48), 25, 1e-9);
-	cr_expect_float_eq(memcal_pmu_error_pct(0), 100, 1e-12);
+	cr_expect_float_eq(cal_pmu_error_pct(64), 0, 1e-12);
+	cr_expect_float_eq(cal_pmu_error_pct(60), 6.25, 1e-9);
+	cr_expect_float_eq(cal_pmu_error_pct(16.4), 2.5, 1e-9);
+	cr_expect_float_eq(cal_pmu_error_pct(48), 25, 1e-9);
+	cr_expect_float_eq(cal_pmu_error_pct(0), 100, 1e-12);
 }
 
 Test(pmu, discovery_without_a_pmu_says_so)
@@ -116,7 +116,7 @@ Test(pmu, discovery_without_a_pmu_says_so)
 		 root);
 	mkdir(path, 0755);
 	setenv("MEMCAL_SYSFS_ROOT", root, 1);
-	cr_assert_eq(memcal_pmu_discover(&r), 0);
+	cr_assert_eq(cal_pmu_discover(&r), 0);
 	cr_expect_not(r.status.available);
 	cr_expect_neq(r.status.message[0], '\0');
 	if (r.family) {
@@ -127,8 +127,8 @@ Test(pmu, discovery_without_a_pmu_says_so)
 		for (size_t i = 0; i < r.n_events; i++)
 			cr_expect_not(r.events[i].opened);
 	}
-	cr_expect_eq(memcal_pmu_validate(&r, NULL, 0), MEMCAL_EUNSUPPORTED);
-	memcal_pmu_report_free(&r);
+	cr_expect_eq(cal_pmu_validate(&r, NULL, 0), MEMCAL_EUNSUPPORTED);
+	cal_pmu_report_free(&r);
 	unsetenv("MEMCAL_SYSFS_ROOT");
 }
 
@@ -166,7 +166,7 @@ Test(pmu, validation_measures_bytes_per_event_and_chooses)
 	fds[2] = fake_counter(bytes / 48, 3);		/* 48 B: no size */
 	fds[3] = fake_counter(bytes / 32, 3);		/* 32 B per event */
 	cr_assert_not_null(buf);
-	cr_assert_eq(memcal_pmu_validate(&r, buf, bytes), 0);
+	cr_assert_eq(cal_pmu_validate(&r, buf, bytes), 0);
 	cr_expect_float_eq(ev[0].bytes_per_event, 64, 1e-9);
 	cr_expect_float_eq(ev[0].error_pct, 0, 1e-9);
 	cr_expect(ev[0].chosen, "exact line counter chosen for reads");

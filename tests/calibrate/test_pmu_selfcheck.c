@@ -55,7 +55,7 @@ Test(selfcheck, software_overflows_are_delivered)
 		.config = PERF_COUNT_SW_TASK_CLOCK, .sample_period = 1000000 };
 	struct memcal_delivery d;
 
-	cr_assert_eq(memcal_pmu_check_delivery(&a, 0, 1, 0.3, spin, NULL,
+	cr_assert_eq(cal_pmu_check_delivery(&a, 0, 1, 0.3, spin, NULL,
 					       &d), 0, "%s", d.message);
 	cr_log_info("%s", d.message);
 	cr_expect(d.pass, "%s", d.message);
@@ -72,7 +72,7 @@ Test(selfcheck, counter_that_counts_nothing_fails)
 		.config = PERF_COUNT_SW_CPU_MIGRATIONS, .sample_period = 1 };
 	struct memcal_delivery d;
 
-	cr_assert_eq(memcal_pmu_check_delivery(&a, 0, 100, 0.05, spin, NULL,
+	cr_assert_eq(cal_pmu_check_delivery(&a, 0, 100, 0.05, spin, NULL,
 					       &d), 0, "%s", d.message);
 	cr_expect_not(d.pass);
 	cr_expect(strstr(d.message, "counted nothing"), "%s", d.message);
@@ -84,7 +84,7 @@ Test(selfcheck, verdicts)
 	struct memcal_delivery d = { .cpu = 3, .count = 1000000,
 		.expected = 1000, .delivered = 0, .rate_per_s = 0 };
 
-	memcal_pmu_delivery_verdict(&d, 1000, 500);
+	cal_pmu_delivery_verdict(&d, 1000, 500);
 	cr_expect_not(d.pass);
 	cr_expect(strstr(d.message, "no overflow interrupt arrived"), "%s",
 		  d.message);
@@ -93,7 +93,7 @@ Test(selfcheck, verdicts)
 	d.delivered = 400;
 	d.throttled = true;
 	d.rate_per_s = 400;
-	memcal_pmu_delivery_verdict(&d, 1000, 500);
+	cal_pmu_delivery_verdict(&d, 1000, 500);
 	cr_expect_not(d.pass);
 	cr_expect(strstr(d.message, "perf_event_max_sample_rate"), "%s",
 		  d.message);
@@ -101,16 +101,16 @@ Test(selfcheck, verdicts)
 	d.delivered = 1000;
 	d.throttled = false;
 	d.rate_per_s = 100;
-	memcal_pmu_delivery_verdict(&d, 1000, 500);
+	cal_pmu_delivery_verdict(&d, 1000, 500);
 	cr_expect_not(d.pass, "below the needed rate");
 
 	d.rate_per_s = 1000;
-	memcal_pmu_delivery_verdict(&d, 1000, 500);
+	cal_pmu_delivery_verdict(&d, 1000, 500);
 	cr_expect(d.pass, "%s", d.message);
 
 	d.count = 5000;
 	d.expected = 5;
-	memcal_pmu_delivery_verdict(&d, 1000, 500);
+	cal_pmu_delivery_verdict(&d, 1000, 500);
 	cr_expect_not(d.pass, "too few overflows to judge");
 }
 
@@ -121,7 +121,7 @@ Test(selfcheck, no_sample_period_is_refused)
 		.config = PERF_COUNT_SW_TASK_CLOCK };
 	struct memcal_delivery d;
 
-	cr_expect_lt(memcal_pmu_check_delivery(&a, 0, 1, 0.01, spin, NULL,
+	cr_expect_lt(cal_pmu_check_delivery(&a, 0, 1, 0.01, spin, NULL,
 					       &d), 0);
 }
 
@@ -177,7 +177,7 @@ Test(selfcheck, watchdog_and_perf_named_with_the_remedy)
 	char root[64];
 
 	mkproc(root, "1", "4321", "perf");
-	cr_expect_eq(memcal_pmu_find_users(&u), 1);
+	cr_expect_eq(cal_pmu_find_users(&u), 1);
 	cr_expect(u.nmi_watchdog);
 	cr_expect_eq(u.n_holders, 1);
 	cr_expect(strstr(u.message, "kernel.nmi_watchdog=0"), "%s", u.message);
@@ -192,7 +192,7 @@ Test(selfcheck, free_pmu_has_no_message)
 
 	mkproc(root, "0", NULL, NULL);
 	setenv("MEMCAL_PROCFS_ROOT", root, 1);
-	cr_expect_eq(memcal_pmu_find_users(&u), 0);
+	cr_expect_eq(cal_pmu_find_users(&u), 0);
 	cr_expect_str_eq(u.message, "");
 	rmtree(root);
 }
@@ -217,15 +217,15 @@ Test(selfcheck, count_verdicts)
 {
 	struct memcal_selfcheck c = { .event = "raw:0x17" };
 
-	memcal_selfcheck_count_verdict(&c, "read", 1000, 1100);
+	cal_selfcheck_count_verdict(&c, "read", 1000, 1100);
 	cr_expect_str_eq(c.verdict, "pass", "%s", c.message);
 	cr_expect_str_eq(c.check, "read-count");
 	cr_expect_eq(c.tolerance_pct, MEMCAL_SELFCHECK_TOL_PCT);
-	memcal_selfcheck_count_verdict(&c, "read", 1000, 2000);
+	cal_selfcheck_count_verdict(&c, "read", 1000, 2000);
 	cr_expect_str_eq(c.verdict, "fail", "%s", c.message);
 	cr_expect(strstr(c.message, "2.00 per line, outside 15%"), "%s",
 		  c.message);
-	memcal_selfcheck_count_verdict(&c, "write", 1000, 0);
+	cal_selfcheck_count_verdict(&c, "write", 1000, 0);
 	cr_expect_str_eq(c.verdict, "fail");
 	cr_expect_str_eq(c.check, "write-count");
 	cr_expect(strstr(c.message, "counted nothing while 1000 lines were "
@@ -269,7 +269,7 @@ Test(selfcheck, counts_refuse_a_write_event_that_counts_zero)
 
 	cr_assert_not_null(buf);
 	memset(buf, 1, bytes);
-	cr_assert_eq(memcal_selfcheck_counts(&r, buf, bytes, 64, &rate,
+	cr_assert_eq(cal_selfcheck_counts(&r, buf, bytes, 64, &rate,
 					     collect, &k), 0);
 	cr_assert_eq(k.n, 2);
 	cr_expect_str_eq(k.c[0].check, "read-count");
@@ -284,7 +284,7 @@ Test(selfcheck, counts_refuse_a_write_event_that_counts_zero)
 
 	k.n = 0;
 	r.status.available = false;
-	cr_assert_eq(memcal_selfcheck_counts(&r, buf, bytes, 64, &rate,
+	cr_assert_eq(cal_selfcheck_counts(&r, buf, bytes, 64, &rate,
 					     collect, &k), 0);
 	cr_assert_eq(k.n, 2);
 	for (size_t i = 0; i < 2; i++) {
@@ -317,7 +317,7 @@ Test(selfcheck, delivery_on_each_cpu)
 
 	cr_assert_not_null(buf);
 	memset(buf, 1, bytes);
-	cr_assert_eq(memcal_selfcheck_delivery(&r, NULL, 0, cpus, n > 1 ? 2 : 1, 1e9,
+	cr_assert_eq(cal_selfcheck_delivery(&r, NULL, 0, cpus, n > 1 ? 2 : 1, 1e9,
 					       buf, bytes, collect, &k), 0);
 	cr_assert_eq(k.n, n > 1 ? 2u : 1u);
 	for (size_t i = 0; i < k.n; i++) {
@@ -333,7 +333,7 @@ Test(selfcheck, delivery_on_each_cpu)
 	}
 	k.n = 0;
 	ev.chosen = false;
-	cr_assert_eq(memcal_selfcheck_delivery(&r, NULL, 0, cpus, 1, 1e9, buf, bytes,
+	cr_assert_eq(cal_selfcheck_delivery(&r, NULL, 0, cpus, 1, 1e9, buf, bytes,
 					       collect, &k), 0);
 	cr_assert_eq(k.n, 1);
 	cr_expect_str_eq(k.c[0].verdict, "skip");
@@ -362,18 +362,18 @@ Test(selfcheck, cpu_event_is_the_kinds_own_on_big_little)
 	char err[1024] = "";
 	size_t n;
 
-	cr_assert_eq(memcal_replay_load(BOARDS "rk3588", &rp, err,
+	cr_assert_eq(cal_replay_load(BOARDS "rk3588", &rp, err,
 					sizeof(err)), 0, "%s", err);
 	n = rp.types.n;
 	cr_assert_eq(n, 2);
 	for (size_t i = 0; i < n; i++)
-		memcal_cpu_type_kind(&rp.types, i, &k[i]);
-	memcal_replay_free(&rp);
+		cal_cpu_type_kind(&rp.types, i, &k[i]);
+	cal_replay_free(&rp);
 
 	for (unsigned cpu = 0; cpu < 8; cpu++) {
 		bool big = cpu >= 4;
 
-		cr_assert_eq(memcal_selfcheck_cpu_event(&r, k, n, cpu, "read",
+		cr_assert_eq(cal_selfcheck_cpu_event(&r, k, n, cpu, "read",
 							&e), 0);
 		cr_expect_eq(e.attr.type, big ? 9u : 8u, "cpu %u", cpu);
 		cr_expect_eq(e.attr.config, 0x2a, "cpu %u", cpu);
@@ -381,21 +381,21 @@ Test(selfcheck, cpu_event_is_the_kinds_own_on_big_little)
 		cr_expect(strstr(e.whose, big ? "Cortex-A76 (cpus 4-7) counts "
 				 "its own 9:0x2a" : "Cortex-A55 (cpus 0-3) "
 				 "counts its own 8:0x2a"), "%s", e.whose);
-		cr_assert_eq(memcal_selfcheck_cpu_event(&r, k, n, cpu, "write",
+		cr_assert_eq(cal_selfcheck_cpu_event(&r, k, n, cpu, "write",
 							&e), 0);
 		cr_expect_eq(e.attr.type, big ? 9u : 8u, "cpu %u", cpu);
 		cr_expect_eq(e.attr.config, 0x18, "cpu %u", cpu);
 	}
 
 	/* A CPU of no kind: the run's event, with no kind named. */
-	cr_assert_eq(memcal_selfcheck_cpu_event(&r, k, n, 9, "read", &e), 0);
+	cr_assert_eq(cal_selfcheck_cpu_event(&r, k, n, 9, "read", &e), 0);
 	cr_expect_eq(e.attr.type, 4u);
 	cr_expect_eq(e.attr.config, 0x17);
 	cr_expect_str_eq(e.event, "RUN_READ");
 	cr_expect_str_eq(e.whose, "");
 
 	/* One kind: its event is the run's (memtune's rule), named so. */
-	cr_assert_eq(memcal_selfcheck_cpu_event(&r, k + 1, 1, 5, "write",
+	cr_assert_eq(cal_selfcheck_cpu_event(&r, k + 1, 1, 5, "write",
 						&e), 0);
 	cr_expect_eq(e.attr.type, 4u);
 	cr_expect_eq(e.attr.config, 0x18);
@@ -406,8 +406,8 @@ Test(selfcheck, cpu_event_is_the_kinds_own_on_big_little)
 	/* A kind without its own event and no run event: nothing to check. */
 	k[0].event[0][0] = '\0';
 	ev[0].chosen = false;
-	cr_expect_eq(memcal_selfcheck_cpu_event(&r, k, n, 1, "read", &e), -1);
-	cr_expect_eq(memcal_selfcheck_cpu_event(&r, k, n, 5, "read", &e), 0);
+	cr_expect_eq(cal_selfcheck_cpu_event(&r, k, n, 1, "read", &e), -1);
+	cr_expect_eq(cal_selfcheck_cpu_event(&r, k, n, 5, "read", &e), 0);
 	cr_expect_eq(e.attr.type, 9u);
 }
 
@@ -433,7 +433,7 @@ Test(selfcheck, delivery_uses_each_kinds_event)
 
 	cr_assert_not_null(buf);
 	memset(buf, 1, bytes);
-	cr_assert_eq(memcal_selfcheck_delivery(&r, kinds, 2, cpus,
+	cr_assert_eq(cal_selfcheck_delivery(&r, kinds, 2, cpus,
 					       n > 1 ? 2 : 1, 1e9, buf, bytes,
 					       collect, &k), 0);
 	cr_assert_eq(k.n, n > 1 ? 2u : 1u);
@@ -476,10 +476,10 @@ Test(selfcheck, kind_counts_once_per_kind_on_its_cpu)
 
 	cr_assert_not_null(buf);
 	memset(buf, 1, bytes);
-	cr_assert_eq(memcal_selfcheck_kind_counts(kinds, 1, cpus, 1, buf,
+	cr_assert_eq(cal_selfcheck_kind_counts(kinds, 1, cpus, 1, buf,
 						  bytes, 64, collect, &k), 0);
 	cr_expect_eq(k.n, 0, "one kind: its events are the run's");
-	cr_assert_eq(memcal_selfcheck_kind_counts(kinds, 3, cpus,
+	cr_assert_eq(cal_selfcheck_kind_counts(kinds, 3, cpus,
 						  n > 1 ? 2 : 1, buf, bytes,
 						  64, collect, &k), 0);
 	cr_assert_eq(k.n, 3);
@@ -526,7 +526,7 @@ Test(selfcheck, users_verdicts)
 	char root[64];
 
 	mkproc(root, "1", "4321", "perf");
-	cr_assert_eq(memcal_selfcheck_users(collect, &k), 0);
+	cr_assert_eq(cal_selfcheck_users(collect, &k), 0);
 	cr_expect_str_eq(k.c[0].check, "pmu-users");
 	cr_expect_str_eq(k.c[0].verdict, "warn");
 	cr_expect(strstr(k.c[0].message, "4321 (perf)") &&
@@ -535,7 +535,7 @@ Test(selfcheck, users_verdicts)
 	rmtree(root);
 	mkproc(root, "0", NULL, NULL);
 	setenv("MEMCAL_PROCFS_ROOT", root, 1);
-	cr_assert_eq(memcal_selfcheck_users(collect, &k), 0);
+	cr_assert_eq(cal_selfcheck_users(collect, &k), 0);
 	cr_expect_str_eq(k.c[1].verdict, "pass", "%s", k.c[1].message);
 	rmtree(root);
 }

@@ -45,10 +45,10 @@ static void make_run(struct memcal_run_result *r)
 				       .error_pct = 0.3, .chosen = true };
 
 	memset(r, 0, sizeof(*r));
-	cr_assert_eq(memcal_topology_load(&t, "pack:1 l2:1(size=1MiB) core:4 "
+	cr_assert_eq(memcal_platform_topology_load(&t, "pack:1 l2:1(size=1MiB) core:4 "
 					  "pu:1", err, sizeof(err)), 0);
 	cr_assert_eq(memcal_platform_describe(&t, &r->platform), 0);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 	snprintf(r->run.kind, sizeof(r->run.kind), "full");
 	snprintf(r->run.tool_version, sizeof(r->run.tool_version), "test");
 	snprintf(r->run.started_at, sizeof(r->run.started_at),
@@ -56,19 +56,19 @@ static void make_run(struct memcal_run_result *r)
 	snprintf(r->run.finished_at, sizeof(r->run.finished_at),
 		 "2026-01-01T00:01:00Z");
 	r->run.params_json = strdup("{\"quick\":false}");
-	memcal_result_note(r, "first note");
-	memcal_result_note(r, "second note");
-	cr_assert_eq(memcal_result_add_bw(r, &bw), 0);
+	cal_result_note(r, "first note");
+	cal_result_note(r, "second note");
+	cr_assert_eq(cal_result_add_bw(r, &bw), 0);
 	snprintf(bw.kind, sizeof(bw.kind), "mixed");
 	snprintf(bw.scope, sizeof(bw.scope), "aggregate");
 	snprintf(bw.cpus, sizeof(bw.cpus), "0-1");
 	bw.n_cpus = 2;
 	bw.read_share = 0.5;
-	cr_assert_eq(memcal_result_add_bw(r, &bw), 0);
-	cr_assert_eq(memcal_result_add_latency(r, &lat), 0);
+	cr_assert_eq(cal_result_add_bw(r, &bw), 0);
+	cr_assert_eq(cal_result_add_latency(r, &lat), 0);
 	lat.pace = 1;
 	lat.latency_ns = 400;
-	cr_assert_eq(memcal_result_add_latency(r, &lat), 0);
+	cr_assert_eq(cal_result_add_latency(r, &lat), 0);
 	r->sus[0] = (struct memcal_sustainable){ .traffic = "read",
 		.bandwidth_bps = 9e9, .idle_latency_ns = 175,
 		.bound_ratio = 1.5, .criterion = "test criterion" };
@@ -78,7 +78,7 @@ static void make_run(struct memcal_run_result *r)
 	r->n_sus = 2;
 	r->pmu = (struct memcal_pmu_status){ .available = true,
 		.pmu_name = "arm_ac53", .message = "1 of 1 open" };
-	cr_assert_eq(memcal_result_add_pmu_event(r, &ev), 0);
+	cr_assert_eq(cal_result_add_pmu_event(r, &ev), 0);
 }
 
 /* count_rows - rows of @table, read with plain SQLite. */
@@ -111,10 +111,10 @@ Test(store, whole_run_round_trip)
 	make_run(&r);
 	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db, err,
 				    sizeof(err)), 0, "%s", err);
-	cr_assert_eq(memcal_result_store(db, &r, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(cal_result_store(db, &r, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_assert_gt(r.run.id, 0);
-	cr_assert_eq(memcal_result_load(db, r.run.id, &back, err, sizeof(err)),
+	cr_assert_eq(cal_result_load(db, r.run.id, &back, err, sizeof(err)),
 		     0, "%s", err);
 	cr_expect_str_eq(back.platform.fingerprint, r.platform.fingerprint);
 	cr_expect_eq(back.platform.cores, 4);
@@ -138,13 +138,13 @@ Test(store, whole_run_round_trip)
 	cr_expect_eq(back.pmu_events[0].perf_config, 0x17);
 	/* The same board stored twice is one platform row. */
 	r.run.id = 0;
-	cr_assert_eq(memcal_result_store(db, &r, err, sizeof(err)), 0);
+	cr_assert_eq(cal_result_store(db, &r, err, sizeof(err)), 0);
 	cr_expect_eq(back.platform.id, r.platform.id);
 	memcal_db_close(db);
 	cr_expect_eq(count_rows(path, "platform"), 1);
 	cr_expect_eq(count_rows(path, "calibration_run"), 2);
-	memcal_result_free(&back);
-	memcal_result_free(&r);
+	cal_result_free(&back);
+	cal_result_free(&r);
 }
 
 Test(store, rejected_row_leaves_nothing)
@@ -158,7 +158,7 @@ Test(store, rejected_row_leaves_nothing)
 	snprintf(r.bw[1].kind, sizeof(r.bw[1].kind), "bogus");
 	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db, err,
 				    sizeof(err)), 0);
-	cr_expect_neq(memcal_result_store(db, &r, err, sizeof(err)), 0);
+	cr_expect_neq(cal_result_store(db, &r, err, sizeof(err)), 0);
 	cr_expect(strstr(err, "nothing of this run was stored") != NULL,
 		  "message: %s", err);
 	cr_expect_eq(r.run.id, 0);
@@ -166,7 +166,7 @@ Test(store, rejected_row_leaves_nothing)
 	cr_expect_eq(count_rows(path, "calibration_run"), 0);
 	cr_expect_eq(count_rows(path, "platform"), 0);
 	cr_expect_eq(count_rows(path, "bandwidth"), 0);
-	memcal_result_free(&r);
+	cal_result_free(&r);
 }
 
 Test(store, locked_database_is_refused_cleanly)
@@ -184,13 +184,13 @@ Test(store, locked_database_is_refused_cleanly)
 	cr_assert_eq(sqlite3_open(path, &other), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL),
 		     SQLITE_OK);
-	cr_expect_eq(memcal_result_store(db, &r, err, sizeof(err)),
+	cr_expect_eq(cal_result_store(db, &r, err, sizeof(err)),
 		     MEMCAL_EBUSY, "message: %s", err);
 	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(other);
 	memcal_db_close(db);
 	cr_expect_eq(count_rows(path, "calibration_run"), 0);
-	memcal_result_free(&r);
+	cal_result_free(&r);
 }
 
 Test(store, summary_and_json_show_every_section)
@@ -202,7 +202,7 @@ Test(store, summary_and_json_show_every_section)
 	json_t *doc;
 
 	make_run(&r);
-	memcal_result_print(&r, f);
+	cal_result_print(&r, f);
 	fclose(f);
 	cr_expect(strstr(txt, "bandwidth, GB/s") != NULL);
 	cr_expect(strstr(txt, "loaded latency") != NULL);
@@ -211,7 +211,7 @@ Test(store, summary_and_json_show_every_section)
 	cr_expect(strstr(txt, "[lower bound]") != NULL);
 	cr_expect(strstr(txt, "[chosen]") != NULL);
 	free(txt);
-	doc = memcal_result_to_json(&r);
+	doc = cal_result_to_json(&r);
 	cr_assert_not_null(doc);
 	cr_expect_eq(json_array_size(json_object_get(doc, "bandwidth")), 2);
 	cr_expect(json_is_true(json_object_get(json_object_get(doc, "pmu"),
@@ -219,7 +219,7 @@ Test(store, summary_and_json_show_every_section)
 	cr_expect_not_null(json_object_get(json_object_get(doc, "platform"),
 					   "topology"));
 	json_decref(doc);
-	memcal_result_free(&r);
+	cal_result_free(&r);
 }
 
 /* golden_path - the recorded summary of make_run()'s run. */
@@ -239,9 +239,9 @@ Test(store, summary_matches_golden)
 	snprintf(r.platform.cpu_model, sizeof(r.platform.cpu_model),
 		 "ARM Cortex-A53");
 	snprintf(r.platform.arch, sizeof(r.platform.arch), "aarch64");
-	memcal_result_print(&r, f);
+	cal_result_print(&r, f);
 	fclose(f);
 	golden_check(GOLDEN, txt);
 	free(txt);
-	memcal_result_free(&r);
+	cal_result_free(&r);
 }

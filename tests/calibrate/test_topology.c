@@ -19,7 +19,7 @@ static int load_xml(struct memcal_topology *t, const char *name, char *err,
 		    size_t len)
 {
 	setenv("HWLOC_XMLFILE", name, 1);
-	int rc = memcal_topology_load(t, NULL, err, len);
+	int rc = memcal_platform_topology_load(t, NULL, err, len);
 
 	unsetenv("HWLOC_XMLFILE");
 	return rc;
@@ -41,21 +41,21 @@ Test(topology, cortex_a53_board_has_shared_l2_and_no_l3)
 	for (unsigned i = 0; i < t.n_caches; i++)
 		cr_expect_lt(t.caches[i].level, 3, "no L3 on this board");
 	for (unsigned cpu = 0; cpu < 4; cpu++) {
-		llc = memcal_topology_llc(&t, cpu);
+		llc = memcal_platform_topology_llc(&t, cpu);
 		cr_assert_not_null(llc);
 		cr_expect_eq(llc->level, 2);
 		cr_expect_eq(llc->size, 1 << 20);
 		cr_expect_eq(llc->n_cpus, 4);
 		cr_expect_str_eq(llc->cpus, "0-3");
-		cr_expect_eq(memcal_topology_cpu_node(&t, cpu), 0);
+		cr_expect_eq(memcal_platform_topology_cpu_node(&t, cpu), 0);
 	}
 	/* 8 x 1 MiB is below the floor: the floor applies. */
-	cr_expect_eq(memcal_buffer_default_size(&t, 0, false),
+	cr_expect_eq(cal_buffer_default_size(&t, 0, false),
 		     MEMCAL_BUF_MIN_BYTES);
-	cr_expect(memcal_topology_has_pu(&t, 3));
-	cr_expect_not(memcal_topology_has_pu(&t, 4));
+	cr_expect(memcal_platform_topology_has_pu(&t, 3));
+	cr_expect_not(memcal_platform_topology_has_pu(&t, 4));
 	cr_expect(strstr(t.source, "cortex-a53-4core.xml") != NULL);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 }
 
 Test(topology, two_socket_numa_server)
@@ -74,18 +74,18 @@ Test(topology, two_socket_numa_server)
 	/* One core = its first PU: 0, 2, 4, ... */
 	cr_expect_eq(t.cpus[0], 0);
 	cr_expect_eq(t.cpus[1], 2);
-	cr_expect_eq(memcal_topology_cpu_node(&t, 0), 0);
-	cr_expect_eq(memcal_topology_cpu_node(&t, 31), 1);
-	llc = memcal_topology_llc(&t, 20);
+	cr_expect_eq(memcal_platform_topology_cpu_node(&t, 0), 0);
+	cr_expect_eq(memcal_platform_topology_cpu_node(&t, 31), 1);
+	llc = memcal_platform_topology_llc(&t, 20);
 	cr_assert_not_null(llc);
 	cr_expect_eq(llc->level, 3);
 	cr_expect_eq(llc->size, 32ull << 20);
 	cr_expect_str_eq(llc->cpus, "16-31");
-	cr_expect_eq(memcal_buffer_default_size(&t, 20, false),
+	cr_expect_eq(cal_buffer_default_size(&t, 20, false),
 		     MEMCAL_BUF_LLC_FACTOR * (32ull << 20));
-	cr_expect_eq(memcal_buffer_default_size(&t, 20, true),
+	cr_expect_eq(cal_buffer_default_size(&t, 20, true),
 		     MEMCAL_BUF_LLC_FACTOR_QUICK * (32ull << 20));
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 }
 
 Test(topology, synthetic_description_and_json)
@@ -94,18 +94,18 @@ Test(topology, synthetic_description_and_json)
 	char err[256] = "";
 	json_t *doc;
 
-	cr_assert_eq(memcal_topology_load(&t, "pack:1 l3:1(size=8MiB) core:2 "
+	cr_assert_eq(memcal_platform_topology_load(&t, "pack:1 l3:1(size=8MiB) core:2 "
 					  "pu:2", err, sizeof(err)), 0, "%s",
 		     err);
 	cr_expect_eq(t.n_cores, 2);
 	cr_expect_eq(t.n_pus, 4);
-	cr_expect_eq(memcal_topology_line_size(&t), 64);
-	doc = memcal_topology_to_json(&t);
+	cr_expect_eq(memcal_platform_topology_line_size(&t), 64);
+	doc = memcal_platform_topology_to_json(&t);
 	cr_assert_not_null(doc);
 	cr_expect_eq(json_integer_value(json_object_get(doc, "pus")), 4);
 	cr_expect_eq(json_array_size(json_object_get(doc, "caches")), 1);
 	json_decref(doc);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 }
 
 Test(topology, this_machine_loads)
@@ -113,13 +113,13 @@ Test(topology, this_machine_loads)
 	struct memcal_topology t;
 	char err[256] = "";
 
-	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(memcal_platform_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_expect(t.this_system);
 	cr_expect_geq(t.n_cores, 1);
-	cr_expect_geq(memcal_buffer_default_size(&t, t.cpus[0], true),
+	cr_expect_geq(cal_buffer_default_size(&t, t.cpus[0], true),
 		      MEMCAL_BUF_MIN_BYTES);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 }
 
 Test(topology, malformed_and_missing_files_are_errors)
@@ -134,7 +134,7 @@ Test(topology, malformed_and_missing_files_are_errors)
 	cr_expect_eq(load_xml(&t, FIXTURES "no-such-file.xml", err,
 			      sizeof(err)), MEMCAL_ETOPO);
 	cr_expect(strstr(err, "No such file") != NULL, "message: %s", err);
-	cr_expect_eq(memcal_topology_load(&t, "pack:x garbage", err,
+	cr_expect_eq(memcal_platform_topology_load(&t, "pack:x garbage", err,
 					  sizeof(err)), MEMCAL_ETOPO);
 }
 
@@ -143,9 +143,9 @@ Test(topology, cpulist_format)
 	unsigned a[] = { 0, 1, 2, 3, 6, 8, 9 };
 	char buf[32];
 
-	cr_expect_eq(memcal_cpulist_format(a, 7, buf, sizeof(buf)), 0);
+	cr_expect_eq(memcal_platform_cpulist_format(a, 7, buf, sizeof(buf)), 0);
 	cr_expect_str_eq(buf, "0-3,6,8-9");
-	cr_expect_eq(memcal_cpulist_format(a, 1, buf, sizeof(buf)), 0);
+	cr_expect_eq(memcal_platform_cpulist_format(a, 1, buf, sizeof(buf)), 0);
 	cr_expect_str_eq(buf, "0");
-	cr_expect_neq(memcal_cpulist_format(a, 7, buf, 4), 0);
+	cr_expect_neq(memcal_platform_cpulist_format(a, 7, buf, 4), 0);
 }

@@ -36,7 +36,7 @@ static inline void ovh_tmp_db(char *buf, size_t len, const char *tag)
 	unlink(buf);
 }
 
-/* ovh_cmd - run memcal_cmd_overhead with @args (NULL-terminated),
+/* ovh_cmd - run cal_cmd_overhead with @args (NULL-terminated),
  * --json, the database @db; capture stdout. */
 static inline struct ovh_run ovh_cmd(const char *db, const char *const *args)
 {
@@ -60,7 +60,7 @@ static inline struct ovh_run ovh_cmd(const char *db, const char *const *args)
 	for (; *args && argc < 31; args++)
 		argv[argc++] = (char *)*args;
 	argv[argc] = NULL;
-	r.rc = memcal_cmd_overhead(&ctx, argc, argv);
+	r.rc = cal_cmd_overhead(&ctx, argc, argv);
 	fflush(out);
 	n = ftell(out);
 	r.out = calloc(1, (size_t)(n > 0 ? n : 0) + 1);

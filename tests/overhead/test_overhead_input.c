@@ -85,16 +85,16 @@ Test(overhead_input, below_timer_resolution)
 	const uint32_t p[] = { 10000, 1000 };
 	char err[256];
 
-	cr_assert_eq(overhead_validate_periods(p, 2, 4000000, err, sizeof(err)),
+	cr_assert_eq(cal_overhead_validate_periods(p, 2, 4000000, err, sizeof(err)),
 		     -EINVAL);
 	cr_assert(strstr(err, "period 1000 us is below the timer resolution"),
 		  "%s", err);
-	cr_assert_eq(overhead_validate_periods(p, 1, 4000000, err, sizeof(err)),
+	cr_assert_eq(cal_overhead_validate_periods(p, 1, 4000000, err, sizeof(err)),
 		     0);
-	cr_assert_eq(overhead_validate_periods(ovh_default_periods,
-					       ovh_n_default_periods,
-					       overhead_timer_res_ns(), err,
+	cr_assert_eq(cal_overhead_validate_periods(cal_ovh_default_periods,
+					       cal_ovh_n_default_periods,
+					       cal_overhead_timer_res_ns(), err,
 					       sizeof(err)), 0, "%s", err);
-	cr_assert_eq(overhead_validate_periods(p, 0, 1, err, sizeof(err)),
+	cr_assert_eq(cal_overhead_validate_periods(p, 0, 1, err, sizeof(err)),
 		     -EINVAL);
 }

@@ -2,7 +2,7 @@
 /*
  * test_overhead_model.c - the overhead model fit on synthetic points:
  * exact recovery of cost and base, r2, refusal of degenerate input, and
- * which points overhead_fit_models() uses (master elsewhere, not
+ * which points cal_overhead_fit_models() uses (master elsewhere, not
  * livelocked, linear regime).
  */
 #include <criterion/criterion.h>
@@ -19,7 +19,7 @@ Test(overhead_model, exact_recovery)
 
 	for (int i = 0; i < 5; i++)
 		y[i] = 1.02 + 40e3 / per[i];
-	cr_assert_eq(overhead_fit(per, y, 5, &cost, &base, &r2), 0);
+	cr_assert_eq(cal_overhead_fit(per, y, 5, &cost, &base, &r2), 0);
 	cr_assert_float_eq(cost, 40e3, 1e-6);
 	cr_assert_float_eq(base, 1.02, 1e-12);
 	cr_assert_float_eq(r2, 1.0, 1e-12);
@@ -34,7 +34,7 @@ Test(overhead_model, noisy_points)
 
 	for (int i = 0; i < 4; i++)
 		y[i] = 1.0 + 10e3 / per[i] + noise[i];
-	cr_assert_eq(overhead_fit(per, y, 4, &cost, &base, &r2), 0);
+	cr_assert_eq(cal_overhead_fit(per, y, 4, &cost, &base, &r2), 0);
 	cr_assert(fabs(cost - 10e3) < 3e3, "cost %g", cost);
 	cr_assert(fabs(base - 1.0) < 0.02, "base %g", base);
 	cr_assert(r2 > 0.5 && r2 < 1.0, "r2 %g", r2);
@@ -47,7 +47,7 @@ Test(overhead_model, flat)
 	const double y[] = { 1.1, 1.1 };
 	double cost, base, r2;
 
-	cr_assert_eq(overhead_fit(per, y, 2, &cost, &base, &r2), 0);
+	cr_assert_eq(cal_overhead_fit(per, y, 2, &cost, &base, &r2), 0);
 	cr_assert_float_eq(cost, 0, 1e-9);
 	cr_assert_float_eq(base, 1.1, 1e-12);
 	cr_assert_float_eq(r2, 1.0, 1e-12);
@@ -62,10 +62,10 @@ Test(overhead_model, degenerate)
 	const double p4[] = { 50e3, 100e3 }, y4[] = { INFINITY, 1.3 };
 	double c, b, r;
 
-	cr_assert_neq(overhead_fit(p1, y1, 1, &c, &b, &r), 0);
-	cr_assert_neq(overhead_fit(p2, y2, 2, &c, &b, &r), 0);
-	cr_assert_neq(overhead_fit(p3, y3, 2, &c, &b, &r), 0);
-	cr_assert_neq(overhead_fit(p4, y4, 2, &c, &b, &r), 0);
+	cr_assert_neq(cal_overhead_fit(p1, y1, 1, &c, &b, &r), 0);
+	cr_assert_neq(cal_overhead_fit(p2, y2, 2, &c, &b, &r), 0);
+	cr_assert_neq(cal_overhead_fit(p3, y3, 2, &c, &b, &r), 0);
+	cr_assert_neq(cal_overhead_fit(p4, y4, 2, &c, &b, &r), 0);
 }
 
 /* add - append a synthetic point to @r. */
@@ -107,14 +107,14 @@ Test(overhead_model, fit_models_selects_points)
 	add(&r, 0, 100, 0, 9.0, false);		/* on the master: ignored */
 	/* cpu 1: only one period */
 	add(&r, 1, 1000, 0, 1.05, false);
-	cr_assert_eq(overhead_fit_models(&r), 0);
+	cr_assert_eq(cal_overhead_fit_models(&r), 0);
 	cr_assert_eq(r.n_models, 1);
 	cr_assert_eq(r.models[0].cpu, 0);
 	cr_assert_str_eq(r.models[0].benchmark, "compute");
 	cr_assert_str_eq(r.models[0].method, "proxy");
 	cr_assert_float_eq(r.models[0].cost_per_irq_ns, 30e3, 1e-6);
 	cr_assert_float_eq(r.models[0].base_ratio, 1.0, 1e-9);
-	cr_assert_float_eq(overhead_model_eval(&r.models[0], 50e3), 1.6, 1e-9);
+	cr_assert_float_eq(cal_overhead_model_eval(&r.models[0], 50e3), 1.6, 1e-9);
 	cr_assert(r.notes && strstr(r.notes, "no model for cpu 1"));
 	free(r.models);
 	free(r.notes);
@@ -131,7 +131,7 @@ Test(overhead_model, master_only_core)
 	snprintf(r.method, sizeof(r.method), "memreg");
 	add(&r, 0, 1000, 0, 1.01, false);
 	add(&r, 0, 100, 0, 1.10, false);
-	cr_assert_eq(overhead_fit_models(&r), 0);
+	cr_assert_eq(cal_overhead_fit_models(&r), 0);
 	cr_assert_eq(r.n_models, 1);
 	cr_assert_float_eq(r.models[0].cost_per_irq_ns, 10e3, 1e-6);
 	cr_assert_str_eq(r.models[0].method, "memreg");

@@ -175,9 +175,9 @@ Test(overhead_proxy, large_contrast_and_master)
 	const struct overhead_point *fast, *slow;
 	char err[256];
 
-	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(memcal_platform_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
 		     err);
-	overhead_params_default(&p, &t);
+	cal_overhead_params_default(&p, &t);
 	p.periods_us[0] = 100;
 	p.periods_us[1] = 5000;
 	p.n_periods = 2;
@@ -186,7 +186,7 @@ Test(overhead_proxy, large_contrast_and_master)
 	p.repeat = 5;
 	p.bench[OVH_BENCH_MEMORY] = false;
 	p.force_proxy = true;
-	cr_assert_eq(overhead_measure(&ctx, &t, &p, &r, err, sizeof(err)), 0,
+	cr_assert_eq(cal_overhead_measure(&ctx, &t, &p, &r, err, sizeof(err)), 0,
 		     "%s", err);
 	cr_assert_str_eq(r.method, "proxy");
 	cr_assert(strstr(r.method_why, "--proxy"));
@@ -207,8 +207,8 @@ Test(overhead_proxy, large_contrast_and_master)
 			  m->db.ratio_median >= 0.9);
 		cr_assert_neq(fast->db.master_cpu, fast->db.cpu);
 	}
-	overhead_result_free(&r);
-	memcal_topology_free(&t);
+	cal_overhead_result_free(&r);
+	memcal_platform_topology_free(&t);
 	json_decref(ctx.warnings);	/* what cli_main would free */
 }
 
@@ -221,8 +221,8 @@ Test(overhead_proxy, memory_benchmark)
 	struct overhead_result r;
 	char err[256];
 
-	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0);
-	overhead_params_default(&p, &t);
+	cr_assert_eq(memcal_platform_topology_load(&t, NULL, err, sizeof(err)), 0);
+	cal_overhead_params_default(&p, &t);
 	p.periods_us[0] = 2000;
 	p.n_periods = 1;
 	p.cpus[0] = t.cpus[0];
@@ -232,7 +232,7 @@ Test(overhead_proxy, memory_benchmark)
 	p.master_effect = false;
 	p.force_proxy = true;
 	p.mem_bytes = 64ull << 20;
-	cr_assert_eq(overhead_measure(&ctx, &t, &p, &r, err, sizeof(err)), 0,
+	cr_assert_eq(cal_overhead_measure(&ctx, &t, &p, &r, err, sizeof(err)), 0,
 		     "%s", err);
 	cr_assert_eq(r.n_pts, 1);
 	cr_assert_str_eq(r.pts[0].db.benchmark, "memory");
@@ -240,8 +240,8 @@ Test(overhead_proxy, memory_benchmark)
 	cr_assert(r.pts[0].db.ratio_median >= 0.9 &&
 		  r.pts[0].db.ratio_median < 2.0, "%g",
 		  r.pts[0].db.ratio_median);
-	overhead_result_free(&r);
-	memcal_topology_free(&t);
+	cal_overhead_result_free(&r);
+	memcal_platform_topology_free(&t);
 	json_decref(ctx.warnings);	/* what cli_main would free */
 }
 
@@ -258,8 +258,8 @@ Test(overhead_proxy, livelock_is_bounded)
 	double s;
 	char err[256];
 
-	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0);
-	overhead_params_default(&p, &t);
+	cr_assert_eq(memcal_platform_topology_load(&t, NULL, err, sizeof(err)), 0);
+	cal_overhead_params_default(&p, &t);
 	p.periods_us[0] = 10;
 	p.periods_us[1] = 15;
 	p.n_periods = 2;
@@ -270,10 +270,10 @@ Test(overhead_proxy, livelock_is_bounded)
 	p.bench[OVH_BENCH_MEMORY] = false;
 	p.master_effect = false;
 	p.force_proxy = true;
-	t0 = ovh_now_ns();
-	cr_assert_eq(overhead_measure(&ctx, &t, &p, &r, err, sizeof(err)), 0,
+	t0 = cal_ovh_now_ns();
+	cr_assert_eq(cal_overhead_measure(&ctx, &t, &p, &r, err, sizeof(err)), 0,
 		     "%s", err);
-	s = (double)(ovh_now_ns() - t0) / 1e9;
+	s = (double)(cal_ovh_now_ns() - t0) / 1e9;
 	/* 2 periods x 3 reps x (C + C' <= 8 C + 0.1 s) = 3.6 s at worst */
 	cr_assert(s < 8.0, "took %.1f s", s);
 	cr_assert_geq(r.n_pts, 1);
@@ -284,7 +284,7 @@ Test(overhead_proxy, livelock_is_bounded)
 		if (r.pts[i].ruined)
 			cr_assert(r.notes && strstr(r.notes, "livelock"));
 	}
-	overhead_result_free(&r);
-	memcal_topology_free(&t);
+	cal_overhead_result_free(&r);
+	memcal_platform_topology_free(&t);
 	json_decref(ctx.warnings);	/* what cli_main would free */
 }

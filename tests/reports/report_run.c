@@ -11,8 +11,8 @@
 #include "cli.h"
 #include "report_run.h"
 
-int memcal_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
-int memtune_cmd_report(struct cli_ctx *ctx, int argc, char **argv);
+int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv);
+int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv);
 
 /*
  * run_command() - `@tool @command ARGS --db @db` with stdout/stderr in @o,
@@ -49,8 +49,8 @@ int run_command(struct run_out *o, run_cmd_fn fn, const char *tool,
 int run_report(struct run_out *o, const char *tool, const char *db,
 	       const char *const *args)
 {
-	return run_command(o, !strcmp(tool, "memtune") ? memtune_cmd_report :
-			   memcal_cmd_report, tool, "report", db, args);
+	return run_command(o, !strcmp(tool, "memtune") ? report_cmd_memtune :
+			   report_cmd_memcal, tool, "report", db, args);
 }
 
 /* run_out_free() - release the captured text. */

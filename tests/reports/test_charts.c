@@ -83,7 +83,7 @@ Test(charts, overhead_series_follow_the_stored_master)
 	double xs[64];
 
 	load();
-	s = draw(chart_overhead);
+	s = draw(report_chart_overhead);
 	/* two cores x two placements: four lines, none joining another's */
 	cr_expect_eq(count_str(s, "<path fill=\"none\""), 4);
 	for (int i = 0; i < 4; i++)
@@ -112,7 +112,7 @@ Test(charts, knee_not_drawn_past_the_curve)
 	int n;
 
 	load();
-	s = draw(chart_latency);
+	s = draw(report_chart_latency);
 	n = path_xs(s, 0, xs, 64);
 	cr_assert_eq(n, 4);
 	for (int i = 0; i < n; i++) {
@@ -160,7 +160,7 @@ Test(charts, small_budgets_next_to_a_large_ceiling_get_a_log_axis)
 	char *s;
 
 	load();
-	s = draw(chart_budgets);
+	s = draw(report_chart_budgets);
 	cr_expect(strstr(s, "guaranteed bandwidth (GB/s, log scale)"));
 	/* 1.26 GB/s next to 75 GB/s: a bar a reader can see and read */
 	cr_expect_gt(bar_height(s, "CPU 0 read: 1.260 GB/s"), 60);
@@ -183,7 +183,7 @@ Test(charts, budgets_of_one_decade_stay_linear)
 	rep.cores[1] = (struct report_core_budget){ .cpu = 1,
 		.read_bps = 6e9, .write_bps = 3e9 };
 	rep.n_cores = 2;
-	s = draw(chart_budgets);
+	s = draw(report_chart_budgets);
 	cr_expect(strstr(s, "guaranteed bandwidth (GB/s)</text>"));
 	cr_expect_null(strstr(s, "log scale"));
 	free(s);
@@ -204,7 +204,7 @@ Test(charts, lms_drawn_at_the_regulation_period)
 	cr_expect(fabs(rep.lms.actual[0] - first / 1e-3) < 1,
 		  "first period %g B/s, want %g", rep.lms.actual[0],
 		  first / 1e-3);
-	s = draw(chart_lms);
+	s = draw(report_chart_lms);
 	/* at most 150 periods, each a point of the actual series */
 	cr_expect_eq(path_xs(s, 0, xs, 256), 150);
 	cr_expect_eq(count_str(s, "<title>actual: "), 150);

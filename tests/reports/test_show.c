@@ -20,7 +20,7 @@
 
 #define GOLDEN_DIR MEMCAL_SOURCE_DIR "/tests/fixtures/show/"
 
-int memcal_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int cal_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
 
 static char db_path[128];
 static struct fix_ids ids;
@@ -40,7 +40,7 @@ static char *show(const char *const *args)
 {
 	struct run_out o;
 
-	run_command(&o, memcal_cmd_show, "memcal", "show", db_path, args);
+	run_command(&o, cal_cmd_show, "memcal", "show", db_path, args);
 	cr_assert_eq(o.rc, 0, "show failed: %s", o.err);
 	free(o.err);
 	return o.out;
@@ -152,9 +152,9 @@ Test(show, wrapped_text_never_cuts_a_word)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	memcal_print_wrapped(f, "note: ", "alpha beta gamma delta epsilon "
+	cal_print_wrapped(f, "note: ", "alpha beta gamma delta epsilon "
 			     "zeta eta theta iota kappa lambda mu", 24);
-	memcal_print_wrapped(f, "> ", "a-very-long-word-that-cannot-fit "
+	cal_print_wrapped(f, "> ", "a-very-long-word-that-cannot-fit "
 			     "tail", 10);
 	fclose(f);
 	cr_expect_str_eq(buf, "note: alpha beta gamma\n"
@@ -183,7 +183,7 @@ Test(show, headline_equals_the_reports_figures)
 	json_t *e;
 
 	make_db();
-	run_command(&o, memcal_cmd_show, "memcal", "show", db_path,
+	run_command(&o, cal_cmd_show, "memcal", "show", db_path,
 		    (const char *const[]){ "--json", NULL });
 	cr_assert_eq(o.rc, 0, "%s", o.err);
 	sh = json_loads(o.out, 0, NULL);

@@ -197,12 +197,12 @@ void this_fingerprint(char *out, size_t len)
 	struct memcal_platform p;
 	char err[256];
 
-	cr_assert_eq(memcal_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(memcal_platform_topology_load(&t, NULL, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_assert_eq(memcal_platform_describe(&t, &p), 0);
 	snprintf(out, len, "%s", p.fingerprint);
 	memcal_db_platform_free(&p);
-	memcal_topology_free(&t);
+	memcal_platform_topology_free(&t);
 }
 
 /* put - write @value into @dir/@name (a fake sysfs attribute). */

@@ -29,7 +29,7 @@ static struct tune_config *load_named(const char *name)
 	snprintf(path, sizeof(path), FIX "%s", name);
 	text = slurp(path);
 	cr_assert(text, "fixture %s missing", name);
-	cr_assert_eq(config_from_text(text, c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(tune_config_from_text(text, c, err, sizeof(err)), 0, "%s", err);
 	free(text);
 	return c;
 }
@@ -70,7 +70,7 @@ static char *render_named(const char *config, const char *format,
 	FILE *f = open_memstream(&text, &len);
 
 	cr_assert(f);
-	cr_assert_eq(export_render(c, format, o, f, w), 0);
+	cr_assert_eq(tune_export_render(c, format, o, f, w), 0);
 	fclose(f);
 	unsource(text);
 	snprintf(path, sizeof(path), FIX "%s", golden);
@@ -104,7 +104,7 @@ Test(export, json_round_trips)
 	struct tune_config *a = load(), *b = calloc(1, sizeof(*b));
 	char *text = render("json", &o, "json.golden", &w), err[512];
 
-	cr_assert_eq(config_from_text(text, b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(tune_config_from_text(text, b, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(b->period_us, a->period_us);
 	cr_assert_eq(b->cpus[2].b[0].guaranteed_events,
 		     a->cpus[2].b[0].guaranteed_events);
@@ -244,7 +244,7 @@ Test(export, unknown_format)
 	struct export_opts o = opts(0);
 	struct export_warnings w;
 
-	cr_assert_eq(export_render(c, "yaml", &o, stdout, &w),
+	cr_assert_eq(tune_export_render(c, "yaml", &o, stdout, &w),
 		     MEMCAL_EFORMAT);
 	free(c);
 }
@@ -253,22 +253,22 @@ Test(export, rdt_value_rounding)
 {
 	struct rdt_info ri = { .gran = 10, .min = 10, .mbps = false };
 
-	cr_assert_eq(rdt_value(&ri, 7296e6, 10e9), 80);
-	cr_assert_eq(rdt_value(&ri, 7000e6, 10e9), 70, "exact stays");
-	cr_assert_eq(rdt_value(&ri, 1e6, 10e9), 10, "never below min");
-	cr_assert_eq(rdt_value(&ri, 20e9, 10e9), 100, "never above 100");
+	cr_assert_eq(tune_rdt_value(&ri, 7296e6, 10e9), 80);
+	cr_assert_eq(tune_rdt_value(&ri, 7000e6, 10e9), 70, "exact stays");
+	cr_assert_eq(tune_rdt_value(&ri, 1e6, 10e9), 10, "never below min");
+	cr_assert_eq(tune_rdt_value(&ri, 20e9, 10e9), 100, "never above 100");
 	/* the steps are min + N x gran: 5, 15, 25 ... 95, then 100 */
 	ri.min = 5;
-	cr_assert_eq(rdt_value(&ri, 7296e6, 10e9), 75);
-	cr_assert_eq(rdt_value(&ri, 1500e6, 10e9), 15, "a step stays");
-	cr_assert_eq(rdt_value(&ri, 9600e6, 10e9), 100);
-	cr_assert(rdt_no_limit(&ri, 100, 10e9));
-	cr_assert_not(rdt_no_limit(&ri, 95, 10e9));
+	cr_assert_eq(tune_rdt_value(&ri, 7296e6, 10e9), 75);
+	cr_assert_eq(tune_rdt_value(&ri, 1500e6, 10e9), 15, "a step stays");
+	cr_assert_eq(tune_rdt_value(&ri, 9600e6, 10e9), 100);
+	cr_assert(tune_rdt_no_limit(&ri, 100, 10e9));
+	cr_assert_not(tune_rdt_no_limit(&ri, 95, 10e9));
 	ri.min = 10;
 	ri.gran = 1;
-	cr_assert_eq(rdt_value(&ri, 7296e6, 10e9), 73);
+	cr_assert_eq(tune_rdt_value(&ri, 7296e6, 10e9), 73);
 	ri.mbps = true;
-	cr_assert_eq(rdt_value(&ri, 1048576.0 * 3 + 1, 10e9), 4);
+	cr_assert_eq(tune_rdt_value(&ri, 1048576.0 * 3 + 1, 10e9), 4);
 }
 
 /* render_raw - @format of @c with @o into a string (no golden); rc in *@rc. */
@@ -281,7 +281,7 @@ static char *render_raw(const struct tune_config *c, const char *format,
 	FILE *f = open_memstream(&text, &len);
 
 	cr_assert(f);
-	*rc = export_render(c, format, o, f, w);
+	*rc = tune_export_render(c, format, o, f, w);
 	fclose(f);
 	return text;
 }
@@ -386,7 +386,7 @@ Test(export, modprobe_refuses_what_kmod_cannot_carry)
 	cr_assert(strstr(w.error, "read event 'raw:0x17\\x0a' holds "
 			 "'\\x0a', which a modprobe.d options line cannot "
 			 "carry"), "%s", w.error);
-	cr_assert_str_eq(export_strerror(rc, &w), w.error);
+	cr_assert_str_eq(tune_export_strerror(rc, &w), w.error);
 	free(text);
 	free(c);
 }
@@ -657,13 +657,13 @@ Test(export, per_cpu_events)
 			 "write_event_cpus=0-1:8:0x18,2-3:9:0x18\n"), "%s", text);
 	free(text);
 	text = render_named("config_pcpu.json", "json", &o, "json_pcpu.golden", &w);
-	cr_assert_eq(config_from_text(text, b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(tune_config_from_text(text, b, err, sizeof(err)), 0, "%s", err);
 	cr_assert_str_eq(b->cpus[3].event[TUNE_READ], "9:0x2a");
 	cr_assert_str_eq(b->cpus[0].event[TUNE_WRITE], "8:0x18");
 	cr_assert_str_eq(b->cpus[2].kind, "Cortex-A76");
 	f = open_memstream(&shown, &len);
 	cr_assert(f);
-	config_print(f, c, 42);
+	tune_config_print(f, c, 42);
 	fclose(f);
 	golden_check(FIX "show_pcpu.golden", shown);
 	cr_assert(strstr(shown, "    cpus 2-3 (Cortex-A76): read 9:0x2a, write 9:0x18\n"),
@@ -692,7 +692,7 @@ Test(export, per_cpu_event_not_a_spec_is_refused)
 		cr_assert(doc);
 		sprintf(doc, "%.*s\"event\": \"%s\"%s", (int)n, text, bad[i],
 			p + strlen("\"event\": \"9:0x2a\""));
-		cr_assert_neq(config_from_text(doc, c, err, sizeof(err)), 0,
+		cr_assert_neq(tune_config_from_text(doc, c, err, sizeof(err)), 0,
 			      "'%s' accepted", bad[i]);
 		cr_assert(strstr(err, "cpu 2 read.event") && strstr(err, bad[i]),
 			  "%s: %s", bad[i], err);

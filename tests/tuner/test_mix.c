@@ -49,7 +49,7 @@ static void check_broken(const char *name)
 
 	snprintf(path, sizeof(path), FIX "%s", name);
 	expect_of(path, &line, phrase, sizeof(phrase));
-	rc = mix_load(path, m, err, sizeof(err));
+	rc = tune_mix_load(path, m, err, sizeof(err));
 	cr_assert_neq(rc, MEMCAL_OK, "%s was accepted", name);
 	snprintf(want, sizeof(want), ": line %d:", line);
 	snprintf(want2, sizeof(want2), ": line %d,", line);
@@ -68,7 +68,7 @@ Test(mix, good_full_values)
 	struct mix *m = calloc(1, sizeof(*m));
 	char err[MIX_ERR_LEN];
 
-	cr_assert_eq(mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
+	cr_assert_eq(tune_mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
 		     MEMCAL_OK, "%s", err);
 	cr_assert_str_eq(m->name, "full");
 	cr_assert_eq(m->runs, 5);
@@ -96,7 +96,7 @@ Test(mix, good_full_values)
 	cr_assert_lt(m->wl[1].read_bps, 0, "undeclared need must be < 0");
 	cr_assert_not(m->wl[2].rt, "'best-effort' is a synonym of 'be'");
 	cr_assert_float_eq(m->wl[2].write_bps, 1000e6, 1);
-	mix_free(m);
+	tune_mix_free(m);
 	free(m);
 }
 
@@ -105,14 +105,14 @@ Test(mix, good_minimal_defaults)
 	struct mix *m = calloc(1, sizeof(*m));
 	char err[MIX_ERR_LEN];
 
-	cr_assert_eq(mix_load(FIX "good_minimal.yaml", m, err, sizeof(err)),
+	cr_assert_eq(tune_mix_load(FIX "good_minimal.yaml", m, err, sizeof(err)),
 		     MEMCAL_OK, "%s", err);
 	cr_assert_eq(m->runs, 3);
 	cr_assert_float_eq(m->percentile, 99, 1e-9);
 	cr_assert_float_eq(m->margin_pct, 20, 1e-9);
 	cr_assert_eq(m->n, 1);
 	cr_assert_eq(m->wl[0].argc, 1);
-	mix_free(m);
+	tune_mix_free(m);
 	free(m);
 }
 
@@ -121,7 +121,7 @@ Test(mix, shell_characters_are_not_interpreted)
 	char **argv;
 	int argc;
 
-	cr_assert_eq(mix_split_command("echo $HOME 'a b' ; rm -rf /x",
+	cr_assert_eq(tune_mix_split_command("echo $HOME 'a b' ; rm -rf /x",
 				       &argv, &argc), MEMCAL_OK);
 	cr_assert_eq(argc, 8);
 	cr_assert_str_eq(argv[1], "$HOME");
@@ -131,7 +131,7 @@ Test(mix, shell_characters_are_not_interpreted)
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
-	cr_assert_eq(mix_split_command("  \t ", &argv, &argc), MEMCAL_EINVAL);
+	cr_assert_eq(tune_mix_split_command("  \t ", &argv, &argc), MEMCAL_EINVAL);
 }
 
 Test(mix, missing_file)
@@ -139,7 +139,7 @@ Test(mix, missing_file)
 	struct mix *m = calloc(1, sizeof(*m));
 	char err[MIX_ERR_LEN];
 
-	cr_assert_eq(mix_load(FIX "no-such.yaml", m, err, sizeof(err)),
+	cr_assert_eq(tune_mix_load(FIX "no-such.yaml", m, err, sizeof(err)),
 		     MEMCAL_EIO);
 	cr_assert(strstr(err, "No such file"), "%s", err);
 	free(m);
@@ -151,19 +151,19 @@ Test(mix, core_that_does_not_exist)
 	bool exists[2] = { true, true };
 	char err[MIX_ERR_LEN];
 
-	cr_assert_eq(mix_load(FIX "cpu_missing.yaml", m, err, sizeof(err)),
+	cr_assert_eq(tune_mix_load(FIX "cpu_missing.yaml", m, err, sizeof(err)),
 		     MEMCAL_OK, "%s", err);
-	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)),
+	cr_assert_eq(tune_mix_check_cpus(m, exists, 2, err, sizeof(err)),
 		     MEMCAL_EINVAL);
 	cr_assert(strstr(err, "line 4:"), "%s", err);
 	cr_assert(strstr(err, "cpu 99"), "%s", err);
 	cr_assert(strstr(err, "does not exist"), "%s", err);
 	m->wl[0].cpu = 1;
-	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)), MEMCAL_OK);
+	cr_assert_eq(tune_mix_check_cpus(m, exists, 2, err, sizeof(err)), MEMCAL_OK);
 	exists[1] = false;	/* offline */
-	cr_assert_eq(mix_check_cpus(m, exists, 2, err, sizeof(err)),
+	cr_assert_eq(tune_mix_check_cpus(m, exists, 2, err, sizeof(err)),
 		     MEMCAL_EINVAL);
-	mix_free(m);
+	tune_mix_free(m);
 	free(m);
 }
 
@@ -172,12 +172,12 @@ Test(mix, argv_json)
 	struct mix *m = calloc(1, sizeof(*m));
 	char err[MIX_ERR_LEN], *s;
 
-	cr_assert_eq(mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
+	cr_assert_eq(tune_mix_load(FIX "good_full.yaml", m, err, sizeof(err)),
 		     MEMCAL_OK, "%s", err);
-	s = mix_argv_json(&m->wl[1]);
+	s = tune_mix_argv_json(&m->wl[1]);
 	cr_assert_str_eq(s, "[\"memcal-load\",\"read\",\"--mb\",\"64\"]");
 	free(s);
-	mix_free(m);
+	tune_mix_free(m);
 	free(m);
 }
 
@@ -221,7 +221,7 @@ Test(mix, fractions_kept_exactly)
 	struct mix *m = calloc(1, sizeof(*m));
 	char err[MIX_ERR_LEN];
 
-	cr_assert_eq(mix_load(FIX "good_fraction.yaml", m, err, sizeof(err)),
+	cr_assert_eq(tune_mix_load(FIX "good_fraction.yaml", m, err, sizeof(err)),
 		     MEMCAL_OK, "%s", err);
 	cr_assert_eq(m->percentile, 99.9, "99.9 must not become 99");
 	cr_assert_eq(m->margin_pct, 12.5);
@@ -229,12 +229,12 @@ Test(mix, fractions_kept_exactly)
 	cr_assert_eq(m->wl[0].deadline_ns, 10000ull, "10 us is the shortest");
 	cr_assert_float_eq(m->wl[0].read_bps, 0.5e6, 1e-6);
 	cr_assert_float_eq(m->wl[0].write_bps, 1e13, 1);
-	mix_free(m);
+	tune_mix_free(m);
 	free(m);
 }
 
 /*
- * refused - mix_load(@path) must fail with @rc, name @path and say
+ * refused - tune_mix_load(@path) must fail with @rc, name @path and say
  * @phrase; nothing may be left loaded.
  */
 static void refused(const char *path, int rc, const char *phrase)
@@ -243,7 +243,7 @@ static void refused(const char *path, int rc, const char *phrase)
 	char err[MIX_ERR_LEN];
 
 	m->n = 7;
-	cr_assert_eq(mix_load(path, m, err, sizeof(err)), rc, "%s: %s", path,
+	cr_assert_eq(tune_mix_load(path, m, err, sizeof(err)), rc, "%s: %s", path,
 		     err);
 	cr_assert(!strncmp(err, path, strlen(path)) &&
 		  err[strlen(path)] == ':', "error does not start with the "
@@ -345,12 +345,12 @@ Test(mix, pipe_with_writer_is_read, .timeout = 10)
 	}
 	close(fd[1]);
 	snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
-	cr_assert_eq(mix_load(path, m, err, sizeof(err)), MEMCAL_OK, "%s", err);
+	cr_assert_eq(tune_mix_load(path, m, err, sizeof(err)), MEMCAL_OK, "%s", err);
 	cr_assert_str_eq(m->name, "piped");
 	cr_assert_eq(m->n, 1);
 	close(fd[0]);
 	waitpid(pid, NULL, 0);
-	mix_free(m);
+	tune_mix_free(m);
 	free(m);
 }
 Test(mix, bad_two_documents) { check_broken("bad_two_documents.yaml"); }
@@ -364,10 +364,10 @@ Test(mix, shipped_example_loads)
 	struct mix *m = calloc(1, sizeof(*m));
 	char err[MIX_ERR_LEN];
 
-	cr_assert_eq(mix_load(MEMCAL_SOURCE_DIR "/tuner/examples/example.yaml",
+	cr_assert_eq(tune_mix_load(MEMCAL_SOURCE_DIR "/tuner/examples/example.yaml",
 			      m, err, sizeof(err)), MEMCAL_OK, "%s", err);
 	cr_assert_str_eq(m->name, "example");
 	cr_assert_geq(m->n, 2);
-	mix_free(m);
+	tune_mix_free(m);
 	free(m);
 }

@@ -87,7 +87,7 @@ static int add(struct fixture *f, const char *name, bool rt, int cpu,
 /* plan - run the planner; returns its code, @c filled. */
 static int plan(struct fixture *f, struct tune_config *c, char *err)
 {
-	return plan_run(&f->in, c, err, 512);
+	return tune_plan_run(&f->in, c, err, 512);
 }
 
 /* is_rt_cpu - whether a real-time workload sits on @cpu in @c. */
@@ -117,7 +117,7 @@ Test(plan, master_never_on_a_realtime_core)
 			      rt);
 		cr_assert_not(is_rt_cpu(c, c->master_cpu));
 		/* idle cores are cheapest: the master goes to the idle one */
-		cr_assert_str_eq(config_cpu(c, c->master_cpu)->role, "idle");
+		cr_assert_str_eq(tune_config_cpu(c, c->master_cpu)->role, "idle");
 		free(f);
 	}
 	/* unpinned real-time workloads: still never the master's core */
@@ -212,7 +212,7 @@ Test(plan, budgets_never_exceed_sustainable)
 		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		check_fit(f, c);
 		/* the real-time core's guarantee covers its p99 + margin */
-		cr_assert_geq(config_cpu(c, rt)->b[0].guaranteed_bps,
+		cr_assert_geq(tune_config_cpu(c, rt)->b[0].guaranteed_bps,
 			      (1e9 + round * 5e8) * 1.2 * 0.99);
 		free(f);
 	}
@@ -264,22 +264,22 @@ Test(plan, zero_write_profile_gets_the_floor)
 	/* one refill of the 512 KiB private caches per period + 1% of the
 	 * 5 GB/s sustainable write bandwidth, in 64-byte events */
 	want = 512 * 1024 + 0.01 * 5e9 * sec;
-	cr_assert_eq(config_cpu(c, 1)->b[TUNE_WRITE].floor_events,
+	cr_assert_eq(tune_config_cpu(c, 1)->b[TUNE_WRITE].floor_events,
 		     (uint64_t)((want + 63) / 64), "floor %llu events",
-		     (unsigned long long)config_cpu(c, 1)->b[1].floor_events);
-	cr_assert_geq(config_cpu(c, 1)->b[TUNE_WRITE].guaranteed_events,
-		      config_cpu(c, 1)->b[TUNE_WRITE].floor_events);
-	cr_assert_gt(config_cpu(c, 1)->b[TUNE_WRITE].guaranteed_bps, 1e6,
+		     (unsigned long long)tune_config_cpu(c, 1)->b[1].floor_events);
+	cr_assert_geq(tune_config_cpu(c, 1)->b[TUNE_WRITE].guaranteed_events,
+		      tune_config_cpu(c, 1)->b[TUNE_WRITE].floor_events);
+	cr_assert_gt(tune_config_cpu(c, 1)->b[TUNE_WRITE].guaranteed_bps, 1e6,
 		     "a zero-write trace still gets a real write budget");
-	cr_assert_geq(config_cpu(c, 1)->b[TUNE_READ].guaranteed_events,
-		      config_cpu(c, 1)->b[TUNE_READ].floor_events);
+	cr_assert_geq(tune_config_cpu(c, 1)->b[TUNE_READ].guaranteed_events,
+		      tune_config_cpu(c, 1)->b[TUNE_READ].floor_events);
 	cr_assert(has_explain(c, "cpu 1 write budget", "512 KiB"),
 		  "the reasons state the floor and its figures");
 	for (int i = 0; i < c->n_warn; i++)
 		cr_assert_not(strstr(c->warn[i], "lists no cache"),
 			      "cpu 1's cache is known: %s", c->warn[i]);
 	/* best-effort cores get no floor */
-	cr_assert_eq(config_cpu(c, 2)->b[TUNE_WRITE].floor_events, 0);
+	cr_assert_eq(tune_config_cpu(c, 2)->b[TUNE_WRITE].floor_events, 0);
 	free(f);
 	free(c);
 }
@@ -300,7 +300,7 @@ Test(plan, floors_pick_periods_that_hold_them)
 	f->in.cache_bytes[1] = 0;	/* unknown: assumed, and said */
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	cr_assert(has_explain(c, "cpu 1 read budget", "assumed"));
-	cr_assert_eq(config_cpu(c, 1)->b[TUNE_READ].floor_events,
+	cr_assert_eq(tune_config_cpu(c, 1)->b[TUNE_READ].floor_events,
 		     (uint64_t)((PLAN_FLOOR_DEFAULT_CACHE + 0.01 * 10e9 *
 				 c->period_us / 1e6 + 63) / 64));
 	{
@@ -417,7 +417,7 @@ Test(plan, lms_and_modes_chosen_and_explained)
 	cr_assert(!strncmp(c->reason[TUNE_REASON_MASTER], "master core", 11),
 		  "%s", c->reason[TUNE_REASON_MASTER]);
 	{
-		json_t *j = config_to_json(c);
+		json_t *j = tune_config_to_json(c);
 		json_t *why = json_object_get(j, "reasons");
 
 		cr_assert_str_eq(json_string_value(json_object_get(why,
@@ -441,15 +441,15 @@ Test(plan, document_round_trip)
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, -1, 2e9, false);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
-	j = config_to_json(c);
+	j = tune_config_to_json(c);
 	cr_assert(j);
-	cr_assert_eq(config_from_json(j, d, err, sizeof(err)), 0, "%s", err);
-	k = config_to_json(d);
+	cr_assert_eq(tune_config_from_json(j, d, err, sizeof(err)), 0, "%s", err);
+	k = tune_config_to_json(d);
 	s1 = json_dumps(j, JSON_COMPACT);
 	s2 = json_dumps(k, JSON_COMPACT);
 	cr_assert_str_eq(s1, s2);
 	json_object_set_new(j, "version", json_integer(2));
-	cr_assert_eq(config_from_json(j, d, err, sizeof(err)),
+	cr_assert_eq(tune_config_from_json(j, d, err, sizeof(err)),
 		     MEMCAL_EUNSUPPORTED);
 	cr_assert(strstr(err, "version 2"), "%s", err);
 	free(s1);
@@ -488,8 +488,8 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 		add(f, "control", true, 1, 1e9, true);
 		add(f, "hog", false, 2, 2e9, false);
 		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
-		cr_assert_eq(config_cpu(c, 1)->rt_exempt, (bool)ex);
-		cr_assert_not(config_cpu(c, 2)->rt_exempt, "best-effort core");
+		cr_assert_eq(tune_config_cpu(c, 1)->rt_exempt, (bool)ex);
+		cr_assert_not(tune_config_cpu(c, 2)->rt_exempt, "best-effort core");
 		why = explained(c, "replay of the final configuration");
 		cr_assert(why);
 		if (!ex) {
@@ -567,24 +567,24 @@ Test(plan, family_is_interpolated_between_the_measured_mixes)
 	struct plan_mix m;
 
 	family(f, true);
-	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.8, &m), 0);
+	cr_assert_eq(tune_plan_mix_interpolate(&f->in.family, 0.8, &m), 0);
 	cr_expect(near(m.total_bps, 15.6e9), "%g", m.total_bps);
 	cr_expect_eq(m.lo_pct, 75);
 	cr_expect_eq(m.hi_pct, 100);
 	cr_expect_not(m.lower_bound);
-	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.5, &m), 0);
+	cr_assert_eq(tune_plan_mix_interpolate(&f->in.family, 0.5, &m), 0);
 	cr_expect(near(m.total_bps, 13e9), "a measured mix is exact");
 	cr_expect_eq(m.lo_pct, 50);
 	cr_expect_eq(m.hi_pct, 50);
-	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.1, &m), 0);
+	cr_assert_eq(tune_plan_mix_interpolate(&f->in.family, 0.1, &m), 0);
 	cr_expect(near(m.total_bps, 9e9 + 2e9 * 10 / 25));
 	cr_expect(m.lower_bound, "next to the lower-bound 0 %% curve");
 	/* outside what was measured: the nearest curve */
 	f->in.family.n = 2;		/* 100 % and 75 % only */
-	cr_assert_eq(plan_mix_interpolate(&f->in.family, 0.3, &m), 0);
+	cr_assert_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m), 0);
 	cr_expect(near(m.total_bps, 15e9));
 	f->in.family.n = 0;
-	cr_expect_eq(plan_mix_interpolate(&f->in.family, 0.3, &m), -1);
+	cr_expect_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m), -1);
 	free(f);
 }
 
@@ -621,7 +621,7 @@ Test(plan, planner_uses_the_workloads_mix_and_names_it)
 	cr_expect(strstr(why, "sustains 15600.0 MB/s at that mix"), "%s", why);
 	cr_expect(strstr(why, "between its 75 % (15000.0 MB/s) and 100 % read "
 			 "(18000.0 MB/s) curves"), "%s", why);
-	j = config_to_json(c);
+	j = tune_config_to_json(c);
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j,
 			 "reasons"), "mix")), why);
 	json_decref(j);

@@ -30,12 +30,12 @@ static size_t kinds_of(const char *board, struct memcal_cpu_kind *k)
 	char err[1024] = "";
 	size_t n;
 
-	cr_assert_eq(memcal_replay_load(board, &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(cal_replay_load(board, &r, err, sizeof(err)), 0, "%s", err);
 	n = r.types.n;
 
 	for (size_t i = 0; i < n; i++)
-		memcal_cpu_type_kind(&r.types, i, &k[i]);
-	memcal_replay_free(&r);
+		cal_cpu_type_kind(&r.types, i, &k[i]);
+	cal_replay_free(&r);
 	return n;
 }
 
@@ -59,7 +59,7 @@ static void load_kinds(const struct memcal_cpu_kind *k, size_t n,
 			     "%s", memcal_db_errmsg(db));
 	cr_assert_eq(memcal_db_commit(db), 0);
 	memset(ti, 0, sizeof(*ti));
-	cr_assert_eq(inputs_platform(db, ti, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(tune_inputs_platform(db, ti, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(ti->in.calibration_run_id, ids.run_id);
 	memcal_db_close(db);
 	unlink(path);
@@ -110,10 +110,10 @@ static void plan8(const struct plan_input *kinds, struct tune_config *c,
 		p->read = rd[i];
 		p->write = wr[i];
 	}
-	cr_assert_eq(plan_run(&in, c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(tune_plan_run(&in, c, err, sizeof(err)), 0, "%s", err);
 }
 
-Test(plan_events, rk3588_gives_each_kind_its_own_events)
+Test(tune_plan_events, rk3588_gives_each_kind_its_own_events)
 {
 	static struct tune_inputs ti;
 	static struct tune_config c, back;
@@ -135,29 +135,29 @@ Test(plan_events, rk3588_gives_each_kind_its_own_events)
 	cr_expect_str_eq(ti.in.kinds[1].event[1], "9:0x18");
 	plan8(&ti.in, &c, &m);
 	for (int cpu = 0; cpu < 8; cpu++) {
-		const struct tune_cpu *p = config_cpu_const(&c, cpu);
+		const struct tune_cpu *p = tune_config_cpu_const(&c, cpu);
 
 		cr_assert(p);
 		cr_expect_str_eq(p->kind, cpu < 4 ? "Cortex-A55" : "Cortex-A76");
 		cr_expect_str_eq(p->event[0], cpu < 4 ? "8:0x2a" : "9:0x2a", "cpu %d", cpu);
 		cr_expect_str_eq(p->event[1], cpu < 4 ? "8:0x18" : "9:0x18", "cpu %d", cpu);
 	}
-	cr_expect_str_neq(config_cpu_const(&c, 1)->event[0],
-			  config_cpu_const(&c, 6)->event[0],
+	cr_expect_str_neq(tune_config_cpu_const(&c, 1)->event[0],
+			  tune_config_cpu_const(&c, 6)->event[0],
 			  "the two regulated CPUs count different events");
-	cr_assert_eq(export_module_params(&c, params, sizeof(params)), 0);
+	cr_assert_eq(tune_export_module_params(&c, params, sizeof(params)), 0);
 	cr_expect(strstr(params, " read_event_cpus=0-3:8:0x2a,4-7:9:0x2a "
 			 "write_event_cpus=0-3:8:0x18,4-7:9:0x18"), "%s", params);
-	doc = config_to_json(&c);
+	doc = tune_config_to_json(&c);
 	cr_assert(doc);
-	cr_assert_eq(config_from_json(doc, &back, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(tune_config_from_json(doc, &back, err, sizeof(err)), 0, "%s", err);
 	json_decref(doc);
-	cr_expect_str_eq(config_cpu_const(&back, 5)->event[0], "9:0x2a");
-	cr_expect_str_eq(config_cpu_const(&back, 2)->kind, "Cortex-A55");
-	inputs_free(&ti);
+	cr_expect_str_eq(tune_config_cpu_const(&back, 5)->event[0], "9:0x2a");
+	cr_expect_str_eq(tune_config_cpu_const(&back, 2)->kind, "Cortex-A55");
+	tune_inputs_free(&ti);
 }
 
-Test(plan_events, one_kind_keeps_the_runs_event)
+Test(tune_plan_events, one_kind_keeps_the_runs_event)
 {
 	static struct tune_inputs ti;
 	static struct tune_config c;
@@ -170,12 +170,12 @@ Test(plan_events, one_kind_keeps_the_runs_event)
 	cr_expect_str_eq(k[0].event[0], "raw:0x52", "one PMU: a raw event (A72 L2D_CACHE_REFILL_LD)");
 	load_kinds(k, n, &ti);
 	plan8(&ti.in, &c, &m);
-	cr_expect_str_eq(config_cpu_const(&c, 1)->kind, k[0].label);
-	cr_expect_str_empty(config_cpu_const(&c, 1)->event[0],
+	cr_expect_str_eq(tune_config_cpu_const(&c, 1)->kind, k[0].label);
+	cr_expect_str_empty(tune_config_cpu_const(&c, 1)->event[0],
 			    "the validated run event stays every CPU's");
-	cr_assert_eq(export_module_params(&c, params, sizeof(params)), 0);
+	cr_assert_eq(tune_export_module_params(&c, params, sizeof(params)), 0);
 	cr_expect_null(strstr(params, "_event_cpus="), "%s", params);
-	inputs_free(&ti);
+	tune_inputs_free(&ti);
 }
 
 /*
@@ -184,7 +184,7 @@ Test(plan_events, one_kind_keeps_the_runs_event)
  * type 8); the table documents no write event, so that class keeps the
  * run's event, with the reason stored.
  */
-Test(plan_events, hybrid_x86_kinds_name_their_pmu)
+Test(tune_plan_events, hybrid_x86_kinds_name_their_pmu)
 {
 	static struct tune_inputs ti;
 	static struct tune_config c;
@@ -202,11 +202,11 @@ Test(plan_events, hybrid_x86_kinds_name_their_pmu)
 	cr_expect(strstr(k[1].why[1], "no write event"), "%s", k[1].why[1]);
 	load_kinds(k, n, &ti);
 	plan8(&ti.in, &c, &m);
-	cr_expect_str_eq(config_cpu_const(&c, 6)->event[0], "4:0x412e",
+	cr_expect_str_eq(tune_config_cpu_const(&c, 6)->event[0], "4:0x412e",
 			 "cpus 0-7 of the 8 planned are P-cores");
-	cr_expect_str_empty(config_cpu_const(&c, 6)->event[1]);
-	cr_assert_eq(export_module_params(&c, params, sizeof(params)), 0);
+	cr_expect_str_empty(tune_config_cpu_const(&c, 6)->event[1]);
+	cr_assert_eq(tune_export_module_params(&c, params, sizeof(params)), 0);
 	cr_expect(strstr(params, " read_event_cpus=0-7:4:0x412e"), "%s", params);
 	cr_expect_null(strstr(params, "write_event_cpus"), "%s", params);
-	inputs_free(&ti);
+	tune_inputs_free(&ti);
 }

@@ -211,7 +211,7 @@ Test(validate_latency, cyclictest_beside_a_command, .timeout = 240)
 	json_t *doc, *row;
 	struct rows r;
 
-	cr_assert(lat_cyclictest_available(why, sizeof(why)), "%s", why);
+	cr_assert(tune_lat_cyclictest_available(why, sizeof(why)), "%s", why);
 	scratch(dir, sizeof(dir));
 	snprintf(db, sizeof(db), "%s/m.db", dir);
 	this_fingerprint(fp, sizeof(fp));

@@ -128,13 +128,13 @@ static void with_pmu(unsigned ncpu)
 	int rc, rc2;
 
 	for (unsigned c = 0; c < ncpu; c++) {
-		rc = memcal_pmu_check_delivery(&a, c, needed, LOAD_S, spin,
+		rc = cal_pmu_check_delivery(&a, c, needed, LOAD_S, spin,
 					       NULL, &d);
 		check("selfcheck-delivery", c, !rc && d.pass,
 		      detail(buf, sizeof(buf), rc, &d));
 	}
 	a = raw(0x17, 1000);
-	rc = memcal_pmu_check_delivery(&a, 0, needed, LOAD_S, spin, NULL, &d);
+	rc = cal_pmu_check_delivery(&a, 0, needed, LOAD_S, spin, NULL, &d);
 	check("selfcheck-counts-nothing", -1u, !rc && !d.pass &&
 	      strstr(d.message, "counted nothing"),
 	      detail(buf, sizeof(buf), rc, &d));
@@ -144,7 +144,7 @@ static void with_pmu(unsigned ncpu)
 	rc2 = rc ? rc : sysctl("perf_event_max_sample_rate", "1000");
 	a = raw(0x11, CYCLES_PER_S / (4 * needed));
 	if (!rc2)
-		rc2 = memcal_pmu_check_delivery(&a, 0, needed, LOAD_S, spin,
+		rc2 = cal_pmu_check_delivery(&a, 0, needed, LOAD_S, spin,
 						NULL, &d);
 	else
 		snprintf(d.message, sizeof(d.message), "cannot lower "
@@ -165,7 +165,7 @@ static void without_pmu(unsigned ncpu)
 	char buf[400];
 
 	for (unsigned c = 0; c < ncpu; c++) {
-		int rc = memcal_pmu_check_delivery(&a, c, 1000, LOAD_S, spin,
+		int rc = cal_pmu_check_delivery(&a, c, 1000, LOAD_S, spin,
 						   NULL, &d);
 
 		check("selfcheck-nopmu", c, rc == -ENOENT &&

@@ -134,7 +134,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		else if (!strcmp(a, "--ms"))
 			o->ms = (unsigned)atoi(v);
 		else if (!strcmp(a, "--bench")) {
-			if (ovh_bench_parse(v, &o->bench))
+			if (cal_ovh_bench_parse(v, &o->bench))
 				return -1;
 		} else if (!strcmp(a, "--periods")) {
 			char buf[128], *s = NULL;
@@ -182,8 +182,8 @@ int main(int argc, char **argv)
 		w.buf_bytes = bytes;
 		w.read = guest_read;
 	}
-	rc = ovh_calibrate_units(&w, o.cpu, (uint64_t)o.ms * 1000000u,
-				 ovh_fifo_allowed(), NULL, NULL);
+	rc = cal_ovh_calibrate_units(&w, o.cpu, (uint64_t)o.ms * 1000000u,
+				 cal_ovh_fifo_allowed(), NULL, NULL);
 	if (rc) {
 		printf("OVH-ERROR calibrate rc=%d\n", rc);
 		return 1;
@@ -191,28 +191,28 @@ int main(int argc, char **argv)
 	s.w = &w;
 	s.bench_cpu = o.cpu;
 	s.master_cpu = -1;
-	s.bench_fifo = ovh_fifo_allowed();
+	s.bench_fifo = cal_ovh_fifo_allowed();
 	printf("OVH-INFO bench=%s units=%llu ms=%u reps=%u fifo=%d\n",
-	       ovh_bench_name(o.bench), (unsigned long long)w.units, o.ms,
+	       cal_ovh_bench_name(o.bench), (unsigned long long)w.units, o.ms,
 	       o.reps, s.bench_fifo);
 	for (unsigned r = 0; r < o.reps; r++) {
 		for (unsigned p = 0; p < o.np; p++) {
 			for (unsigned m = 0; m < o.nm; m++) {
 				s.limit_ns = 30ull * o.ms * 1000000u;
-				if ((rc = ovh_run_once(&s, &smp))) {
+				if ((rc = cal_ovh_run_once(&s, &smp))) {
 					printf("OVH-ERROR run rc=%d\n", rc);
 					return 1;
 				}
 				c[p][m][r] = smp.est_ns;
-				if (ovh_kmod_load(o.ko, o.periods[p], o.masters[m],
+				if (cal_ovh_kmod_load(o.ko, o.periods[p], o.masters[m],
 						  o.extra, why, sizeof(why))) {
 					printf("OVH-ERROR %s\n", why);
 					return 1;
 				}
 				s.limit_ns = (uint64_t)(8 * c[p][m][r]) +
 					     4000ull * o.periods[p];
-				rc = ovh_run_once(&s, &smp);
-				if (ovh_kmod_unload(why, sizeof(why))) {
+				rc = cal_ovh_run_once(&s, &smp);
+				if (cal_ovh_kmod_unload(why, sizeof(why))) {
 					printf("OVH-ERROR %s\n", why);
 					return 1;
 				}
@@ -263,7 +263,7 @@ int main(int argc, char **argv)
 			printf("OVH-POINT bench=%s cpu=%u master=%d period_us=%u "
 			       "reps=%u median=%.4f min=%.4f max=%.4f best=%.4f "
 			       "c_ns=%.0f cp_ns=%.0f cost_ns_per_period=%.0f\n",
-			       ovh_bench_name(o.bench), o.cpu, o.masters[m],
+			       cal_ovh_bench_name(o.bench), o.cpu, o.masters[m],
 			       o.periods[p], o.reps, med[p][m], lo, hi,
 			       best[p][m], mc, mcp,
 			       (mcp - mc) / (mcp / (1e3 * o.periods[p])));
