@@ -163,8 +163,10 @@ static int mrk_throttle_should_run(unsigned int cpu)
 /* cpuidle exit latency allowed while rt_prio promises a prompt wake-up */
 #define MRK_IDLE_RT_LATENCY_NS	(100 * NSEC_PER_USEC)
 
-/* how long after an injection's end its fold timer expires */
+/* how long after an injection's end its fold timer first looks */
 #define MRK_FOLD_DELAY_NS	(10 * NSEC_PER_USEC)
+/* how often it looks again while that injection has not returned */
+#define MRK_FOLD_RETRY_NS	(100 * NSEC_PER_USEC)
 
 /*
  * play_idle_precise() ends an injection from its own hard hrtimer with
@@ -176,15 +178,25 @@ static int mrk_throttle_should_run(unsigned int cpu)
  * task whose flag is already set: a kernel loop that polls need_resched()
  * (zap_pte_range() in munmap or at exit) then spins forever: a soft
  * lockup.  One timer per CPU, expiring just after each injection's
- * end, folds a set flag for whichever task is current.
+ * end, folds a set flag for whichever task is current, and looks again
+ * every MRK_FOLD_RETRY_NS for as long as play_idle_precise() has not
+ * returned: the injection's own timer can expire after any fixed margin
+ * (an interrupt or a preemption between arming the two), and while a
+ * preempting task runs the injection cannot return.  Once it has
+ * returned its thread ran, so any flag was consumed by a schedule().
+ * An injection that is not preempted costs at most one expiry.
  */
 static DEFINE_PER_CPU(struct hrtimer, mrk_fold_timer);
+static DEFINE_PER_CPU(bool, mrk_in_injection);
 
 static enum hrtimer_restart mrk_fold_fn(struct hrtimer *t)
 {
 	if (test_tsk_need_resched(current))
 		set_preempt_need_resched();
-	return HRTIMER_NORESTART;
+	if (!READ_ONCE(*this_cpu_ptr(&mrk_in_injection)))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(MRK_FOLD_RETRY_NS));
+	return HRTIMER_RESTART;
 }
 
 /* Length of @c's next idle injection (ns), as described above. */
@@ -227,9 +239,11 @@ static void mrk_throttle_fn(unsigned int cpu)
 	       !kthread_should_stop()) {
 		u64 slice = mrk_idle_slice(c);
 
+		WRITE_ONCE(*this_cpu_ptr(&mrk_in_injection), true);
 		hrtimer_start(fold, ns_to_ktime(slice + MRK_FOLD_DELAY_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 		play_idle_precise(slice, latency);
+		WRITE_ONCE(*this_cpu_ptr(&mrk_in_injection), false);
 	}
 	/* back on the CPU: any task that preempted the injection scheduled */
 	hrtimer_cancel(fold);
