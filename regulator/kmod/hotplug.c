@@ -36,7 +36,7 @@ static enum cpuhp_state mrk_hp_state;
 static bool mrk_unloading;	/* mrk_mutex */
 
 /* Is @cpu regulated by the active configuration? */
-static bool mrk_cpu_regulated(unsigned int cpu)
+bool mrk_cpu_regulated(unsigned int cpu)
 {
 	return cpu < mrk_active.core.nr_cpus && mrk_active.core.cpu[cpu].active;
 }

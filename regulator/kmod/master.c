@@ -5,17 +5,23 @@
  * stale pool words) and memreg_master_share() when every regulated CPU is
  * throttled, both on the configured master CPU in hard-irq context.
  *
- * The tick is a pinned hard hrtimer (HRTIMER_MODE_ABS_PINNED_HARD: hard
- * irq also on PREEMPT_RT) a quarter period after each grid point, i.e.
- * after the CPUs' own replenishments.  No thread is woken: a regulated
- * master CPU held in injected idle by its throttle thread still takes the
- * timer interrupt, so the tick is never starved by its own CPU's
- * throttle.  A late expiry ticks for the period it lands in; periods it
- * jumped over are counted by the core (memreg.master_skipped) and put into
- * the last error by a work item (the error lock sleeps on PREEMPT_RT),
- * at most once per MRK_REPORT_DELAY: a tick late every period must not
- * wake a kworker and format the error every period.
- * No mode that needs the tick (LMS, reclaim, sharing): no timer at all.
+ * The tick runs a quarter period after each grid point, i.e. after the
+ * CPUs' own replenishments.  When the master CPU is itself regulated, its
+ * period timer carries the tick: that CPU's periods start a quarter period
+ * after the grid (mrk_cpu.offset_ns) and its timer handler ticks right
+ * after replenishing, so the master costs no interrupt of its own.  An
+ * unregulated master CPU gets a pinned hard hrtimer for the tick
+ * (HRTIMER_MODE_ABS_PINNED_HARD: hard irq also on PREEMPT_RT) at the same
+ * instants.  Either way no thread is woken: a regulated master CPU held
+ * in injected idle by its throttle thread still takes the timer interrupt,
+ * so the tick is never starved by its own CPU's throttle.  A late expiry
+ * ticks for the period it lands in; periods it jumped over are counted by
+ * the core (memreg.master_skipped) and put into the last error by a work
+ * item (the error lock sleeps on PREEMPT_RT), at most once per
+ * MRK_REPORT_DELAY: a tick late every period must not wake a kworker and
+ * format the error every period.
+ * No mode that needs the tick (LMS, reclaim, sharing): no tick at all, and
+ * every CPU's periods sit on the grid.
  *
  * Spare sharing: a throttled CPU's overflow irq_work pokes the master
  * CPU with smp_call_function_single_async() (irq_work_queue_on() is not
@@ -27,10 +33,13 @@
  *
  * Locking: mrk_master_lock (raw spinlock) serialises the two master entry
  * points, which the core requires; both run with interrupts off on the
- * master CPU.  mrk_master_running gates pokes and share decisions; it is
- * published with WRITE_ONCE() under mrk_mutex and read in hard irq.
+ * master CPU.  mrk_master_running gates ticks, pokes and share decisions;
+ * it is published with WRITE_ONCE() under mrk_mutex and read in hard irq.
  * Stopping clears it, then waits, with RCU grace periods (hard-irq
  * regions are RCU readers), for every poke and share callback in flight.
+ * The master is started before, and stopped after, the master CPU's
+ * period timer (switch.c, hotplug.c), so that timer knows at its start
+ * whether it carries the tick.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/hrtimer.h>
@@ -47,6 +56,7 @@ atomic_t mrk_share_req = ATOMIC_INIT(0);
 atomic_t mrk_perf_throttled_cpu = ATOMIC_INIT(0);	/* cpu + 1, 0: none */
 static bool mrk_master_running;
 static bool mrk_master_timed;		/* the tick timer is armed (mrk_mutex) */
+static bool mrk_master_riding;		/* the master CPU's period timer ticks (mrk_mutex) */
 static u64 mrk_master_period_ns;	/* copied at start, read by the tick */
 static struct hrtimer mrk_master_timer;
 static atomic_t mrk_master_skips = ATOMIC_INIT(0);	/* new skips to report */
@@ -144,18 +154,21 @@ static void mrk_master_report(struct work_struct *work)
 			      READ_ONCE(mrk_core->master_skipped));
 }
 
-/*
- * The tick (pinned hard hrtimer on the master CPU): memreg_master_tick()
- * for the period it fires in, then the next expiry a quarter period after
- * the next grid point.  A late expiry still ticks; the core counts the
- * periods it jumped over in master_skipped.
+/**
+ * mrk_master_tick() - memreg_master_tick() for @period, on the master CPU
+ * @period: the grid period the tick falls in
+ *
+ * Hard irq, interrupts off: the master CPU's period timer after its
+ * replenishment, or the master's own tick timer.  Skips found by the core
+ * are reported through the report work.
  */
-static enum hrtimer_restart mrk_master_tick_fn(struct hrtimer *t)
+void mrk_master_tick(u64 period)
 {
-	u64 p = mrk_master_period_ns, period, skipped;
 	struct mrk_cpu *me;
+	u64 skipped;
 
-	period = div64_u64(ktime_to_ns(hrtimer_cb_get_time(t)), p);
+	if (!READ_ONCE(mrk_master_running))
+		return;
 	raw_spin_lock(&mrk_master_lock);
 	skipped = mrk_core->master_skipped;
 	me = mrk_core_enter(false);
@@ -167,6 +180,19 @@ static enum hrtimer_restart mrk_master_tick_fn(struct hrtimer *t)
 		atomic_set(&mrk_master_skips, 1);
 		mrk_master_report_queue();
 	}
+}
+
+/*
+ * The master's own tick timer (pinned hard hrtimer on an unregulated
+ * master CPU): tick for the period it fires in, then the next expiry a
+ * quarter period after the next grid point.
+ */
+static enum hrtimer_restart mrk_master_tick_fn(struct hrtimer *t)
+{
+	u64 p = mrk_master_period_ns, period;
+
+	period = div64_u64(ktime_to_ns(hrtimer_cb_get_time(t)), p);
+	mrk_master_tick(period);
 	hrtimer_set_expires(t, ns_to_ktime((period + 1) * p + p / 4));
 	return HRTIMER_RESTART;
 }
@@ -201,10 +227,12 @@ void mrk_master_init(void)
 
 /*
  * Start the master on the configured master CPU: accept pokes and, if a
- * mode needs it, arm the tick.  Process context, mrk_mutex held (and the
- * CPU hotplug lock, or on the master CPU in its online callback).  A
- * master CPU that is offline leaves the master stopped (budgets then stay
- * at the guarantees); hotplug starts it later.
+ * mode needs it, have the tick run: on the master CPU's period timer if
+ * that CPU is regulated (its timer is started after this and asks
+ * mrk_master_rides()), else on the tick timer.  Process context,
+ * mrk_mutex held (and the CPU hotplug lock, or on the master CPU in its
+ * online callback).  A master CPU that is offline leaves the master
+ * stopped (budgets then stay at the guarantees); hotplug starts it later.
  */
 int mrk_master_start(void)
 {
@@ -214,21 +242,39 @@ int mrk_master_start(void)
 	if (mrk_master_running || !cpu_online(cpu))
 		return 0;
 	WRITE_ONCE(mrk_master_running, true);
-	if (mrk_master_needed(&mrk_active)) {
-		mrk_master_period_ns = mrk_active.core.period_ns;
-		mrk_master_timed = true;
-		smp_call_function_single(cpu, mrk_master_arm_local, NULL, 1);
+	if (!mrk_master_needed(&mrk_active))
+		return 0;
+	if (mrk_cpu_regulated(cpu)) {
+		mrk_master_riding = true;
+		return 0;
 	}
+	mrk_master_period_ns = mrk_active.core.period_ns;
+	mrk_master_timed = true;
+	smp_call_function_single(cpu, mrk_master_arm_local, NULL, 1);
 	return 0;
 }
 
 /*
- * Whether the tick timer is queued or running (sysfs master_timer): read
- * from the hrtimer itself, so a timer that is not there shows as 0.
+ * Whether @cpu's period timer, being started now, carries the master
+ * tick.  mrk_mutex held.
+ */
+bool mrk_master_rides(unsigned int cpu)
+{
+	lockdep_assert_held(&mrk_mutex);
+	return mrk_master_riding && cpu == mrk_active.core.master_cpu;
+}
+
+/*
+ * Whether a timer that ticks is queued or running (sysfs master_timer):
+ * the tick timer, or the master CPU's period timer carrying the tick; read
+ * from the hrtimers themselves, so a timer that is not there shows as 0.
  */
 int mrk_master_armed(void)
 {
-	return hrtimer_active(&mrk_master_timer);
+	unsigned int cpu = READ_ONCE(mrk_active.core.master_cpu);
+
+	return hrtimer_active(&mrk_master_timer) ||
+	       (cpu < nr_cpu_ids && mrk_timer_armed(per_cpu_ptr(&mrk_cpus, cpu)));
 }
 
 /* Wait until @csd is not queued (its callback may still be running). */
@@ -239,10 +285,11 @@ static void mrk_csd_wait(call_single_data_t *csd)
 }
 
 /*
- * Stop the master, if running: cancel the tick, then wait for pokes and
- * share decisions in flight (a grace period: they run with interrupts
- * off), for the csds they sent, and for those csds' callbacks (a second
- * grace period).  Only sharing sends csds.  mrk_mutex held.
+ * Stop the master, if running: cancel the tick timer (the master CPU's
+ * period timer, if it carried the tick, is already stopped), then wait
+ * for pokes and share decisions in flight (a grace period: they run with
+ * interrupts off), for the csds they sent, and for those csds' callbacks
+ * (a second grace period).  Only sharing sends csds.  mrk_mutex held.
  */
 void mrk_master_stop(void)
 {
@@ -255,6 +302,7 @@ void mrk_master_stop(void)
 	if (mrk_master_timed)
 		hrtimer_cancel(&mrk_master_timer);
 	mrk_master_timed = false;
+	mrk_master_riding = false;
 	if (mrk_active.core.flags & MEMREG_F_SHARE) {
 		synchronize_rcu();
 		for_each_possible_cpu(cpu) {

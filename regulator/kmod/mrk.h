@@ -10,7 +10,8 @@
  *   counter.c  perf counters (one per CPU per class) and the overflow path
  *   timer.c    the pinned hard-irq period timer of each regulated CPU
  *   throttle.c irq_work + SCHED_FIFO throttle thread per CPU
- *   master.c   the master core's tick (hard hrtimer) and spare sharing
+ *   master.c   the master core's tick (on the master CPU's period timer,
+ *              or its own hard hrtimer) and spare sharing
  *   sysfs.c    /sys/kernel/memreg/
  *   switch.c   configuration switches (load, commit, unload)
  *   hotplug.c  start/stop of one CPU, cpuhp state
@@ -37,8 +38,9 @@
  *    concurrently for one CPU; mrk_core_enter() counts any entry that
  *    breaks this.
  *  - memreg_master_tick()/memreg_master_share() run under mrk_master_lock
- *    (a raw spinlock) on the master CPU only, in hard irq: the master's
- *    tick timer and the poke IPIs.
+ *    (a raw spinlock) on the master CPU only, in hard irq: the master
+ *    CPU's period timer (or the master's own tick timer) and the poke
+ *    IPIs.
  *  - struct mrk_cpu fields are owned by their CPU unless marked otherwise;
  *    other CPUs read them with READ_ONCE() (64-bit architectures only).
  */
@@ -106,7 +108,13 @@ struct mrk_cfg {
  * @started:      the timer ran the first replenishment (owner)
  * @timer:        the period timer: pinned, hard-irq mode
  * @period_ns:    period length (copied at start, read by the timer)
- * @period:       number of the current period, ktime / period_ns (owner)
+ * @offset_ns:    where this CPU's periods start after the global grid:
+ *                a quarter period on a master CPU whose timer carries
+ *                the master tick (master.c), else 0 (set at start)
+ * @ticks:        this CPU's period timer runs the master tick after its
+ *                replenishment (set at start)
+ * @period:       number of the current period,
+ *                (ktime - offset_ns) / period_ns (owner)
  * @event:        perf counter per class, NULL if the class is not counted
  *                (installed: read by the timer and overflow path)
  * @detached:     counters off the regulation path: just created, or
@@ -155,6 +163,8 @@ struct mrk_cpu {
 	int			started;
 	struct hrtimer		timer;
 	u64			period_ns;
+	u64			offset_ns;
+	bool			ticks;
 	u64			period;
 	struct perf_event	*event[MEMREG_NR_CLASSES];
 	struct perf_event	*detached[MEMREG_NR_CLASSES];
@@ -261,6 +271,7 @@ int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len);
 
 /* timer.c */
 void mrk_timer_init(struct mrk_cpu *c);
+bool mrk_timer_armed(struct mrk_cpu *c);
 void mrk_timer_start(struct mrk_cpu *c);
 void mrk_timer_stop(struct mrk_cpu *c);
 
@@ -281,8 +292,11 @@ void mrk_master_stop(void);
 void mrk_master_poke(void);
 void mrk_master_report_queue(void);
 int mrk_master_armed(void);
+bool mrk_master_rides(unsigned int cpu);
+void mrk_master_tick(u64 period);
 
 /* hotplug.c */
+bool mrk_cpu_regulated(unsigned int cpu);
 void mrk_core_set_online(unsigned int cpu, bool online);
 int mrk_cpu_start(struct mrk_cpu *c);
 void mrk_cpu_detach(struct mrk_cpu *c);

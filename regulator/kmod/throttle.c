@@ -203,7 +203,7 @@ static enum hrtimer_restart mrk_fold_fn(struct hrtimer *t)
 static u64 mrk_idle_slice(const struct mrk_cpu *c)
 {
 	u64 now = ktime_get_ns();
-	u64 end = (READ_ONCE(c->period) + 1) * c->period_ns;
+	u64 end = (READ_ONCE(c->period) + 1) * c->period_ns + c->offset_ns;
 	u64 cap = MRK_IDLE_MAX_NS;
 
 	if (mrk_active.core.flags & MEMREG_F_SHARE)

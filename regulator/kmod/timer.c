@@ -8,7 +8,10 @@
  * agrees on the number of the current period, which tags the reclaim pool
  * and the master's budgets.  The handler reads the counters, calls
  * memreg_replenish(), lifts the throttle and re-arms the counters to the
- * new period's budgets (counter.c).
+ * new period's budgets (counter.c).  The master CPU's timer, when it
+ * carries the master tick, sits a quarter period after the grid (its
+ * period p runs from grid point p plus that offset) and ticks after
+ * re-arming the counters (master.c says why).
  *
  * Locking: the handler runs on its own CPU with interrupts off; it is the
  * only writer of mrk_cpu.period/period_start/started besides the start path,
@@ -45,7 +48,8 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	int ret;
 
 	now = ktime_to_ns(hrtimer_cb_get_time(t));
-	period = div64_u64(now, c->period_ns);
+	period = div64_u64(now > c->offset_ns ? now - c->offset_ns : 0,
+			   c->period_ns);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		u64 v;
 
@@ -81,7 +85,10 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 		WRITE_ONCE(c->started, 1);
 		mrk_counters_arm(c, &arm);
 	}
-	hrtimer_set_expires(t, ns_to_ktime((period + 1) * c->period_ns));
+	if (c->ticks)
+		mrk_master_tick(period);
+	hrtimer_set_expires(t, ns_to_ktime((period + 1) * c->period_ns +
+					   c->offset_ns));
 	return HRTIMER_RESTART;
 }
 
@@ -102,14 +109,16 @@ static void mrk_timer_arm_local(void *arg)
 
 /*
  * Start the period timer of @c: the first expiry is immediate and performs
- * the first replenishment.  Process context, mrk_mutex held, CPU online;
- * pinned timers must be armed on their CPU, hence the IPI when called from
- * another CPU (never from interrupt context).
+ * the first replenishment.  Process context, mrk_mutex held, CPU online,
+ * the master started; pinned timers must be armed on their CPU, hence the
+ * IPI when called from another CPU (never from interrupt context).
  */
 void mrk_timer_start(struct mrk_cpu *c)
 {
 	lockdep_assert_held(&mrk_mutex);
 	c->period_ns = mrk_active.core.period_ns;
+	WRITE_ONCE(c->ticks, mrk_master_rides(c->cpu));
+	c->offset_ns = c->ticks ? c->period_ns / 4 : 0;
 	c->started = 0;
 	smp_call_function_single(c->cpu, mrk_timer_arm_local, c, 1);
 }
@@ -119,4 +128,11 @@ void mrk_timer_stop(struct mrk_cpu *c)
 {
 	hrtimer_cancel(&c->timer);
 	WRITE_ONCE(c->started, 0);
+	WRITE_ONCE(c->ticks, false);
+}
+
+/* Whether @c's period timer carries the master tick and is armed. */
+bool mrk_timer_armed(struct mrk_cpu *c)
+{
+	return READ_ONCE(c->ticks) && hrtimer_active(&c->timer);
 }

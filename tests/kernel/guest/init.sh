@@ -268,7 +268,7 @@ group_rt() {
 # master: the master tick (regulator/kmod/master.c); the verdicts are
 # computed by /mastertick (tests/kernel/guest/mastertick.c)
 group_master() {
-	plan master-timer-armed master-no-tick master-throttled-ticks master-skipped-reported
+	plan master-timer-armed master-rides-period master-unregulated-ticks master-no-tick master-throttled-ticks master-skipped-reported
 	/mastertick -k $KO -t 8
 }
 

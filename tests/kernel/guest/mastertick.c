@@ -5,9 +5,19 @@
  * hog (/pfload) where a check needs one, reads /sys/kernel/memreg and
  * prints one "MEMREG-CHECK <name> PASS|FAIL <detail>" line per check:
  *
- *   master-timer-armed      LMS on, master CPU 1: the tick timer is armed,
- *                           ticks once per period of the master CPU's own
- *                           period timer, no master thread exists
+ *   master-timer-armed      LMS on, master CPU 1 (regulated): a timer that
+ *                           ticks is armed, ticks once per period of the
+ *                           master CPU's own period timer, no master
+ *                           thread exists
+ *   master-rides-period     same load: /proc/timer_list shows the tick
+ *                           riding CPU 1's period timer (mrk_timer_fn
+ *                           expiring a quarter period past the grid, no
+ *                           mrk_master_tick_fn anywhere) while CPU 0's
+ *                           period timer sits on the grid
+ *   master-unregulated-ticks LMS on, master CPU 0 not regulated (cpus=1):
+ *                           the master's own tick timer on CPU 0, a
+ *                           quarter period past the grid, ticks once per
+ *                           period of CPU 1
  *   master-no-tick          LMS, reclaim and sharing off: no timer, no
  *                           tick, no thread; committing LMS on arms it,
  *                           committing it off again disarms it
@@ -196,6 +206,77 @@ static int ticks_ok(const struct snap *a, const struct snap *b, long long p_ns,
 	return periods > 0 && ratio >= 0.95 && gap <= slack && -gap <= slack;
 }
 
+/**
+ * struct expiry - a memreg hrtimer found in /proc/timer_list
+ * @n: timers with the function on the CPU
+ * @phase: soft expiry of the last one modulo the period (ns), -1: none
+ */
+struct expiry {
+	int n;
+	long long phase;
+};
+
+/*
+ * Scan /proc/timer_list for the hrtimers whose function is @fn on CPU
+ * @cpu; @p_ns: the period the phase is taken modulo.  -1 when the file
+ * cannot be read.
+ */
+static int timers_of(int cpu, const char *fn, long long p_ns, struct expiry *e)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	char line[512];
+	int cur = -1, want = 0;
+
+	e->n = 0;
+	e->phase = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		long long soft;
+		const char *p;
+
+		if (sscanf(line, "cpu: %d", &cur) == 1)
+			continue;
+		if (want && (p = strstr(line, "expires at ")) &&
+		    sscanf(p, "expires at %lld-", &soft) == 1) {
+			e->phase = soft % p_ns;
+			want = 0;
+			continue;
+		}
+		/* " #0: <hash>, mrk_timer_fn [memreg], S:01" */
+		p = strstr(line, ", ");
+		want = cur == cpu && line[0] == ' ' && line[1] == '#' && p &&
+		       !strncmp(p + 2, fn, strlen(fn)) &&
+		       (p[2 + strlen(fn)] == ' ' || p[2 + strlen(fn)] == ',');
+		e->n += want;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * master-rides-period: with master CPU 1 regulated and a mode on, CPU 1's
+ * period timer carries the tick: it expires a quarter period past the
+ * grid, CPU 0's on the grid, and no CPU has the master's own tick timer.
+ */
+static void check_rides(long long p_ns)
+{
+	struct expiry m0, m1, t0, t1;
+	int rc;
+
+	rc = timers_of(0, "mrk_timer_fn", p_ns, &t0) |
+	     timers_of(1, "mrk_timer_fn", p_ns, &t1) |
+	     timers_of(0, "mrk_master_tick_fn", p_ns, &m0) |
+	     timers_of(1, "mrk_master_tick_fn", p_ns, &m1);
+	result("master-rides-period",
+	       !rc && t0.n == 1 && t1.n == 1 && !m0.n && !m1.n &&
+	       t0.phase == 0 && t1.phase == p_ns / 4,
+	       "timer_list (rc=%d): period timers cpu0 %d phase %lld ns, cpu1 "
+	       "%d phase %lld ns (want 0 and %lld); master tick timers "
+	       "cpu0 %d cpu1 %d (want 0)", rc, t0.n, t0.phase, t1.n, t1.phase,
+	       p_ns / 4, m0.n, m1.n);
+}
+
 /* master-timer-armed: LMS on, master on CPU 1, nobody throttled. */
 static void check_timer_armed(double secs)
 {
@@ -217,6 +298,45 @@ static void check_timer_armed(double secs)
 	ok = ticks_ok(&a, &b, 50000000, 3, d, sizeof(d));
 	result("master-timer-armed", ok && timer == 1 && master_threads() == 0,
 	       "master_timer=%lld master threads=%d %s", timer, master_threads(), d);
+	check_rides(50000000);
+	unload();
+}
+
+/*
+ * master-unregulated-ticks: LMS on, master CPU 0 outside cpus=: the
+ * master's own tick timer on CPU 0, a quarter period past the grid,
+ * ticks once per period of the regulated CPU 1.
+ */
+static void check_unregulated(double secs)
+{
+	const long long p_ns = 50000000;
+	struct expiry m0, t0;
+	char d[400];
+	struct snap a, b;
+	long long timer;
+	int rc, ok;
+
+	rc = load("cpus=1 master_cpu=0 period_us=50000 lms=1");
+	if (rc) {
+		result("master-unregulated-ticks", 0, "insmod cpus=1 master_cpu=0 "
+		       "lms=1 rc=%d", rc);
+		return;
+	}
+	mr_sleep(0.3);
+	timer = mr_get("master_timer");
+	rc = timers_of(0, "mrk_master_tick_fn", p_ns, &m0) |
+	     timers_of(0, "mrk_timer_fn", p_ns, &t0);
+	snap(&a, 1);
+	mr_sleep(secs);
+	snap(&b, 1);
+	/* the identity uses CPU 1's grid: the master's timer is another's */
+	ok = ticks_ok(&a, &b, p_ns, 3, d, sizeof(d));
+	result("master-unregulated-ticks",
+	       ok && !rc && timer == 1 && m0.n == 1 && m0.phase == p_ns / 4 &&
+	       !t0.n,
+	       "master_timer=%lld timer_list (rc=%d): cpu0 tick timers %d phase "
+	       "%lld ns (want 1 at %lld), cpu0 period timers %d (want 0); "
+	       "against cpu1: %s", timer, rc, m0.n, m0.phase, p_ns / 4, t0.n, d);
 	unload();
 }
 
@@ -368,6 +488,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	check_timer_armed(secs / 2);	/* 50 ms periods */
+	check_unregulated(secs / 4);
 	check_no_tick(1);
 	check_throttled_ticks(secs);
 	check_skipped();
