@@ -23,15 +23,28 @@
  *   OVH-MODULE cell=NAME load=L <what the module's "error" file says
  *       after the C' runs, when not "none": a finding, e.g. skipped ticks>
  *   OVH-ERROR cell=NAME load=L <why the cell could not be measured>
+ * and, once per boot before any cell, without the module:
+ *   OVH-TIMER load=L cpu=C other=busy|idle period_us=P n=.. late_med_ns=..
+ *       late_p90_ns=.. late_max_ns=.. over_period=..
+ *   how late a sleeper pinned to CPU C wakes past each grid point of a
+ *   P us grid (the instants memreg's timers use) while the other CPU
+ *   spins or idles; over_period: wakes more than a whole period late.
+ *   It tells the emulator's timer delivery apart from the module's cost.
  * Statistics are the differences over the C' runs, of the measured CPU
  * (master_*: global; other_*: the other CPU's; -1 where the module has
  * no such file).  Exit 0 when every cell ran, 1 otherwise.
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "memreg_ctl.h"
 #include "overhead_bench.h"
@@ -252,6 +265,118 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 	return 0;
 }
 
+/* Grid points slept to per timer probe, by period. */
+#define PROBE_MAX	1000
+
+/* now_ns - CLOCK_MONOTONIC in ns. */
+static unsigned long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (unsigned long long)t.tv_sec * 1000000000ull +
+	       (unsigned long long)t.tv_nsec;
+}
+
+/* pin - run the calling process on @cpu only; 0 or -1. */
+static int pin(unsigned cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * timer_probe - with no module loaded, sleep on CPU @cpu to @n
+ * successive grid points of a @period_us grid (absolute CLOCK_MONOTONIC
+ * sleeps, timer slack 1 ns) while the other CPU spins (@busy) or idles,
+ * and print how late each wake was.  Returns 0, or -1 after printing why
+ * it could not run.
+ */
+static int timer_probe(unsigned load, unsigned cpu, int busy,
+		       unsigned period_us, unsigned n)
+{
+	static long long late[PROBE_MAX];
+	unsigned long long p = period_us * 1000ull;
+	unsigned over = 0;
+	pid_t spin = -1;
+	int rc = 0;
+
+	if (busy) {
+		spin = fork();
+		if (spin == 0) {
+			volatile unsigned long long x = 0;
+
+			if (pin((cpu + 1) % OVH_CELL_CPUS))
+				_exit(1);
+			for (;;)
+				x++;
+		}
+		if (spin < 0) {
+			printf("OVH-ERROR timer probe: fork: %s\n",
+			       strerror(errno));
+			return -1;
+		}
+	}
+	if (pin(cpu) || prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0)) {
+		printf("OVH-ERROR timer probe on cpu %u: %s\n", cpu,
+		       strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	usleep(2000);	/* the spinner runs on its CPU by now */
+	for (unsigned i = 0; i < n; i++) {
+		unsigned long long t = (now_ns() / p + 1) * p;
+		struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
+				       .tv_nsec = (long)(t % 1000000000ull) };
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				       NULL) == EINTR)
+			;
+		late[i] = (long long)(now_ns() - t);
+		over += late[i] > (long long)p;
+	}
+	qsort(late, n, sizeof(*late), cmp_ll);
+	printf("OVH-TIMER load=%u cpu=%u other=%s period_us=%u n=%u "
+	       "late_med_ns=%lld late_p90_ns=%lld late_max_ns=%lld "
+	       "over_period=%u\n", load, cpu, busy ? "busy" : "idle",
+	       period_us, n, late[n / 2], late[n * 9 / 10], late[n - 1], over);
+	fflush(stdout);
+out:
+	if (spin > 0) {
+		kill(spin, SIGKILL);
+		waitpid(spin, NULL, 0);
+	}
+	return rc;
+}
+
+/*
+ * timer_probes - timer_probe() on each CPU with the other CPU busy and
+ * idle, at each period the cells use; the number of failed probes.
+ */
+static int timer_probes(unsigned load)
+{
+	static const struct { unsigned period_us, n; } grid[] = {
+		{ 1000, 100 }, { 100, 300 }, { 32, PROBE_MAX },
+	};
+	cpu_set_t all;
+	int fails = 0;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		CPU_ZERO(&all);
+	for (unsigned g = 0; g < sizeof(grid) / sizeof(grid[0]); g++)
+		for (unsigned cpu = 0; cpu < OVH_CELL_CPUS; cpu++)
+			for (int busy = 1; busy >= 0; busy--)
+				fails += timer_probe(load, cpu, busy,
+						     grid[g].period_us,
+						     grid[g].n) != 0;
+	if (CPU_COUNT(&all))
+		sched_setaffinity(0, sizeof(all), &all);
+	return fails;
+}
+
 /* usage - the command line, on stderr. */
 static int usage(void)
 {
@@ -308,6 +433,7 @@ int main(int argc, char **argv)
 	       "cells=%zu fifo=%d\n", (unsigned long long)w.units, ms, reps,
 	       load, n, s.bench_fifo);
 	fflush(stdout);
+	fails += timer_probes(load);
 	for (size_t i = 0; i < n; i++)
 		fails += run_cell(&cells[i], ko, &s, load, reps, ms) != 0;
 	return fails ? 1 : 0;

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ovh_verdict.c - the host side of bench/overhead's table: reads the raw
- * OVH-RUN / OVH-STATS / OVH-ERROR / OVH-MODULE lines of ovh_table_guest.c
- * (any number of guest boots, concatenated), and prints one row per cell,
- * its verdict against the targets below, the missed cells with their
- * reasons, and what the module reported in the cells that met.
+ * OVH-RUN / OVH-STATS / OVH-ERROR / OVH-MODULE / OVH-TIMER lines of
+ * ovh_table_guest.c (any number of guest boots, concatenated), and prints
+ * one row per cell, its verdict against the targets below, the missed
+ * cells with their reasons, what the module reported in the cells that
+ * met, and how late this guest delivers timers without the module.
  *
  *   ovh_verdict [--cells PATTERNS] [--loads N] [FILE]    (stdin: -)
  *   ovh_verdict --list [--cells PATTERNS]
  *
  * File map: options and input (parse_*), per-cell figures (figures()),
- * targets and verdict (judge()), reasons for a miss (explain()), output
- * (print_*).
+ * targets and verdict (judge()), reasons for a miss (explain()), the
+ * timer probe (probe_*), output (print_*).
  *
  * Per load (one module load): C = median of its C runs, C' = median of
  * its C' runs, C'/C, and from memreg's statistics over the C' runs the
@@ -35,6 +36,12 @@
  * loads: the table says so when fewer were asked for.  The instructions
  * per period are (C' - C) / (C' / period) in guest nanoseconds, one each
  * under -icount shift=0.
+ *
+ * The timer probe (OVH-TIMER, no module loaded): how late a sleeper on
+ * each CPU wakes past the grid points of each period while the other CPU
+ * spins or idles.  A CPU whose median lateness with the other CPU busy
+ * exceeds half a period gets its timers late from the emulator itself;
+ * a missed cell whose master sits on that CPU says so with the figures.
  *
  * Exit: 0 when every requested cell has all its loads (whatever the
  * verdicts), 1 when figures are missing or a cell failed, 2 usage.
@@ -100,6 +107,24 @@ struct row {
 static struct row rows[OVH_CELLS_MAX];
 static size_t nrows;
 
+/**
+ * struct probe - the timer probe of one CPU, other-CPU state and period.
+ * @cpu, @busy, @period_us: what was probed.
+ * @med, @p90, @nl: per load, the median and 90th percentile lateness
+ * (ns); the number of loads.
+ * @n, @over: wakes and wakes more than a whole period late, summed.
+ */
+struct probe {
+	unsigned cpu, busy, period_us;
+	double med[MAXL], p90[MAXL];
+	unsigned nl;
+	long long n, over;
+};
+
+#define MAXPROBE	(OVH_CELL_CPUS * 2 * 4)
+static struct probe probes[MAXPROBE];
+static size_t nprobes;
+
 /* cmp_d - qsort for doubles. */
 static int cmp_d(const void *a, const void *b)
 {
@@ -126,6 +151,17 @@ static struct row *find(const char *name)
 	for (size_t i = 0; i < nrows; i++)
 		if (!strcmp(rows[i].cell.name, name))
 			return &rows[i];
+	return NULL;
+}
+
+/* probe_find - the probe of @cpu, @busy, @period_us, or NULL. */
+static struct probe *probe_find(unsigned cpu, unsigned busy,
+				unsigned period_us)
+{
+	for (size_t i = 0; i < nprobes; i++)
+		if (probes[i].cpu == cpu && probes[i].busy == busy &&
+		    probes[i].period_us == period_us)
+			return &probes[i];
 	return NULL;
 }
 
@@ -215,6 +251,43 @@ static void parse_stats(const char *line, struct load *l)
 }
 
 /*
+ * parse_timer - an OVH-TIMER line into its probe; 0, or -1 if it is
+ * malformed or there are too many probes.
+ */
+static int parse_timer(const char *line)
+{
+	long long cpu, period, n, med, p90, over;
+	char other[8];
+	struct probe *p;
+	unsigned busy;
+
+	if (num(line, "cpu", &cpu) || num(line, "period_us", &period) ||
+	    num(line, "n", &n) || num(line, "late_med_ns", &med) ||
+	    num(line, "late_p90_ns", &p90) || num(line, "over_period", &over) ||
+	    field(line, "other", other, sizeof(other)) || cpu < 0 ||
+	    cpu >= OVH_CELL_CPUS || period < 1 || n < 1 || over < 0 ||
+	    (strcmp(other, "busy") && strcmp(other, "idle")))
+		return -1;
+	busy = !strcmp(other, "busy");
+	p = probe_find((unsigned)cpu, busy, (unsigned)period);
+	if (!p) {
+		if (nprobes >= MAXPROBE)
+			return -1;
+		p = &probes[nprobes++];
+		p->cpu = (unsigned)cpu;
+		p->busy = busy;
+		p->period_us = (unsigned)period;
+	}
+	if (p->nl >= MAXL)
+		return -1;
+	p->med[p->nl] = (double)med;
+	p->p90[p->nl++] = (double)p90;
+	p->n += n;
+	p->over += over;
+	return 0;
+}
+
+/*
  * parse_input - read the raw lines of @f into the rows; lines that are
  * not the guest's are skipped.  Returns the number of malformed OVH-
  * lines (reported on stderr).
@@ -231,7 +304,12 @@ static int parse_input(FILE *f)
 
 		if (!p)
 			continue;
-		if (!strncmp(p, "OVH-RUN ", 8)) {
+		if (!strncmp(p, "OVH-TIMER ", 10)) {
+			if (parse_timer(p)) {
+				fprintf(stderr, "ovh_verdict: malformed line: %s", p);
+				bad++;
+			}
+		} else if (!strncmp(p, "OVH-RUN ", 8)) {
 			char c[32], cp[32];
 
 			if (!(l = load_of(p, &r)) || field(p, "c_ns", c, sizeof(c)) ||
@@ -424,6 +502,45 @@ static const struct row *twin(const struct row *r, int master, int modes)
 	return NULL;
 }
 
+/* probe_late - the median over loads of @p's median lateness (ns). */
+static double probe_late(const struct probe *p)
+{
+	return median(p->med, p->nl);
+}
+
+/*
+ * late_master - the probe of @r's master CPU, if the master is not on the
+ * measured CPU and this guest delivers that CPU's timers more than half
+ * a period late while the measured CPU runs; else NULL.
+ */
+static const struct probe *late_master(const struct row *r)
+{
+	const struct probe *p;
+
+	if (r->cell.master_self)
+		return NULL;
+	p = probe_find(ovh_cell_master(&r->cell), 1, r->cell.period_us);
+	return p && probe_late(p) > r->cell.period_us * 1e3 / 2 ? p : NULL;
+}
+
+/* probe_explain - what the timer probe says about @r's master CPU. */
+static void probe_explain(const struct row *r, FILE *out)
+{
+	const struct probe *p = late_master(r);
+	const struct probe *q = probe_find(p->cpu, 0, p->period_us);
+
+	fprintf(out, "    without memreg, a sleeper on idle CPU %u wakes a "
+		"median %.1f us past its grid point while CPU %u runs (%lld "
+		"of %lld wakes more than a period late)", p->cpu,
+		probe_late(p) / 1e3, r->cell.cpu, p->over, p->n);
+	if (q)
+		fprintf(out, ", %.1f us while CPU %u idles too", probe_late(q) /
+			1e3, r->cell.cpu);
+	fprintf(out, ": this emulator delivers the idle vCPU's timer "
+		"interrupts late, so the master's ticks land in later "
+		"periods; not the module's cost\n");
+}
+
 /*
  * explain - why @r missed, from what memreg's statistics and the
  * neighbouring cells show, on @out.
@@ -466,6 +583,8 @@ static void explain(const struct row *r, FILE *out)
 		fprintf(out, "    the other CPU's period timer overran %lld "
 			"times in %lld periods (its timers fire late too)\n",
 			r->o_over, r->o_per);
+	if (late_master(r))
+		probe_explain(r, out);
 	if (r->stale)
 		fprintf(out, "    %lld stale budgets (the master's tick late "
 			"or skipped)\n", r->stale);
@@ -482,7 +601,7 @@ errors:
 /* print_table - the rows, the count met, the missed cells and why. */
 static void print_table(FILE *out, unsigned loads)
 {
-	size_t met = 0, n = 0;
+	size_t met = 0, n = 0, late = 0;
 
 	if (loads < 3)
 		fprintf(out, "NOTE: %u load(s) per cell; the targets "
@@ -518,6 +637,12 @@ static void print_table(FILE *out, unsigned loads)
 		}
 	}
 	fprintf(out, "\n%zu of %zu cells MET\n", met, n);
+	for (size_t i = 0; i < nrows; i++)
+		late += rows[i].want && !rows[i].met && late_master(&rows[i]);
+	if (late)
+		fprintf(out, "%zu missed cell(s) have their master on a CPU "
+			"whose timers this guest delivers late without the "
+			"module (timer probe below)\n", late);
 	if (met < n) {
 		fprintf(out, "\nMissed cells and why:\n");
 		for (size_t i = 0; i < nrows; i++)
@@ -532,6 +657,38 @@ static void print_table(FILE *out, unsigned loads)
 				"that MET:\n");
 		fprintf(out, "  %s, %u load(s), e.g.: %s\n", rows[i].cell.name,
 			rows[i].nmod, rows[i].mod[0]);
+	}
+}
+
+/* cmp_probe - qsort for probes: by period (longest first), CPU, busy. */
+static int cmp_probe(const void *a, const void *b)
+{
+	const struct probe *x = a, *y = b;
+
+	if (x->period_us != y->period_us)
+		return x->period_us < y->period_us ? 1 : -1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (int)y->busy - (int)x->busy;
+}
+
+/* print_probes - the timer probe's figures, if the input had any. */
+static void print_probes(FILE *out)
+{
+	if (!nprobes)
+		return;
+	qsort(probes, nprobes, sizeof(*probes), cmp_probe);
+	fprintf(out, "\nTimer delivery in this guest without memreg (a sleeper "
+		"pinned to a CPU, lateness past each grid point, median over "
+		"loads):\n%-6s %-3s %-10s %12s %12s %s\n", "period", "cpu",
+		"other CPU", "median us", "p90 us", "wakes > 1 period late");
+	for (size_t i = 0; i < nprobes; i++) {
+		const struct probe *p = &probes[i];
+
+		fprintf(out, "%-6u %-3u %-10s %12.1f %12.1f %lld of %lld\n",
+			p->period_us, p->cpu, p->busy ? "busy" : "idle",
+			probe_late(p) / 1e3, median(p->p90, p->nl) / 1e3,
+			p->over, p->n);
 	}
 }
 
@@ -614,13 +771,15 @@ int main(int argc, char **argv)
 	bad = parse_input(f);
 	if (f != stdin)
 		fclose(f);
+	for (size_t i = 0; i < nrows; i++)
+		figures(&rows[i]);	/* all: explain() compares with twins */
 	for (size_t i = 0; i < nrows; i++) {
 		if (!rows[i].want)
 			continue;
-		figures(&rows[i]);
 		judge(&rows[i], loads);
 		complete &= rows[i].nl >= loads && !rows[i].nerr;
 	}
 	print_table(stdout, loads);
+	print_probes(stdout);
 	return bad || !complete ? 1 : 0;
 }

@@ -3,7 +3,8 @@
  * test_ovh_verdict.c - bench/overhead's verdict program (ovh_verdict) on
  * recorded input: the table of a recorded full run (golden), the
  * every-load rule of a bistable monitor cell, an exhausted cell's
- * overshoot against its granule, a missing load, and bad options.
+ * overshoot against its granule, the timer probe's explanation of a
+ * master that ticks late, a missing load, and bad options.
  * Builds nothing in QEMU: the input is tests/fixtures/overhead/.
  */
 #include <criterion/criterion.h>
@@ -154,6 +155,66 @@ Test(ovh_verdict, master_ticks_judged_against_the_modes)
 			 "master cpu 0: 15 period ticks skipped"), "%s", out);
 	cr_assert(strstr(line(out, "reg50-1000-cpu0-mother-modes", row,
 			      sizeof(row)), " MET"), "%s", row);
+}
+
+/* A regulated modes-on cell whose master on idle CPU 1 ticks in 40 % of
+ * the periods, with the timer probe's lines for CPU 1 (@late_ns with CPU
+ * 0 busy) and CPU 0; the verdict output into @out, its exit status. */
+static int late_tick_cell(long long late_ns, char *out, size_t len)
+{
+	char text[2048], args[256];
+	const char *in;
+	int rc;
+
+	snprintf(text, sizeof(text),
+		 "OVH-TIMER load=0 cpu=1 other=busy period_us=1000 n=100 late_med_ns=%lld late_p90_ns=%lld late_max_ns=%lld over_period=%d\n"
+		 "OVH-TIMER load=0 cpu=1 other=idle period_us=1000 n=100 late_med_ns=4800 late_p90_ns=8800 late_max_ns=20000 over_period=0\n"
+		 "OVH-TIMER load=0 cpu=0 other=busy period_us=1000 n=100 late_med_ns=1400 late_p90_ns=4000 late_max_ns=96000000 over_period=23\n"
+		 "OVH-RUN cell=reg50-1000-cpu0-mother-modes load=0 rep=0 c_ns=1000 cp_ns=1002 complete=1\n"
+		 "OVH-STATS cell=reg50-1000-cpu0-mother-modes load=0 periods=100 overflows=2 master_ticks=40 master_skipped=60\n",
+		 late_ns, late_ns + 2000, late_ns + 4000,
+		 late_ns > 1000000 ? 100 : 0);
+	in = tmp_input(text);
+	snprintf(args, sizeof(args), "--loads 1 --cells reg50-1000-cpu0-mother-modes %s", in);
+	rc = verdict(args, out, len);
+	unlink(in);
+	return rc;
+}
+
+Test(ovh_verdict, timer_probe_explains_a_master_the_emulator_delays)
+{
+	char out[8192];
+
+	cr_assert_eq(late_tick_cell(3006400, out, sizeof(out)), 0, "%s", out);
+	cr_assert(strstr(out, "the master ticked in 40 % of the periods < 90 %"),
+		  "%s", out);
+	cr_assert(strstr(out, "without memreg, a sleeper on idle CPU 1 wakes a "
+			 "median 3006.4 us past its grid point while CPU 0 runs "
+			 "(100 of 100 wakes more than a period late), 4.8 us "
+			 "while CPU 0 idles too"), "%s", out);
+	cr_assert(strstr(out, "1 missed cell(s) have their master on a CPU "
+			 "whose timers this guest delivers late"), "%s", out);
+	cr_assert(strstr(out, "\n1000   1   busy             3006.4       "
+			 "3008.4 100 of 100\n"), "%s", out);
+	/* a timer the guest delivers on time explains nothing */
+	cr_assert_eq(late_tick_cell(5000, out, sizeof(out)), 0, "%s", out);
+	cr_assert(strstr(out, "the master ticked in 40 %"), "%s", out);
+	cr_assert_null(strstr(out, "without memreg, a sleeper"), "%s", out);
+	cr_assert_null(strstr(out, "missed cell(s) have their master"), "%s", out);
+}
+
+Test(ovh_verdict, a_malformed_timer_probe_line_exits_1)
+{
+	char out[4096], args[256];
+	const char *in = tmp_input(
+		"OVH-TIMER load=0 cpu=7 other=busy period_us=1000 n=100 late_med_ns=1 late_p90_ns=1 late_max_ns=1 over_period=0\n"
+		"OVH-RUN cell=reg50-1000-cpu0-mother-modes load=0 rep=0 c_ns=1000 cp_ns=1002 complete=1\n"
+		"OVH-STATS cell=reg50-1000-cpu0-mother-modes load=0 periods=100 overflows=2 master_ticks=100\n");
+
+	snprintf(args, sizeof(args), "--loads 1 --cells reg50-1000-cpu0-mother-modes %s", in);
+	cr_assert_eq(verdict(args, out, sizeof(out)), 1, "%s", out);
+	unlink(in);
+	cr_assert(strstr(out, "malformed line: OVH-TIMER load=0 cpu=7"), "%s", out);
 }
 
 Test(ovh_verdict, a_missing_load_is_reported_and_exit_1)
