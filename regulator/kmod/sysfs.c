@@ -415,7 +415,7 @@ static ssize_t master_skipped_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%llu\n", READ_ONCE(mrk_core->master_skipped));
 }
 
-/* master_timer: 1 while the master's tick timer is armed, else 0. */
+/* master_timer: 1 while a timer that ticks for the master is armed, else 0. */
 static ssize_t master_timer_show(struct kobject *kobj,
 				 struct kobj_attribute *ka, char *buf)
 {
