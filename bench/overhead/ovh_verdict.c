@@ -4,8 +4,9 @@
  * OVH-RUN / OVH-STATS / OVH-ERROR / OVH-MODULE / OVH-TIMER lines of
  * ovh_table_guest.c (any number of guest boots, concatenated), and prints
  * one row per cell, its verdict against the targets below, the missed
- * cells with their reasons, what the module reported in the cells that
- * met, and how late this guest delivers timers without the module.
+ * cells with their reasons, the cells that met while the other CPU's
+ * timer ran late, what the module reported in the cells that met, and
+ * how late this guest delivers timers without the module.
  *
  *   ovh_verdict [--cells PATTERNS] [--loads N] [FILE]    (stdin: -)
  *   ovh_verdict --list [--cells PATTERNS]
@@ -648,6 +649,19 @@ static void print_table(FILE *out, unsigned loads)
 		for (size_t i = 0; i < nrows; i++)
 			if (rows[i].want && !rows[i].met)
 				explain(&rows[i], out);
+	}
+	for (size_t i = 0, head = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+
+		if (!r->want || !r->met || r->o_over * 10 <= r->o_per)
+			continue;
+		if (!head++)
+			fprintf(out, "\nCells that MET while the other CPU's "
+				"period timer overran in more than 10 %% of its "
+				"periods (their figures leave out that CPU's "
+				"missing periods):\n");
+		fprintf(out, "  %s: %lld overruns in %lld periods\n",
+			r->cell.name, r->o_over, r->o_per);
 	}
 	for (size_t i = 0, head = 0; i < nrows; i++) {
 		if (!rows[i].want || !rows[i].met || !rows[i].nmod)

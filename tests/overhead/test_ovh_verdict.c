@@ -203,6 +203,24 @@ Test(ovh_verdict, timer_probe_explains_a_master_the_emulator_delays)
 	cr_assert_null(strstr(out, "missed cell(s) have their master"), "%s", out);
 }
 
+Test(ovh_verdict, a_met_cell_whose_other_cpu_ran_late_is_listed)
+{
+	char out[8192], args[256];
+	const char *in = tmp_input(
+		"OVH-RUN cell=reg50-100-cpu0-mself-modes load=0 rep=0 c_ns=1000 cp_ns=1030 complete=1\n"
+		"OVH-STATS cell=reg50-100-cpu0-mself-modes load=0 periods=600 overflows=0 master_ticks=600 other_periods=20 other_overruns=580\n"
+		"OVH-RUN cell=reg50-100-cpu1-mself-modes load=0 rep=0 c_ns=1000 cp_ns=1060 complete=1\n"
+		"OVH-STATS cell=reg50-100-cpu1-mself-modes load=0 periods=600 overflows=0 master_ticks=600 other_periods=600 other_overruns=1\n");
+
+	snprintf(args, sizeof(args), "--loads 1 --cells 'reg50-100-cpu?-mself-modes' %s", in);
+	cr_assert_eq(verdict(args, out, sizeof(out)), 0, "%s", out);
+	unlink(in);
+	cr_assert(strstr(out, "2 of 2 cells MET"), "%s", out);
+	cr_assert(strstr(out, "\n  reg50-100-cpu0-mself-modes: 580 overruns in "
+			 "20 periods\n"), "%s", out);
+	cr_assert_null(strstr(out, "cpu1-mself-modes: 1 overruns"), "%s", out);
+}
+
 Test(ovh_verdict, a_malformed_timer_probe_line_exits_1)
 {
 	char out[4096], args[256];
