@@ -38,6 +38,12 @@ qemu_group_timeout() {
 	echo "$line" | cut -d' ' -f3
 }
 
+# qemu_group_options FLAVOR GROUP: print GROUP's options for FLAVOR
+# (empty when it has none)
+qemu_group_options() {
+	qemu_groups "$1" | grep "^$2 " | cut -d' ' -f4-
+}
+
 # qemu_x86_kernel std|rt: set kimg (the newest /boot/vmlinuz-*-amd64, or
 # -rt-amd64), kver and kdir (its headers); skip when the image, its
 # headers, qemu-system-x86_64, busybox-static or cpio are missing (nothing

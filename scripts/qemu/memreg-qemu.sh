@@ -7,7 +7,8 @@
 #
 # GROUP: one listed for the flavor in tests/kernel/groups (the guest side
 # is group_GROUP in tests/kernel/guest/init.sh); --timeout defaults to the
-# group's timeout there less 30 s.
+# group's timeout there less 30 s.  The guest has two CPUs, four for a
+# group with the option smp4.
 # --flavor std boots the newest /boot/vmlinuz-*-amd64, rt the newest
 # /boot/vmlinuz-*-rt-amd64; the module is built from the working tree
 # (regulator/kmod and regulator/core as they are on disk, edits included)
@@ -45,6 +46,8 @@ std|rt) ;;
 *) die "unknown flavor '$flavor' (std rt)" ;;
 esac
 gtmo=$(qemu_group_timeout "$flavor" "$group") || exit 1
+smp=2
+case " $(qemu_group_options "$flavor" "$group") " in *" smp4 "*) smp=4 ;; esac
 [ -n "$tmo" ] || tmo=$((gtmo - 30))
 qemu_x86_kernel "$flavor"
 
@@ -75,7 +78,7 @@ flock -u 9
 
 log=$build/$flavor-$group.log
 echo "memreg-qemu: $flavor kernel $kver, group $group, log $log"
-qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
+qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1 memreg_group=$group ${MEMREG_QEMU_APPEND:-}"
 rm -f "$initrd"

@@ -349,6 +349,40 @@ size_t mr_trace_throttles(int cpu, struct mr_throttle **out)
 
 /* ---- statistics ----------------------------------------------------- */
 
+int mr_timers(int cpu, const char *fn, long long p_ns, struct mr_timers *t)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	size_t len = strlen(fn);
+	char line[512];
+	int cur = -1, want = 0;
+
+	t->n = 0;
+	t->phase = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		long long soft;
+		const char *p;
+
+		if (sscanf(line, "cpu: %d", &cur) == 1)
+			continue;
+		if (want && (p = strstr(line, "expires at ")) &&
+		    sscanf(p, "expires at %lld-", &soft) == 1) {
+			t->phase = soft % p_ns;
+			want = 0;
+			continue;
+		}
+		/* " #0: <hash>, mrk_timer_fn [memreg], S:01" */
+		p = strstr(line, ", ");
+		want = cur == cpu && line[0] == ' ' && line[1] == '#' && p &&
+		       !strncmp(p + 2, fn, len) &&
+		       (p[2 + len] == ' ' || p[2 + len] == ',');
+		t->n += want;
+	}
+	fclose(f);
+	return 0;
+}
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

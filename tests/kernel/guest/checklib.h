@@ -10,6 +10,7 @@
  *   workloads                mr_run(), mr_spawn(), mr_reap(), mr_field()
  *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
  *                            mr_trace_throttles()
+ *   hrtimers                 mr_timers()
  *   statistics               mr_median(), mr_quantile(), mr_per()
  *
  * A guest declares the checks a group will run before running them
@@ -90,6 +91,18 @@ void mr_trace_off(const char *event);
 size_t mr_trace_periods(int cpu, struct mr_period **out);
 /* mr_trace_throttles: CPU's memreg:throttle events in *OUT; their count */
 size_t mr_trace_throttles(int cpu, struct mr_throttle **out);
+
+/* The hrtimers of one function on one CPU, from /proc/timer_list. */
+struct mr_timers {
+	int n;			/* timers with the function on the CPU */
+	long long phase;	/* soft expiry of the last one modulo the
+				 * period asked for (ns); -1: none */
+};
+
+/* mr_timers: the hrtimers whose function is FN (e.g. mrk_timer_fn) on
+ * CPU, their phase modulo P_NS, in *T; 0, or -1 when /proc/timer_list
+ * cannot be read */
+int mr_timers(int cpu, const char *fn, long long p_ns, struct mr_timers *t);
 
 /* mr_median: the median of V (sorted in place; the lower one of an even
  * count); -1 when N is 0 */

@@ -272,6 +272,13 @@ group_master() {
 	/mastertick -k $KO -t 8
 }
 
+# ---- four CPUs (booted with -smp 4): smp4.c measures and judges
+group_smp4() {
+	plan smp4-all-cpus smp4-master-rides smp4-throttle-share smp4-hotplug-share \
+		smp4-master-offline smp4-unload
+	/smp4 -k $KO
+}
+
 echo "MEMREG-GROUP $group kernel=$(uname -r)"
 # the groups are listed in tests/kernel/groups; each is group_<name> here
 if type "group_$group" > /dev/null 2>&1; then

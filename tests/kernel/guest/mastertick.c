@@ -206,54 +206,6 @@ static int ticks_ok(const struct snap *a, const struct snap *b, long long p_ns,
 	return periods > 0 && ratio >= 0.95 && gap <= slack && -gap <= slack;
 }
 
-/**
- * struct expiry - a memreg hrtimer found in /proc/timer_list
- * @n: timers with the function on the CPU
- * @phase: soft expiry of the last one modulo the period (ns), -1: none
- */
-struct expiry {
-	int n;
-	long long phase;
-};
-
-/*
- * Scan /proc/timer_list for the hrtimers whose function is @fn on CPU
- * @cpu; @p_ns: the period the phase is taken modulo.  -1 when the file
- * cannot be read.
- */
-static int timers_of(int cpu, const char *fn, long long p_ns, struct expiry *e)
-{
-	FILE *f = fopen("/proc/timer_list", "r");
-	char line[512];
-	int cur = -1, want = 0;
-
-	e->n = 0;
-	e->phase = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		long long soft;
-		const char *p;
-
-		if (sscanf(line, "cpu: %d", &cur) == 1)
-			continue;
-		if (want && (p = strstr(line, "expires at ")) &&
-		    sscanf(p, "expires at %lld-", &soft) == 1) {
-			e->phase = soft % p_ns;
-			want = 0;
-			continue;
-		}
-		/* " #0: <hash>, mrk_timer_fn [memreg], S:01" */
-		p = strstr(line, ", ");
-		want = cur == cpu && line[0] == ' ' && line[1] == '#' && p &&
-		       !strncmp(p + 2, fn, strlen(fn)) &&
-		       (p[2 + strlen(fn)] == ' ' || p[2 + strlen(fn)] == ',');
-		e->n += want;
-	}
-	fclose(f);
-	return 0;
-}
-
 /*
  * master-rides-period: with master CPU 1 regulated and a mode on, CPU 1's
  * period timer carries the tick: it expires a quarter period past the
@@ -261,13 +213,13 @@ static int timers_of(int cpu, const char *fn, long long p_ns, struct expiry *e)
  */
 static void check_rides(long long p_ns)
 {
-	struct expiry m0, m1, t0, t1;
+	struct mr_timers m0, m1, t0, t1;
 	int rc;
 
-	rc = timers_of(0, "mrk_timer_fn", p_ns, &t0) |
-	     timers_of(1, "mrk_timer_fn", p_ns, &t1) |
-	     timers_of(0, "mrk_master_tick_fn", p_ns, &m0) |
-	     timers_of(1, "mrk_master_tick_fn", p_ns, &m1);
+	rc = mr_timers(0, "mrk_timer_fn", p_ns, &t0) |
+	     mr_timers(1, "mrk_timer_fn", p_ns, &t1) |
+	     mr_timers(0, "mrk_master_tick_fn", p_ns, &m0) |
+	     mr_timers(1, "mrk_master_tick_fn", p_ns, &m1);
 	result("master-rides-period",
 	       !rc && t0.n == 1 && t1.n == 1 && !m0.n && !m1.n &&
 	       t0.phase == 0 && t1.phase == p_ns / 4,
@@ -310,7 +262,7 @@ static void check_timer_armed(double secs)
 static void check_unregulated(double secs)
 {
 	const long long p_ns = 50000000;
-	struct expiry m0, t0;
+	struct mr_timers m0, t0;
 	char d[400];
 	struct snap a, b;
 	long long timer;
@@ -324,8 +276,8 @@ static void check_unregulated(double secs)
 	}
 	mr_sleep(0.3);
 	timer = mr_get("master_timer");
-	rc = timers_of(0, "mrk_master_tick_fn", p_ns, &m0) |
-	     timers_of(0, "mrk_timer_fn", p_ns, &t0);
+	rc = mr_timers(0, "mrk_master_tick_fn", p_ns, &m0) |
+	     mr_timers(0, "mrk_timer_fn", p_ns, &t0);
 	snap(&a, 1);
 	mr_sleep(secs);
 	snap(&b, 1);
