@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "checklib.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -348,6 +349,66 @@ size_t mr_trace_throttles(int cpu, struct mr_throttle **out)
 }
 
 /* ---- statistics ----------------------------------------------------- */
+
+int mr_tasks(const char *prefix)
+{
+	DIR *d = opendir("/proc");
+	size_t len = strlen(prefix);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		char path[300], comm[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, len))
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+int mr_insmod(const char *ko, const char *params)
+{
+	char cmd[600], out[8];
+	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+
+	snprintf(cmd, sizeof(cmd), "insmod %s %s", ko, params);
+	return mr_run(out, sizeof(out), argv);
+}
+
+int mr_rmmod(void)
+{
+	char out[8];
+	char *argv[] = { "/bin/sh", "-c", "rmmod memreg", NULL };
+
+	return mr_run(out, sizeof(out), argv);
+}
+
+int mr_set_online(int cpu, int on)
+{
+	char path[80];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return mr_write(path, on ? "1" : "0");
+}
+
+long long mr_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
 
 int mr_timers(int cpu, const char *fn, long long p_ns, struct mr_timers *t)
 {

@@ -7,7 +7,9 @@
  *   plan and verdict lines   mr_plan(), mr_check()
  *   memreg's sysfs           mr_get(), mr_cpu(), mr_gets(), mr_put(), mr_commit()
  *   other files              mr_write()
- *   workloads                mr_run(), mr_spawn(), mr_reap(), mr_field()
+ *   workloads                mr_run(), mr_spawn(), mr_reap(), mr_field(),
+ *                            mr_tasks()
+ *   the module, CPUs         mr_insmod(), mr_rmmod(), mr_set_online()
  *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
  *                            mr_trace_throttles()
  *   hrtimers                 mr_timers()
@@ -114,6 +116,19 @@ double mr_quantile(double *v, size_t n, double q);
  * ended) */
 double mr_per(double a, double b);
 
+/* mr_tasks: the number of tasks whose name starts with PREFIX (-1 when
+ * /proc cannot be read) */
+int mr_tasks(const char *prefix);
+/* mr_insmod: insmod KO with PARAMS (module parameters, space-separated);
+ * the shell's exit status */
+int mr_insmod(const char *ko, const char *params);
+/* mr_rmmod: rmmod memreg; the shell's exit status */
+int mr_rmmod(void);
+/* mr_set_online: CPU offline (ON 0) or online (1); 0 or -errno */
+int mr_set_online(int cpu, int on);
+
+/* mr_now_ns: CLOCK_MONOTONIC in ns */
+long long mr_now_ns(void);
 /* mr_pin: run the caller on CPU; 0 or -errno */
 int mr_pin(int cpu);
 /* mr_sleep: sleep S seconds */

@@ -57,7 +57,6 @@
  * Linked statically, with checklib, for the initramfs.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,70 +72,6 @@ static int failed;
 /* mr_check() that remembers a failure for the exit status */
 #define result(name, pass, ...) \
 	(failed |= !mr_check(name, pass, __VA_ARGS__))
-
-static long long now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-/* insmod the module with @params (module parameters, space-separated) */
-static int load(const char *params)
-{
-	char cmd[300], out[8];
-	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-
-	snprintf(cmd, sizeof(cmd), "insmod %s %s", ko, params);
-	return mr_run(out, sizeof(out), argv);
-}
-
-static void unload(void)
-{
-	char out[8];
-	char *argv[] = { "/bin/sh", "-c", "rmmod memreg", NULL };
-
-	mr_run(out, sizeof(out), argv);
-}
-
-/* CPU @cpu offline (0) or online (1); the shell's exit status */
-static int set_online(int cpu, int on)
-{
-	char cmd[100], out[8];
-	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-
-	snprintf(cmd, sizeof(cmd), "echo %d > /sys/devices/system/cpu/cpu%d/online",
-		 on, cpu);
-	return mr_run(out, sizeof(out), argv);
-}
-
-/* Number of tasks whose name starts with "memreg_master" (the old thread). */
-static int master_threads(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char path[300], comm[64] = "";
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "memreg_master", 13))
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
-}
 
 /* Start /pfload on @cpu for @secs seconds; returns its pid. */
 static pid_t hog(int cpu, int secs)
@@ -173,7 +108,7 @@ struct snap {
 
 static void snap(struct snap *s, int cpu)
 {
-	s->t = now_ns();
+	s->t = mr_now_ns();
 	s->ticks = mr_get("master_ticks");
 	s->skipped = mr_get("master_skipped");
 	s->periods = mr_cpu(cpu, "periods");
@@ -237,7 +172,7 @@ static void check_timer_armed(double secs)
 	long long timer;
 	int rc, ok;
 
-	rc = load("cpus=0,1 master_cpu=1 period_us=50000 lms=1");
+	rc = mr_insmod(ko, "cpus=0,1 master_cpu=1 period_us=50000 lms=1");
 	if (rc) {
 		result("master-timer-armed", 0, "insmod lms=1 master_cpu=1 rc=%d", rc);
 		return;
@@ -248,10 +183,10 @@ static void check_timer_armed(double secs)
 	mr_sleep(secs);
 	snap(&b, 1);
 	ok = ticks_ok(&a, &b, 50000000, 3, d, sizeof(d));
-	result("master-timer-armed", ok && timer == 1 && master_threads() == 0,
-	       "master_timer=%lld master threads=%d %s", timer, master_threads(), d);
+	result("master-timer-armed", ok && timer == 1 && mr_tasks("memreg_master") == 0,
+	       "master_timer=%lld master threads=%d %s", timer, mr_tasks("memreg_master"), d);
 	check_rides(50000000);
-	unload();
+	mr_rmmod();
 }
 
 /*
@@ -268,7 +203,7 @@ static void check_unregulated(double secs)
 	long long timer;
 	int rc, ok;
 
-	rc = load("cpus=1 master_cpu=0 period_us=50000 lms=1");
+	rc = mr_insmod(ko, "cpus=1 master_cpu=0 period_us=50000 lms=1");
 	if (rc) {
 		result("master-unregulated-ticks", 0, "insmod cpus=1 master_cpu=0 "
 		       "lms=1 rc=%d", rc);
@@ -289,7 +224,7 @@ static void check_unregulated(double secs)
 	       "master_timer=%lld timer_list (rc=%d): cpu0 tick timers %d phase "
 	       "%lld ns (want 1 at %lld), cpu0 period timers %d (want 0); "
 	       "against cpu1: %s", timer, rc, m0.n, m0.phase, p_ns / 4, t0.n, d);
-	unload();
+	mr_rmmod();
 }
 
 /*
@@ -301,7 +236,7 @@ static void check_no_tick(double secs)
 	long long t0, k0, k1, p0, p1, t1, k2, t2, k3, k4;
 	int rc, c1, c2;
 
-	rc = load("cpus=0,1 master_cpu=0 period_us=2000");
+	rc = mr_insmod(ko, "cpus=0,1 master_cpu=0 period_us=2000");
 	if (rc) {
 		result("master-no-tick", 0, "insmod (modes off) rc=%d", rc);
 		return;
@@ -325,15 +260,15 @@ static void check_no_tick(double secs)
 	k4 = mr_get("master_ticks");
 	result("master-no-tick",
 	       t0 == 0 && t1 == 0 && k0 == 0 && k1 == 0 && p1 - p0 > 50 &&
-	       master_threads() == 0 && !c1 && t2 == 1 && k2 > 10 && !c2 &&
+	       mr_tasks("memreg_master") == 0 && !c1 && t2 == 1 && k2 > 10 && !c2 &&
 	       mr_get("master_timer") == 0 && k3 == 0 && k4 == 0,
 	       "modes off: master_timer=%lld,%lld ticks=%lld,%lld over %lld "
 	       "cpu0 periods, master threads=%d; lms=1 committed (rc=%d): "
 	       "master_timer=%lld ticks=%lld after 0.5 s; lms=0 committed "
 	       "(rc=%d): master_timer=%lld ticks=%lld,%lld",
-	       t0, t1, k0, k1, p1 - p0, master_threads(), c1, t2, k2, c2,
+	       t0, t1, k0, k1, p1 - p0, mr_tasks("memreg_master"), c1, t2, k2, c2,
 	       mr_get("master_timer"), k3, k4);
-	unload();
+	mr_rmmod();
 }
 
 /*
@@ -352,7 +287,7 @@ static void check_throttled_ticks(double secs)
 	pid_t h;
 	int rc, ok;
 
-	rc = load("cpus=0,1 master_cpu=0 period_us=50000 lms=1 "
+	rc = mr_insmod(ko, "cpus=0,1 master_cpu=0 period_us=50000 lms=1 "
 		  "read_budget=16,16 read_max=16,16");
 	if (rc) {
 		result("master-throttled-ticks", 0, "insmod rc=%d", rc);
@@ -377,7 +312,7 @@ static void check_throttled_ticks(double secs)
 	result("master-throttled-ticks", ok && thr >= 0.95 && held >= 0.75,
 	       "%s throttles/period=%.3f (>= 0.95) held share=%.3f (>= 0.75) "
 	       "error='%s'", d, thr, held, err);
-	unload();
+	mr_rmmod();
 }
 
 /*
@@ -392,18 +327,18 @@ static void check_skipped(void)
 	char err[256];
 	int rc, r0, r1;
 
-	rc = load("cpus=0,1 master_cpu=1 period_us=2000 reclaim=1");
+	rc = mr_insmod(ko, "cpus=0,1 master_cpu=1 period_us=2000 reclaim=1");
 	if (rc) {
 		result("master-skipped-reported", 0, "insmod rc=%d", rc);
 		return;
 	}
 	mr_sleep(0.3);
 	s0 = mr_get("master_skipped");
-	r0 = set_online(1, 0);
-	t_off = now_ns();
+	r0 = mr_set_online(1, 0);
+	t_off = mr_now_ns();
 	mr_sleep(0.5);
-	t_on = now_ns();
-	r1 = set_online(1, 1);
+	t_on = mr_now_ns();
+	r1 = mr_set_online(1, 1);
 	mr_sleep(0.3);
 	s1 = mr_get("master_skipped");
 	k0 = mr_get("master_ticks");
@@ -418,7 +353,7 @@ static void check_skipped(void)
 	       "cpu1 offline (rc=%d) for %lld periods, online (rc=%d): "
 	       "master_skipped %lld->%lld (>= %lld), ticks after %lld->%lld "
 	       "error='%s'", r0, away, r1, s0, s1, away - 2, k0, k1, err);
-	unload();
+	mr_rmmod();
 }
 
 int main(int argc, char **argv)

@@ -38,7 +38,6 @@
  * Linked statically, with checklib, for the initramfs.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,42 +56,6 @@ static int failed;
 /* mr_check() that remembers a failure for the exit status */
 #define result(name, pass, ...) \
 	(failed |= !mr_check(name, pass, __VA_ARGS__))
-
-static long long now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-/* insmod the module with @params; the shell's exit status */
-static int load(const char *params)
-{
-	char cmd[400], out[8];
-	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-
-	snprintf(cmd, sizeof(cmd), "insmod %s %s", ko, params);
-	return mr_run(out, sizeof(out), argv);
-}
-
-/* rmmod memreg; the shell's exit status */
-static int unload(void)
-{
-	char out[8];
-	char *argv[] = { "/bin/sh", "-c", "rmmod memreg", NULL };
-
-	return mr_run(out, sizeof(out), argv);
-}
-
-/* CPU @cpu offline (0) or online (1); 0 or -errno */
-static int set_online(int cpu, int on)
-{
-	char path[80];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return mr_write(path, on ? "1" : "0");
-}
 
 /* Start /pfload on every CPU for @secs seconds into @pid. */
 static void hogs(pid_t pid[NCPU], int secs)
@@ -130,7 +93,7 @@ struct snap {
 
 static void snap(struct snap *s)
 {
-	s->t = now_ns();
+	s->t = mr_now_ns();
 	for (int c = 0; c < NCPU; c++) {
 		s->periods[c] = mr_cpu(c, "periods");
 		s->overruns[c] = mr_cpu(c, "overruns");
@@ -239,12 +202,12 @@ static void check_hotplug(void)
 	int off, on, ok = 1;
 	double w;
 
-	off = set_online(1, 0);
+	off = mr_set_online(1, 0);
 	mr_sleep(0.2);
 	snap(&a);
 	mr_sleep(1.5);
 	snap(&b);
-	on = set_online(1, 1);
+	on = mr_set_online(1, 1);
 	mr_sleep(1.0);
 	snap(&c);
 	w = wall(&a, &b);
@@ -279,12 +242,12 @@ static void check_master_offline(void)
 	int off, on, rc, ok = 1;
 	double w;
 
-	off = set_online(3, 0);
+	off = mr_set_online(3, 0);
 	mr_sleep(0.2);
 	snap(&a);
 	mr_sleep(1.0);
 	snap(&b);
-	on = set_online(3, 1);
+	on = mr_set_online(3, 1);
 	mr_sleep(1.0);
 	snap(&c);
 	rc = mr_timers(3, "mrk_timer_fn", P_NS, &t);
@@ -309,33 +272,6 @@ static void check_master_offline(void)
 	       P_NS / 4, err);
 }
 
-/* Number of tasks whose name starts with "memreg". */
-static int memreg_threads(void)
-{
-	DIR *dir = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (!dir)
-		return -1;
-	while ((e = readdir(dir))) {
-		char path[300], comm[64] = "";
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "memreg", 6))
-			n++;
-		fclose(f);
-	}
-	closedir(dir);
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	pid_t pid[NCPU];
@@ -355,7 +291,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	rc = load("cpus=all master_cpu=3 period_us=50000 lms=1 reclaim=1 "
+	rc = mr_insmod(ko, "cpus=all master_cpu=3 period_us=50000 lms=1 reclaim=1 "
 		  "share=1 read_budget=10 read_max=30 platform_read=200");
 	if (rc) {
 		result("smp4-all-cpus", 0, "insmod rc=%d", rc);
@@ -367,10 +303,10 @@ int main(int argc, char **argv)
 	snap(&b);
 	check_all_cpus(&a, &b);
 	check_rides(&a, &b);
-	unload();
+	mr_rmmod();
 
 	/* sharing without LMS and reclaim: budgets stay at the guarantees */
-	rc = load("cpus=all master_cpu=3 period_us=50000 share=1 "
+	rc = mr_insmod(ko, "cpus=all master_cpu=3 period_us=50000 share=1 "
 		  "read_budget=10 read_max=30 platform_read=200");
 	if (rc) {
 		result("smp4-throttle-share", 0, "insmod rc=%d", rc);
@@ -386,11 +322,11 @@ int main(int argc, char **argv)
 	check_master_offline();
 	stop_hogs(pid);
 
-	rc = unload();
+	rc = mr_rmmod();
 	mr_sleep(0.2);
 	gone = access(MR_SYSFS, F_OK) != 0;
-	result("smp4-unload", !rc && gone && memreg_threads() == 0,
+	result("smp4-unload", !rc && gone && mr_tasks("memreg") == 0,
 	       "rmmod rc=%d, %s %s, memreg threads=%d", rc, MR_SYSFS,
-	       gone ? "gone" : "still there", memreg_threads());
+	       gone ? "gone" : "still there", mr_tasks("memreg"));
 	return failed;
 }
