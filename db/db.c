@@ -221,7 +221,6 @@ static int configure(memcal_db *db)
 {
 	int rc;
 
-	sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
 	rc = sqlite3_exec(db->h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	if (rc == SQLITE_OK && !db->readonly) {
 		rc = sqlite3_exec(db->h, "PRAGMA journal_mode = WAL;"
@@ -287,10 +286,18 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 	else
 		rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX,
 				     NULL);
-	if (rc != SQLITE_OK)
+	if (rc != SQLITE_OK) {
 		rc = memcal_db_sqlite_fail(db, rc, "opening the database");
-	else
+	} else {
 		sqlite3_extended_result_codes(db->h, 1);
+		/*
+		 * Before the first read: reading the version can find the
+		 * file locked by another process (closing its last
+		 * connection, or holding it exclusively) and must wait for
+		 * it like any other statement.
+		 */
+		sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS);
+	}
 	if (!rc)
 		rc = memcal_db_migrate(db);	/* reads the version first */
 	if (!rc)

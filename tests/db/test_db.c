@@ -2,7 +2,12 @@
 /*
  * test_db.c - the database layer: schema, round trips, and every kind of
  * bad input the foundation issue names (not a database, newer schema,
- * unusable directories, a writer killed half-way, two writers at once).
+ * unusable directories, a writer killed half-way, two writers at once,
+ * an open while another process holds the file).
+ *
+ * Forked children never use cr_assert: Criterion's runner does not know
+ * them, and an assertion there hangs the whole run.  They exit with a
+ * status the parent asserts on instead (child_open()).
  */
 #include <criterion/criterion.h>
 #include <signal.h>
@@ -51,6 +56,22 @@ static memcal_db *open_ok(const char *p, unsigned flags)
 	int rc = memcal_db_open(p, flags, &db, err, sizeof(err));
 
 	cr_assert_eq(rc, MEMCAL_OK, "open %s: %d %s", p, rc, err);
+	return db;
+}
+
+/*
+ * child_open - open @p read-write in a forked child; on failure say why
+ * on stderr and exit 3, which the parent sees.
+ */
+static memcal_db *child_open(const char *p)
+{
+	char err[512] = "";
+	memcal_db *db;
+
+	if (memcal_db_open(p, 0, &db, err, sizeof(err))) {
+		fprintf(stderr, "child %d: open %s: %s\n", (int)getpid(), p, err);
+		_exit(3);
+	}
 	return db;
 }
 
@@ -565,7 +586,7 @@ Test(db, killed_writer_leaves_no_half_run)
 			.buffer_bytes = 64, .repetitions = 1,
 			.median_bps = 1, .min_bps = 1, .max_bps = 1 };
 
-		db = open_ok(path, 0);
+		db = child_open(path);
 		memcal_db_begin(db);
 		memcal_db_run_store(db, &run);
 		for (int i = 0; i < 1000; i++)
@@ -591,7 +612,7 @@ Test(db, killed_writer_leaves_no_half_run)
 
 Test(db, second_writer_waits_then_reports_busy)
 {
-	int ready[2], go[2];
+	int ready[2], go[2], st;
 	pid_t pid;
 	char c;
 	memcal_db *db = open_ok(path, MEMCAL_DB_OPEN_CREATE);
@@ -600,9 +621,11 @@ Test(db, second_writer_waits_then_reports_busy)
 	cr_assert_eq(pipe(ready), 0);
 	cr_assert_eq(pipe(go), 0);
 	pid = fork();
+	cr_assert_geq(pid, 0);
 	if (pid == 0) {
-		db = open_ok(path, 0);
-		memcal_db_begin(db);
+		db = child_open(path);
+		if (memcal_db_begin(db))
+			_exit(2);
 		if (write(ready[1], "x", 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(1);
 		memcal_db_commit(db);
@@ -618,7 +641,9 @@ Test(db, second_writer_waits_then_reports_busy)
 	int v = 0;
 	cr_assert_eq(memcal_db_schema_version(db, &v), 0);
 	cr_assert_eq(write(go[1], "x", 1), 1);
-	waitpid(pid, NULL, 0);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the first writer "
+		  "failed (status %#x)", st);
 	cr_assert_eq(memcal_db_begin(db), MEMCAL_OK);
 	cr_assert_eq(memcal_db_commit(db), MEMCAL_OK);
 	memcal_db_close(db);
@@ -634,8 +659,9 @@ Test(db, concurrent_writers_both_land)
 	memcal_db_close(db);
 	for (int k = 0; k < 2; k++) {
 		pids[k] = fork();
+		cr_assert_geq(pids[k], 0);
 		if (pids[k] == 0) {
-			db = open_ok(path, 0);
+			db = child_open(path);
 			for (int i = 0; i < 40; i++) {
 				struct memcal_run run = {
 					.platform_id = ids.platform_id,
@@ -654,10 +680,53 @@ Test(db, concurrent_writers_both_land)
 		int st;
 
 		waitpid(pids[k], &st, 0);
-		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			  "writer %d failed (status %#x; 3: its open failed)",
+			  k, st);
 	}
 	cr_assert_eq(pragma_int(path, "SELECT count(*) FROM calibration_run"
 				" WHERE kind = 'quick'"), 80);
+}
+
+/*
+ * A process holding the file exclusively (SQLite's EXCLUSIVE locking mode;
+ * also what a last connection does briefly while it checkpoints on close)
+ * makes even reading the schema version wait: the open must wait for it
+ * like any statement, not fail at once with "database is locked".
+ */
+Test(db, open_waits_for_a_process_holding_the_file)
+{
+	int locked[2], st;
+	memcal_db *db = open_ok(path, MEMCAL_DB_OPEN_CREATE);
+	char err[512] = "", c;
+	pid_t pid;
+	int rc;
+
+	memcal_db_close(db);
+	cr_assert_eq(pipe(locked), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		sqlite3 *h;
+
+		if (sqlite3_open(path, &h) != SQLITE_OK ||
+		    sqlite3_exec(h, "PRAGMA locking_mode = EXCLUSIVE;"
+				 "BEGIN EXCLUSIVE; COMMIT;", NULL, NULL,
+				 NULL) != SQLITE_OK)
+			_exit(2);
+		if (write(locked[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300000);
+		sqlite3_close(h);
+		_exit(0);
+	}
+	cr_assert_eq(read(locked[0], &c, 1), 1, "the lock holder failed");
+	rc = memcal_db_open(path, 0, &db, err, sizeof(err));
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
+	cr_assert_eq(rc, MEMCAL_OK, "open while another process held the "
+		     "file: %d %s", rc, err);
+	memcal_db_close(db);
 }
 
 Test(db, default_path_follows_environment)
