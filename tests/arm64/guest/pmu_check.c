@@ -173,7 +173,15 @@ static int accuracy(void)
 			continue;
 		}
 		mr_sleep(0.2);
-		/* irqs sampled outside the throttles' window (i >= t below) */
+		/*
+		 * irqs sampled outside the throttles' window: every throttle
+		 * counted in the window follows its overflow interrupt, so
+		 * the window's interrupts cover its throttles, except one
+		 * whose interrupt was already taken when the window opened
+		 * and whose throttle was not yet counted (at most one is in
+		 * flight on a CPU; under -icount the vCPU can stop between
+		 * the two while this CPU reads: seen, 212 for 213).
+		 */
 		i0 = pmu_irqs(1); n0 = mr_cpu(1, "periods"); t0 = mr_cpu(1, "throttles");
 		o0 = mr_cpu(1, "overflows");
 		mr_trace_on("throttle");
@@ -187,8 +195,9 @@ static int accuracy(void)
 			       B, S, o.n, o.min, o.med, o.p99, o.max, o.beyond, r.share, bshare, r.rate,
 			       mr_per(r.rate, base.rate));
 		snprintf(name, sizeof(name), "stats-%d", p);
-		ok &= mr_check(name, n >= 180 && n <= 260 && t >= n * 0.9 && i >= t,
-			       "periods=%lld throttles=%lld arm-pmu irqs=%lld secs=%.3f", n, t, i, r.secs);
+		ok &= mr_check(name, n >= 180 && n <= 260 && t >= n * 0.9 && i >= t - 1,
+			       "periods=%lld throttles=%lld arm-pmu irqs=%lld (>= throttles - 1) secs=%.3f",
+			       n, t, i, r.secs);
 		/* re-armed to the budget left: one PMU interrupt per exhausted
 		 * period (MemGuard's count), not slack_div of them */
 		snprintf(name, sizeof(name), "irqs-per-period-%d", p);
