@@ -444,6 +444,18 @@ int mr_timers(int cpu, const char *fn, long long p_ns, struct mr_timers *t)
 	return 0;
 }
 
+int mr_timers_want(int cpu, const char *fn, long long p_ns, int want,
+		   struct mr_timers *t)
+{
+	int rc = mr_timers(cpu, fn, p_ns, t);
+
+	for (int i = 0; i < 5 && !rc && t->n != want; i++) {
+		mr_sleep(0.01);
+		rc = mr_timers(cpu, fn, p_ns, t);
+	}
+	return rc;
+}
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

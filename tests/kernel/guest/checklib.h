@@ -105,6 +105,11 @@ struct mr_timers {
  * CPU, their phase modulo P_NS, in *T; 0, or -1 when /proc/timer_list
  * cannot be read */
 int mr_timers(int cpu, const char *fn, long long p_ns, struct mr_timers *t);
+/* mr_timers_want: mr_timers(), read again up to 5 times 10 ms apart until
+ * CPU shows WANT such timers: a timer whose callback is running at that
+ * instant is not in the file */
+int mr_timers_want(int cpu, const char *fn, long long p_ns, int want,
+		   struct mr_timers *t);
 
 /* mr_median: the median of V (sorted in place; the lower one of an even
  * count); -1 when N is 0 */

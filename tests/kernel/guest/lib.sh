@@ -31,13 +31,31 @@ guest_mount() {
 	mount -t tracefs nodev $T 2>/dev/null
 }
 
+# console_drain: wait until the serial console has sent what was written
+# to it.  The emulated UART sends at its baud rate and a forced power-off
+# drops what is still queued (seen: a 4-CPU guest lost its last lines and
+# MEMREG-DONE), so wait until the UARTs' transmit counts
+# (/proc/tty/driver/*) stop moving for 0.2 s, at most 10 s.
+console_drain() {
+	local a b i=0
+	a=$(cat /proc/tty/driver/* 2>/dev/null)
+	while [ $i -lt 50 ]; do
+		sleep 0.2
+		b=$(cat /proc/tty/driver/* 2>/dev/null)
+		[ "$a" = "$b" ] && return
+		a=$b
+		i=$((i + 1))
+	done
+}
+
 # guest_finish [LINES]: the kernel log (its last LINES lines if given),
-# the end marker, power off
+# the end marker, power off once the console has sent it all
 guest_finish() {
 	echo MEMREG-DMESG-BEGIN
 	if [ -n "${1:-}" ]; then dmesg | tail -n "$1"; else dmesg; fi
 	echo MEMREG-DMESG-END
 	echo MEMREG-DONE
+	console_drain
 	poweroff -f
 }
 

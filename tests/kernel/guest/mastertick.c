@@ -151,8 +151,8 @@ static void check_rides(long long p_ns)
 	struct mr_timers m0, m1, t0, t1;
 	int rc;
 
-	rc = mr_timers(0, "mrk_timer_fn", p_ns, &t0) |
-	     mr_timers(1, "mrk_timer_fn", p_ns, &t1) |
+	rc = mr_timers_want(0, "mrk_timer_fn", p_ns, 1, &t0) |
+	     mr_timers_want(1, "mrk_timer_fn", p_ns, 1, &t1) |
 	     mr_timers(0, "mrk_master_tick_fn", p_ns, &m0) |
 	     mr_timers(1, "mrk_master_tick_fn", p_ns, &m1);
 	result("master-rides-period",
@@ -211,7 +211,7 @@ static void check_unregulated(double secs)
 	}
 	mr_sleep(0.3);
 	timer = mr_get("master_timer");
-	rc = mr_timers(0, "mrk_master_tick_fn", p_ns, &m0) |
+	rc = mr_timers_want(0, "mrk_master_tick_fn", p_ns, 1, &m0) |
 	     mr_timers(0, "mrk_timer_fn", p_ns, &t0);
 	snap(&a, 1);
 	mr_sleep(secs);

@@ -151,7 +151,7 @@ static void check_rides(const struct snap *a, const struct snap *b)
 	int rc = 0, ok = 1;
 
 	for (int c = 0; c < NCPU; c++) {
-		rc |= mr_timers(c, "mrk_timer_fn", P_NS, &t[c]) |
+		rc |= mr_timers_want(c, "mrk_timer_fn", P_NS, 1, &t[c]) |
 		      mr_timers(c, "mrk_master_tick_fn", P_NS, &m[c]);
 		ok &= t[c].n == 1 && !m[c].n &&
 		      t[c].phase == (c == 3 ? P_NS / 4 : 0);
@@ -250,7 +250,7 @@ static void check_master_offline(void)
 	on = mr_set_online(3, 1);
 	mr_sleep(1.0);
 	snap(&c);
-	rc = mr_timers(3, "mrk_timer_fn", P_NS, &t);
+	rc = mr_timers_want(3, "mrk_timer_fn", P_NS, 1, &t);
 	mr_gets(err, sizeof(err), "error");
 	w = wall(&a, &b);
 	for (int i = 0; i < 3; i++) {
