@@ -350,16 +350,21 @@ size_t mr_trace_throttles(int cpu, struct mr_throttle **out)
 
 /* ---- statistics ----------------------------------------------------- */
 
-int mr_tasks(const char *prefix)
+/*
+ * scan_tasks - call @fn with each task's pid and name (its comm, newline
+ * removed) until it returns non-zero; that value, 0 after the last
+ * task, or -1 when /proc cannot be read.
+ */
+static long scan_tasks(long (*fn)(long pid, const char *comm, const void *arg),
+		       const void *arg)
 {
 	DIR *d = opendir("/proc");
-	size_t len = strlen(prefix);
 	struct dirent *e;
-	int n = 0;
+	long r = 0;
 
 	if (!d)
 		return -1;
-	while ((e = readdir(d))) {
+	while (!r && (e = readdir(d))) {
 		char path[300], comm[64] = "";
 		FILE *f;
 
@@ -369,12 +374,42 @@ int mr_tasks(const char *prefix)
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, len))
-			n++;
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			r = fn(atol(e->d_name), comm, arg);
+		}
 		fclose(f);
 	}
 	closedir(d);
-	return n;
+	return r;
+}
+
+static long count_prefix(long pid, const char *comm, const void *arg)
+{
+	struct { const char *prefix; int n; } *c = (void *)arg;
+
+	(void)pid;
+	c->n += !strncmp(comm, c->prefix, strlen(c->prefix));
+	return 0;
+}
+
+int mr_tasks(const char *prefix)
+{
+	struct { const char *prefix; int n; } c = { prefix, 0 };
+
+	return scan_tasks(count_prefix, &c) < 0 ? -1 : c.n;
+}
+
+static long match_comm(long pid, const char *comm, const void *arg)
+{
+	return strcmp(comm, arg) ? 0 : pid;
+}
+
+pid_t mr_task_pid(const char *comm)
+{
+	long pid = scan_tasks(match_comm, comm);
+
+	return pid > 0 ? (pid_t)pid : -1;
 }
 
 int mr_insmod(const char *ko, const char *params)

@@ -8,7 +8,7 @@
  *   memreg's sysfs           mr_get(), mr_cpu(), mr_gets(), mr_put(), mr_commit()
  *   other files              mr_write()
  *   workloads                mr_run(), mr_spawn(), mr_reap(), mr_field(),
- *                            mr_tasks()
+ *                            mr_tasks(), mr_task_pid()
  *   the module, CPUs         mr_insmod(), mr_rmmod(), mr_set_online()
  *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
  *                            mr_trace_throttles()
@@ -124,6 +124,8 @@ double mr_per(double a, double b);
 /* mr_tasks: the number of tasks whose name starts with PREFIX (-1 when
  * /proc cannot be read) */
 int mr_tasks(const char *prefix);
+/* mr_task_pid: the pid of a task named exactly COMM, -1 when none */
+pid_t mr_task_pid(const char *comm);
 /* mr_insmod: insmod KO with PARAMS (module parameters, space-separated);
  * the shell's exit status */
 int mr_insmod(const char *ko, const char *params);

@@ -866,38 +866,22 @@ static int rt_exempt(long long B)
  * field 3 of its /proc stat), '?' when there is none */
 static char thread_state(int cpu)
 {
-	char path[300], comm[32], want[32], line[512];
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	char st = '?';
+	char path[64], want[32], line[512];
+	char st = '?', *p;
+	pid_t pid;
+	FILE *f;
 
 	snprintf(want, sizeof(want), "memreg/%d", cpu);
-	while (d && (de = readdir(d))) {
-		FILE *f;
-		char *p;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(comm, sizeof(comm), f))
-			comm[0] = '\0';
-		fclose(f);
-		comm[strcspn(comm, "\n")] = '\0';
-		if (strcmp(comm, want))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')) && p[1] == ' ')
-			st = p[2];
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
+	pid = mr_task_pid(want);
+	if (pid < 0)
+		return st;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return st;
+	if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')) && p[1] == ' ')
+		st = p[2];
+	fclose(f);
 	return st;
 }
 
