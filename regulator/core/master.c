@@ -28,6 +28,10 @@
  * G <= C holds by validation, each product is < 2^64 (both factors <= E),
  * and rounding down gives sum b_i' <= G + (C - G) = C.
  *
+ * A class no CPU counts (MEMREG_F_UNCOUNTED_*) is skipped whole: its
+ * budgets stay the guarantees (memreg_base_budget()), and its pool and
+ * share words are never used, so they need no refreshing.
+ *
  * Offline CPUs (memreg_cpu_set_online()) are left out of all of it: no
  * prediction, no budget, no share of G or S; with reclaim and without LMS
  * their guarantee is donated to the next period's pool (without LMS the
@@ -166,6 +170,8 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum, gsum = 0, donated = 0;
 
+		if (cfg->flags & MEMREG_F_UNCOUNTED(cls))
+			continue;	/* nothing counted: nothing to do */
 		sum = memreg_predict(r, cls, period, on, budget, last);
 		if (!publish) {
 			memreg_refresh_words(r, cls, period, 0);

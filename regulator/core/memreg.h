@@ -136,7 +136,16 @@ enum memreg_class {
 #define MEMREG_F_LMS		0x2U	/* NLMS-adapted budgets (master) */
 #define MEMREG_F_RECLAIM	0x4U	/* donate/take through the pool */
 #define MEMREG_F_SHARE		0x8U	/* spare grant once all throttled */
-#define MEMREG_F_ALL		0xfU
+/*
+ * No CPU counts the class (the glue has no counter for it): the master
+ * leaves it alone (no prediction, publication, pool or grant) and its
+ * budgets stay the guarantees, never counted as stale.
+ */
+#define MEMREG_F_UNCOUNTED_READ	0x10U
+#define MEMREG_F_UNCOUNTED_WRITE 0x20U
+#define MEMREG_F_ALL		0x3fU
+/* The MEMREG_F_UNCOUNTED_* flag of class @cls. */
+#define MEMREG_F_UNCOUNTED(cls)	(MEMREG_F_UNCOUNTED_READ << (cls))
 
 /* What the glue must do after a per-core entry point (memreg_arm.action). */
 #define MEMREG_RUN		0	/* run; re-arm counters per @remaining */

@@ -100,7 +100,8 @@ static inline memreg_u64 memreg_online(const struct memreg *r)
 /*
  * The budget of class @cls that CPU @c runs with in @period, as far as
  * the master can tell: the published budget if one was published for
- * @period (LMS or reclaim), else the guarantee.  memreg_replenish() uses
+ * @period (LMS or reclaim), else the guarantee; always the guarantee for
+ * a class no CPU counts (the master publishes nothing for it).  memreg_replenish() uses
  * the same rule, so sums computed with it match what the CPUs got.
  */
 static MEMREG_ALWAYS_INLINE memreg_u64 memreg_base_budget(const struct memreg *r,
@@ -109,7 +110,9 @@ static MEMREG_ALWAYS_INLINE memreg_u64 memreg_base_budget(const struct memreg *r
 							  memreg_u64 period,
 							  int *stale)
 {
-	if (r->cfg.flags & MEMREG_F_PUBLISHED) {
+	memreg_u32 f = r->cfg.flags;
+
+	if ((f & MEMREG_F_PUBLISHED) && !(f & MEMREG_F_UNCOUNTED(cls))) {
 		memreg_u64 w = (memreg_u64)
 			memreg_atomic64_read(&c->next_budget[period & 1][cls]);
 		memreg_u64 lo = (memreg_u64)memreg_pack(period, 1);

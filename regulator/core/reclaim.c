@@ -103,6 +103,8 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 		memreg_s64 old = memreg_atomic64_read(&r->share[cls]), dw;
 		int stale = 0;
 
+		if (r->cfg.flags & MEMREG_F_UNCOUNTED(cls))
+			continue;	/* no counter: a grant would go unused */
 		if (memreg_word_tag(old) == (memreg_u32)period &&
 		    memreg_word_val(old)) {
 			if (grant)	/* already decided for this period */

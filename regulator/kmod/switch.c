@@ -55,6 +55,33 @@ static void mrk_release_all(void)
 
 
 /*
+ * The MEMREG_F_UNCOUNTED_* flags of @cfg: a class whose event is "none"
+ * on every regulated CPU, which the core's master then leaves alone.
+ */
+static u32 mrk_uncounted(const struct mrk_cfg *cfg)
+{
+	unsigned int cpu, cls;
+	u32 f = 0;
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		bool counted = false;
+
+		for (cpu = 0; cpu < cfg->core.nr_cpus && !counted; cpu++) {
+			const char *spec = mrk_cpu_event(cfg, cpu, cls);
+			struct memreg_event ev;
+
+			/* a spec that does not parse (checked before) counts */
+			counted = cfg->core.cpu[cpu].active &&
+				  (memreg_event_parse(spec, strnlen(spec, MRK_EVENT_LEN),
+						      &ev, NULL) || ev.counted);
+		}
+		if (!counted)
+			f |= MEMREG_F_UNCOUNTED(cls);
+	}
+	return f;
+}
+
+/*
  * Make @cfg the active configuration and regulate with it: stop and detach
  * everything, re-initialise the core, create the new counters, start every
  * regulated online CPU and the master.  On failure nothing runs and the
@@ -63,6 +90,7 @@ static void mrk_release_all(void)
  */
 int mrk_switch(const struct mrk_cfg *cfg)
 {
+	static struct memreg_cfg core;	/* mrk_cfg_mutex; too big for the stack */
 	const char *why = "";
 	unsigned int cpu;
 	int ret;
@@ -73,7 +101,10 @@ int mrk_switch(const struct mrk_cfg *cfg)
 	mutex_lock(&mrk_mutex);
 	mrk_detach_all();
 	mrk_active = *cfg;
-	ret = memreg_init(mrk_core, &mrk_active.core, &why);
+	/* the core's copy only: staged and active must compare equal */
+	core = mrk_active.core;
+	core.flags |= mrk_uncounted(&mrk_active);
+	ret = memreg_init(mrk_core, &core, &why);
 	if (ret)
 		mrk_set_error("core refused the configuration: %s", why);
 	else

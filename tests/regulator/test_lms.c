@@ -443,3 +443,55 @@ Test(master, extreme_inputs_keep_budgets_in_range)
 	}
 	free(r);
 }
+
+/*
+ * A class no CPU counts (MEMREG_F_UNCOUNTED_WRITE): the master leaves it
+ * alone (no prediction, no donation, no grant) and its budgets stay the
+ * guarantees without counting as stale, while the read class gets
+ * exactly what it gets without the flag.
+ */
+Test(master, an_uncounted_class_is_left_alone)
+{
+	const uint32_t f = MEMREG_F_LMS | MEMREG_F_RECLAIM | MEMREG_F_SHARE;
+	struct memreg *r = reg_new(), *ref = reg_new();
+	struct memreg_cfg c, cref;
+	struct memreg_arm a, aref;
+	uint64_t p, used[2] = { 0, 0 }, grant[2], stale10[2] = { 0, 0 };
+	uint32_t cpu;
+
+	reg_cfg(&c, 2, 100, 400, 1000, f | MEMREG_F_UNCOUNTED_WRITE, 5);
+	reg_cfg(&cref, 2, 100, 400, 1000, f, 5);
+	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_init(ref, &cref, NULL), MEMREG_OK);
+	for (p = 0; p < 60; p++) {
+		for (cpu = 0; cpu < 2; cpu++) {
+			used[0] = 50 + 7 * (p % 5) + 20 * cpu;
+			cr_assert_eq(memreg_replenish(r, cpu, p, used, 0, &a), MEMREG_OK);
+			cr_assert_eq(memreg_replenish(ref, cpu, p, used, 0, &aref), MEMREG_OK);
+			cr_assert_eq(a.budget[0], aref.budget[0], "read budget, period %lu",
+				     (unsigned long)p);
+			cr_assert_eq(a.budget[1], 100, "write stays the guarantee");
+		}
+		memreg_master_tick(r, p);
+		memreg_master_tick(ref, p);
+		if (p == 10)	/* the first periods have nothing published */
+			for (cpu = 0; cpu < 2; cpu++)
+				stale10[cpu] = r->cpu[cpu].stats.stale_budgets;
+	}
+	for (cpu = 0; cpu < 2; cpu++) {
+		cr_assert_eq(r->cpu[cpu].lms[1].updates, 0, "no write prediction");
+		cr_assert_eq(r->cpu[cpu].stats.donated[1], 0, "no write donation");
+		cr_assert_gt(ref->cpu[cpu].stats.donated[1], 0, "the reference donates");
+		cr_assert_eq(r->cpu[cpu].stats.donated[0], ref->cpu[cpu].stats.donated[0]);
+		cr_assert_eq(r->cpu[cpu].stats.stale_budgets, stale10[cpu],
+			     "no stale write budget once reads are published");
+	}
+	/* every CPU throttled on read: a read grant, none for writes */
+	for (cpu = 0; cpu < 2; cpu++)
+		memreg_overflow(r, cpu, 0, 400, &a);
+	cr_assert_eq(memreg_master_share(r, p, grant), MEMREG_OK);
+	cr_assert_gt(grant[0], 0);
+	cr_assert_eq(grant[1], 0);
+	free(r);
+	free(ref);
+}
