@@ -101,12 +101,11 @@ uint64_t cal_ovh_workload_do(const struct ovh_workload *w, uint64_t first,
 	return sum;
 }
 
-/* default_pin - pin the calling thread to @cpu with sched_setaffinity. */
-static int default_pin(void *user, unsigned cpu)
+/* cal_ovh_pin_self - pin the calling thread to @cpu; 0 or -errno. */
+int cal_ovh_pin_self(unsigned cpu)
 {
 	cpu_set_t cs;
 
-	(void)user;
 	if (cpu >= CPU_SETSIZE)
 		return -EINVAL;
 	CPU_ZERO(&cs);
@@ -114,6 +113,13 @@ static int default_pin(void *user, unsigned cpu)
 	if (sched_setaffinity(0, sizeof(cs), &cs) < 0)
 		return -errno;
 	return 0;
+}
+
+/* default_pin - the pinning hook when the spec has none. */
+static int default_pin(void *user, unsigned cpu)
+{
+	(void)user;
+	return cal_ovh_pin_self(cpu);
 }
 
 /**

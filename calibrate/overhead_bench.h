@@ -147,5 +147,6 @@ int cal_ovh_calibrate_units(struct ovh_workload *w, unsigned cpu,
 			void *pin_user);
 bool cal_ovh_fifo_allowed(void);
 uint64_t cal_ovh_now_ns(void);
+int cal_ovh_pin_self(unsigned cpu);
 
 #endif /* MEMCAL_OVERHEAD_BENCH_H */

@@ -278,16 +278,6 @@ static unsigned long long now_ns(void)
 	       (unsigned long long)t.tv_nsec;
 }
 
-/* pin - run the calling process on @cpu only; 0 or -1. */
-static int pin(unsigned cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * timer_probe - with no module loaded, sleep on CPU @cpu to @n
  * successive grid points of a @period_us grid (absolute CLOCK_MONOTONIC
@@ -309,7 +299,7 @@ static int timer_probe(unsigned load, unsigned cpu, int busy,
 		if (spin == 0) {
 			volatile unsigned long long x = 0;
 
-			if (pin((cpu + 1) % OVH_CELL_CPUS))
+			if (cal_ovh_pin_self((cpu + 1) % OVH_CELL_CPUS))
 				_exit(1);
 			for (;;)
 				x++;
@@ -320,9 +310,12 @@ static int timer_probe(unsigned load, unsigned cpu, int busy,
 			return -1;
 		}
 	}
-	if (pin(cpu) || prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0)) {
+	rc = cal_ovh_pin_self(cpu);
+	if (!rc && prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0))
+		rc = -errno;
+	if (rc) {
 		printf("OVH-ERROR timer probe on cpu %u: %s\n", cpu,
-		       strerror(errno));
+		       strerror(-rc));
 		rc = -1;
 		goto out;
 	}
