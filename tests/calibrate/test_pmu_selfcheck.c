@@ -44,6 +44,16 @@ static void spin(double seconds, void *user)
 		 (double)(t.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
 }
 
+/* touched - @bytes of page-aligned memory, every page written. */
+static char *touched(size_t bytes)
+{
+	char *buf = aligned_alloc(4096, bytes);
+
+	cr_assert_not_null(buf);
+	memset(buf, 1, bytes);
+	return buf;
+}
+
 /*
  * An event that overflows every 1 ms of CPU time, 300 times; the rate a
  * regulator needs is checked by the verdicts below, not here (a shared
@@ -263,12 +273,10 @@ Test(selfcheck, counts_refuse_a_write_event_that_counts_zero)
 	struct memcal_pmu_report r = { .status = { .available = true },
 				       .events = ev, .n_events = 2, .fds = fds };
 	size_t bytes = 4 << 20;
-	char *buf = aligned_alloc(4096, bytes);
+	char *buf = touched(bytes);
 	struct collected k = { 0 };
 	double rate;
 
-	cr_assert_not_null(buf);
-	memset(buf, 1, bytes);
 	cr_assert_eq(cal_selfcheck_counts(&r, buf, bytes, 64, &rate,
 					     collect, &k), 0);
 	cr_assert_eq(k.n, 2);
@@ -312,11 +320,9 @@ Test(selfcheck, delivery_on_each_cpu)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned cpus[2] = { 0, 1 };
 	size_t bytes = 1 << 20;
-	char *buf = aligned_alloc(4096, bytes);
+	char *buf = touched(bytes);
 	struct collected k = { 0 };
 
-	cr_assert_not_null(buf);
-	memset(buf, 1, bytes);
 	cr_assert_eq(cal_selfcheck_delivery(&r, NULL, 0, cpus, n > 1 ? 2 : 1, 1e9,
 					       buf, bytes, collect, &k), 0);
 	cr_assert_eq(k.n, n > 1 ? 2u : 1u);
@@ -428,11 +434,9 @@ Test(selfcheck, delivery_uses_each_kinds_event)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned cpus[2] = { 0, 1 };
 	size_t bytes = 1 << 20;
-	char *buf = aligned_alloc(4096, bytes);
+	char *buf = touched(bytes);
 	struct collected k = { 0 };
 
-	cr_assert_not_null(buf);
-	memset(buf, 1, bytes);
 	cr_assert_eq(cal_selfcheck_delivery(&r, kinds, 2, cpus,
 					       n > 1 ? 2 : 1, 1e9, buf, bytes,
 					       collect, &k), 0);
@@ -471,11 +475,9 @@ Test(selfcheck, kind_counts_once_per_kind_on_its_cpu)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned cpus[2] = { 0, 1 };
 	size_t bytes = 4 << 20;
-	char *buf = aligned_alloc(4096, bytes);
+	char *buf = touched(bytes);
 	struct collected k = { 0 };
 
-	cr_assert_not_null(buf);
-	memset(buf, 1, bytes);
 	cr_assert_eq(cal_selfcheck_kind_counts(kinds, 1, cpus, 1, buf,
 						  bytes, 64, collect, &k), 0);
 	cr_expect_eq(k.n, 0, "one kind: its events are the run's");

@@ -188,6 +188,30 @@ static void check_throttle_share(const struct snap *a, const struct snap *b)
 	       "0.5 x periods, shared > 0):%s", wall(a, b), d);
 }
 
+/**
+ * struct away - a CPU taken offline for a window and brought back
+ * @a, @b: snapshots at the start and end of the window it was away
+ * @c: a snapshot 1 s after it came back
+ * @off, @on: the offline and online writes (0 or -errno)
+ */
+struct away {
+	struct snap a, b, c;
+	int off, on;
+};
+
+/* Take @cpu offline, snapshot a window of @secs, bring it back. */
+static void away(int cpu, double secs, struct away *w)
+{
+	w->off = mr_set_online(cpu, 0);
+	mr_sleep(0.2);
+	snap(&w->a);
+	mr_sleep(secs);
+	snap(&w->b);
+	w->on = mr_set_online(cpu, 1);
+	mr_sleep(1.0);
+	snap(&w->c);
+}
+
 /*
  * smp4-hotplug-share: CPU 1 offline while all hog; the others keep their
  * periods and still get grants (sharing counts online CPUs only); CPU 1
@@ -195,25 +219,18 @@ static void check_throttle_share(const struct snap *a, const struct snap *b)
  */
 static void check_hotplug(void)
 {
-	struct snap a, b, c;
+	struct away x;
 	long long back;
 	char d[600];
 	size_t k = 0;
-	int off, on, ok = 1;
+	int ok = 1;
 	double w;
 
-	off = mr_set_online(1, 0);
-	mr_sleep(0.2);
-	snap(&a);
-	mr_sleep(1.5);
-	snap(&b);
-	on = mr_set_online(1, 1);
-	mr_sleep(1.0);
-	snap(&c);
-	w = wall(&a, &b);
+	away(1, 1.5, &x);
+	w = wall(&x.a, &x.b);
 	for (int i = 0; i < NCPU; i++) {
-		long long p = b.periods[i] - a.periods[i];
-		long long s = b.shared[i] - a.shared[i];
+		long long p = x.b.periods[i] - x.a.periods[i];
+		long long s = x.b.shared[i] - x.a.shared[i];
 
 		if (i == 1)
 			continue;
@@ -221,11 +238,11 @@ static void check_hotplug(void)
 		k += (size_t)snprintf(d + k, sizeof(d) - k, " cpu%d: periods=%lld "
 				      "shared=%lld;", i, p, s);
 	}
-	back = c.periods[1] - b.periods[1];
-	result("smp4-hotplug-share", !off && !on && ok && back > 0,
+	back = x.c.periods[1] - x.b.periods[1];
+	result("smp4-hotplug-share", !x.off && !x.on && ok && back > 0,
 	       "cpu1 offline (rc=%d) for %.1f wall periods:%s (periods >= 0.8 x "
 	       "wall, shared > 0); online (rc=%d): cpu1 periods +%lld (> 0)",
-	       off, w, d, on, back);
+	       x.off, w, d, x.on, back);
 }
 
 /*
@@ -235,41 +252,34 @@ static void check_hotplug(void)
  */
 static void check_master_offline(void)
 {
-	struct snap a, b, c;
+	struct away x;
 	struct mr_timers t;
 	char err[256], d[400];
 	size_t k = 0;
-	int off, on, rc, ok = 1;
+	int rc, ok = 1;
 	double w;
 
-	off = mr_set_online(3, 0);
-	mr_sleep(0.2);
-	snap(&a);
-	mr_sleep(1.0);
-	snap(&b);
-	on = mr_set_online(3, 1);
-	mr_sleep(1.0);
-	snap(&c);
+	away(3, 1.0, &x);
 	rc = mr_timers_want(3, "mrk_timer_fn", P_NS, 1, &t);
 	mr_gets(err, sizeof(err), "error");
-	w = wall(&a, &b);
+	w = wall(&x.a, &x.b);
 	for (int i = 0; i < 3; i++) {
-		long long p = b.periods[i] - a.periods[i];
+		long long p = x.b.periods[i] - x.a.periods[i];
 
 		ok &= p >= 0.8 * w;
 		k += (size_t)snprintf(d + k, sizeof(d) - k, " cpu%d periods=%lld;",
 				      i, p);
 	}
 	result("smp4-master-offline",
-	       !off && !on && ok && b.ticks == a.ticks &&
-	       c.skipped - a.skipped >= w - 3 && c.ticks > b.ticks && !rc &&
+	       !x.off && !x.on && ok && x.b.ticks == x.a.ticks &&
+	       x.c.skipped - x.a.skipped >= w - 3 && x.c.ticks > x.b.ticks && !rc &&
 	       t.n == 1 && t.phase == P_NS / 4 && strstr(err, "ticks skipped"),
 	       "cpu3 offline (rc=%d) for %.1f wall periods:%s ticks %lld->%lld "
 	       "(none while away); online (rc=%d): master_skipped +%lld (>= "
 	       "%.0f), ticks %lld->%lld, cpu3 period timer %d at phase %lld "
-	       "(want %lld); error='%s'", off, w, d, a.ticks, b.ticks, on,
-	       c.skipped - a.skipped, w - 3, b.ticks, c.ticks, t.n, t.phase,
-	       P_NS / 4, err);
+	       "(want %lld); error='%s'", x.off, w, d, x.a.ticks, x.b.ticks,
+	       x.on, x.c.skipped - x.a.skipped, w - 3, x.b.ticks, x.c.ticks,
+	       t.n, t.phase, P_NS / 4, err);
 }
 
 int main(int argc, char **argv)
