@@ -60,7 +60,7 @@ static int emit_latency(const void *row, void *fn, void *user)
 
 /**
  * memcal_db_job_latency_list() - the distributions of @validation_id, by
- * workload in mix order, then solo, unregulated, regulated.  @fn's row
+ * workload in mix order, then solo, unregulated, static, regulated.  @fn's row
  * (and its histogram) is valid only during the call.
  */
 int memcal_db_job_latency_list(memcal_db *db, int64_t validation_id,
@@ -76,7 +76,8 @@ int memcal_db_job_latency_list(memcal_db *db, int64_t validation_id,
 			  " x.validation_id = job_latency.validation_id AND"
 			  " x.workload = job_latency.workload),"
 			  " CASE condition WHEN 'solo' THEN 0 WHEN"
-			  " 'unregulated' THEN 1 ELSE 2 END", "I",
+			  " 'unregulated' THEN 1 WHEN 'static' THEN 2"
+			  " ELSE 3 END", "I",
 			  validation_id);
 
 	memset(&l, 0, sizeof(l));

@@ -2,7 +2,8 @@
 /*
  * memcal_db_job_latency.h - per-job latency distributions that 'memtune
  * validate' measures for each real-time workload, one row per workload
- * and condition (solo, co-run unregulated, co-run regulated).  Same rules
+ * and condition (solo, co-run unregulated, co-run under static budgets,
+ * co-run regulated).  Same rules
  * as memcal_db.h: writes only inside memcal_db_begin()/memcal_db_commit().
  */
 #ifndef MEMCAL_DB_JOB_LATENCY_H
@@ -14,7 +15,7 @@
  * struct memcal_job_latency - one workload's job timing in one condition.
  * @workload:    workload name.
  * @cpu:         core it ran on.
- * @condition:   "solo", "unregulated" or "regulated".
+ * @condition:   "solo", "unregulated", "static" or "regulated".
  * @probe:       "self" (the workload's own job report) or "cyclictest".
  * @period_ns, @deadline_ns: the workload's period and relative deadline.
  * @samples:     jobs (or probe wake-ups) timed.

@@ -113,6 +113,13 @@ struct memcal_validation {
  * @jobs:           jobs (periodic releases) observed.
  * @deadline_misses: jobs past their deadline, regulated.
  * @throttles, @throttled_ns: memreg statistics of its core.
+ * @has_static:     the static condition ran (MemGuard-style static
+ *                  budgets: the guarantees only, no LMS, no sharing); the
+ *                  four static figures below are meaningful only then
+ *                  (NULL in the database otherwise).
+ * @static_ns:      co-scheduled under the static budgets.
+ * @static_deadline_misses: jobs past their deadline, static.
+ * @static_throttles, @static_throttled_ns: memreg statistics, static.
  */
 struct memcal_validation_result {
 	char workload[128];
@@ -125,6 +132,11 @@ struct memcal_validation_result {
 	int64_t deadline_misses;
 	int64_t throttles;
 	int64_t throttled_ns;
+	bool has_static;
+	double static_ns;
+	int64_t static_deadline_misses;
+	int64_t static_throttles;
+	int64_t static_throttled_ns;
 };
 
 int memcal_db_validation_store(memcal_db *db, struct memcal_validation *v);

@@ -311,6 +311,72 @@ static const char *const migrations[] = {
 	"  write_why TEXT NOT NULL,"
 	"  PRIMARY KEY (run_id, cpus)"
 	") STRICT;",
+
+	/*
+	 * 7 -> 8: the guaranteed bandwidth (what the memory delivers when
+	 * every access misses its row), one row per run, class and method,
+	 * skipped methods with their reason; and the static condition of a
+	 * validation (guarantees only, no LMS, no sharing) beside the
+	 * regulated one: NULL in rows validated before it existed.
+	 */
+	"CREATE TABLE guaranteed_bandwidth ("
+	"  run_id INTEGER NOT NULL REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  traffic TEXT NOT NULL CHECK (traffic IN ('read','write')),"
+	"  method TEXT NOT NULL"
+	"    CHECK (method IN ('random-line','single-bank','declared')),"
+	"  status TEXT NOT NULL"
+	"    CHECK (status IN ('measured','declared','skipped')),"
+	"  bandwidth_bps REAL NOT NULL CHECK (bandwidth_bps >= 0),"
+	"  min_bps REAL NOT NULL CHECK (min_bps >= 0),"
+	"  max_bps REAL NOT NULL CHECK (max_bps >= min_bps),"
+	"  cpus TEXT NOT NULL,"
+	"  n_cpus INTEGER NOT NULL CHECK (n_cpus >= 0),"
+	"  buffer_bytes INTEGER NOT NULL CHECK (buffer_bytes >= 0),"
+	"  streams INTEGER NOT NULL CHECK (streams >= 0),"
+	"  repetitions INTEGER NOT NULL CHECK (repetitions >= 0),"
+	"  criterion TEXT NOT NULL,"
+	"  source TEXT NOT NULL,"
+	"  CHECK (status = 'skipped' OR bandwidth_bps > 0),"
+	"  CHECK (status <> 'skipped' OR source <> ''),"
+	"  CHECK ((method = 'declared') = (status = 'declared') OR"
+	"         status = 'skipped'),"
+	"  PRIMARY KEY (run_id, traffic, method)"
+	") STRICT;"
+
+	"ALTER TABLE validation_result ADD COLUMN static_ns REAL"
+	"  CHECK (static_ns IS NULL OR static_ns >= 0);"
+	"ALTER TABLE validation_result ADD COLUMN static_deadline_misses"
+	"  INTEGER CHECK (static_deadline_misses IS NULL OR"
+	"  static_deadline_misses >= 0);"
+	"ALTER TABLE validation_result ADD COLUMN static_throttles INTEGER"
+	"  CHECK (static_throttles IS NULL OR static_throttles >= 0);"
+	"ALTER TABLE validation_result ADD COLUMN static_throttled_ns INTEGER"
+	"  CHECK (static_throttled_ns IS NULL OR static_throttled_ns >= 0);"
+
+	"CREATE TABLE job_latency_v8 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  validation_id INTEGER NOT NULL REFERENCES validation_run(id)"
+	"    ON DELETE CASCADE,"
+	"  workload TEXT NOT NULL,"
+	"  cpu INTEGER NOT NULL,"
+	"  condition TEXT NOT NULL"
+	"    CHECK (condition IN ('solo','unregulated','static','regulated')),"
+	"  probe TEXT NOT NULL CHECK (probe IN ('cyclictest','self')),"
+	"  period_ns INTEGER NOT NULL CHECK (period_ns > 0),"
+	"  deadline_ns INTEGER NOT NULL CHECK (deadline_ns > 0),"
+	"  samples INTEGER NOT NULL CHECK (samples > 0),"
+	"  p50_ns INTEGER NOT NULL CHECK (p50_ns >= 0),"
+	"  p99_ns INTEGER NOT NULL CHECK (p99_ns >= p50_ns),"
+	"  max_ns INTEGER NOT NULL CHECK (max_ns >= 0),"
+	"  misses INTEGER NOT NULL CHECK (misses BETWEEN 0 AND samples),"
+	"  overflow INTEGER NOT NULL CHECK (overflow BETWEEN 0 AND samples),"
+	"  histogram TEXT NOT NULL CHECK (json_valid(histogram)),"
+	"  UNIQUE (validation_id, workload, condition)"
+	") STRICT;"
+	"INSERT INTO job_latency_v8 SELECT * FROM job_latency;"
+	"DROP TABLE job_latency;"
+	"ALTER TABLE job_latency_v8 RENAME TO job_latency;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -265,18 +265,31 @@ int memcal_db_validation_store(memcal_db *db, struct memcal_validation *v)
 			 v->notes ? v->notes : "");
 }
 
-/* memcal_db_validation_result_store() - one workload's outcome. */
+/**
+ * memcal_db_validation_result_store() - one workload's outcome; the static
+ * figures only with @r->has_static (else they stay NULL).
+ */
 int memcal_db_validation_result_store(memcal_db *db, int64_t validation_id,
 				const struct memcal_validation_result *r)
 {
-	return memcal_db_exec(db, "INSERT INTO validation_result (validation_id,"
-		       " workload, cpu, solo_ns, unregulated_ns, regulated_ns,"
-		       " deadline_ns, jobs, deadline_misses, throttles,"
-		       " throttled_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-		       "ItiddddIIII", validation_id, r->workload, r->cpu,
-		       r->solo_ns, r->unregulated_ns, r->regulated_ns,
-		       r->deadline_ns, r->jobs, r->deadline_misses,
-		       r->throttles, r->throttled_ns);
+	int64_t id;
+	int rc = memcal_db_insert(db, &id, "INSERT INTO validation_result"
+			   " (validation_id, workload, cpu, solo_ns,"
+			   " unregulated_ns, regulated_ns, deadline_ns, jobs,"
+			   " deadline_misses, throttles, throttled_ns) VALUES"
+			   " (?,?,?,?,?,?,?,?,?,?,?)", "ItiddddIIII",
+			   validation_id, r->workload, r->cpu, r->solo_ns,
+			   r->unregulated_ns, r->regulated_ns, r->deadline_ns,
+			   r->jobs, r->deadline_misses, r->throttles,
+			   r->throttled_ns);
+
+	if (rc || !r->has_static)
+		return rc;
+	return memcal_db_exec(db, "UPDATE validation_result SET static_ns = ?,"
+		       " static_deadline_misses = ?, static_throttles = ?,"
+		       " static_throttled_ns = ? WHERE id = ?", "dIIII",
+		       r->static_ns, r->static_deadline_misses,
+		       r->static_throttles, r->static_throttled_ns, id);
 }
 
 /* decode_validation - a validation_run row; notes malloc'd. */
@@ -334,6 +347,11 @@ static void decode_validation_result(sqlite3_stmt *st, void *row)
 	r->deadline_misses = sqlite3_column_int64(st, 7);
 	r->throttles = sqlite3_column_int64(st, 8);
 	r->throttled_ns = sqlite3_column_int64(st, 9);
+	r->has_static = sqlite3_column_type(st, 10) != SQLITE_NULL;
+	r->static_ns = sqlite3_column_double(st, 10);
+	r->static_deadline_misses = sqlite3_column_int64(st, 11);
+	r->static_throttles = sqlite3_column_int64(st, 12);
+	r->static_throttled_ns = sqlite3_column_int64(st, 13);
 }
 
 /* emit_validation_result - typed callback trampoline. */
@@ -351,7 +369,9 @@ int memcal_db_validation_result_list(memcal_db *db, int64_t validation_id,
 	sqlite3_stmt *st;
 	int rc = memcal_db_query(db, &st, "SELECT workload, cpu, solo_ns,"
 			  " unregulated_ns, regulated_ns, deadline_ns, jobs,"
-			  " deadline_misses, throttles, throttled_ns FROM"
+			  " deadline_misses, throttles, throttled_ns,"
+			  " static_ns, static_deadline_misses, static_throttles,"
+			  " static_throttled_ns FROM"
 			  " validation_result WHERE validation_id = ?"
 			  " ORDER BY id", "I", validation_id);
 

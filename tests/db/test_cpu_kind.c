@@ -75,7 +75,7 @@ Test(cpu_kind, stored_kinds_come_back_and_go_with_their_run)
 	cr_assert_eq(fixture_db_create(path, &ids), 0);
 	/* back to schema 6: no cpu_kind table */
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
-	cr_assert_eq(sqlite3_exec(h, "DROP TABLE cpu_kind;"
+	cr_assert_eq(sqlite3_exec(h, FIXTURE_UNDO_V8 "DROP TABLE cpu_kind;"
 				  "PRAGMA user_version = 6", NULL, NULL, NULL),
 		     SQLITE_OK);
 	sqlite3_close(h);

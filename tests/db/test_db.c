@@ -258,7 +258,7 @@ Test(db, version_2_overhead_points_gain_lower_bound_false)
 	cr_assert_eq(fixture_db_create(path, &ids), 0);
 	/* back to schema 2: overhead_point without its lower_bound column */
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
-	cr_assert_eq(sqlite3_exec(h, "PRAGMA foreign_keys=OFF;"
+	cr_assert_eq(sqlite3_exec(h, FIXTURE_UNDO_V8 "PRAGMA foreign_keys=OFF;"
 		"CREATE TABLE v1 AS SELECT id, run_id, cpu, period_us,"
 		" benchmark, method, master_cpu, repetitions, ratio_median,"
 		" ratio_min, ratio_max FROM overhead_point;"
@@ -311,7 +311,7 @@ Test(db, version_5_runs_gain_an_empty_selfcheck_table)
 
 	cr_assert_eq(fixture_db_create(path, &ids), 0);
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
-	cr_assert_eq(sqlite3_exec(h, "DROP TABLE pmu_selfcheck;"
+	cr_assert_eq(sqlite3_exec(h, FIXTURE_UNDO_V8 "DROP TABLE pmu_selfcheck;"
 				  "DROP TABLE cpu_kind;"
 				  "PRAGMA user_version = 5;", 0, 0, 0),
 		     SQLITE_OK, "%s", sqlite3_errmsg(h));

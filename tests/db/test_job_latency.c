@@ -134,7 +134,7 @@ Test(job_latency, schema_1_database_is_migrated)
 	memcal_db_close(db);
 	/* back to schema 3: the tables of 4 and later gone, the version 3 */
 	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
-	cr_assert_eq(sqlite3_exec(h, "DROP TABLE job_latency;"
+	cr_assert_eq(sqlite3_exec(h, FIXTURE_UNDO_V8 "DROP TABLE job_latency;"
 				  "DROP TABLE mix_curve;"
 				  "DROP TABLE pmu_selfcheck;"
 				  "DROP TABLE cpu_kind;"

@@ -359,9 +359,9 @@ static int store_validation(memcal_db *db, struct fix_ids *ids)
 		.notes = "",
 	};
 	const struct memcal_validation_result res[] = {
-		{ FIX_ESCAPED_WL, 1, 2e8, 3.1e8, 2.1e8, 2.5e8, 100, 0, 40, 3e6 },
-		{ "video", 2, 4e8, 5.2e8, 5.9e8, 0, 0, 0, 900, 9e7 },
-		{ "compress", 3, 1e9, 1.4e9, 1.6e9, 0, 0, 0, 700, 2e8 },
+		{ FIX_ESCAPED_WL, 1, 2e8, 3.1e8, 2.1e8, 2.5e8, 100, 0, 40, 3e6, false, 0, 0, 0, 0 },
+		{ "video", 2, 4e8, 5.2e8, 5.9e8, 0, 0, 0, 900, 9e7, false, 0, 0, 0, 0 },
+		{ "compress", 3, 1e9, 1.4e9, 1.6e9, 0, 0, 0, 700, 2e8, false, 0, 0, 0, 0 },
 	};
 	/* the real-time workload's jobs, 20 ms deadline: solo, co-run
 	 * unregulated (late tail, 2 misses) and regulated */
