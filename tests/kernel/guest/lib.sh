@@ -67,7 +67,10 @@ plan() { echo "MEMREG-PLAN $*"; }
 result() { local rn=$1 rs=$2; shift 2; echo "MEMREG-CHECK $rn $rs $*"; }
 # check NAME DETAIL CONDITION...: PASS if the condition command succeeds
 check() { local cn=$1 cd=$2; shift 2; if "$@"; then result "$cn" PASS "$cd"; else result "$cn" FAIL "$cd"; fi; }
-rd() { cat "$1" 2>/dev/null || echo 0; }
+# rd FILE: its contents, or "unreadable:FILE", which no numeric or
+# equality condition accepts: a renamed or missing attribute fails the
+# check that reads it instead of passing as 0.
+rd() { cat "$1" 2>/dev/null || echo "unreadable:$1"; }
 # leftover: what of memreg is still present (sysfs, module, threads)
 leftover() {
 	[ -d $M ] && echo "sysfs"
