@@ -239,6 +239,27 @@ static void fill_score(const struct plan_input *in,
 		  (lms ? W_PRED * s->pred_err : 0);
 }
 
+/*
+ * digest - FNV-1a over every core's per-period budgets (at the start and
+ * the end of the period) and served events: what tells two replays apart.
+ */
+static uint64_t digest(const struct memreg_sim_result *res)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t r = 0; r < res->nr_rows; r++) {
+		const struct memreg_sim_period *p = &res->periods[r];
+		uint64_t v[6] = { p->budget_start[0], p->budget_start[1],
+				  p->budget_end[0], p->budget_end[1],
+				  p->consumed[0], p->consumed[1] };
+		const unsigned char *b = (const unsigned char *)v;
+
+		for (size_t i = 0; i < sizeof(v); i++)
+			h = (h ^ b[i]) * 0x100000001b3ULL;
+	}
+	return h;
+}
+
 /**
  * tune_plan_replay() - replay @t through regulator/sim under configuration @c
  * (its period, budgets, modes and LMS parameters) and score it.
@@ -301,6 +322,7 @@ int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		goto out;
 	}
 	fill_score(in, t, ev, res, tpp, period_ns, c->lms, s);
+	s->digest = digest(res);
 	tune_plan_exempt_score(c, res, in->mix->percentile, s);
 out:
 	if (res)

@@ -26,7 +26,10 @@ struct fixture {
 	uint64_t rd[8][TICKS], wr[8][TICKS];
 };
 
-/* board - 4 CPUs, 10 GB/s read, 5 GB/s write, 2 us per period. */
+/*
+ * board - 4 CPUs, 10 GB/s read, 5 GB/s write sustainable, a fifth of
+ * that guaranteed (every access a row miss), 2 us per period.
+ */
 static struct fixture *board(int nr_cpus)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -36,6 +39,11 @@ static struct fixture *board(int nr_cpus)
 	f->in.nr_cpus = nr_cpus;
 	f->in.sustain_bps[0] = 10e9;
 	f->in.sustain_bps[1] = 5e9;
+	for (int k = 0; k < 2; k++) {
+		f->in.guaranteed_bps[k] = f->in.sustain_bps[k] / 5;
+		snprintf(f->in.guaranteed_method[k], 16, "random-line");
+		snprintf(f->in.guaranteed_source[k], 256, "synthetic");
+	}
 	for (int c = 0; c < nr_cpus; c++)
 		f->in.overhead_ns[c] = 2000;
 	snprintf(f->in.overhead_method, sizeof(f->in.overhead_method),
@@ -83,6 +91,8 @@ static int add(struct fixture *f, const char *name, bool rt, int cpu,
 	p->write = f->wr[i];
 	return i;
 }
+
+static const char *explained(const struct tune_config *c, const char *s);
 
 /* plan - run the planner; returns its code, @c filled. */
 static int plan(struct fixture *f, struct tune_config *c, char *err)
@@ -170,13 +180,20 @@ Test(plan, no_core_left_for_the_master)
 	free(c);
 }
 
-/* check_fit - the sums of guarantees and every ceiling stay within. */
+/*
+ * check_fit - the two pools: the guarantees fit in the guaranteed pool,
+ * which is inside the platform ceiling; every ceiling is inside the
+ * platform ceiling, every best-effort ceiling above its guarantee, and
+ * the platform ceiling above the sum of the guarantees.
+ */
 static void check_fit(const struct fixture *f, const struct tune_config *c)
 {
 	for (int k = 0; k < 2; k++) {
 		double sum = 0;
 		uint64_t ev = 0;
 
+		cr_assert_gt(c->pool_bps[k], 0, "class %d has no pool", k);
+		cr_assert_leq(c->pool_bps[k], c->ceiling_bps[k] * (1 + 1e-9));
 		for (int i = 0; i < c->n_cpus; i++) {
 			const struct tune_budget *b = &c->cpus[i].b[k];
 
@@ -185,12 +202,26 @@ static void check_fit(const struct fixture *f, const struct tune_config *c)
 			sum += b->guaranteed_bps;
 			ev += b->guaranteed_events;
 			cr_assert_leq(b->ceiling_bps, f->in.sustain_bps[k] + 1);
+			cr_assert_leq(b->ceiling_bps, c->ceiling_bps[k] * (1 + 1e-9));
 			cr_assert_geq(b->ceiling_events, b->guaranteed_events);
 			cr_assert_geq(b->guaranteed_events, 1);
+			if (!strcmp(c->cpus[i].role, "be"))
+				cr_assert_gt(b->ceiling_events,
+					     b->guaranteed_events, "cpu %d "
+					     "class %d: best-effort ceiling "
+					     "%llu events is not above its "
+					     "guarantee", c->cpus[i].cpu, k,
+					     (unsigned long long)
+					     b->ceiling_events);
 		}
+		cr_assert_leq(sum, c->pool_bps[k] * (1 + 1e-9),
+			      "class %d: guarantees %g > pool %g", k, sum,
+			      c->pool_bps[k]);
 		cr_assert_leq(sum, f->in.sustain_bps[k] * (1 + 1e-9),
 			      "class %d: %g > %g", k, sum, f->in.sustain_bps[k]);
-		cr_assert_leq(ev, c->ceiling_events[k]);
+		cr_assert_lt(ev, c->ceiling_events[k], "class %d: no headroom",
+			     k);
+		cr_assert_lt(sum, c->ceiling_bps[k]);
 	}
 }
 
@@ -204,7 +235,7 @@ Test(plan, budgets_never_exceed_sustainable)
 		struct fixture *f = board(4);
 		int rt = round % 4;
 
-		add(f, "rt", true, rt, 1e9 + round * 5e8, round & 1);
+		add(f, "rt", true, rt, 2e8 + round * 1e8, round & 1);
 		add(f, "be1", false, -1, 6e9, false);
 		add(f, "be2", false, -1, 3e9, true);
 		for (int t = 0; t < TICKS; t++)	/* noise on the RT trace */
@@ -213,7 +244,7 @@ Test(plan, budgets_never_exceed_sustainable)
 		check_fit(f, c);
 		/* the real-time core's guarantee covers its p99 + margin */
 		cr_assert_geq(tune_config_cpu(c, rt)->b[0].guaranteed_bps,
-			      (1e9 + round * 5e8) * 1.2 * 0.99);
+			      (2e8 + round * 1e8) * 1.2 * 0.99);
 		free(f);
 	}
 	free(c);
@@ -229,8 +260,13 @@ Test(plan, budgets_that_cannot_fit)
 	add(f, "rt2", true, 1, 6e9, false);	/* 2 x 6 x 1.2 > 10 GB/s */
 	add(f, "be", false, 2, 1e9, false);
 	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT);
-	cr_assert(strstr(err, "cannot fit"), "%s", err);
+	cr_assert(strstr(err, "do not fit the guaranteed bandwidth"), "%s", err);
 	cr_assert(strstr(err, "MB/s"), "%s", err);
+	/* past the streaming figure too: the option cannot help */
+	f->in.guarantees_from_streaming = true;
+	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT);
+	cr_assert(strstr(err, "cannot fit"), "%s", err);
+	cr_assert(strstr(err, "the board sustains 10000.0 MB/s"), "%s", err);
 	free(f);
 	free(c);
 }
@@ -341,6 +377,9 @@ static int period_for(bool bursty)
 	char err[512];
 	int p;
 
+	/* known 64 KiB caches: floors small enough for short periods */
+	for (int cpu = 0; cpu < 4; cpu++)
+		f->in.cache_bytes[cpu] = 64 * 1024;
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, 2, 1e9, bursty);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
@@ -380,12 +419,16 @@ Test(plan, overhead_pushes_period_up)
 			f->in.overhead_ns[cpu] = i ? 80000 : 500;
 			f->in.cache_bytes[cpu] = 64 * 1024;
 		}
+		/* a guaranteed figure of half the streaming one holds those
+		 * floors down to 100 us periods (a fifth would not) */
+		for (int k = 0; k < 2; k++)
+			f->in.guaranteed_bps[k] = f->in.sustain_bps[k] / 2;
 		add(f, "control", true, 1, 200e6, false);
 		add(f, "be", false, 2, 1e9, true);
 		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		p[i] = c->period_us;
-		cr_log_info("overhead %s: period %d us", i ? "80 us" : "0.5 us",
-			    p[i]);
+		cr_log_info("overhead %s: period %d us; %s", i ? "80 us" :
+			    "0.5 us", p[i], explained(c, "period candidates"));
 		free(f);
 	}
 	cr_assert_lt(p[0], p[1], "cheap %d us, expensive %d us", p[0], p[1]);
@@ -475,8 +518,9 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 	struct tune_config *c = malloc(sizeof(*c));
 	char err[512];
 
-	/* a bursty real-time core budgeted at its median period (empty):
-	 * throttled when regulated, never when exempt */
+	/* a bursty real-time core budgeted at its median period (its
+	 * floor), next to a hog: throttled when regulated, never when
+	 * exempt */
 	for (int ex = 0; ex < 2; ex++) {
 		struct fixture *f = board(3);
 		const char *why;
@@ -486,7 +530,17 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 		f->m.rt_exempt = ex;
 		f->in.cache_bytes[1] = 512 * 1024;	/* floors from a known cache */
 		add(f, "control", true, 1, 1e9, true);
-		add(f, "hog", false, 2, 2e9, false);
+		/* its 2 MB bursts come in a third of the 1 ms periods, at
+		 * random, so no prediction sees them coming */
+		srand(11);
+		for (int t = 0; t < TICKS; t++) {
+			f->rd[0][t] = t % 10 == 0 && rand() % 3 == 0 ?
+				      2000000 : 0;
+			f->wr[0][t] = f->rd[0][t] / 4;
+		}
+		/* a hog wanting five times what the board sustains: the
+		 * headroom goes to it, none is left for the bursts */
+		add(f, "hog", false, 2, 50e9, false);
 		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		cr_assert_eq(tune_config_cpu(c, 1)->rt_exempt, (bool)ex);
 		cr_assert_not(tune_config_cpu(c, 2)->rt_exempt, "best-effort core");
@@ -506,7 +560,7 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 		cr_expect(why, "the budget rule is stated");
 		cr_expect(why && strstr(why, "inside the 10000.0 MB/s"), "%s",
 			  why);
-		/* 2 MB bursts in one of every two 1 ms periods: 2 GB/s peak,
+		/* 2 MB bursts in a third of the 1 ms periods: 2 GB/s peak,
 		 * inside 10 GB/s in all 200 periods */
 		why = explained(c, "replay with the real-time cores exempt "
 				"(read)");
