@@ -742,3 +742,139 @@ Test(plan, family_too_low_for_the_floors_is_refused_naming_the_mix)
 	free(f);
 	free(c);
 }
+
+/* warned - whether some warning of @c contains @s. */
+static bool warned(const struct tune_config *c, const char *s)
+{
+	for (int i = 0; i < c->n_warn; i++)
+		if (strstr(c->warn[i], s))
+			return true;
+	return false;
+}
+
+Test(plan, guarantees_fit_the_guaranteed_pool_at_the_mix)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	double used, head[2];
+	char err[512];
+
+	/* add() writes a quarter of what it reads: 80 % read */
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "hog", false, 2, 3e9, false);
+	add(f, "hog2", false, 3, 1e9, true);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	check_fit(f, c);
+	cr_assert_str_eq(c->pool_from, "random-line");
+	/* the pools together are what the memory guarantees, read and
+	 * write time-weighted: pool_r / G_r + pool_w / G_w = 1 */
+	used = c->pool_bps[0] / 2e9 + c->pool_bps[1] / 1e9;
+	cr_expect(near(used, 1.0), "%g", used);
+	cr_expect(has_explain(c, "read guaranteed pool", "at the mix's 80.0 % "
+			      "read 1666.7 MB/s"), "the harmonic figure at the "
+		  "mix is stated");
+	for (int k = 0; k < 2; k++) {
+		uint64_t g = 0;
+
+		for (int i = 0; i < c->n_cpus; i++)
+			g += c->cpus[i].regulated ?
+			     c->cpus[i].b[k].guaranteed_events : 0;
+		head[k] = (double)(c->ceiling_events[k] - g);
+		cr_assert_gt(head[k], 0);
+		for (int cpu = 2; cpu < 4; cpu++) {
+			const struct tune_budget *b =
+				&tune_config_cpu(c, cpu)->b[k];
+
+			/* a best-effort guarantee is small and stated; its
+			 * ceiling is that plus the whole headroom */
+			cr_expect_leq(b->guaranteed_bps, 0.05 * c->pool_bps[k] +
+				      1, "cpu %d class %d", cpu, k);
+			cr_expect_eq(b->ceiling_events, b->guaranteed_events +
+				     (uint64_t)head[k], "cpu %d class %d", cpu,
+				     k);
+		}
+	}
+	cr_expect(has_explain(c, "read: guaranteed pool", "headroom"), "the "
+		  "reasons state pool, sum, ceiling and headroom per class");
+	cr_expect(has_explain(c, "write: guaranteed pool", "platform ceiling"));
+	free(f);
+	free(c);
+}
+
+Test(plan, realtime_needs_past_the_guaranteed_figure_fail_unless_streaming)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[1536];
+
+	/* 1.5 GB/s read + 375 MB/s write, + 20 %: past the 2 GB/s and
+	 * 1 GB/s guaranteed, well inside the 10 and 5 GB/s streaming */
+	add(f, "control", true, 1, 1.5e9, false);
+	add(f, "hog", false, 2, 3e9, false);
+	f->in.cache_bytes[1] = 64 * 1024;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_ENOFIT);
+	cr_expect(strstr(err, "do not fit the guaranteed bandwidth"), "%s", err);
+	cr_expect(strstr(err, "random-line: 2000.0 MB/s read, 1000.0 MB/s "
+			 "write"), "%s", err);
+	cr_expect(strstr(err, "at the mix's 80 % read"), "%s", err);
+	cr_expect(strstr(err, "MB/s read + "), "%s", err);
+	cr_expect(strstr(err, "rt_exempt") && strstr(err, "fewer real-time") &&
+		  strstr(err, "--periods") &&
+		  strstr(err, "--guarantees-from-streaming"), "%s", err);
+
+	f->in.guarantees_from_streaming = true;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_OK, "%s",
+		     err);
+	check_fit(f, c);
+	cr_expect_str_eq(c->pool_from, "streaming");
+	cr_expect(warned(c, "guarantees were planned from the streaming"));
+	cr_expect(has_explain(c, "read guaranteed pool", "streaming"));
+	cr_expect(has_explain(c, "read: guaranteed pool", "--guarantees-from-"
+			      "streaming"));
+	/* the document carries the pool and the warning */
+	{
+		json_t *j = tune_config_to_json(c);
+		json_t *p = json_object_get(j, "guaranteed_pool");
+
+		cr_expect_str_eq(json_string_value(json_object_get(p, "from")),
+				 "streaming");
+		cr_expect_gt(json_array_size(json_object_get(j, "warnings")), 0);
+		json_decref(j);
+	}
+	/* no figure at all: refused with what to do */
+	f->in.guarantees_from_streaming = false;
+	f->in.guaranteed_bps[1] = 0;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_EINVAL);
+	cr_expect(strstr(err, "no guaranteed write bandwidth") &&
+		  strstr(err, "memcal run"), "%s", err);
+	free(f);
+	free(c);
+}
+
+Test(plan, a_mode_without_effect_in_the_replay_is_said_and_left_off)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(3);
+	char err[512];
+
+	/* a smooth real-time core inside its guarantee is never throttled,
+	 * so "every core throttled" never happens: spare sharing has
+	 * nothing to act on, whatever the hog next to it wants */
+	f->in.periods_us[0] = 1000;
+	f->in.cache_bytes[1] = 64 * 1024;
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "hog", false, 2, 30e9, false);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	for (int i = 0; i < c->n_explain; i++)
+		cr_log_info("%s", c->explain[i]);
+	check_fit(f, c);
+	cr_expect_not(c->share, "sharing changed nothing, yet it is on");
+	cr_expect(explained(c, "spare sharing: no effect in the replay"), "%s",
+		  explained(c, "spare sharing") ?
+		  explained(c, "spare sharing") : "none");
+	/* LMS does move the headroom here: it stays on, and says so */
+	cr_expect(c->lms);
+	cr_expect(explained(c, "the replay with LMS off differs"));
+	free(f);
+	free(c);
+}
