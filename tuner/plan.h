@@ -271,17 +271,20 @@ void tune_plan_floor(const struct plan_input *in, int cpu, int k, double sec,
 int tune_plan_floor_caches(const char *topology_json, int nr_cpus,
 		      uint64_t *cache_bytes);
 /* plan_replay.c */
+struct memreg_sim_result;
 int tune_plan_traces_build(const struct plan_input *in, const int *cpu_of,
 		      struct plan_traces *t, char *err, size_t errlen);
 void tune_plan_traces_free(struct plan_traces *t);
 int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		const struct tune_config *c, struct plan_score *s,
 		char *err, size_t errlen);
+int tune_plan_simulate(const struct tune_config *c, const struct plan_traces *t,
+		       uint64_t *ev, struct memreg_sim_result *res, char *err,
+		       size_t errlen);
 /* plan_period.c */
 int tune_plan_period(const struct plan_input *in, const struct plan_traces *t,
 		struct tune_config *out, char *err, size_t errlen);
 /* plan_exempt.c */
-struct memreg_sim_result;
 void tune_plan_exempt_mark(const struct plan_input *in, const struct plan_traces *t,
 		      struct tune_config *out);
 void tune_plan_exempt_explain_budgets(const struct plan_input *in,
