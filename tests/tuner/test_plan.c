@@ -878,3 +878,35 @@ Test(plan, a_mode_without_effect_in_the_replay_is_said_and_left_off)
 	free(f);
 	free(c);
 }
+
+Test(plan, exempt_realtime_needs_stay_outside_the_guaranteed_pool)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[1536];
+
+	/* the needs that do not fit the guaranteed figure above: an exempt
+	 * core is never throttled, so its need is no reservation the pool
+	 * must hold; it stays inside the platform ceiling */
+	add(f, "control", true, 1, 1.5e9, false);
+	add(f, "hog", false, 2, 3e9, false);
+	f->in.cache_bytes[1] = 64 * 1024;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_ENOFIT);
+	f->m.rt_exempt = true;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_OK, "%s",
+		     err);
+	cr_expect(tune_config_cpu(c, 1)->rt_exempt);
+	cr_expect_str_eq(c->pool_from, "random-line");
+	cr_expect(has_explain(c, "read: guaranteed pool", "rt_exempt cores' "
+			      "needs outside the pool"));
+	for (int k = 0; k < 2; k++) {
+		const struct tune_budget *be = &tune_config_cpu(c, 2)->b[k];
+
+		cr_expect_leq(be->guaranteed_bps, c->pool_bps[k]);
+		cr_expect_gt(be->ceiling_events, be->guaranteed_events);
+		cr_expect_leq(tune_config_cpu(c, 1)->b[k].guaranteed_bps +
+			      be->guaranteed_bps, c->ceiling_bps[k]);
+	}
+	free(f);
+	free(c);
+}
