@@ -2,9 +2,9 @@
 /*
  * inputs.h - gather the planner's inputs from the database: the newest
  * platform profile (calibration run), its sustainable and guaranteed
- * bandwidth, its bandwidth-latency family across read/write mixes and counter events,
- * the newest interrupt-overhead measurement, and the newest workload
- * profiles of a mix.
+ * bandwidth, its bandwidth-latency family across read/write mixes and
+ * counter events, the newest interrupt-overhead measurement, and the
+ * newest workload profiles of a mix.
  */
 #ifndef MEMTUNE_INPUTS_H
 #define MEMTUNE_INPUTS_H

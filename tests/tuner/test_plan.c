@@ -445,7 +445,7 @@ Test(plan, lms_and_modes_chosen_and_explained)
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, 2, 2e9, true);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
-	cr_assert(c->lms, "LMS adaptation is always on");
+	cr_assert(c->lms, "LMS moves the headroom of this mix: it is on");
 	cr_assert(c->taps == 1 || c->taps == 2 || c->taps == 4 || c->taps == 8);
 	cr_assert(c->mu_q16 >= 16384 && c->mu_q16 <= 65536);
 	for (int i = 0; i < c->n_explain; i++) {
