@@ -18,11 +18,15 @@
  * @periods:   --periods, 0-terminated.
  * @reprofile: --reprofile: profile the mix first when a profile is
  *             missing or no longer matches it.
+ * @streaming: --guarantees-from-streaming: reserve the guarantees from
+ *             the streaming figure when no guaranteed one is wanted or
+ *             measured.
  */
 struct plan_opts {
 	double assume_ns;
 	uint32_t periods[PLAN_MAX_PERIODS];
 	bool reprofile;
+	bool streaming;
 };
 
 /* plan_option - option callback. */
@@ -36,6 +40,10 @@ static int plan_option(struct cli_ctx *ctx, int key, const char *arg,
 
 	if (key == 'r') {
 		o->reprofile = true;
+		return 0;
+	}
+	if (key == 'g') {
+		o->streaming = true;
 		return 0;
 	}
 	if (key == 'a') {
@@ -152,6 +160,8 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 		exists[i] = i < ti->in.nr_cpus;
 	if (tune_mix_check_cpus(m, exists, ti->in.nr_cpus, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	if (tune_inputs_guaranteed(db, ti, o->streaming, err, sizeof(err)))
+		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	tune_plan_floor_caches(ti->platform.topology_json, ti->in.nr_cpus,
 			  ti->in.cache_bytes);
 	if (tune_inputs_overhead(db, ti, o->assume_ns, err, sizeof(err)))
@@ -196,7 +206,7 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 
 /**
  * tune_cmd_plan() - 'memtune plan MIX.yaml [--periods LIST_US]
- * [--assume-overhead-ns NS]'.
+ * [--assume-overhead-ns NS] [--reprofile] [--guarantees-from-streaming]'.
  */
 int tune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -207,6 +217,10 @@ int tune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 		  "period to assume when 'memcal overhead' has not run" },
 		{ "reprofile", 0, NULL, 'r', "profile the mix first when a "
 		  "workload's profile is missing or no longer matches it" },
+		{ "guarantees-from-streaming", 0, NULL, 'g', "reserve the "
+		  "guarantees from the streaming sustainable bandwidth when the "
+		  "calibration has no guaranteed figure (they may not hold "
+		  "when every access misses its row; warned)" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct plan_opts o;

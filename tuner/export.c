@@ -43,6 +43,12 @@ int tune_export_render(const struct tune_config *c, const char *format,
 
 	w->n = 0;
 	w->error[0] = '\0';
+	/* a plan without a guarantee under load says so in every format */
+	if (!strcmp(c->pool_from, "streaming"))
+		tune_export_warn(w, "guarantees were planned from the streaming "
+			    "sustainable bandwidth (--guarantees-from-"
+			    "streaming): they may not hold when every access "
+			    "misses its DRAM row");
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		if (!strcmp(format, fmts[i].name)) {
 			int rc = fmts[i].fn(c, o, out, w);

@@ -200,10 +200,12 @@ int tune_export_modules_load(const struct tune_config *c,
 			const struct export_opts *o, FILE *out,
 			struct export_warnings *w)
 {
-	(void)w;
 	header(c, o, out, "/etc/modules-load.d/memreg.conf");
 	fprintf(out, "# memreg's parameters come from /etc/modprobe.d/"
-		"memreg.conf (the modprobe format)\nmemreg\n");
+		"memreg.conf (the modprobe format)\n");
+	for (int i = 0; i < w->n; i++)
+		fprintf(out, "# warning: %s\n", w->text[i]);
+	fprintf(out, "memreg\n");
 	return 0;
 }
 

@@ -74,8 +74,9 @@ int tune_ident_binary(const char *argv0, struct memcal_binary *b, char *err,
 /**
  * tune_ident_inputs_key() - the key of everything a plan is computed from: the
  * mix file's bytes, the profiles of its workloads, the platform profile
- * and overhead measurement, the options (@assume_ns, the candidate
- * periods) and this memtune's version.
+ * and overhead measurement, its guaranteed figures, the options
+ * (@assume_ns, the candidate periods, --guarantees-from-streaming) and
+ * this memtune's version.
  * Return: 0, or a MEMCAL_E* code with @err when the mix file cannot be read.
  */
 int tune_ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
@@ -96,6 +97,9 @@ int tune_ident_inputs_key(const struct tune_inputs *ti, double assume_ns,
 	h = fnv(h, &in->overhead_run_id, sizeof(in->overhead_run_id));
 	h = fnv(h, &assume_ns, sizeof(assume_ns));
 	h = fnv(h, in->periods_us, sizeof(in->periods_us));
+	h = fnv(h, in->guaranteed_bps, sizeof(in->guaranteed_bps));
+	h = fnv(h, &in->guarantees_from_streaming,
+		sizeof(in->guarantees_from_streaming));
 	snprintf(key, 65, "%016llx", (unsigned long long)h);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "memcal_db_guaranteed.h"
 #include "memcal_db_mix.h"
 
 /* note - record a loading warning. */
@@ -262,6 +263,54 @@ int tune_inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		note(ti, "this board has no usable PMU: memreg can count only a "
 		     "software stand-in event here, so budgets are not enforced "
 		     "against real memory traffic");
+	return 0;
+}
+
+/**
+ * tune_inputs_guaranteed() - the guaranteed bandwidth of each class of the
+ * calibration run (memcal_db_guaranteed_pick(): declared, else
+ * single-bank, else random-line); call after tune_inputs_platform().
+ * @from_streaming: --guarantees-from-streaming: plan the guarantees from
+ *                  the streaming figure; a missing figure is then no
+ *                  error, and a stored one is not used (a note says so).
+ *
+ * Return: 0, or MEMCAL_ENOTFOUND with @err saying how to get a figure.
+ */
+int tune_inputs_guaranteed(memcal_db *db, struct tune_inputs *ti,
+		      bool from_streaming, char *err, size_t errlen)
+{
+	static const char *const cls[] = { "read", "write" };
+	struct plan_input *in = &ti->in;
+	int have = 0;
+
+	in->guarantees_from_streaming = from_streaming;
+	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+		struct memcal_guaranteed g;
+
+		in->guaranteed_bps[k] = 0;
+		if (memcal_db_guaranteed_pick(db, in->calibration_run_id, cls[k],
+					      &g) || !(g.bandwidth_bps > 0)) {
+			if (from_streaming)
+				continue;
+			snprintf(err, errlen, "%s; or plan with "
+				 "--guarantees-from-streaming (guarantees from "
+				 "the streaming figure: they may not hold when "
+				 "every access misses its row)",
+				 memcal_db_errmsg(db));
+			return MEMCAL_ENOTFOUND;
+		}
+		have++;
+		in->guaranteed_bps[k] = g.bandwidth_bps;
+		snprintf(in->guaranteed_method[k],
+			 sizeof(in->guaranteed_method[k]), "%s", g.method);
+		snprintf(in->guaranteed_source[k],
+			 sizeof(in->guaranteed_source[k]), "%s",
+			 g.source[0] && !strcmp(g.method, "declared") ?
+			 g.source : g.criterion);
+	}
+	if (from_streaming && have)
+		note(ti, "--guarantees-from-streaming: the calibration's "
+		     "guaranteed bandwidth was not used");
 	return 0;
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * inputs.h - gather the planner's inputs from the database: the newest
- * platform profile (calibration run), its sustainable bandwidth, its
- * bandwidth-latency family across read/write mixes and counter events,
- * the newest interrupt-overhead measurement, and the newest workload
- * profiles of a mix.
+ * platform profile (calibration run), its sustainable and guaranteed
+ * bandwidth, its bandwidth-latency family across read/write mixes and
+ * counter events, the newest interrupt-overhead measurement, and the
+ * newest workload profiles of a mix.
  */
 #ifndef MEMTUNE_INPUTS_H
 #define MEMTUNE_INPUTS_H
@@ -34,6 +34,8 @@ struct tune_inputs {
 
 int tune_inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		    size_t errlen);
+int tune_inputs_guaranteed(memcal_db *db, struct tune_inputs *ti,
+		      bool from_streaming, char *err, size_t errlen);
 int tune_inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns,
 		    char *err, size_t errlen);
 int tune_inputs_profiles(memcal_db *db, const struct mix *m,

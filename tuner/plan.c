@@ -91,6 +91,17 @@ int tune_plan_run(const struct plan_input *in, struct tune_config *out,
 				 "'memcal run' first", k ? "write" : "read");
 			return MEMCAL_EINVAL;
 		}
+	if (!in->guarantees_from_streaming &&
+	    (!(in->guaranteed_bps[TUNE_READ] > 0) ||
+	     !(in->guaranteed_bps[TUNE_WRITE] > 0))) {
+		snprintf(err, errlen, "the platform profile has no guaranteed %s "
+			 "bandwidth (what the memory delivers when every access "
+			 "misses its row), which the guarantees must fit in: "
+			 "run 'memcal run' again (it measures it), declare one, "
+			 "or plan with --guarantees-from-streaming",
+			 in->guaranteed_bps[TUNE_READ] > 0 ? "write" : "read");
+		return MEMCAL_EINVAL;
+	}
 	rc = tune_plan_assign(in, cpu_of, out, err, errlen);
 	if (!rc)
 		rc = tune_plan_master(in, cpu_of, out, err, errlen);
@@ -107,7 +118,7 @@ int tune_plan_run(const struct plan_input *in, struct tune_config *out,
 		rc = tune_plan_lms(in, &t, out, err, errlen);
 	if (!rc)
 		rc = tune_plan_budgets(in, &t, (uint32_t)out->period_us, out, true,
-				  err, errlen);
+				  false, err, errlen);
 	if (!rc)
 		rc = tune_plan_replay(in, &t, out, &s, err, errlen);
 	if (!rc)

@@ -12,6 +12,8 @@
  *   plan_budget.c  per-core read/write budgets from the traces
  *   plan_mix.c     the platform ceiling per class at the traces' read/write
  *                  mix, from the calibration's bandwidth-latency family
+ *   plan_pool.c    the guaranteed pool per class at that mix, from the
+ *                  calibration's guaranteed (all-miss) bandwidth
  *   plan_replay.c  core traces and replay through regulator/sim, with
  *                  the regulation-error measure
  *   plan_period.c  the period: overhead against regulation error
@@ -85,6 +87,14 @@ struct plan_family {
  *                  the floors assume PLAN_FLOOR_DEFAULT_CACHE).
  * @kinds:          the kinds of CPU the calibration found, with each
  *                  kind's events (plan_events.c); @n_kinds of them.
+ * @guaranteed_bps: per class, the calibration's guaranteed bandwidth
+ *                  (every access a DRAM row miss; 0: none), the pool
+ *                  real-time and best-effort guarantees must fit in.
+ * @guaranteed_method: per class, "random-line", "single-bank" or
+ *                  "declared".
+ * @guaranteed_source: per class, the figure's criterion or source.
+ * @guarantees_from_streaming: plan the guarantees from the streaming
+ *                  sustainable figure instead (no guarantee under load).
  */
 struct plan_input {
 	const struct mix *mix;
@@ -103,6 +113,10 @@ struct plan_input {
 	uint64_t cache_bytes[TUNE_MAX_CPUS];
 	struct memcal_cpu_kind kinds[PLAN_MAX_KINDS];
 	int n_kinds;
+	double guaranteed_bps[TUNE_NR_CLASSES];
+	char guaranteed_method[TUNE_NR_CLASSES][16];
+	char guaranteed_source[TUNE_NR_CLASSES][256];
+	bool guarantees_from_streaming;
 };
 
 /**
@@ -151,6 +165,8 @@ struct plan_exempt_figures {
  * @cost:       the weighted sum the planner minimises.
  * @exempt:     per class, the real-time-exempt cores' traffic.
  * @exempt_periods: periods replayed.
+ * @digest:     a hash of every core's per-period budgets and served
+ *              traffic: two replays with the same @digest did the same.
  */
 struct plan_score {
 	double overhead;
@@ -161,6 +177,7 @@ struct plan_score {
 	double cost;
 	struct plan_exempt_figures exempt[TUNE_NR_CLASSES];
 	size_t exempt_periods;
+	uint64_t digest;
 };
 
 int tune_plan_run(const struct plan_input *in, struct tune_config *out,
@@ -175,7 +192,7 @@ int tune_plan_master(const struct plan_input *in, const int *cpu_of,
 /* plan_budget.c */
 int tune_plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
-		 char *err, size_t errlen);
+		 bool settled, char *err, size_t errlen);
 double tune_plan_percentile(uint64_t *v, size_t n, double pct);
 /* plan_mix.c */
 /**
@@ -206,6 +223,33 @@ int tune_plan_mix_ceilings(const struct plan_input *in, const struct plan_traces
 		      char *err, size_t errlen);
 void tune_plan_mix_explain(const struct plan_input *in, const struct plan_mix *m,
 		      struct tune_config *out);
+/* plan_pool.c */
+#define PLAN_BE_POOL_SHARE 0.05
+#define PLAN_BE_PERCENTILE 10
+/**
+ * struct plan_pool - the guaranteed pool per class, what every guarantee
+ * is reserved from.
+ * @streaming:   --guarantees-from-streaming: the pool is the platform
+ *               ceiling (the streaming figure), no all-miss guarantee.
+ * @share:       the read share the pool is taken at (NAN: none, the
+ *               classes stand alone).
+ * @mix_bps:     the guaranteed figure at @share (harmonic, plan_pool.c).
+ * @reserve_bps: per class, the real-time needs and one event per
+ *               best-effort core, reserved before the split.
+ * @pool_bps:    per class, the guaranteed pool.
+ */
+struct plan_pool {
+	bool streaming;
+	double share;
+	double mix_bps;
+	double reserve_bps[TUNE_NR_CLASSES];
+	double pool_bps[TUNE_NR_CLASSES];
+};
+int tune_plan_pool(const struct plan_input *in, const struct plan_mix *mix,
+		   const double *reserve, double sec, struct plan_pool *p,
+		   char *err, size_t errlen);
+void tune_plan_pool_explain(const struct plan_input *in,
+			    const struct plan_pool *p, struct tune_config *out);
 /* plan_floor.c */
 #define PLAN_FLOOR_NOISE_SHARE 0.01
 #define PLAN_FLOOR_DEFAULT_CACHE (1u << 20)
@@ -227,17 +271,20 @@ void tune_plan_floor(const struct plan_input *in, int cpu, int k, double sec,
 int tune_plan_floor_caches(const char *topology_json, int nr_cpus,
 		      uint64_t *cache_bytes);
 /* plan_replay.c */
+struct memreg_sim_result;
 int tune_plan_traces_build(const struct plan_input *in, const int *cpu_of,
 		      struct plan_traces *t, char *err, size_t errlen);
 void tune_plan_traces_free(struct plan_traces *t);
 int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		const struct tune_config *c, struct plan_score *s,
 		char *err, size_t errlen);
+int tune_plan_simulate(const struct tune_config *c, const struct plan_traces *t,
+		       uint64_t *ev, struct memreg_sim_result *res, char *err,
+		       size_t errlen);
 /* plan_period.c */
 int tune_plan_period(const struct plan_input *in, const struct plan_traces *t,
 		struct tune_config *out, char *err, size_t errlen);
 /* plan_exempt.c */
-struct memreg_sim_result;
 void tune_plan_exempt_mark(const struct plan_input *in, const struct plan_traces *t,
 		      struct tune_config *out);
 void tune_plan_exempt_explain_budgets(const struct plan_input *in,

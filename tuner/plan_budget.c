@@ -2,16 +2,18 @@
 /*
  * plan_budget.c - per-core read and write budgets for one period.
  *
- * Real-time cores get a guaranteed share sized from their own trace: the
- * mix's percentile of the per-period demand plus its margin, never below
- * the floor of plan_floor.c (ceiling: the largest period's demand plus the
- * margin, never below the guarantee).  Best-effort cores share what
- * the real-time guarantees leave of the sustainable bandwidth (per class:
- * its share of the figure at the workloads' read/write mix, plan_mix.c), in
- * proportion to their own percentile demand, and may grow (LMS, reclaim,
- * spare sharing) up to that remainder.  The sum of guarantees never
- * exceeds the sustainable bandwidth; when the real-time guarantees alone
- * exceed it, the mix cannot be regulated and the planner says so.
+ * Two pools (plan_pool.c).  Guarantees come from the guaranteed pool:
+ * a real-time core gets its own trace's need, the mix's percentile of
+ * the per-period demand plus its margin, never below the floor of
+ * plan_floor.c; a best-effort core a small stated guarantee, the least of
+ * its trace's p10, 5 % of the pool and an even share of what the
+ * real-time cores leave of it, at least one event.  The streaming
+ * sustainable figure at the workloads' mix (plan_mix.c) is the platform
+ * ceiling; the headroom above the sum of the guarantees is what cores
+ * grow into: a best-effort core's ceiling is its guarantee plus all of
+ * it, a real-time core's its own peak demand plus the margin, capped
+ * the same way.  When the real-time needs exceed the pool the mix
+ * cannot be regulated and the planner says so.
  */
 #include <math.h>
 #include <stdio.h>
@@ -121,39 +123,72 @@ static void explain_rt(struct tune_config *out, int c, int k,
 }
 
 /*
- * fit_class - budgets of class @k at period @sec seconds under its
- * platform ceiling in @mix; MEMCAL_ENOFIT with a message when the
- * real-time guarantees exceed it.
+ * settle - the static budgets LMS settles on when every core is busy:
+ * each best-effort core's guarantee raised by its share of the headroom
+ * @head_ev in proportion to its percentile demand @pct (weights summing
+ * to @be_w), so the budgets fill the platform ceiling.  For the period
+ * choice only (plan_period.c): a replay with the small stated guarantees
+ * alone would measure the guarantees, not the regulation.
+ */
+static void settle(const struct plan_traces *t, const double *pct, double be_w,
+		   uint64_t head_ev, int k, struct tune_config *out)
+{
+	for (int c = 0; c < t->nr_cpus; c++) {
+		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
+
+		if (!t->has_work[c] || t->rt[c])
+			continue;
+		b->guaranteed_events += (uint64_t)((double)head_ev *
+					(pct[c] > 0 ? pct[c] : 1) / be_w);
+	}
+}
+
+/*
+ * fit_class - budgets of class @k at period @sec seconds: guarantees
+ * inside the guaranteed pool @pool, ceilings up to the platform ceiling
+ * in @mix; MEMCAL_ENOFIT with a message when they cannot fit.
  */
 static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		     size_t tpp, double sec, int k, const struct plan_mix *mix,
-		     struct tune_config *out, bool explain, char *err,
-		     size_t errlen)
+		     const struct plan_pool *pool, struct tune_config *out,
+		     bool explain, bool settled, char *err, size_t errlen)
 {
 	static const char *const cls[] = { "read", "write" };
 	double sustain = mix->ceiling_bps[k];
-	double plat = sustain * sec, rt_sum = 0, be_w = 0;
-	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], bpe, floor_sum = 0;
+	double plat = sustain * sec, rt_sum = 0, rt_pool = 0, be_cap = 0;
+	double poolb = pool->pool_bps[k] * sec;
+	double pct[TUNE_MAX_CPUS], mx[TUNE_MAX_CPUS], low[TUNE_MAX_CPUS];
+	double bpe, floor_sum = 0, be_w = 0;
 	struct tune_plan_floor fl[TUNE_MAX_CPUS];
 	double margin = 1.0 + in->mix->margin_pct / 100.0;
-	uint64_t ev_sum = 0;
+	uint64_t ev_sum = 0, ev_pool = 0, pool_ev, head_ev;
 	int n_be = 0;
 
 	bpe = out->counter[k].bytes_per_event;
 	out->ceiling_bps[k] = sustain;
 	out->ceiling_events[k] = events_down(plat, bpe);
+	pool_ev = events_down(poolb, bpe);
+	if (pool_ev > out->ceiling_events[k])
+		pool_ev = out->ceiling_events[k];
 	for (int c = 0; c < t->nr_cpus; c++) {
 		period_stats(t, c, k, tpp, in->mix->percentile, &pct[c],
 			     &mx[c]);
 		if (!t->has_work[c])
 			continue;
 		if (t->rt[c]) {
+			double need;
+
 			tune_plan_floor(in, c, k, sec, &fl[c]);
 			floor_sum += fl[c].bytes;
-			rt_sum += fmax(pct[c] * margin, fl[c].bytes);
+			need = fmax(pct[c] * margin, fl[c].bytes);
+			rt_sum += need;
+			if (!tune_config_cpu(out, c)->rt_exempt)
+				rt_pool += need;
 		} else {
 			n_be++;
 			be_w += pct[c] > 0 ? pct[c] : 1;
+			period_stats(t, c, k, tpp, PLAN_BE_PERCENTILE, &low[c],
+				     &mx[c]);
 		}
 	}
 	if (floor_sum > plat) {
@@ -182,51 +217,84 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			 "event each" : "", plat / sec / 1e6);
 		return MEMCAL_ENOFIT;
 	}
+	if (n_be)
+		be_cap = (poolb - rt_pool) / n_be;
 	for (int c = 0; c < t->nr_cpus; c++) {
 		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
-		double g, ce;
+		double g;
 
 		memset(b, 0, sizeof(*b));
 		if (!t->has_work[c])
 			continue;
 		if (t->rt[c]) {
 			g = fmax(pct[c] * margin, fl[c].bytes);
-			ce = fmax(g, mx[c] * margin);
-			if (ce > plat)
-				ce = plat;
 			b->guaranteed_events = events_up(g, bpe);
 			b->floor_events = events_up(fl[c].bytes, bpe);
+			/* its ceiling for now; capped by the headroom below */
+			b->ceiling_events = events_down(fmax(g, mx[c] * margin),
+							bpe);
 		} else {
-			g = (plat - rt_sum) * (pct[c] > 0 ? pct[c] : 1) / be_w;
-			ce = plat - rt_sum;
+			/* the stated best-effort guarantee (plan_pool.c) */
+			g = fmin(fmin(PLAN_BE_POOL_SHARE * poolb, low[c]),
+				 be_cap);
 			b->guaranteed_events = events_down(g, bpe);
 		}
-		b->ceiling_events = events_down(ce, bpe);
-		if (b->ceiling_events < b->guaranteed_events)
-			b->ceiling_events = b->guaranteed_events;
 		ev_sum += b->guaranteed_events;
+		if (!tune_config_cpu(out, c)->rt_exempt)
+			ev_pool += b->guaranteed_events;
 	}
-	/* rounding up the real-time guarantees may overshoot by a few events:
-	 * take them back from the best-effort cores */
-	for (int c = 0; ev_sum > out->ceiling_events[k] && c < t->nr_cpus; c++) {
+	/* rounding up the real-time guarantees may overshoot the pool by a
+	 * few events: take them back from the best-effort cores */
+	for (int c = 0; (ev_pool > pool_ev || ev_sum > out->ceiling_events[k]) &&
+	     c < t->nr_cpus; c++) {
 		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
-		uint64_t over = ev_sum - out->ceiling_events[k];
+		uint64_t over = ev_pool > pool_ev ? ev_pool - pool_ev : 0;
 		uint64_t give;
 
+		if (ev_sum > out->ceiling_events[k] &&
+		    ev_sum - out->ceiling_events[k] > over)
+			over = ev_sum - out->ceiling_events[k];
 		if (!t->has_work[c] || t->rt[c] || b->guaranteed_events <= 1)
 			continue;
 		give = b->guaranteed_events - 1 < over ?
 		       b->guaranteed_events - 1 : over;
 		b->guaranteed_events -= give;
 		ev_sum -= give;
+		ev_pool -= give;
 	}
-	if (ev_sum > out->ceiling_events[k]) {
+	if (ev_pool > pool_ev || ev_sum > out->ceiling_events[k]) {
 		snprintf(err, errlen, "budgets cannot fit: %s guarantees of "
-			 "%llu events per period exceed the platform's %llu",
-			 cls[k], (unsigned long long)ev_sum,
+			 "%llu events per period exceed the guaranteed pool's "
+			 "%llu (platform ceiling %llu)", cls[k],
+			 (unsigned long long)ev_pool, (unsigned long long)pool_ev,
 			 (unsigned long long)out->ceiling_events[k]);
 		return MEMCAL_ENOFIT;
 	}
+	/*
+	 * The headroom, platform ceiling minus every guarantee, is what a
+	 * core may grow into: a best-effort core up to its guarantee plus
+	 * all of it (LMS divides it by predicted demand, sharing grants what
+	 * is left), a real-time core up to its own peak, never past it.
+	 */
+	head_ev = out->ceiling_events[k] - ev_sum;
+	if (settled)
+		settle(t, pct, be_w, head_ev, k, out);
+	for (int c = 0; c < t->nr_cpus; c++) {
+		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
+
+		if (!t->has_work[c])
+			continue;
+		if (!t->rt[c] || b->ceiling_events > b->guaranteed_events +
+		    head_ev)
+			b->ceiling_events = b->guaranteed_events + head_ev;
+		if (b->ceiling_events < b->guaranteed_events)
+			b->ceiling_events = b->guaranteed_events;
+	}
+	if (n_be && !head_ev)
+		tune_config_warn(out, "no %s headroom: the guarantees take the "
+			    "whole %.1f MB/s platform ceiling, so best-effort "
+			    "cores cannot grow past their guarantees", cls[k],
+			    sustain / 1e6);
 	for (int c = 0; c < t->nr_cpus; c++) {
 		struct tune_budget *b = &tune_config_cpu(out, c)->b[k];
 
@@ -240,35 +308,49 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		else
 			tune_config_explain(out, "cpu %d %s budget %.1f MB/s "
 				       "guaranteed, %.1f MB/s ceiling: "
-				       "best-effort, a share of what real-time "
-				       "cores leave", c, cls[k],
+				       "best-effort, guaranteed the least of "
+				       "p%d of its trace, %g%% of the "
+				       "guaranteed pool and an even share of "
+				       "what real-time cores leave of it (at "
+				       "least one event); its ceiling adds the "
+				       "headroom", c, cls[k],
 				       b->guaranteed_bps / 1e6,
-				       b->ceiling_bps / 1e6);
+				       b->ceiling_bps / 1e6, PLAN_BE_PERCENTILE,
+				       PLAN_BE_POOL_SHARE * 100);
 	}
 	if (explain)
-		tune_config_explain(out, "%s guarantees total %.1f MB/s of the "
-			       "%.1f MB/s the board sustains%s", cls[k],
-			       (double)ev_sum * bpe / sec / 1e6, sustain / 1e6,
-			       mix->from_family ? " for this class at the mix" :
-			       "");
+		tune_config_explain(out, "%s: guaranteed pool %.1f MB/s (%s), "
+			       "sum of guarantees %.1f MB/s%s, platform ceiling "
+			       "%.1f MB/s (streaming sustainable%s), headroom "
+			       "%.1f MB/s", cls[k], pool->pool_bps[k] / 1e6,
+			       pool->streaming ? "streaming, "
+			       "--guarantees-from-streaming" :
+			       in->guaranteed_method[k],
+			       (double)ev_sum * bpe / sec / 1e6,
+			       ev_sum != ev_pool ? " (rt_exempt cores' needs "
+			       "outside the pool)" : "", sustain / 1e6,
+			       mix->from_family ? " at the mix" : "",
+			       (double)head_ev * bpe / sec / 1e6);
 	return MEMCAL_OK;
 }
 
 /*
  * class_reserve - what class @k must be given before the rest is split by
- * the mix (plan_mix.c), in bytes per second at period @sec: each
- * real-time core's guarantee as fit_class() rounds it (its trace's need
- * or its floor), one event for each best-effort core, and one event of
- * slack for rounding the class ceiling down to whole events.
+ * the mix (plan_mix.c, plan_pool.c), in bytes per second at period @sec:
+ * each real-time core's guarantee as fit_class() rounds it (its trace's
+ * need or its floor; with @pool, not the rt_exempt ones: the regulator
+ * holds no one back for them), one event for each best-effort core, and
+ * one event of slack for rounding the class ceiling down to whole events.
  */
 static double class_reserve(const struct plan_input *in,
 			    const struct plan_traces *t, size_t tpp, double sec,
-			    int k, const struct tune_config *out)
+			    int k, const struct tune_config *out, bool pool)
 {
 	double margin = 1.0 + in->mix->margin_pct / 100.0;
 	double bpe = out->counter[k].bytes_per_event, ev = 1;
 
 	for (int c = 0; c < t->nr_cpus; c++) {
+		const struct tune_cpu *p = tune_config_cpu_const(out, c);
 		struct tune_plan_floor fl;
 		double pct, mx;
 
@@ -278,6 +360,8 @@ static double class_reserve(const struct plan_input *in,
 			ev += 1;
 			continue;
 		}
+		if (pool && p && p->rt_exempt)
+			continue;
 		period_stats(t, c, k, tpp, in->mix->percentile, &pct, &mx);
 		tune_plan_floor(in, c, k, sec, &fl);
 		ev += (double)events_up(fmax(pct * margin, fl.bytes), bpe);
@@ -289,15 +373,18 @@ static double class_reserve(const struct plan_input *in,
  * tune_plan_budgets() - set every CPU's budgets in @out for @period_us.
  * @t:       per-core traces.
  * @explain: record the reasoning in @out (only for the final choice).
+ * @settled: the best-effort guarantees raised to the static budgets LMS
+ *           settles on under full load (settle(); the period choice).
  *
  * Return: MEMCAL_OK, MEMCAL_EINVAL (period not a multiple of the trace tick)
  * or MEMCAL_ENOFIT with @err saying what does not fit and what to do.
  */
 int tune_plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 		 uint32_t period_us, struct tune_config *out, bool explain,
-		 char *err, size_t errlen)
+		 bool settled, char *err, size_t errlen)
 {
-	double reserve[TUNE_NR_CLASSES];
+	double reserve[TUNE_NR_CLASSES], in_pool[TUNE_NR_CLASSES];
+	struct plan_pool pool;
 	struct plan_mix mix;
 	size_t tpp;
 	int rc;
@@ -311,17 +398,26 @@ int tune_plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	}
 	tpp = period_us / t->tick_us;
 	out->period_us = (int)period_us;
-	for (int k = 0; k < TUNE_NR_CLASSES; k++)
-		reserve[k] = class_reserve(in, t, tpp, period_us / 1e6, k, out);
+	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
+		reserve[k] = class_reserve(in, t, tpp, period_us / 1e6, k, out,
+					   false);
+		in_pool[k] = class_reserve(in, t, tpp, period_us / 1e6, k, out,
+					   true);
+	}
 	rc = tune_plan_mix_ceilings(in, t, reserve, period_us / 1e6, &mix, err,
 			       errlen);
+	if (!rc)
+		rc = tune_plan_pool(in, &mix, in_pool, period_us / 1e6, &pool, err,
+				    errlen);
 	if (rc)
 		return rc;
-	if (explain)
+	if (explain) {
 		tune_plan_mix_explain(in, &mix, out);
+		tune_plan_pool_explain(in, &pool, out);
+	}
 	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
-		rc = fit_class(in, t, tpp, period_us / 1e6, k, &mix, out,
-			       explain, err, errlen);
+		rc = fit_class(in, t, tpp, period_us / 1e6, k, &mix, &pool, out,
+			       explain, settled, err, errlen);
 		if (rc)
 			return rc;
 	}

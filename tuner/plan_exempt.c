@@ -3,11 +3,14 @@
  * plan_exempt.c - the real-time exemption (mix key rt_exempt: true): the
  * real-time cores stay regulated in the sense of monitored (their traffic
  * is counted) but memreg never throttles them.  The budget rule is the
- * one plan_budget.c applies to every plan: the best-effort cores share
- * what the sustainable bandwidth leaves after the real-time cores' needs
- * (their traces' percentile plus the margin).  With the exemption that
- * rule is the only thing keeping the real-time cores' traffic inside the
- * sustainable bandwidth, so the plan states the sum, and the replay (the
+ * one plan_budget.c applies to every plan: the real-time cores' needs
+ * (their traces' percentile plus the margin) are budgeted and the
+ * best-effort cores grow only into what the platform ceiling leaves
+ * after every guarantee.  An exempt core's need is no reservation the
+ * regulator can hold the others to, so it stays outside the guaranteed
+ * pool (plan_pool.c) but inside the platform ceiling.  With the exemption
+ * that rule is the only thing keeping the real-time cores' traffic inside
+ * the sustainable bandwidth, so the plan states the sum, and the replay (the
  * exempt cores unthrottled in regulator/sim, as memreg runs them) states
  * the real-time traffic it saw against the sustainable bandwidth.
  */

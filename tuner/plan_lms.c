@@ -8,6 +8,14 @@
  * mode stays on unless switching it off is strictly better.  The grid is
  * searched in two passes (taps x step at 10 % headroom, then the headroom
  * at the best of those) to keep the replays few.
+ *
+ * A mode must show that it matters: LMS, reclaim and spare sharing are
+ * each replayed off against the chosen configuration, and a mode whose
+ * on and off replays are identical (the same per-period budgets and
+ * served traffic on every core) is reported as "no effect in the replay"
+ * and left off, so the exported configuration never claims an effect the
+ * replay did not show (and memreg does not run work that changes nothing
+ * on this mix).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +48,61 @@ static int try_cfg(const struct plan_input *in, const struct plan_traces *t,
 	return MEMCAL_OK;
 }
 
+/*
+ * same_as_off - whether the replay of @c equals the replay of @c with
+ * mode @m (0 LMS, 1 reclaim, 2 share) switched off; @c itself is left as
+ * it was.  Returns the replays' code.
+ */
+static int same_as_off(const struct plan_input *in, const struct plan_traces *t,
+		       struct tune_config *c, int m, bool *same, char *err,
+		       size_t errlen)
+{
+	bool *mode = m == 0 ? &c->lms : m == 1 ? &c->reclaim : &c->share;
+	struct plan_score on, off;
+	int rc;
+
+	*same = false;
+	if (!*mode)
+		return MEMCAL_OK;
+	rc = tune_plan_replay(in, t, c, &on, err, errlen);
+	*mode = false;
+	if (!rc)
+		rc = tune_plan_replay(in, t, c, &off, err, errlen);
+	*mode = true;
+	if (!rc)
+		*same = on.digest == off.digest;
+	return rc;
+}
+
+/*
+ * effects - switch off, in @c, each mode whose on and off replays are
+ * identical (LMS first: without it the others may then matter less),
+ * marking it in @no_effect.  Returns the replays' code.
+ */
+static int effects(const struct plan_input *in, const struct plan_traces *t,
+		   struct tune_config *c, bool *no_effect, char *err,
+		   size_t errlen)
+{
+	int rc = MEMCAL_OK;
+
+	for (int m = 0; !rc && m < 3; m++) {
+		rc = same_as_off(in, t, c, m, &no_effect[m], err, errlen);
+		if (!rc && no_effect[m]) {
+			if (m == 0)
+				c->lms = false;
+			else if (m == 1)
+				c->reclaim = false;
+			else
+				c->share = false;
+		}
+	}
+	return rc;
+}
+
 /**
- * tune_plan_lms() - set @out's LMS parameters and modes (LMS adaptation on).
+ * tune_plan_lms() - set @out's LMS parameters and modes: LMS, reclaim and
+ * sharing on unless switching one off replays cheaper, or its on and off
+ * replays are identical (no effect: off).
  * Return: MEMCAL_OK or the replay's error.
  */
 int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
@@ -50,7 +111,7 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	struct tune_config *c = malloc(sizeof(*c));
 	struct tune_config *keep = malloc(sizeof(*keep));
 	double best = 0, lms_best;
-	bool have = false;
+	bool have = false, off_by_cost[2], no_effect[3];
 	int rc = MEMCAL_OK;
 
 	if (!c || !keep) {
@@ -86,21 +147,45 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	}
 	if (rc)
 		goto out;
+	off_by_cost[0] = !keep->reclaim;
+	off_by_cost[1] = !keep->share;
+	rc = effects(in, t, keep, no_effect, err, errlen);
+	if (rc)
+		goto out;
 	out->taps = keep->taps;
 	out->mu_q16 = keep->mu_q16;
 	out->headroom_q16 = keep->headroom_q16;
+	out->lms = keep->lms;
 	out->reclaim = keep->reclaim;
 	out->share = keep->share;
-	tune_config_explain(out, "LMS on: %u taps, step %.2f, headroom %.0f%%: the "
-		       "cheapest of %zu replayed combinations (cost %.3f)",
-		       out->taps, out->mu_q16 / 65536.0,
-		       out->headroom_q16 * 100.0 / 65536.0,
-		       sizeof(taps_grid) / 4 * sizeof(mu_grid) / 4 +
-		       sizeof(head_grid) / 4 - 1, lms_best);
-	tune_config_explain(out, "reclaim %s, spare sharing %s: %s",
-		       out->reclaim ? "on" : "off", out->share ? "on" : "off",
-		       best < lms_best - 1e-9 ? "switching a mode off replayed "
-		       "cheaper" : "no mode switched off replayed cheaper");
+	if (no_effect[0])
+		tune_config_explain(out, "LMS: no effect in the replay (on and off "
+			       "replays give the same per-period budgets and "
+			       "served traffic), so it is left off");
+	else
+		tune_config_explain(out, "LMS on: %u taps, step %.2f, headroom "
+			       "%.0f%%: the cheapest of %zu replayed "
+			       "combinations (cost %.3f); the replay with LMS "
+			       "off differs", out->taps, out->mu_q16 / 65536.0,
+			       out->headroom_q16 * 100.0 / 65536.0,
+			       sizeof(taps_grid) / 4 * sizeof(mu_grid) / 4 +
+			       sizeof(head_grid) / 4 - 1, lms_best);
+	for (int m = 0; m < 2; m++) {
+		const char *name = m ? "spare sharing" : "reclaim";
+
+		if (no_effect[m + 1])
+			tune_config_explain(out, "%s: no effect in the replay (on "
+				       "and off replays give the same per-period "
+				       "budgets and served traffic), so it is "
+				       "left off", name);
+		else if (off_by_cost[m])
+			tune_config_explain(out, "%s off: switching it off replayed "
+				       "cheaper", name);
+		else
+			tune_config_explain(out, "%s on: no mode switched off "
+				       "replayed cheaper, and the replay with it "
+				       "off differs", name);
+	}
 out:
 	free(c);
 	free(keep);

@@ -7,7 +7,10 @@
  * plus the regulation error with static budgets (over-use inside a
  * period, throttled time of real-time cores, unserved best-effort demand;
  * LMS is tuned afterwards at the chosen period, so its warm-up does not
- * bias the choice).  Short periods cost
+ * bias the choice).  The static budgets are the ones LMS settles on under
+ * full load, each best-effort core given a share of the headroom by its
+ * demand (plan_budget.c): its small stated guarantee alone would measure
+ * the guarantee, not the period.  Short periods cost
  * interrupts, long ones let bursts through: the cheapest total wins, the
  * longer period on a tie.
  */
@@ -43,7 +46,7 @@ int tune_plan_period(const struct plan_input *in, const struct plan_traces *t,
 	uint32_t best = 0;
 	double best_cost = 0;
 	int rc = MEMCAL_EINVAL, last_rc = MEMCAL_EINVAL;
-	char last_err[512] = "";
+	char last_err[1024] = "";
 
 	if (!tmp)
 		return MEMCAL_ENOMEM;
@@ -56,7 +59,7 @@ int tune_plan_period(const struct plan_input *in, const struct plan_traces *t,
 			continue;
 		memcpy(tmp, out, sizeof(*tmp));
 		tmp->lms = false;	/* static budgets: LMS is tuned after */
-		last_rc = tune_plan_budgets(in, t, p, tmp, false, last_err,
+		last_rc = tune_plan_budgets(in, t, p, tmp, false, true, last_err,
 				       sizeof(last_err));
 		if (last_rc == MEMCAL_ENOFIT)
 			continue;
@@ -87,7 +90,7 @@ int tune_plan_period(const struct plan_input *in, const struct plan_traces *t,
 	}
 	tune_config_explain(out, "period candidates, cost = overhead + regulation "
 		       "error replayed through regulator/sim: %s", line);
-	rc = tune_plan_budgets(in, t, best, out, false, err, errlen);
+	rc = tune_plan_budgets(in, t, best, out, false, false, err, errlen);
 	if (!rc)
 		tune_config_reason(out, TUNE_REASON_PERIOD, "period %u us: the "
 			      "lowest cost %.3f; overhead per period from the "

@@ -239,39 +239,58 @@ static void fill_score(const struct plan_input *in,
 		  (lms ? W_PRED * s->pred_err : 0);
 }
 
+/*
+ * digest - FNV-1a over every core's per-period budgets (at the start and
+ * the end of the period) and served events: what tells two replays apart.
+ */
+static uint64_t digest(const struct memreg_sim_result *res)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t r = 0; r < res->nr_rows; r++) {
+		const struct memreg_sim_period *p = &res->periods[r];
+		uint64_t v[6] = { p->budget_start[0], p->budget_start[1],
+				  p->budget_end[0], p->budget_end[1],
+				  p->consumed[0], p->consumed[1] };
+		const unsigned char *b = (const unsigned char *)v;
+
+		for (size_t i = 0; i < sizeof(v); i++)
+			h = (h ^ b[i]) * 0x100000001b3ULL;
+	}
+	return h;
+}
+
 /**
- * tune_plan_replay() - replay @t through regulator/sim under configuration @c
- * (its period, budgets, modes and LMS parameters) and score it.
+ * tune_plan_simulate() - replay @t through regulator/sim under configuration
+ * @c (its period, budgets, modes and LMS parameters), every core's row of
+ * every period into @res (@res->periods allocated here: free it).
+ * @ev:  filled with the traces in counter events (t->len * nr_cpus * 2).
  *
  * Return: MEMCAL_OK, MEMCAL_EINVAL (period not a multiple of the trace tick,
  * trace shorter than one period), MEMCAL_ESIM with the simulator's reason,
  * or MEMCAL_ENOMEM.
  */
-int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
-		const struct tune_config *c, struct plan_score *s,
-		char *err, size_t errlen)
+int tune_plan_simulate(const struct tune_config *c, const struct plan_traces *t,
+		       uint64_t *ev, struct memreg_sim_result *res, char *err,
+		       size_t errlen)
 {
 	struct memreg_sim_config *sc = calloc(1, sizeof(*sc));
-	struct memreg_sim_result *res = calloc(1, sizeof(*res));
 	uint64_t period_ns = (uint64_t)c->period_us * 1000;
 	uint64_t tick_ns = (uint64_t)t->tick_us * 1000;
-	size_t n_ev = t->len * (size_t)t->nr_cpus * 2, tpp, np;
-	uint64_t *ev = malloc(n_ev * sizeof(*ev));
+	size_t n_ev = t->len * (size_t)t->nr_cpus * 2, np;
 	struct memreg_sim_trace tr;
 	char why[256] = "";
 	int rc = MEMCAL_OK;
 
-	if (!sc || !res || !ev) {
-		rc = MEMCAL_ENOMEM;
-		goto out;
-	}
-	if (period_ns % tick_ns) {
+	memset(res, 0, sizeof(*res));
+	if (!sc)
+		return MEMCAL_ENOMEM;
+	if (!period_ns || period_ns % tick_ns) {
 		snprintf(err, errlen, "period %d us is not a multiple of the "
 			 "%u us trace granularity", c->period_us, t->tick_us);
 		rc = MEMCAL_EINVAL;
 		goto out;
 	}
-	tpp = (size_t)(period_ns / tick_ns);
 	for (size_t i = 0; i < n_ev; i++)
 		ev[i] = to_events(c, (int)(i % 2), t->bytes[i]);
 	tr = (struct memreg_sim_trace){ .tick_ns = tick_ns,
@@ -298,15 +317,41 @@ int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
 		snprintf(err, errlen, "the regulator refused the configuration "
 			 "at %d us: %s", c->period_us, why);
 		rc = rc == MEMCAL_ENOMEM ? MEMCAL_ENOMEM : MEMCAL_ESIM;
+	}
+out:
+	free(sc);
+	return rc;
+}
+
+/**
+ * tune_plan_replay() - replay @t through regulator/sim under configuration @c
+ * (tune_plan_simulate()) and score it.
+ *
+ * Return: as tune_plan_simulate().
+ */
+int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
+		const struct tune_config *c, struct plan_score *s,
+		char *err, size_t errlen)
+{
+	struct memreg_sim_result *res = calloc(1, sizeof(*res));
+	uint64_t *ev = malloc(t->len * (size_t)t->nr_cpus * 2 * sizeof(*ev));
+	int rc;
+
+	if (!res || !ev) {
+		rc = MEMCAL_ENOMEM;
 		goto out;
 	}
-	fill_score(in, t, ev, res, tpp, period_ns, c->lms, s);
+	rc = tune_plan_simulate(c, t, ev, res, err, errlen);
+	if (rc)
+		goto out;
+	fill_score(in, t, ev, res, (size_t)(c->period_us / (int)t->tick_us),
+		   (uint64_t)c->period_us * 1000, c->lms, s);
+	s->digest = digest(res);
 	tune_plan_exempt_score(c, res, in->mix->percentile, s);
 out:
 	if (res)
 		free(res->periods);
 	free(res);
-	free(sc);
 	free(ev);
 	return rc;
 }

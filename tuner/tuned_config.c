@@ -163,6 +163,12 @@ json_t *tune_config_to_json(const struct tune_config *c)
 					c->n_explain),
 		"warnings", strings_json((char (*)[TUNE_NOTE_LEN])c->warn,
 					 c->n_warn));
+	/* the pool only when the planner set one: older documents stay */
+	if (doc && c->pool_from[0])
+		json_object_set_new(doc, "guaranteed_pool", json_pack(
+			"{s:f,s:f,s:s}", "read_bps", c->pool_bps[TUNE_READ],
+			"write_bps", c->pool_bps[TUNE_WRITE], "from",
+			c->pool_from));
 	/* "reasons" only when the planner keyed one: older documents stay */
 	if (doc && json_object_size(reasons))
 		json_object_set(doc, "reasons", reasons);
@@ -408,6 +414,11 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 	json_array_foreach(ids, i, v)
 		if (c->n_profiles < TUNE_MAX_WL)
 			c->profile_ids[c->n_profiles++] = json_integer_value(v);
+	if (json_unpack(json_object_get(doc, "guaranteed_pool"), "{s:F,s:F}",
+			"read_bps", &c->pool_bps[0], "write_bps",
+			&c->pool_bps[1]) == 0)
+		copy_str(c->pool_from, sizeof(c->pool_from), json_object_get(
+			 json_object_get(doc, "guaranteed_pool"), "from"));
 	c->n_explain = read_notes(json_object_get(doc, "explain"), c->explain);
 	c->n_warn = read_notes(json_object_get(doc, "warnings"), c->warn);
 	for (int k = 0; k < TUNE_NR_REASONS; k++)

@@ -16,6 +16,10 @@
  *   counters   {read|write: {event, perf_type, perf_config, bytes_per_event,
  *               source: "validated"|"assumed"}}
  *   platform_ceiling {read_bps, write_bps, read_events, write_events}
+ *   guaranteed_pool {read_bps, write_bps, from}: the pool the guarantees
+ *              are reserved from; from: the guaranteed figure's method
+ *              ("random-line", "single-bank", "declared") or "streaming"
+ *              (--guarantees-from-streaming); absent in older documents
  *   cpus       [{cpu, role: "rt"|"be"|"idle", regulated, master, rt_exempt?,
  *                kind?, workloads: [names], read: {guaranteed_bps,
  *                ceiling_bps, guaranteed_events, ceiling_events[,
@@ -141,6 +145,9 @@ struct tune_wl {
  * @reclaim_quantum: events per take from the pool.
  * @counter: per class.
  * @ceiling_bps, @ceiling_events: platform ceiling per class.
+ * @pool_bps:  per class, the guaranteed pool the guarantees fit in.
+ * @pool_from: where the pool comes from (guaranteed_pool.from; "" when
+ *             the document has none).
  * @n_cpus, @cpus: per CPU (index = position, not CPU number).
  * @n_wl, @wl: the workloads.
  * @calibration_run_id, @overhead_run_id, @overhead_method: provenance.
@@ -167,6 +174,8 @@ struct tune_config {
 	struct tune_counter counter[TUNE_NR_CLASSES];
 	double ceiling_bps[TUNE_NR_CLASSES];
 	uint64_t ceiling_events[TUNE_NR_CLASSES];
+	double pool_bps[TUNE_NR_CLASSES];
+	char pool_from[16];
 	int n_cpus;
 	struct tune_cpu cpus[TUNE_MAX_CPUS];
 	int n_wl;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "memcal_db_guaranteed.h"
 #include "memcal_db_mix.h"
 #include "memcal_db_tune.h"
 #include "memcal_platform.h"
@@ -69,9 +70,9 @@ void scratch(char *dir, size_t len)
 }
 
 /*
- * seed - a 2-CPU platform with sustainable read/write bandwidth @bps and
- * an overhead model (memreg method) of @ovh_ns per period (<= 0: no
- * overhead run at all).
+ * seed - a 2-CPU platform with sustainable read/write bandwidth @bps, a
+ * fifth of it guaranteed (random-line), and an overhead model (memreg
+ * method) of @ovh_ns per period (<= 0: no overhead run at all).
  */
 /*
  * seed_family - the bandwidth-latency family of the seeded full run: five
@@ -140,6 +141,18 @@ void seed_fp(const char *dbpath, double bps, double ovh_ns,
 		s.bandwidth_bps = bps;
 		snprintf(s.criterion, sizeof(s.criterion), "synthetic");
 		cr_assert_eq(memcal_db_sustainable_store(db, r.id, &s), 0);
+	}
+	for (int k = 0; k < 2; k++) {
+		struct memcal_guaranteed g = { .bandwidth_bps = bps / 5,
+			.min_bps = bps / 5, .max_bps = bps / 5, .n_cpus = 2,
+			.repetitions = 1 };
+
+		snprintf(g.traffic, sizeof(g.traffic), k ? "write" : "read");
+		snprintf(g.method, sizeof(g.method), "random-line");
+		snprintf(g.status, sizeof(g.status), "measured");
+		snprintf(g.criterion, sizeof(g.criterion), "synthetic");
+		cr_assert_eq(memcal_db_guaranteed_store(db, r.id, &g), 0, "%s",
+			     memcal_db_errmsg(db));
 	}
 	snprintf(pmu.message, sizeof(pmu.message), "no PMU (synthetic)");
 	cr_assert_eq(memcal_db_pmu_status_store(db, r.id, &pmu), 0);

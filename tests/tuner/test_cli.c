@@ -217,6 +217,15 @@ Test(cli, budgets_that_cannot_fit)
 	cr_assert_eq(o->rc, 0, "%s", o->text);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix, NULL });
 	cr_assert_eq(o->rc, 1, "%s", o->text);
+	cr_assert(strstr(o->text, "do not fit the guaranteed bandwidth"), "%s",
+		  o->text);
+	cr_assert(strstr(o->text, "20.0 MB/s read"), "%s", o->text);
+	cr_assert(strstr(o->text, "--guarantees-from-streaming"), "%s",
+		  o->text);
+	/* 500 MB/s is past the streaming figure too */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "plan", mix,
+		"--guarantees-from-streaming", NULL });
+	cr_assert_eq(o->rc, 1, "%s", o->text);
 	cr_assert(strstr(o->text, "budgets cannot fit"), "%s", o->text);
 	cr_assert(strstr(o->text, "100.0 MB/s"), "%s", o->text);
 	free(o);

@@ -26,7 +26,10 @@ struct fixture {
 	uint64_t rd[8][TICKS], wr[8][TICKS];
 };
 
-/* board - 4 CPUs, 10 GB/s read, 5 GB/s write, 2 us per period. */
+/*
+ * board - 4 CPUs, 10 GB/s read, 5 GB/s write sustainable, a fifth of
+ * that guaranteed (every access a row miss), 2 us per period.
+ */
 static struct fixture *board(int nr_cpus)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -36,6 +39,11 @@ static struct fixture *board(int nr_cpus)
 	f->in.nr_cpus = nr_cpus;
 	f->in.sustain_bps[0] = 10e9;
 	f->in.sustain_bps[1] = 5e9;
+	for (int k = 0; k < 2; k++) {
+		f->in.guaranteed_bps[k] = f->in.sustain_bps[k] / 5;
+		snprintf(f->in.guaranteed_method[k], 16, "random-line");
+		snprintf(f->in.guaranteed_source[k], 256, "synthetic");
+	}
 	for (int c = 0; c < nr_cpus; c++)
 		f->in.overhead_ns[c] = 2000;
 	snprintf(f->in.overhead_method, sizeof(f->in.overhead_method),
@@ -83,6 +91,8 @@ static int add(struct fixture *f, const char *name, bool rt, int cpu,
 	p->write = f->wr[i];
 	return i;
 }
+
+static const char *explained(const struct tune_config *c, const char *s);
 
 /* plan - run the planner; returns its code, @c filled. */
 static int plan(struct fixture *f, struct tune_config *c, char *err)
@@ -170,13 +180,20 @@ Test(plan, no_core_left_for_the_master)
 	free(c);
 }
 
-/* check_fit - the sums of guarantees and every ceiling stay within. */
+/*
+ * check_fit - the two pools: the guarantees fit in the guaranteed pool,
+ * which is inside the platform ceiling; every ceiling is inside the
+ * platform ceiling, every best-effort ceiling above its guarantee, and
+ * the platform ceiling above the sum of the guarantees.
+ */
 static void check_fit(const struct fixture *f, const struct tune_config *c)
 {
 	for (int k = 0; k < 2; k++) {
 		double sum = 0;
 		uint64_t ev = 0;
 
+		cr_assert_gt(c->pool_bps[k], 0, "class %d has no pool", k);
+		cr_assert_leq(c->pool_bps[k], c->ceiling_bps[k] * (1 + 1e-9));
 		for (int i = 0; i < c->n_cpus; i++) {
 			const struct tune_budget *b = &c->cpus[i].b[k];
 
@@ -185,12 +202,26 @@ static void check_fit(const struct fixture *f, const struct tune_config *c)
 			sum += b->guaranteed_bps;
 			ev += b->guaranteed_events;
 			cr_assert_leq(b->ceiling_bps, f->in.sustain_bps[k] + 1);
+			cr_assert_leq(b->ceiling_bps, c->ceiling_bps[k] * (1 + 1e-9));
 			cr_assert_geq(b->ceiling_events, b->guaranteed_events);
 			cr_assert_geq(b->guaranteed_events, 1);
+			if (!strcmp(c->cpus[i].role, "be"))
+				cr_assert_gt(b->ceiling_events,
+					     b->guaranteed_events, "cpu %d "
+					     "class %d: best-effort ceiling "
+					     "%llu events is not above its "
+					     "guarantee", c->cpus[i].cpu, k,
+					     (unsigned long long)
+					     b->ceiling_events);
 		}
+		cr_assert_leq(sum, c->pool_bps[k] * (1 + 1e-9),
+			      "class %d: guarantees %g > pool %g", k, sum,
+			      c->pool_bps[k]);
 		cr_assert_leq(sum, f->in.sustain_bps[k] * (1 + 1e-9),
 			      "class %d: %g > %g", k, sum, f->in.sustain_bps[k]);
-		cr_assert_leq(ev, c->ceiling_events[k]);
+		cr_assert_lt(ev, c->ceiling_events[k], "class %d: no headroom",
+			     k);
+		cr_assert_lt(sum, c->ceiling_bps[k]);
 	}
 }
 
@@ -204,7 +235,7 @@ Test(plan, budgets_never_exceed_sustainable)
 		struct fixture *f = board(4);
 		int rt = round % 4;
 
-		add(f, "rt", true, rt, 1e9 + round * 5e8, round & 1);
+		add(f, "rt", true, rt, 2e8 + round * 1e8, round & 1);
 		add(f, "be1", false, -1, 6e9, false);
 		add(f, "be2", false, -1, 3e9, true);
 		for (int t = 0; t < TICKS; t++)	/* noise on the RT trace */
@@ -213,7 +244,7 @@ Test(plan, budgets_never_exceed_sustainable)
 		check_fit(f, c);
 		/* the real-time core's guarantee covers its p99 + margin */
 		cr_assert_geq(tune_config_cpu(c, rt)->b[0].guaranteed_bps,
-			      (1e9 + round * 5e8) * 1.2 * 0.99);
+			      (2e8 + round * 1e8) * 1.2 * 0.99);
 		free(f);
 	}
 	free(c);
@@ -229,8 +260,13 @@ Test(plan, budgets_that_cannot_fit)
 	add(f, "rt2", true, 1, 6e9, false);	/* 2 x 6 x 1.2 > 10 GB/s */
 	add(f, "be", false, 2, 1e9, false);
 	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT);
-	cr_assert(strstr(err, "cannot fit"), "%s", err);
+	cr_assert(strstr(err, "do not fit the guaranteed bandwidth"), "%s", err);
 	cr_assert(strstr(err, "MB/s"), "%s", err);
+	/* past the streaming figure too: the option cannot help */
+	f->in.guarantees_from_streaming = true;
+	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT);
+	cr_assert(strstr(err, "cannot fit"), "%s", err);
+	cr_assert(strstr(err, "the board sustains 10000.0 MB/s"), "%s", err);
 	free(f);
 	free(c);
 }
@@ -341,6 +377,9 @@ static int period_for(bool bursty)
 	char err[512];
 	int p;
 
+	/* known 64 KiB caches: floors small enough for short periods */
+	for (int cpu = 0; cpu < 4; cpu++)
+		f->in.cache_bytes[cpu] = 64 * 1024;
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, 2, 1e9, bursty);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
@@ -380,12 +419,16 @@ Test(plan, overhead_pushes_period_up)
 			f->in.overhead_ns[cpu] = i ? 80000 : 500;
 			f->in.cache_bytes[cpu] = 64 * 1024;
 		}
+		/* a guaranteed figure of half the streaming one holds those
+		 * floors down to 100 us periods (a fifth would not) */
+		for (int k = 0; k < 2; k++)
+			f->in.guaranteed_bps[k] = f->in.sustain_bps[k] / 2;
 		add(f, "control", true, 1, 200e6, false);
 		add(f, "be", false, 2, 1e9, true);
 		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		p[i] = c->period_us;
-		cr_log_info("overhead %s: period %d us", i ? "80 us" : "0.5 us",
-			    p[i]);
+		cr_log_info("overhead %s: period %d us; %s", i ? "80 us" :
+			    "0.5 us", p[i], explained(c, "period candidates"));
 		free(f);
 	}
 	cr_assert_lt(p[0], p[1], "cheap %d us, expensive %d us", p[0], p[1]);
@@ -402,7 +445,7 @@ Test(plan, lms_and_modes_chosen_and_explained)
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "be", false, 2, 2e9, true);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
-	cr_assert(c->lms, "LMS adaptation is always on");
+	cr_assert(c->lms, "LMS moves the headroom of this mix: it is on");
 	cr_assert(c->taps == 1 || c->taps == 2 || c->taps == 4 || c->taps == 8);
 	cr_assert(c->mu_q16 >= 16384 && c->mu_q16 <= 65536);
 	for (int i = 0; i < c->n_explain; i++) {
@@ -475,8 +518,9 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 	struct tune_config *c = malloc(sizeof(*c));
 	char err[512];
 
-	/* a bursty real-time core budgeted at its median period (empty):
-	 * throttled when regulated, never when exempt */
+	/* a bursty real-time core budgeted at its median period (its
+	 * floor), next to a hog: throttled when regulated, never when
+	 * exempt */
 	for (int ex = 0; ex < 2; ex++) {
 		struct fixture *f = board(3);
 		const char *why;
@@ -486,7 +530,17 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 		f->m.rt_exempt = ex;
 		f->in.cache_bytes[1] = 512 * 1024;	/* floors from a known cache */
 		add(f, "control", true, 1, 1e9, true);
-		add(f, "hog", false, 2, 2e9, false);
+		/* its 2 MB bursts come in a third of the 1 ms periods, at
+		 * random, so no prediction sees them coming */
+		srand(11);
+		for (int t = 0; t < TICKS; t++) {
+			f->rd[0][t] = t % 10 == 0 && rand() % 3 == 0 ?
+				      2000000 : 0;
+			f->wr[0][t] = f->rd[0][t] / 4;
+		}
+		/* a hog wanting five times what the board sustains: the
+		 * headroom goes to it, none is left for the bursts */
+		add(f, "hog", false, 2, 50e9, false);
 		cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 		cr_assert_eq(tune_config_cpu(c, 1)->rt_exempt, (bool)ex);
 		cr_assert_not(tune_config_cpu(c, 2)->rt_exempt, "best-effort core");
@@ -506,7 +560,7 @@ Test(plan, rt_exempt_cores_are_never_throttled_in_the_replay)
 		cr_expect(why, "the budget rule is stated");
 		cr_expect(why && strstr(why, "inside the 10000.0 MB/s"), "%s",
 			  why);
-		/* 2 MB bursts in one of every two 1 ms periods: 2 GB/s peak,
+		/* 2 MB bursts in a third of the 1 ms periods: 2 GB/s peak,
 		 * inside 10 GB/s in all 200 periods */
 		why = explained(c, "replay with the real-time cores exempt "
 				"(read)");
@@ -685,6 +739,174 @@ Test(plan, family_too_low_for_the_floors_is_refused_naming_the_mix)
 	cr_assert_eq(plan(f, c, err), MEMCAL_ENOFIT);
 	cr_expect(strstr(err, "mix is 80 % read"), "%s", err);
 	cr_expect(strstr(err, "sustains 50.0 MB/s"), "%s", err);
+	free(f);
+	free(c);
+}
+
+/* warned - whether some warning of @c contains @s. */
+static bool warned(const struct tune_config *c, const char *s)
+{
+	for (int i = 0; i < c->n_warn; i++)
+		if (strstr(c->warn[i], s))
+			return true;
+	return false;
+}
+
+Test(plan, guarantees_fit_the_guaranteed_pool_at_the_mix)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	double used, head[2];
+	char err[512];
+
+	/* add() writes a quarter of what it reads: 80 % read */
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "hog", false, 2, 3e9, false);
+	add(f, "hog2", false, 3, 1e9, true);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	check_fit(f, c);
+	cr_assert_str_eq(c->pool_from, "random-line");
+	/* the pools together are what the memory guarantees, read and
+	 * write time-weighted: pool_r / G_r + pool_w / G_w = 1 */
+	used = c->pool_bps[0] / 2e9 + c->pool_bps[1] / 1e9;
+	cr_expect(near(used, 1.0), "%g", used);
+	cr_expect(has_explain(c, "read guaranteed pool", "at the mix's 80.0 % "
+			      "read 1666.7 MB/s"), "the harmonic figure at the "
+		  "mix is stated");
+	for (int k = 0; k < 2; k++) {
+		uint64_t g = 0;
+
+		for (int i = 0; i < c->n_cpus; i++)
+			g += c->cpus[i].regulated ?
+			     c->cpus[i].b[k].guaranteed_events : 0;
+		head[k] = (double)(c->ceiling_events[k] - g);
+		cr_assert_gt(head[k], 0);
+		for (int cpu = 2; cpu < 4; cpu++) {
+			const struct tune_budget *b =
+				&tune_config_cpu(c, cpu)->b[k];
+
+			/* a best-effort guarantee is small and stated; its
+			 * ceiling is that plus the whole headroom */
+			cr_expect_leq(b->guaranteed_bps, 0.05 * c->pool_bps[k] +
+				      1, "cpu %d class %d", cpu, k);
+			cr_expect_eq(b->ceiling_events, b->guaranteed_events +
+				     (uint64_t)head[k], "cpu %d class %d", cpu,
+				     k);
+		}
+	}
+	cr_expect(has_explain(c, "read: guaranteed pool", "headroom"), "the "
+		  "reasons state pool, sum, ceiling and headroom per class");
+	cr_expect(has_explain(c, "write: guaranteed pool", "platform ceiling"));
+	free(f);
+	free(c);
+}
+
+Test(plan, realtime_needs_past_the_guaranteed_figure_fail_unless_streaming)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[1536];
+
+	/* 1.5 GB/s read + 375 MB/s write, + 20 %: past the 2 GB/s and
+	 * 1 GB/s guaranteed, well inside the 10 and 5 GB/s streaming */
+	add(f, "control", true, 1, 1.5e9, false);
+	add(f, "hog", false, 2, 3e9, false);
+	f->in.cache_bytes[1] = 64 * 1024;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_ENOFIT);
+	cr_expect(strstr(err, "do not fit the guaranteed bandwidth"), "%s", err);
+	cr_expect(strstr(err, "random-line: 2000.0 MB/s read, 1000.0 MB/s "
+			 "write"), "%s", err);
+	cr_expect(strstr(err, "at the mix's 80 % read"), "%s", err);
+	cr_expect(strstr(err, "MB/s read + "), "%s", err);
+	cr_expect(strstr(err, "rt_exempt") && strstr(err, "fewer real-time") &&
+		  strstr(err, "--periods") &&
+		  strstr(err, "--guarantees-from-streaming"), "%s", err);
+
+	f->in.guarantees_from_streaming = true;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_OK, "%s",
+		     err);
+	check_fit(f, c);
+	cr_expect_str_eq(c->pool_from, "streaming");
+	cr_expect(warned(c, "guarantees were planned from the streaming"));
+	cr_expect(has_explain(c, "read guaranteed pool", "streaming"));
+	cr_expect(has_explain(c, "read: guaranteed pool", "--guarantees-from-"
+			      "streaming"));
+	/* the document carries the pool and the warning */
+	{
+		json_t *j = tune_config_to_json(c);
+		json_t *p = json_object_get(j, "guaranteed_pool");
+
+		cr_expect_str_eq(json_string_value(json_object_get(p, "from")),
+				 "streaming");
+		cr_expect_gt(json_array_size(json_object_get(j, "warnings")), 0);
+		json_decref(j);
+	}
+	/* no figure at all: refused with what to do */
+	f->in.guarantees_from_streaming = false;
+	f->in.guaranteed_bps[1] = 0;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_EINVAL);
+	cr_expect(strstr(err, "no guaranteed write bandwidth") &&
+		  strstr(err, "memcal run"), "%s", err);
+	free(f);
+	free(c);
+}
+
+Test(plan, a_mode_without_effect_in_the_replay_is_said_and_left_off)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(3);
+	char err[512];
+
+	/* a smooth real-time core inside its guarantee is never throttled,
+	 * so "every core throttled" never happens: spare sharing has
+	 * nothing to act on, whatever the hog next to it wants */
+	f->in.periods_us[0] = 1000;
+	f->in.cache_bytes[1] = 64 * 1024;
+	add(f, "control", true, 1, 200e6, false);
+	add(f, "hog", false, 2, 30e9, false);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	for (int i = 0; i < c->n_explain; i++)
+		cr_log_info("%s", c->explain[i]);
+	check_fit(f, c);
+	cr_expect_not(c->share, "sharing changed nothing, yet it is on");
+	cr_expect(explained(c, "spare sharing: no effect in the replay"), "%s",
+		  explained(c, "spare sharing") ?
+		  explained(c, "spare sharing") : "none");
+	/* LMS does move the headroom here: it stays on, and says so */
+	cr_expect(c->lms);
+	cr_expect(explained(c, "the replay with LMS off differs"));
+	free(f);
+	free(c);
+}
+
+Test(plan, exempt_realtime_needs_stay_outside_the_guaranteed_pool)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[1536];
+
+	/* the needs that do not fit the guaranteed figure above: an exempt
+	 * core is never throttled, so its need is no reservation the pool
+	 * must hold; it stays inside the platform ceiling */
+	add(f, "control", true, 1, 1.5e9, false);
+	add(f, "hog", false, 2, 3e9, false);
+	f->in.cache_bytes[1] = 64 * 1024;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_ENOFIT);
+	f->m.rt_exempt = true;
+	cr_assert_eq(tune_plan_run(&f->in, c, err, sizeof(err)), MEMCAL_OK, "%s",
+		     err);
+	cr_expect(tune_config_cpu(c, 1)->rt_exempt);
+	cr_expect_str_eq(c->pool_from, "random-line");
+	cr_expect(has_explain(c, "read: guaranteed pool", "rt_exempt cores' "
+			      "needs outside the pool"));
+	for (int k = 0; k < 2; k++) {
+		const struct tune_budget *be = &tune_config_cpu(c, 2)->b[k];
+
+		cr_expect_leq(be->guaranteed_bps, c->pool_bps[k]);
+		cr_expect_gt(be->ceiling_events, be->guaranteed_events);
+		cr_expect_leq(tune_config_cpu(c, 1)->b[k].guaranteed_bps +
+			      be->guaranteed_bps, c->ceiling_bps[k]);
+	}
 	free(f);
 	free(c);
 }

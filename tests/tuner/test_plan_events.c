@@ -80,6 +80,8 @@ static void plan8(const struct plan_input *kinds, struct tune_config *c,
 	in.nr_cpus = 8;
 	in.sustain_bps[0] = 10e9;
 	in.sustain_bps[1] = 5e9;
+	in.guaranteed_bps[0] = 2e9;	/* a fifth: every access a row miss */
+	in.guaranteed_bps[1] = 1e9;
 	for (int cpu = 0; cpu < 8; cpu++)
 		in.overhead_ns[cpu] = 2000;
 	snprintf(in.overhead_method, sizeof(in.overhead_method), "memreg");
