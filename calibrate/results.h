@@ -91,7 +91,6 @@ void cal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
 void cal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
 json_t *cal_result_to_json(const struct memcal_run_result *r);
-json_t *cal_guaranteed_json(const struct memcal_guaranteed *g, size_t n);
 void cal_guaranteed_print(FILE *out, json_t *arr);
 json_t *cal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n);
 void cal_cpu_kinds_print(FILE *out, json_t *arr);

@@ -120,51 +120,6 @@ void cal_mix_print(FILE *out, json_t *arr)
 	}
 }
 
-/*
- * guar_rank - preference of a figure's method when picking the one that
- * stands for its class: declared, then single-bank, then random-line
- * (the order memcal_db_guaranteed_pick() applies); skipped never stands.
- */
-static int guar_rank(const struct memcal_guaranteed *g)
-{
-	if (!strcmp(g->status, "skipped"))
-		return -1;
-	return !strcmp(g->method, "declared") ? 3 :
-	       !strcmp(g->method, "single-bank") ? 2 : 1;
-}
-
-/**
- * cal_guaranteed_json() - @n guaranteed-bandwidth figures as the JSON
- * array `memcal run --json` and `memcal show --json` carry as
- * "guaranteed": every field, and "stands" true on the figure that stands
- * for its class.
- */
-json_t *cal_guaranteed_json(const struct memcal_guaranteed *g, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++) {
-		bool stands = guar_rank(&g[i]) > 0;
-
-		for (size_t j = 0; stands && j < n; j++)
-			if (j != i && !strcmp(g[j].traffic, g[i].traffic) &&
-			    guar_rank(&g[j]) > guar_rank(&g[i]))
-				stands = false;
-		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:f, s:f, s:f, s:s, s:i, s:I, s:i, "
-			"s:i, s:s, s:s, s:b}",
-			"traffic", g[i].traffic, "method", g[i].method,
-			"status", g[i].status, "bandwidth_bps", g[i].bandwidth_bps,
-			"min_bps", g[i].min_bps, "max_bps", g[i].max_bps,
-			"cpus", g[i].cpus, "n_cpus", g[i].n_cpus,
-			"buffer_bytes", (json_int_t)g[i].buffer_bytes,
-			"streams", g[i].streams, "repetitions", g[i].repetitions,
-			"criterion", g[i].criterion, "source", g[i].source,
-			"stands", stands));
-	}
-	return a;
-}
-
 /**
  * cal_guaranteed_print() - the guaranteed-bandwidth figures of @arr (the
  * JSON above), one line each with its method, status and spread, then
@@ -178,7 +133,7 @@ void cal_guaranteed_print(FILE *out, json_t *arr)
 
 	if (!json_array_size(arr))
 		return;
-	cal_print_wrapped(out, "", "guaranteed bandwidth (every access a row "
+	cal_print_wrapped(out, "", "Guaranteed bandwidth (every access a row "
 			  "miss: the pool real-time guarantees are drawn "
 			  "from), GB/s median [min..max]:", 78);
 	json_array_foreach(arr, i, g) {
@@ -370,7 +325,7 @@ void cal_result_print(const struct memcal_run_result *r, FILE *out)
 	print_latency(r, out);
 	print_sustainable(r, out);
 	if (r->n_guar) {
-		json_t *g = cal_guaranteed_json(r->guar, r->n_guar);
+		json_t *g = report_guaranteed_json(r->guar, r->n_guar);
 
 		cal_guaranteed_print(out, g);
 		json_decref(g);
@@ -485,6 +440,6 @@ json_t *cal_result_to_json(const struct memcal_run_result *r)
 				    cal_cpu_kinds_json(r->kinds, r->n_kinds));
 	if (doc)
 		json_object_set_new(doc, "guaranteed",
-				    cal_guaranteed_json(r->guar, r->n_guar));
+				    report_guaranteed_json(r->guar, r->n_guar));
 	return doc;
 }
