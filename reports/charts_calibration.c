@@ -86,10 +86,44 @@ static void latency_axes(struct svg_chart *c, double xmax, double ymax,
 		       "latency (ns)", xt, yt);
 }
 
+/*
+ * guaranteed_lines - the guaranteed figure that stands for each class as
+ * a horizontal line in the colour of its streaming series (every access a
+ * row miss, against what streaming reaches), its method in the legend and
+ * on the line, its criterion in the group's tooltip (<title>).  Each sits in a <g
+ * class="guaranteed" data-traffic=...> for the tests.
+ */
+static void guaranteed_lines(struct svg_chart *c, const struct report *r)
+{
+	static const char *const cls[2] = { "read", "write" };
+
+	for (int k = 0; k < 2; k++) {
+		const struct memcal_guaranteed *g = report_guaranteed(r, cls[k]);
+		const char *color = report_svg_palette((size_t)k);
+		char label[160], tip[480];
+
+		if (!g)
+			continue;
+		snprintf(label, sizeof(label), "guaranteed %s (%s): %.2f GB/s",
+			 g->traffic, g->method, g->bandwidth_bps / 1e9);
+		snprintf(tip, sizeof(tip), "%s; %s", label, g->criterion);
+		fprintf(c->f, "<g class=\"guaranteed\" data-traffic=\"%s\" "
+			"data-method=\"%s\" data-bps=\"%.6g\"><title>",
+			g->traffic, g->method, g->bandwidth_bps);
+		report_svg_escape(c->f, tip);
+		fputs("</title>\n", c->f);
+		report_svg_hline(c, g->bandwidth_bps / 1e9, NAN, NAN, color,
+				 "2 3", label);
+		fputs("</g>\n", c->f);
+		report_svg_legend_add(c, label, color, "2 3", 1.5, false);
+	}
+}
+
 /**
  * report_chart_bandwidth() - aggregate bandwidth against the number of cores
  * running at once: read, write and non-temporal write, median with min-max
- * whiskers, the sustainable read bandwidth as a dashed line.
+ * whiskers, the sustainable read bandwidth as a dashed line and the
+ * guaranteed read and write bandwidth as dotted ones.
  */
 int report_chart_bandwidth(FILE *f, const struct report *r)
 {
@@ -155,6 +189,7 @@ int report_chart_bandwidth(FILE *f, const struct report *r)
 		report_svg_legend_add(&c, "sustainable read", "#444444", "6 4", 1.5,
 			       false);
 	}
+	guaranteed_lines(&c, r);
 	report_svg_chart_end(&c);
 	return 1;
 }
@@ -273,43 +308,9 @@ int report_chart_latency(FILE *f, const struct report *r)
 }
 
 /*
- * guaranteed_lines - the guaranteed figure that stands for each class as
- * a vertical line on the family chart (every access a row miss, against
- * what streaming mixes reach), its method and criterion in the legend and
- * the line's tooltip; colours continue after the family's @n_curves.
- * Each sits in a <g class="guaranteed" data-traffic=...> for the tests.
- */
-static void guaranteed_lines(struct svg_chart *c, const struct report *r,
-			     size_t n_curves)
-{
-	static const char *const cls[2] = { "read", "write" };
-
-	for (int k = 0; k < 2; k++) {
-		const struct memcal_guaranteed *g = report_guaranteed(r, cls[k]);
-		const char *color = report_svg_palette(n_curves + (size_t)k);
-		char label[160], tip[480];
-
-		if (!g)
-			continue;
-		snprintf(label, sizeof(label), "guaranteed %s (%s): %.2f GB/s",
-			 g->traffic, g->method, g->bandwidth_bps / 1e9);
-		snprintf(tip, sizeof(tip), "%s; %s", label, g->criterion);
-		fprintf(c->f, "<g class=\"guaranteed\" data-traffic=\"%s\" "
-			"data-method=\"%s\" data-bps=\"%.6g\">\n", g->traffic,
-			g->method, g->bandwidth_bps);
-		report_svg_vline(c, g->bandwidth_bps / 1e9, color,
-				 k ? "1 3" : "8 3", tip);
-		fputs("</g>\n", c->f);
-		report_svg_legend_add(c, label, color, k ? "1 3" : "8 3", 2,
-				      false);
-	}
-}
-
-/*
  * report_chart_family() - the bandwidth-latency family: one line per read/write
  * mix of the load generators (100 % read to 0 %), latency against their
- * aggregate bandwidth, the legend naming each mix's sustainable figure;
- * the guaranteed read and write figures as vertical lines beside them.
+ * aggregate bandwidth, the legend naming each mix's sustainable figure.
  * Each curve sits in a <g class="mix" data-read-pct=...> for the tests.
  */
 int report_chart_family(FILE *f, const struct report *r)
@@ -365,7 +366,6 @@ int report_chart_family(FILE *f, const struct report *r)
 		fputs("</g>\n", f);
 		report_svg_legend_add(&c, label, color, i % 2 ? "6 3" : NULL, 2, false);
 	}
-	guaranteed_lines(&c, r, r->n_mix);
 	report_svg_chart_end(&c);
 	return 1;
 }

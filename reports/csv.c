@@ -196,9 +196,10 @@ static void calibration(FILE *f, const struct report *r)
 		char gnote[640];
 
 		snprintf(series, sizeof(series), "%s/%s", g->traffic, g->method);
-		snprintf(gnote, sizeof(gnote), "%s%s; %s%s%s", g->status,
+		snprintf(gnote, sizeof(gnote), "%s%s%s%s%s%s", g->status,
 			 report_guaranteed(r, g->traffic) == g ? ", stands" : "",
-			 g->criterion, g->source[0] ? "; " : "", g->source);
+			 g->criterion[0] ? "; " : "", g->criterion,
+			 g->source[0] ? "; " : "", g->source);
 		line(f, &(struct csv_row){ "guaranteed", series, -1,
 					   skipped ? NAN : g->n_cpus, "cores",
 					   skipped ? NAN : g->bandwidth_bps, "B/s",
