@@ -86,25 +86,29 @@ double cal_guaranteed_rep(struct memcal_bench *b, unsigned line,
 
 /*
  * pick_streams - the stream count: one repetition per count of
- * sweep_streams[], all cores at once, reads; the smallest count within
- * MEMCAL_GUAR_STREAMS_WITHIN of the best fills the memory system (more
- * only queue behind it).
+ * sweep_streams[], all cores at once, reads; the count with the highest
+ * figure.  Chains beyond what a core keeps in flight only queue, so a
+ * noisy sweep that errs high costs nothing, while one that errs low would
+ * understate the figure.
  */
 static unsigned pick_streams(struct memcal_bench *b,
 			     const struct memcal_guar_spec *s)
 {
 	const size_t n = sizeof(sweep_streams) / sizeof(*sweep_streams);
-	double bw[n], best = 0;
+	double best = 0;
+	unsigned pick = sweep_streams[n - 1];
 
 	for (size_t i = 0; i < n; i++) {
-		bw[i] = cal_guaranteed_rep(b, s->line, sweep_streams[i], false,
-					   s->rep_ns, s->offs, s->n_offs);
-		best = fmax(best, bw[i]);
+		double bw = cal_guaranteed_rep(b, s->line, sweep_streams[i],
+					       false, s->rep_ns, s->offs,
+					       s->n_offs);
+
+		if (bw > best) {
+			best = bw;
+			pick = sweep_streams[i];
+		}
 	}
-	for (size_t i = 0; i < n; i++)
-		if (bw[i] >= MEMCAL_GUAR_STREAMS_WITHIN * best)
-			return sweep_streams[i];
-	return sweep_streams[n - 1];
+	return pick;
 }
 
 /*

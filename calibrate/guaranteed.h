@@ -30,8 +30,6 @@
 /* The write warm-up runs this many repetitions' time: it must dirty the
  * whole last-level cache so that every later access evicts a dirty line. */
 #define MEMCAL_GUAR_WRITE_WARMUP	3
-/* A stream count within this share of the sweep's best is enough. */
-#define MEMCAL_GUAR_STREAMS_WITHIN	0.95
 /* Declared figures accepted, MB/s (10^6 bytes/s). */
 #define MEMCAL_GUAR_DECLARED_MIN_MBPS	1.0
 #define MEMCAL_GUAR_DECLARED_MAX_MBPS	10000000.0

@@ -92,10 +92,29 @@ static double indep_bw(struct memcal_bench *b)
 	return (double)lines * 64 * 1e9 / (double)(last - first);
 }
 
-/* median3plus - the median of @n values (sorted in place). */
+/* median_of - the median of @n values (sorted in place). */
 static double median_of(double *v, unsigned n)
 {
 	return cal_median(v, n);
+}
+
+/*
+ * anon_huge_mib - MiB of this process on transparent huge pages: random
+ * lines on base pages also pay a page walk each, which the figure then
+ * includes (printed so a reader can tell).
+ */
+static long anon_huge_mib(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb < 0 ? -1 : kb >> 10;
 }
 
 Test(guaranteed, random_line_agrees_with_an_independent_loop_and_is_below_streaming,
@@ -112,7 +131,7 @@ Test(guaranteed, random_line_agrees_with_an_independent_loop_and_is_below_stream
 	struct memcal_guaranteed g[2];
 	double foreign, k[ROUNDS], ind[ROUNDS], km, im;
 	unsigned cpus[2], n;
-	uint64_t size = 0;
+	uint64_t size = 0, t0, phase_ns;
 	char err[512];
 
 	cr_assert_eq(memcal_platform_topology_load(&t, NULL, err, sizeof(err)),
@@ -130,9 +149,11 @@ Test(guaranteed, random_line_agrees_with_an_independent_loop_and_is_below_stream
 	sp.n_use = n;
 	cr_assert_eq(cal_measure_bw(&b, &sp, &stream, err, sizeof(err)), 0,
 		     "%s", err);
+	t0 = memcal_now_ns();
 	cr_assert_eq(cal_guaranteed_measure(&b, &gs, "random-line", g,
 					    &foreign, err, sizeof(err)), 0,
 		     "%s", err);
+	phase_ns = memcal_now_ns() - t0;
 	/* side by side: the kernel at the swept stream count, then the loop */
 	for (unsigned r = 0; r < ROUNDS; r++) {
 		k[r] = cal_guaranteed_rep(&b, 64, (unsigned)g[0].streams, false,
@@ -144,10 +165,12 @@ Test(guaranteed, random_line_agrees_with_an_independent_loop_and_is_below_stream
 	printf("guaranteed on %u core(s), %llu MiB per core: random-line read "
 	       "%.2f GB/s (%d streams; side by side %.2f), write %.2f GB/s; "
 	       "independent loop %.2f GB/s; streaming aggregate read %.2f "
-	       "GB/s; read/streaming %.2f\n", n,
+	       "GB/s; read/streaming %.2f; quick phase %.2f s; %ld MiB on "
+	       "huge pages, foreign load %.0f%%\n", n,
 	       (unsigned long long)(b.bytes >> 20), g[0].bandwidth_bps / 1e9,
 	       g[0].streams, km / 1e9, g[1].bandwidth_bps / 1e9, im / 1e9,
-	       stream.agg.median / 1e9, g[0].bandwidth_bps / stream.agg.median);
+	       stream.agg.median / 1e9, g[0].bandwidth_bps / stream.agg.median,
+	       phase_ns / 1e9, anon_huge_mib(), foreign * 100);
 	fflush(stdout);
 	/*
 	 * Tolerance 35 %: the two loops reach their misses in flight
