@@ -74,8 +74,9 @@ void cal_bank_plan_free(struct memcal_bank_plan *p)
 
 /*
  * plan_build - bank 0's line offsets inside one plan page and the row
- * stride under @m.  -1 when the functions reach beyond the page (its
- * physical base would then change the bank) or memory runs out.
+ * stride under @m.  MEMCAL_EUNSUPPORTED when the functions reach beyond
+ * the page (its physical base would then change the bank), MEMCAL_ENOMEM
+ * when memory runs out.
  */
 static int plan_build(const struct memcal_dram_map *m, unsigned line,
 		      struct memcal_bank_plan *p)
@@ -86,17 +87,17 @@ static int plan_build(const struct memcal_dram_map *m, unsigned line,
 	for (unsigned i = 0; i < m->n_fn; i++)
 		all |= m->fn[i];
 	if (all >= MEMCAL_DRAM_PLAN_PAGE)
-		return -1;
+		return MEMCAL_EUNSUPPORTED;
 	rows = m->row_mask & ~all;
 	p->row_stride = rows ? rows & -rows : 0;
 	p->offs = calloc(cap, sizeof(*p->offs));
 	if (!p->offs)
-		return -1;
+		return MEMCAL_ENOMEM;
 	for (uint64_t o = 0; o < MEMCAL_DRAM_PLAN_PAGE; o += line)
 		if (!cal_dram_bank_of(m, o))
 			p->offs[p->n_offs++] = (uint32_t)o;
 	p->map = m;
-	return 0;
+	return MEMCAL_OK;
 }
 
 /**
@@ -116,6 +117,7 @@ int cal_bank_plan_for(const char *cpu_model, bool virtualised,
 		      char *reason, size_t len)
 {
 	const struct memcal_dram_map *m = NULL;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
 	for (size_t i = 0; !m && i < sizeof(dram_maps) / sizeof(*dram_maps); i++)
@@ -132,10 +134,13 @@ int cal_bank_plan_for(const char *cpu_model, bool virtualised,
 			 "(row-conflict timing is not tried)");
 		return MEMCAL_EUNSUPPORTED;
 	}
-	if (!line || plan_build(m, line, p)) {
+	rc = line ? plan_build(m, line, p) : MEMCAL_EINVAL;
+	if (rc) {
 		cal_bank_plan_free(p);
-		snprintf(reason, len, "out of memory for the single-bank plan");
-		return MEMCAL_ENOMEM;
+		snprintf(reason, len, "%s", rc == MEMCAL_ENOMEM ? "out of "
+			 "memory for the single-bank plan" : "the documented "
+			 "bank functions reach beyond a 2 MiB page");
+		return rc == MEMCAL_ENOMEM ? rc : MEMCAL_EUNSUPPORTED;
 	}
 	snprintf(p->text, sizeof(p->text), "bank 0 of %u functions (%s): %zu "
 		 "of %u lines per 2 MiB page, next row every %llu KiB; %s",

@@ -5,7 +5,6 @@
  */
 #include "guaranteed.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +112,8 @@ static unsigned pick_streams(struct memcal_bench *b,
 
 /*
  * measure_class - warm-up, then @s->reps repetitions of reads or writes
- * at @streams chains, into @g; -1 when no repetition could be timed.
+ * at @streams chains, into @g; MEMCAL_ERROR when no repetition could be
+ * timed.
  */
 static int measure_class(struct memcal_bench *b,
 			 const struct memcal_guar_spec *s, unsigned streams,
@@ -135,7 +135,7 @@ static int measure_class(struct memcal_bench *b,
 			samples[kept++] = v;
 	}
 	if (cal_stats_compute(samples, kept, true, &st) < 0)
-		return -1;
+		return MEMCAL_ERROR;
 	memset(g, 0, sizeof(*g));
 	snprintf(g->traffic, sizeof(g->traffic), "%s", write ? "write" : "read");
 	snprintf(g->method, sizeof(g->method), "%s", method);
@@ -154,7 +154,7 @@ static int measure_class(struct memcal_bench *b,
 		 streams, s->line, s->offs ? " of one DRAM bank" : "",
 		 write ? "counts the write-back of each dirtied line, not its "
 		 "read for ownership" : "counts each line read");
-	return 0;
+	return MEMCAL_OK;
 }
 
 /**
