@@ -89,8 +89,8 @@ static void latency_axes(struct svg_chart *c, double xmax, double ymax,
 /*
  * guaranteed_lines - the guaranteed figure that stands for each class as
  * a horizontal line in the colour of its streaming series (every access a
- * row miss, against what streaming reaches), its method in the legend and
- * on the line, its criterion in the group's tooltip (<title>).  Each sits in a <g
+ * row miss, against what streaming reaches), its figure and method in the
+ * legend, its criterion in the group's tooltip (<title>).  Each sits in a <g
  * class="guaranteed" data-traffic=...> for the tests.
  */
 static void guaranteed_lines(struct svg_chart *c, const struct report *r)
@@ -104,18 +104,22 @@ static void guaranteed_lines(struct svg_chart *c, const struct report *r)
 
 		if (!g)
 			continue;
-		snprintf(label, sizeof(label), "guaranteed %s (%s): %.2f GB/s",
-			 g->traffic, g->method, g->bandwidth_bps / 1e9);
-		snprintf(tip, sizeof(tip), "%s; %s", label, g->criterion);
+		snprintf(label, sizeof(label), "guaranteed %s %.2f GB/s",
+			 g->traffic, g->bandwidth_bps / 1e9);
+		snprintf(tip, sizeof(tip), "%s (%s); %s", label, g->method,
+			 g->criterion);
 		fprintf(c->f, "<g class=\"guaranteed\" data-traffic=\"%s\" "
 			"data-method=\"%s\" data-bps=\"%.6g\"><title>",
 			g->traffic, g->method, g->bandwidth_bps);
 		report_svg_escape(c->f, tip);
 		fputs("</title>\n", c->f);
+		/* unlabelled: near the axis the labels of both would collide */
 		report_svg_hline(c, g->bandwidth_bps / 1e9, NAN, NAN, color,
-				 "2 3", label);
+				 "2 3", NULL);
 		fputs("</g>\n", c->f);
 		report_svg_legend_add(c, label, color, "2 3", 1.5, false);
+		snprintf(label, sizeof(label), "(%s)", g->method);
+		report_svg_legend_add(c, label, "none", NULL, 0, false);
 	}
 }
 
