@@ -13,8 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <math.h>
+
 #include "buffers.h"
+#include "guaranteed.h"
 #include "memcal_db.h"
+#include "memcal_reports.h"
 #include "overhead.h"
 #include "replay.h"
 #include "results.h"
@@ -31,7 +36,7 @@
 #define RUN_OVERHEAD_REPEAT 3
 
 enum { OPT_QUICK = 256, OPT_CORES, OPT_SIZE, OPT_REPEAT, OPT_NO_OVERHEAD,
-       OPT_REPLAY };
+       OPT_REPLAY, OPT_GUAR_READ, OPT_GUAR_WRITE, OPT_SOURCE };
 
 static const struct cli_option run_options[] = {
 	{ "quick", 0, NULL, OPT_QUICK,
@@ -47,6 +52,14 @@ static const struct cli_option run_options[] = {
 	{ "replay", 0, "DIR", OPT_REPLAY,
 	  "discovery only, on the board recorded in DIR: the events it "
 	  "picks per CPU type; measures and stores nothing" },
+	{ "guaranteed-read", 0, "MBPS", OPT_GUAR_READ,
+	  "declare the guaranteed read bandwidth, MB/s (needs --source); "
+	  "it stands for the read class" },
+	{ "guaranteed-write", 0, "MBPS", OPT_GUAR_WRITE,
+	  "declare the guaranteed write bandwidth, MB/s (needs --source)" },
+	{ "source", 0, "TEXT", OPT_SOURCE,
+	  "where the declared figures come from (e.g. \"DDR4-2400 tRC, "
+	  "1 channel\")" },
 	{ NULL, 0, NULL, 0, NULL },
 };
 
@@ -58,6 +71,8 @@ static const struct cli_option run_options[] = {
  * @repeat: --repeat value (0: default).
  * @no_overhead: --no-overhead.
  * @replay: --replay folder, or NULL.
+ * @mbps:   --guaranteed-read and --guaranteed-write in MB/s (0: not given).
+ * @source: --source text, or NULL.
  */
 struct run_args {
 	bool quick;
@@ -66,7 +81,31 @@ struct run_args {
 	const char *replay;
 	uint64_t size;
 	unsigned repeat;
+	double mbps[2];
+	const char *source;
 };
+
+/* parse_mbps - a declared figure in MB/s: a finite number, in range. */
+static int parse_mbps(struct cli_ctx *ctx, const char *opt, const char *arg,
+		      double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(v))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--%s '%s': not a number "
+				 "(MB/s, e.g. 6400)", opt, arg);
+	if (v < MEMCAL_GUAR_DECLARED_MIN_MBPS ||
+	    v > MEMCAL_GUAR_DECLARED_MAX_MBPS)
+		return cli_error(ctx, CLI_EXIT_USAGE, "--%s '%s': out of range "
+				 "(%g..%g MB/s)", opt, arg,
+				 MEMCAL_GUAR_DECLARED_MIN_MBPS,
+				 MEMCAL_GUAR_DECLARED_MAX_MBPS);
+	*out = v;
+	return 0;
+}
 
 /* on_option - store one option of `memcal run`; usage errors exit 2. */
 static int on_option(struct cli_ctx *ctx, int key, const char *arg,
@@ -91,6 +130,17 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 			return cli_error(ctx, CLI_EXIT_USAGE, "--replay needs "
 					 "the folder of a recorded board");
 		a->replay = arg;
+		return 0;
+	case OPT_GUAR_READ:
+		return parse_mbps(ctx, "guaranteed-read", arg, &a->mbps[0]);
+	case OPT_GUAR_WRITE:
+		return parse_mbps(ctx, "guaranteed-write", arg, &a->mbps[1]);
+	case OPT_SOURCE:
+		if (!*arg)
+			return cli_error(ctx, CLI_EXIT_USAGE, "--source needs the "
+					 "text saying where the declared figures "
+					 "come from");
+		a->source = arg;
 		return 0;
 	case OPT_SIZE:
 		if (cli_parse_size(arg, &a->size, &why))
@@ -180,6 +230,38 @@ static int open_db(struct cli_ctx *ctx, memcal_db **db)
 		return rc;
 	}
 	memcal_db_rollback(*db);	/* ... but hold nothing while measuring */
+	return 0;
+}
+
+/*
+ * declared - the declared figures of @a into @g (*@n of them): --source
+ * is required with either figure and applies to nothing without one.
+ */
+static int declared(struct cli_ctx *ctx, const struct run_args *a,
+		    struct memcal_guaranteed *g, size_t *n)
+{
+	static const char *const cls[2] = { "read", "write" };
+	char err[256];
+
+	*n = 0;
+	if ((a->mbps[0] > 0 || a->mbps[1] > 0) && !a->source)
+		return cli_error(ctx, CLI_EXIT_USAGE, "--guaranteed-%s needs "
+				 "--source TEXT saying where the figure comes "
+				 "from (e.g. --source \"DDR4-2400 tRC 45.75 ns, "
+				 "1 channel\")", a->mbps[0] > 0 ? "read" :
+				 "write");
+	if (a->source && !(a->mbps[0] > 0 || a->mbps[1] > 0))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--source describes a "
+				 "declared figure: give --guaranteed-read or "
+				 "--guaranteed-write with it");
+	for (int c = 0; c < 2; c++) {
+		if (!(a->mbps[c] > 0))
+			continue;
+		if (cal_guaranteed_declared(&g[*n], cls[c], a->mbps[c],
+					    a->source, err, sizeof(err)))
+			return cli_error(ctx, CLI_EXIT_USAGE, "%s", err);
+		(*n)++;
+	}
 	return 0;
 }
 
@@ -293,7 +375,8 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
  * replay - `memcal run --replay DIR`: discovery on a recorded board,
  * printed per CPU type.  The database is never opened.
  */
-static int replay(struct cli_ctx *ctx, const struct run_args *a)
+static int replay(struct cli_ctx *ctx, const struct run_args *a,
+		  const struct memcal_guaranteed *g, size_t n_g)
 {
 	struct memcal_replay r;
 	char err[1024];
@@ -309,16 +392,33 @@ static int replay(struct cli_ctx *ctx, const struct run_args *a)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s; nothing was "
 				 "stored", err);
 	if (ctx->json) {
-		rc = cli_emit_json(ctx, cal_replay_to_json(&r));
+		json_t *doc = cal_replay_to_json(&r);
+
+		if (doc && n_g)	/* checked and shown, stored nowhere */
+			json_object_set_new(doc, "guaranteed",
+					    report_guaranteed_json(g, n_g));
+		rc = cli_emit_json(ctx, doc);
 	} else {
 		cal_replay_print(&r, ctx->out);
+		if (n_g) {
+			json_t *arr = report_guaranteed_json(g, n_g);
+
+			fprintf(ctx->out, "declared (checked, not stored: "
+				"--replay stores nothing):\n");
+			cal_guaranteed_print(ctx->out, arr);
+			json_decref(arr);
+		}
 		rc = CLI_EXIT_OK;
 	}
 	cal_replay_free(&r);
 	return rc;
 }
 
-/* cal_cmd_run - `memcal run [--quick] [--cores LIST] [--size BYTES] [--repeat N]`. */
+/*
+ * cal_cmd_run - `memcal run [--quick] [--cores LIST] [--size BYTES]
+ * [--repeat N] [--replay DIR] [--guaranteed-read MBPS]
+ * [--guaranteed-write MBPS] [--source TEXT]`.
+ */
 int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct run_args a = { 0 };
@@ -326,13 +426,17 @@ int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	struct memcal_run_opts o;
 	struct memcal_run_result r;
 	struct cli_progress bar;
+	struct memcal_guaranteed decl[2];
+	size_t n_decl = 0;
 	memcal_db *db = NULL;
 	unsigned *cpus = NULL, n = 0;
 	char err[512];
 	int first = 0, rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "[--quick] [--cores LIST] "
-			       "[--size BYTES] [--repeat N] [--replay DIR]",
+			       "[--size BYTES] [--repeat N] [--replay DIR] "
+			       "[--guaranteed-read MBPS] [--guaranteed-write "
+			       "MBPS] [--source TEXT]",
 			       run_options,
 			       on_option, &a, &first);
 	if (rc == CLI_HELP_SHOWN)
@@ -342,8 +446,11 @@ int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	if (first < argc)
 		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
 				 argv[first]);
+	rc = declared(ctx, &a, decl, &n_decl);
+	if (rc)
+		return rc;
 	if (a.replay)
-		return replay(ctx, &a);
+		return replay(ctx, &a, decl, n_decl);
 	if (memcal_platform_topology_load(&t, NULL, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	rc = pick_cpus(ctx, &t, a.cores, &cpus, &n);
@@ -366,6 +473,11 @@ int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	cli_progress_end(&bar);
 	if (!rc && !a.quick && !a.no_overhead)
 		measure_overhead(ctx, &t, cpus, n, &r);
+	for (size_t i = 0; !rc && i < n_decl; i++)
+		if (cal_result_add_guaranteed(&r, &decl[i])) {
+			snprintf(err, sizeof(err), "out of memory");
+			rc = MEMCAL_ENOMEM;
+		}
 	if (rc) {
 		rc = cli_error(ctx, rc == MEMCAL_EUNSUPPORTED
 			       ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE,

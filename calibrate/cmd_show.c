@@ -12,6 +12,7 @@
 
 #include "memcal_cmds.h"
 #include "memcal_db.h"
+#include "memcal_db_guaranteed.h"
 #include "memcal_reports.h"
 #include "results.h"
 
@@ -182,6 +183,40 @@ static json_t *run_json(const struct memcal_run *r)
 }
 
 /**
+ * struct guar_rows - the guaranteed-bandwidth rows of a run.
+ * @g: the rows, @n of them (a run stores at most MEMCAL_RESULT_MAX_GUAR).
+ */
+struct guar_rows {
+	struct memcal_guaranteed g[MEMCAL_RESULT_MAX_GUAR];
+	size_t n;
+};
+
+/* keep_guar - memcal_db_guaranteed_list() callback: collect the row. */
+static int keep_guar(const struct memcal_guaranteed *g, void *user)
+{
+	struct guar_rows *gr = user;
+
+	if (gr->n < MEMCAL_RESULT_MAX_GUAR)
+		gr->g[gr->n++] = *g;
+	return 0;
+}
+
+/*
+ * add_guaranteed - the run's guaranteed figures as "guaranteed" in @o
+ * (report_guaranteed_json(): each with "stands").
+ */
+static int add_guaranteed(memcal_db *db, int64_t run_id, json_t *o)
+{
+	struct guar_rows gr = { .n = 0 };
+	int rc = memcal_db_guaranteed_list(db, run_id, keep_guar, &gr);
+
+	if (!rc)
+		json_object_set_new(o, "guaranteed",
+				    report_guaranteed_json(gr.g, gr.n));
+	return rc;
+}
+
+/**
  * run_figures() - every figure stored for @run_id, as JSON arrays in @o.
  * Return: MEMCAL_OK or the first database error.
  */
@@ -209,6 +244,8 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 		rc = memcal_db_sustainable_list(db, run_id, add_sustainable, sus);
 	if (!rc)
 		rc = memcal_db_mix_curve_list(db, run_id, add_mix, mix);
+	if (!rc)
+		rc = add_guaranteed(db, run_id, o);
 	if (!rc)
 		rc = memcal_db_pmu_event_list(db, run_id, add_pmu_event, ev);
 	if (!rc)
@@ -302,6 +339,34 @@ static double bw_or_zero(double v)
 	return isnan(v) ? 0 : v;
 }
 
+/*
+ * guar_headline - the guaranteed figure that stands for each class and
+ * its method into @h ("guaranteed_read_bps", "guaranteed_read_method",
+ * the same for write; 0 and null when the run has none).
+ */
+static void guar_headline(json_t *h, json_t *arr)
+{
+	static const char *const cls[2] = { "read", "write" };
+
+	for (int c = 0; c < 2; c++) {
+		json_t *e, *pick = NULL;
+		char key[64];
+		size_t i;
+
+		json_array_foreach(arr, i, e)
+			if (json_is_true(json_object_get(e, "stands")) &&
+			    !strcmp(json_string_value(json_object_get(e,
+				    "traffic")), cls[c]))
+				pick = e;
+		snprintf(key, sizeof(key), "guaranteed_%s_bps", cls[c]);
+		json_object_set_new(h, key, json_real(pick ? json_real_value(
+				    json_object_get(pick, "bandwidth_bps")) : 0));
+		snprintf(key, sizeof(key), "guaranteed_%s_method", cls[c]);
+		json_object_set(h, key, pick ? json_object_get(pick, "method")
+					     : json_null());
+	}
+}
+
 /**
  * headline() - the few figures a run is known by: one core and peak
  * bandwidth and the sustainable bandwidth from the run's rows, computed by
@@ -349,6 +414,8 @@ static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
 		"overhead_worst_ratio", worst, "overhead_method", method);
 	if (h)
 		json_object_set(h, "family", family);
+	if (h)
+		guar_headline(h, json_object_get(fig, "guaranteed"));
 out:
 	json_decref(family);
 	free(rr.bw);
@@ -439,6 +506,29 @@ static void print_family(FILE *f, json_t *arr)
 	fprintf(f, "  %-28s %s GB/s\n", "sustainable by read share", line);
 }
 
+/* print_guar_headline - the guaranteed figure of each class and its method. */
+static void print_guar_headline(FILE *f, json_t *h)
+{
+	static const char *const cls[2] = { "read", "write" };
+
+	for (int c = 0; c < 2; c++) {
+		char key[64], label[64];
+		const char *m;
+		double v;
+
+		snprintf(key, sizeof(key), "guaranteed_%s_method", cls[c]);
+		m = json_string_value(json_object_get(h, key));
+		snprintf(key, sizeof(key), "guaranteed_%s_bps", cls[c]);
+		v = json_real_value(json_object_get(h, key));
+		snprintf(label, sizeof(label), "guaranteed %s", cls[c]);
+		if (m && v > 0)
+			fprintf(f, "  %-28s %8.2f GB/s  (%s)\n", label, v / 1e9,
+				m);
+		else
+			fprintf(f, "  %-28s %8s\n", label, "-");
+	}
+}
+
 /* print_listing - text form of the listing built by show_listing(). */
 static void print_listing(FILE *f, json_t *doc)
 {
@@ -501,6 +591,7 @@ static void print_listing(FILE *f, json_t *doc)
 		print_gbs(f, "sustainable write", h, "sustainable_write_bps",
 			  "sustainable_write_lower_bound");
 		print_family(f, json_object_get(h, "family"));
+		print_guar_headline(f, h);
 		fprintf(f, "  %-28s %s\n", "PMU", json_is_null(pmu) ? "-" :
 			json_is_true(pmu) ? "available" : "none (no hardware PMU)");
 	}
@@ -628,6 +719,11 @@ static void print_run(FILE *f, json_t *doc)
 				     json_object_get(e, "criterion")), 78);
 	}
 	print_none(f, json_object_get(doc, "sustainable"));
+	fputc('\n', f);
+	if (json_array_size(json_object_get(doc, "guaranteed")))
+		cal_guaranteed_print(f, json_object_get(doc, "guaranteed"));
+	else
+		fprintf(f, "Guaranteed bandwidth:\n  (none)\n");
 	if (json_array_size(json_object_get(doc, "mix_curves"))) {
 		fputc('\n', f);
 		cal_mix_print(f, json_object_get(doc, "mix_curves"));

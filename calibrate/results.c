@@ -75,6 +75,20 @@ int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 }
 
 /*
+ * cal_result_add_guaranteed - append a guaranteed-bandwidth figure;
+ * MEMCAL_OK, or MEMCAL_ENOMEM when the run already holds
+ * MEMCAL_RESULT_MAX_GUAR of them.
+ */
+int cal_result_add_guaranteed(struct memcal_run_result *r,
+			      const struct memcal_guaranteed *g)
+{
+	if (r->n_guar >= MEMCAL_RESULT_MAX_GUAR)
+		return MEMCAL_ENOMEM;
+	r->guar[r->n_guar++] = *g;
+	return MEMCAL_OK;
+}
+
+/*
  * cal_result_note - append a sentence to the run's notes ("; "
  * separated).  Returns 0 or -1.
  */
@@ -134,6 +148,8 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 		rc = memcal_db_selfcheck_store(db, r->run.id, &r->checks[i]);
 	for (size_t i = 0; !rc && i < r->n_kinds; i++)
 		rc = memcal_db_cpu_kind_store(db, r->run.id, &r->kinds[i]);
+	for (size_t i = 0; !rc && i < r->n_guar; i++)
+		rc = memcal_db_guaranteed_store(db, r->run.id, &r->guar[i]);
 	if (!rc && r->overhead)
 		rc = cal_overhead_store(db, r->run.id, r->overhead);
 	return rc;
@@ -213,6 +229,13 @@ static int load_kind(const struct memcal_cpu_kind *k, void *user)
 	return 0;
 }
 
+/* load_guar - list callback: keep a guaranteed-bandwidth figure. */
+static int load_guar(const struct memcal_guaranteed *g, void *user)
+{
+	cal_result_add_guaranteed(user, g);	/* more than a run stores: dropped */
+	return 0;
+}
+
 /* load_check - list callback: append a self-check. */
 static int load_check(const struct memcal_selfcheck *c, void *user)
 {
@@ -250,6 +273,8 @@ int cal_result_load(memcal_db *db, int64_t run_id,
 		rc = memcal_db_selfcheck_list(db, run_id, load_check, r);
 	if (!rc)
 		rc = memcal_db_cpu_kind_list(db, run_id, load_kind, r);
+	if (!rc)
+		rc = memcal_db_guaranteed_list(db, run_id, load_guar, r);
 	if (rc) {
 		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
 		cal_result_free(r);

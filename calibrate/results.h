@@ -20,6 +20,7 @@
 #include "memcal_db_mix.h"
 #include "memcal_db_selfcheck.h"
 #include "memcal_db_cpu_kind.h"
+#include "memcal_db_guaranteed.h"
 #include "memcal_platform.h"
 
 /**
@@ -35,9 +36,14 @@
  * @pmu_events: candidate events, @n_pmu_events of them.
  * @checks:     PMU self-checks with their verdicts, @n_checks of them.
  * @cap_bw, @cap_lat, @cap_pmu, @cap_checks: allocated capacities.
+ * @guar:     guaranteed-bandwidth figures, one per class and method
+ *            (skipped ones included), @n_guar of them.
  * @overhead: interrupt-overhead figures of a full run (owned), or NULL.
  */
 struct overhead_result;
+
+/* Guaranteed figures a run holds: 2 classes x 3 methods. */
+#define MEMCAL_RESULT_MAX_GUAR	6
 
 struct memcal_run_result {
 	struct memcal_platform platform;
@@ -57,6 +63,8 @@ struct memcal_run_result {
 	size_t n_checks, cap_checks;
 	struct memcal_cpu_kind kinds[8];	/* MEMCAL_MAX_CPU_TYPES */
 	size_t n_kinds;
+	struct memcal_guaranteed guar[MEMCAL_RESULT_MAX_GUAR];
+	size_t n_guar;
 	struct overhead_result *overhead;	/* full runs; owned, may be NULL */
 };
 
@@ -67,6 +75,8 @@ int cal_result_add_latency(struct memcal_run_result *r,
 int cal_result_add_pmu_event(struct memcal_run_result *r,
 				const struct memcal_pmu_event *e);
 int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c);
+int cal_result_add_guaranteed(struct memcal_run_result *r,
+			       const struct memcal_guaranteed *g);
 int cal_result_note(struct memcal_run_result *r, const char *note);
 void cal_result_free(struct memcal_run_result *r);
 
@@ -81,6 +91,7 @@ void cal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
 void cal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
 json_t *cal_result_to_json(const struct memcal_run_result *r);
+void cal_guaranteed_print(FILE *out, json_t *arr);
 json_t *cal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n);
 void cal_cpu_kinds_print(FILE *out, json_t *arr);
 void cal_mix_print(FILE *out, json_t *arr);

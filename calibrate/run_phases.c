@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "dram_banks.h"
+#include "guaranteed.h"
 #include "knee.h"
 #include "latency.h"
 #include "measure.h"
@@ -95,7 +97,8 @@ unsigned cal_run_steps(const struct memcal_run_opts *o)
 	for (unsigned c = 2; c <= o->n_cpus; c++)
 		if (!o->quick || c == o->n_cpus)
 			steps += mixed_readers(o, c, rd);
-	return steps + MEMCAL_MIX_COUNT /* latency */ + 1 /* PMU */;
+	return steps + 1 /* guaranteed */ + MEMCAL_MIX_COUNT /* latency */ +
+	       1 /* PMU */;
 }
 
 /* note_foreign - remember the worst foreign load and where it was. */
@@ -194,6 +197,92 @@ static int phase_bandwidth(struct run_state *s, char *err, size_t errlen)
 		}
 	}
 	return rc;
+}
+
+/*
+ * single_bank - the single-bank figures where the board's DRAM mapping is
+ * documented and the buffers lie on 2 MiB huge pages (the plan's offsets
+ * are then physical), with @streams chains; otherwise both classes are
+ * stored as skipped with the reason.
+ */
+static int single_bank(struct run_state *s, const struct memcal_guar_spec *rl,
+		       unsigned streams, char *err, size_t errlen)
+{
+	struct memcal_bank_plan plan;
+	struct memcal_guaranteed g[2];
+	char why[256];
+	double foreign;
+	int rc = cal_bank_plan_for(s->r->platform.cpu_model,
+				   cal_running_virtualised(), rl->line, &plan,
+				   why, sizeof(why));
+
+	if (rc == MEMCAL_ENOMEM)
+		return rc;
+	if (!rc && (!s->b.bufs[0].hugetlb ||
+		    s->b.bufs[0].page != MEMCAL_DRAM_PLAN_PAGE)) {
+		snprintf(why, sizeof(why), "the DRAM mapping is documented but "
+			 "the buffers are not on 2 MiB hugetlb pages, so the "
+			 "bank bits are unknown (reserve some: sysctl "
+			 "vm.nr_hugepages)");
+		rc = MEMCAL_EUNSUPPORTED;
+	}
+	if (!rc) {
+		struct memcal_guar_spec sb = *rl;
+
+		sb.streams = streams;
+		sb.offs = plan.offs;
+		sb.n_offs = plan.n_offs;
+		rc = cal_guaranteed_measure(&s->b, &sb, "single-bank", g,
+					    &foreign, err, errlen);
+		if (!rc) {
+			note_foreign(s, foreign, "single-bank guaranteed bandwidth");
+			for (int c = 0; c < 2; c++)
+				snprintf(g[c].source, sizeof(g[c].source), "%s",
+					 plan.text);
+		}
+	}
+	cal_bank_plan_free(&plan);
+	if (rc == MEMCAL_EUNSUPPORTED) {
+		cal_guaranteed_skipped(&g[0], "read", "single-bank", why);
+		cal_guaranteed_skipped(&g[1], "write", "single-bank", why);
+		rc = 0;
+	}
+	for (int c = 0; !rc && c < 2; c++)
+		if (cal_result_add_guaranteed(s->r, &g[c]))
+			rc = MEMCAL_ENOMEM;
+	return rc;
+}
+
+/*
+ * phase_guaranteed - the guaranteed bandwidth: random lines from every
+ * measured core at once (stream count from the sweep), reads then writes,
+ * then the single-bank figures or why they are skipped.
+ */
+static int phase_guaranteed(struct run_state *s, char *err, size_t errlen)
+{
+	struct memcal_guar_spec rl = {
+		.reps = s->reps, .warmup = s->warmup,
+		.rep_ns = s->o->quick ? MEMCAL_GUAR_REP_NS_QUICK
+				      : MEMCAL_GUAR_REP_NS_FULL,
+		.line = memcal_platform_topology_line_size(s->t),
+	};
+	struct memcal_guaranteed g[2];
+	double foreign;
+	int rc;
+
+	if (s->step)
+		s->step(s->user, "guaranteed bandwidth, random lines");
+	if (!rl.line)
+		rl.line = 64;
+	rc = cal_guaranteed_measure(&s->b, &rl, "random-line", g, &foreign,
+				    err, errlen);
+	if (rc)
+		return rc;
+	note_foreign(s, foreign, "random-line guaranteed bandwidth");
+	if (cal_result_add_guaranteed(s->r, &g[0]) ||
+	    cal_result_add_guaranteed(s->r, &g[1]))
+		return MEMCAL_ENOMEM;
+	return single_bank(s, &rl, (unsigned)g[0].streams, err, errlen);
 }
 
 /* best_aggregate - highest aggregate median of @kind stored so far. */
@@ -675,6 +764,8 @@ int cal_run_measure(const struct memcal_topology *t,
 		cal_result_note(r, "buffers on base pages (no huge pages "
 				   "offered): figures include TLB misses");
 	rc = phase_bandwidth(&s, err, errlen);
+	if (!rc)
+		rc = phase_guaranteed(&s, err, errlen);
 	if (!rc)
 		rc = phase_latency(&s, err, errlen);
 	if (!rc)

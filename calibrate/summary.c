@@ -121,6 +121,53 @@ void cal_mix_print(FILE *out, json_t *arr)
 }
 
 /**
+ * cal_guaranteed_print() - the guaranteed-bandwidth figures of @arr (the
+ * JSON above), one line each with its method, status and spread, then
+ * its criterion and its source or the reason it was skipped; "[stands]"
+ * marks the one each class is planned with.  Nothing for a run without.
+ */
+void cal_guaranteed_print(FILE *out, json_t *arr)
+{
+	size_t i;
+	json_t *g;
+
+	if (!json_array_size(arr))
+		return;
+	cal_print_wrapped(out, "", "Guaranteed bandwidth (every access a row "
+			  "miss: the pool real-time guarantees are drawn "
+			  "from), GB/s median [min..max]:", 78);
+	json_array_foreach(arr, i, g) {
+		const char *st = json_string_value(json_object_get(g, "status"));
+		const char *src = json_string_value(json_object_get(g, "source"));
+		bool skipped = !strcmp(st, "skipped");
+		char lead[128];
+
+		if (skipped)
+			fprintf(out, "  %-5s %-11s %-8s %7s\n",
+				json_string_value(json_object_get(g, "traffic")),
+				json_string_value(json_object_get(g, "method")),
+				st, "-");
+		else
+			fprintf(out, "  %-5s %-11s %-8s %7.2f [%.2f..%.2f]%s\n",
+				json_string_value(json_object_get(g, "traffic")),
+				json_string_value(json_object_get(g, "method")),
+				st, json_real_value(json_object_get(g,
+				"bandwidth_bps")) / 1e9,
+				json_real_value(json_object_get(g, "min_bps")) / 1e9,
+				json_real_value(json_object_get(g, "max_bps")) / 1e9,
+				json_is_true(json_object_get(g, "stands")) ?
+				"  [stands]" : "");
+		if (!skipped)
+			cal_print_wrapped(out, "    criterion: ", json_string_value(
+					  json_object_get(g, "criterion")), 78);
+		snprintf(lead, sizeof(lead), "    %s: ", skipped ? "reason" :
+			 "source");
+		if (src && *src)
+			cal_print_wrapped(out, lead, src, 78);
+	}
+}
+
+/**
  * cal_cpu_kinds_json() - @n kinds of CPU as the JSON array `memcal
  * run --json` and `memcal show --json` carry as "cpu_kinds".
  */
@@ -277,6 +324,12 @@ void cal_result_print(const struct memcal_run_result *r, FILE *out)
 	print_bw(r, out);
 	print_latency(r, out);
 	print_sustainable(r, out);
+	if (r->n_guar) {
+		json_t *g = report_guaranteed_json(r->guar, r->n_guar);
+
+		cal_guaranteed_print(out, g);
+		json_decref(g);
+	}
 	if (r->n_mix) {
 		json_t *mix = json_array();
 
@@ -385,5 +438,8 @@ json_t *cal_result_to_json(const struct memcal_run_result *r)
 	if (doc && r->n_kinds)
 		json_object_set_new(doc, "cpu_kinds",
 				    cal_cpu_kinds_json(r->kinds, r->n_kinds));
+	if (doc)
+		json_object_set_new(doc, "guaranteed",
+				    report_guaranteed_json(r->guar, r->n_guar));
 	return doc;
 }

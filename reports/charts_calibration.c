@@ -86,10 +86,48 @@ static void latency_axes(struct svg_chart *c, double xmax, double ymax,
 		       "latency (ns)", xt, yt);
 }
 
+/*
+ * guaranteed_lines - the guaranteed figure that stands for each class as
+ * a horizontal line in the colour of its streaming series (every access a
+ * row miss, against what streaming reaches), its figure and method in the
+ * legend, its criterion in the group's tooltip (<title>).  Each sits in a <g
+ * class="guaranteed" data-traffic=...> for the tests.
+ */
+static void guaranteed_lines(struct svg_chart *c, const struct report *r)
+{
+	static const char *const cls[2] = { "read", "write" };
+
+	for (int k = 0; k < 2; k++) {
+		const struct memcal_guaranteed *g = report_guaranteed(r, cls[k]);
+		const char *color = report_svg_palette((size_t)k);
+		char label[160], tip[480];
+
+		if (!g)
+			continue;
+		snprintf(label, sizeof(label), "guaranteed %s %.2f GB/s",
+			 g->traffic, g->bandwidth_bps / 1e9);
+		snprintf(tip, sizeof(tip), "%s (%s); %s", label, g->method,
+			 g->criterion);
+		fprintf(c->f, "<g class=\"guaranteed\" data-traffic=\"%s\" "
+			"data-method=\"%s\" data-bps=\"%.6g\"><title>",
+			g->traffic, g->method, g->bandwidth_bps);
+		report_svg_escape(c->f, tip);
+		fputs("</title>\n", c->f);
+		/* unlabelled: near the axis the labels of both would collide */
+		report_svg_hline(c, g->bandwidth_bps / 1e9, NAN, NAN, color,
+				 "2 3", NULL);
+		fputs("</g>\n", c->f);
+		report_svg_legend_add(c, label, color, "2 3", 1.5, false);
+		snprintf(label, sizeof(label), "(%s)", g->method);
+		report_svg_legend_add(c, label, "none", NULL, 0, false);
+	}
+}
+
 /**
  * report_chart_bandwidth() - aggregate bandwidth against the number of cores
  * running at once: read, write and non-temporal write, median with min-max
- * whiskers, the sustainable read bandwidth as a dashed line.
+ * whiskers, the sustainable read bandwidth as a dashed line and the
+ * guaranteed read and write bandwidth as dotted ones.
  */
 int report_chart_bandwidth(FILE *f, const struct report *r)
 {
@@ -155,6 +193,7 @@ int report_chart_bandwidth(FILE *f, const struct report *r)
 		report_svg_legend_add(&c, "sustainable read", "#444444", "6 4", 1.5,
 			       false);
 	}
+	guaranteed_lines(&c, r);
 	report_svg_chart_end(&c);
 	return 1;
 }

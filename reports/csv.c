@@ -8,7 +8,10 @@
  *
  * datasets: summary, bandwidth, latency, sustainable, mix_latency
  * (series "N% read", x B/s, y ns), mix_sustainable (x read share in per
- * cent, y sustainable B/s, y_min knee, y_max unpaced peak), overhead, budget,
+ * cent, y sustainable B/s, y_min knee, y_max unpaced peak), guaranteed
+ * (series "class/method", x cores, y B/s, y_min/y_max the spread, note
+ * status, whether it stands for its class, criterion and source or the
+ * reason it was skipped), overhead, budget,
  * validation_unregulated, validation_regulated, job_latency (x jobs, y
  * p99 ns, y_min p50, y_max max), job_deadline_misses, lms_actual, lms_predicted,
  * selfcheck (series the check, x expected, y measured; note verdict,
@@ -186,6 +189,22 @@ static void calibration(FILE *f, const struct report *r)
 					   m->sustainable_bps, "B/s",
 					   m->knee_bps, m->peak_bps,
 					   m->criterion });
+	}
+	for (size_t i = 0; i < r->n_guar; i++) {
+		const struct memcal_guaranteed *g = &r->guar[i];
+		bool skipped = !strcmp(g->status, "skipped");
+		char gnote[640];
+
+		snprintf(series, sizeof(series), "%s/%s", g->traffic, g->method);
+		snprintf(gnote, sizeof(gnote), "%s%s%s%s%s%s", g->status,
+			 report_guaranteed(r, g->traffic) == g ? ", stands" : "",
+			 g->criterion[0] ? "; " : "", g->criterion,
+			 g->source[0] ? "; " : "", g->source);
+		line(f, &(struct csv_row){ "guaranteed", series, -1,
+					   skipped ? NAN : g->n_cpus, "cores",
+					   skipped ? NAN : g->bandwidth_bps, "B/s",
+					   skipped ? NAN : g->min_bps,
+					   skipped ? NAN : g->max_bps, gnote });
 	}
 	for (size_t i = 0; i < r->n_ov; i++) {
 		const struct memcal_overhead_point *p = &r->ov[i];

@@ -83,6 +83,8 @@ struct report_lms_trace {
  * @lat, @n_lat: loaded-latency points of @run.
  * @sus, @n_sus: sustainable bandwidth per traffic class.
  * @mix, @n_mix: the bandwidth-latency family, 100 % read first.
+ * @guar, @n_guar: guaranteed-bandwidth figures, per class and method
+ *               (skipped ones included), reads first.
  * @have_pmu:    @pmu was stored.
  * @pmu:         the PMU verdict.
  * @ev, @n_ev:   PMU events considered.
@@ -120,6 +122,8 @@ struct report {
 	size_t n_sus;
 	struct memcal_mix_curve *mix;
 	size_t n_mix;
+	struct memcal_guaranteed guar[6];
+	size_t n_guar;
 	bool have_pmu;
 	struct memcal_pmu_status pmu;
 	struct memcal_pmu_event *ev;
@@ -155,6 +159,8 @@ int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id);
 int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id);
 void report_no_database(struct report *r, const char *path);
 void report_free(struct report *r);
+const struct memcal_guaranteed *report_guaranteed(const struct report *r,
+						  const char *traffic);
 void report_warn(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_missing(struct report *r, const char *fmt, ...)

@@ -99,6 +99,54 @@ json_t *report_selfcheck_json(const struct memcal_selfcheck *c)
 			 c->verdict, "message", c->message);
 }
 
+/**
+ * report_guaranteed_pick() - of @n guaranteed figures, the one that stands
+ * for class @traffic: declared, else single-bank, else random-line; never
+ * a skipped one (the rule memcal_db_guaranteed_pick() applies in SQL).
+ * Return: the figure, or NULL when the class has none.
+ */
+const struct memcal_guaranteed *
+report_guaranteed_pick(const struct memcal_guaranteed *g, size_t n,
+		       const char *traffic)
+{
+	static const char *const order[] = { "declared", "single-bank",
+					     "random-line" };
+
+	for (size_t m = 0; m < sizeof(order) / sizeof(*order); m++)
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(g[i].traffic, traffic) &&
+			    !strcmp(g[i].method, order[m]) &&
+			    strcmp(g[i].status, "skipped"))
+				return &g[i];
+	return NULL;
+}
+
+/**
+ * report_guaranteed_json() - @n guaranteed-bandwidth figures as the JSON
+ * array `memcal run --json`, `memcal show --json` and the report carry as
+ * "guaranteed": every field, and "stands" true on the figure that stands
+ * for its class (report_guaranteed_pick()).
+ */
+json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:s, s:f, s:f, s:f, s:s, s:i, s:I, s:i, "
+			"s:i, s:s, s:s, s:b}",
+			"traffic", g[i].traffic, "method", g[i].method,
+			"status", g[i].status, "bandwidth_bps", g[i].bandwidth_bps,
+			"min_bps", g[i].min_bps, "max_bps", g[i].max_bps,
+			"cpus", g[i].cpus, "n_cpus", g[i].n_cpus,
+			"buffer_bytes", (json_int_t)g[i].buffer_bytes,
+			"streams", g[i].streams, "repetitions", g[i].repetitions,
+			"criterion", g[i].criterion, "source", g[i].source,
+			"stands", report_guaranteed_pick(g, n, g[i].traffic) ==
+				  &g[i]));
+	return a;
+}
+
 /* calibration_json - add the calibration rows to @o. */
 static void calibration_json(json_t *o, const struct report *r)
 {
@@ -178,6 +226,8 @@ static void calibration_json(json_t *o, const struct report *r)
 	json_object_set_new(o, "latency", lat);
 	json_object_set_new(o, "sustainable", sus);
 	json_object_set_new(o, "mix_curves", mix);
+	json_object_set_new(o, "guaranteed",
+			    report_guaranteed_json(r->guar, r->n_guar));
 	for (size_t i = 0; i < r->n_sc; i++)
 		json_array_append_new(sc, report_selfcheck_json(&r->sc[i]));
 	json_object_set_new(o, "pmu", r->have_pmu ? json_pack(

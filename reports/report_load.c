@@ -167,6 +167,26 @@ static int newest_run_of(memcal_db *db, int64_t platform_id, bool overhead,
 	return rc == 1 ? 0 : rc;
 }
 
+/* collect_guar - keep a guaranteed-bandwidth figure (as many as fit). */
+static int collect_guar(const struct memcal_guaranteed *g, void *user)
+{
+	struct report *r = user;
+
+	if (r->n_guar < sizeof(r->guar) / sizeof(r->guar[0]))
+		r->guar[r->n_guar++] = *g;
+	return 0;
+}
+
+/**
+ * report_guaranteed() - the guaranteed figure of the run that stands for
+ * class @traffic (report_guaranteed_pick()), or NULL when none.
+ */
+const struct memcal_guaranteed *report_guaranteed(const struct report *r,
+						  const char *traffic)
+{
+	return report_guaranteed_pick(r->guar, r->n_guar, traffic);
+}
+
 /* load_measurements - the bandwidth-side rows of r->run. */
 static int load_measurements(struct report *r, memcal_db *db)
 {
@@ -180,6 +200,8 @@ static int load_measurements(struct report *r, memcal_db *db)
 		rc = memcal_db_sustainable_list(db, id, collect_sus, r);
 	if (!rc)
 		rc = memcal_db_mix_curve_list(db, id, collect_mix, r);
+	if (!rc)
+		rc = memcal_db_guaranteed_list(db, id, collect_guar, r);
 	if (!rc)
 		rc = memcal_db_pmu_event_list(db, id, collect_ev, r);
 	if (!rc)

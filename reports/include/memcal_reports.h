@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "memcal_db.h"
+#include "memcal_db_guaranteed.h"
 #include "memcal_db_job_latency.h"
 #include "memcal_db_mix.h"
 #include "memcal_db_selfcheck.h"
@@ -27,6 +28,10 @@ int report_push(void **arr, size_t *n, size_t elem, const void *item);
 json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
 json_t *report_mix_curve_json(const struct memcal_mix_curve *c);
 json_t *report_selfcheck_json(const struct memcal_selfcheck *c);
+json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n);
+const struct memcal_guaranteed *
+report_guaranteed_pick(const struct memcal_guaranteed *g, size_t n,
+		       const char *traffic);
 
 double report_figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
 		     int n_cpus, double *lo, double *hi);

@@ -3,14 +3,18 @@
  * neon_check.c - the arm64 (NEON and C) bandwidth kernels, cross-built
  * and run under qemu-aarch64-static (no Criterion for arm64 here): read
  * sums equal a scalar sum, writes fill exactly their region, copies copy,
- * and each mixed kernel reads and writes exactly its share of lines.
- * Exit status 0 when every kernel passes.
+ * and each mixed kernel reads and writes exactly its share of lines; the
+ * random-line kernel (portable C, the one every ISA uses) reads, and
+ * dirties exactly the lines it counts.  Exit status 0 when every kernel
+ * passes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "kernels.h"
+#include "randline.h"
 
 #define GUARD 256
 
@@ -110,6 +114,39 @@ static int check_mix(const struct memcal_kernel *k, size_t n)
 	return fail;
 }
 
+
+/*
+ * check_randline - 10 ms of random-line reads, then writes, over 1 MiB:
+ * each touches lines, and the writes increment exactly as many line-first
+ * words as they count (nothing else of the buffer changes).
+ */
+static int check_randline(void)
+{
+	size_t bytes = 1u << 20;
+	uint64_t *buf = aligned_alloc(64, bytes), n = 0, sum = 0;
+	struct memcal_randline a = { .buf = buf, .lines = bytes / 64,
+				     .line = 64, .streams = 16, .seed = 7 };
+	int fail = 0;
+
+	if (!buf)
+		return 1;
+	memset(buf, 0, bytes);
+	cal_randline_run(&a, memcal_now_ns() + 10000000ull, &n);
+	fail |= n == 0;
+	a.write = true;
+	cal_randline_run(&a, memcal_now_ns() + 10000000ull, &n);
+	for (size_t w = 0; w < bytes / 8; w++) {
+		fail |= w % 8 && buf[w];
+		sum += buf[w];
+	}
+	fail |= n == 0 || sum != n;
+	if (fail)
+		printf("FAIL random-line: %llu accesses, %llu increments\n",
+		       (unsigned long long)n, (unsigned long long)sum);
+	free(buf);
+	return fail;
+}
+
 /* main - every supported kernel at several sizes. */
 int main(void)
 {
@@ -136,6 +173,8 @@ int main(void)
 			for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
 				fail += check_mix(k, sizes[s]);
 		}
+	fail += check_randline();
+	tested++;
 	printf("%d kernels tested, %d failures; best read %s, ntwrite %s, "
 	       "mix %s\n", tested, fail,
 	       cal_kernel_best(MEMCAL_OP_READ)->variant,

@@ -387,3 +387,97 @@ Test(run_cli, killed_run_leaves_no_run, .timeout = 60)
 	cr_expect(WIFSIGNALED(st), "memcal was still running when killed");
 	cr_expect_eq(runs_stored(), 0, "a killed run stored nothing");
 }
+
+Test(run_cli, declared_figures_need_a_source_and_a_range)
+{
+	char out[4096];
+
+	cr_expect_eq(run(NULL, TINY " --guaranteed-read 3000", out, sizeof(out),
+			 false), 2);
+	cr_expect(strstr(out, "--guaranteed-read needs --source TEXT"), "%s",
+		  out);
+	cr_expect_eq(run(NULL, TINY " --source DIMM", out, sizeof(out), false),
+		     2);
+	cr_expect(strstr(out, "give --guaranteed-read or --guaranteed-write"),
+		  "%s", out);
+	cr_expect_eq(run(NULL, TINY " --guaranteed-write 0.5 --source x", out,
+			 sizeof(out), false), 2);
+	cr_expect(strstr(out, "--guaranteed-write '0.5': out of range"), "%s",
+		  out);
+	cr_expect_eq(run(NULL, TINY " --guaranteed-read 2e7 --source x", out,
+			 sizeof(out), false), 2);
+	cr_expect_eq(run(NULL, TINY " --guaranteed-read 3GB --source x", out,
+			 sizeof(out), false), 2);
+	cr_expect(strstr(out, "not a number"), "%s", out);
+	cr_expect_eq(runs_stored(), -1, "nothing was measured or created");
+	/* with --replay they are checked and shown, and nothing is stored */
+	cr_expect_eq(run(NULL, "--replay " MEMCAL_SOURCE_DIR
+			 "/tests/fixtures/boards/rk3588 --guaranteed-read 3200 "
+			 "--source 'LPDDR4X tRC'", out, sizeof(out), false), 0,
+		     "%s", out);
+	cr_expect(strstr(out, "read  declared    declared    3.20"), "%s", out);
+	cr_expect(strstr(out, "source: LPDDR4X tRC"), "%s", out);
+	cr_expect_eq(runs_stored(), -1);
+}
+
+/* guar_rows - "traffic/method/status;" per stored guaranteed figure. */
+static void guar_rows(char *buf, size_t len)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
+		     SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(h, "SELECT traffic, method, status "
+					"FROM guaranteed_bandwidth WHERE "
+					"run_id = 1 ORDER BY traffic, method",
+					-1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%s/%s/%s;",
+					sqlite3_column_text(st, 0),
+					sqlite3_column_text(st, 1),
+					sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
+Test(run_cli, quick_run_stores_every_guaranteed_figure, .timeout = 120)
+{
+	static char out[1 << 20];
+	json_t *doc, *g, *e;
+	char rows[512];
+	size_t i, stands = 0;
+
+	cr_assert_eq(run(NULL, TINY " --json --cores 0 --guaranteed-write "
+			 "1234.5 --source 'DDR4-2400 tRC'", out, sizeof(out),
+			 true), 0, "%s", out);
+	guar_rows(rows, sizeof(rows));
+	cr_expect_str_eq(rows, "read/random-line/measured;read/single-bank/"
+			 "skipped;write/declared/declared;write/random-line/"
+			 "measured;write/single-bank/skipped;");
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc, "not JSON: %.200s", out);
+	g = json_object_get(json_object_get(doc, "result"), "guaranteed");
+	cr_assert_eq(json_array_size(g), 5);
+	json_array_foreach(g, i, e) {
+		const char *m = json_string_value(json_object_get(e, "method"));
+		const char *t = json_string_value(json_object_get(e, "traffic"));
+
+		if (!json_is_true(json_object_get(e, "stands")))
+			continue;
+		stands++;
+		/* the declared write stands; the measured read stands */
+		cr_expect_str_eq(m, strcmp(t, "write") ? "random-line"
+						       : "declared");
+		if (!strcmp(t, "write"))
+			cr_expect_eq(json_real_value(json_object_get(e,
+				     "bandwidth_bps")), 1234.5e6);
+		else
+			cr_expect_gt(json_integer_value(json_object_get(e,
+				     "streams")), 0);
+	}
+	cr_expect_eq(stands, 2);
+	json_decref(doc);
+}
