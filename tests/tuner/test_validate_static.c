@@ -243,6 +243,19 @@ Test(validate_static, static_then_regulated_settings_and_fields,
 	cr_assert_str_eq(lat, "solo unregulated static regulated ");
 	memcal_db_close(h);
 
+	/* show: static against regulated, side by side */
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "show",
+		"--validation", "1", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "unregulated, static and regulated"), "%s",
+		  o->text);
+	cr_assert(strstr(o->text, "static against regulated"), "%s", o->text);
+	cr_assert(strstr(o->text, "be               be  ") &&
+		  strstr(o->text, "throughput "), "%s", o->text);
+	cr_assert(strstr(o->text, "rt               rt  ") &&
+		  strstr(o->text, ", misses 3/0\n"), "%s", o->text);
+	cr_assert_null(strstr(o->text, "static not measured"), "%s", o->text);
+
 	/* --no-static: no static run, NULL in the database, said so */
 	remove(logp);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "validate", mix,
@@ -266,7 +279,15 @@ Test(validate_static, static_then_regulated_settings_and_fields,
 		  o->out);
 	cr_assert(json_is_null(json_object_get(r0, "static_ns")), "%s",
 		  o->out);
+	cr_assert(json_is_false(json_object_get(doc, "static")), "%s", o->out);
 	json_decref(doc);
+	run(o, (const char *const[]){ MEMTUNE, "--db", db, "show",
+		"--validation", "2", NULL });
+	cr_assert_eq(o->rc, 0, "%s", o->text);
+	cr_assert(strstr(o->text, "static not measured"), "%s", o->text);
+	/* the static slot of the throughput is "-", not 0 */
+	cr_assert(strstr(o->text, "be               be  ") &&
+		  strstr(o->text, "/-/"), "%s", o->text);
 	json_decref(cfg);
 	free(o);
 }
