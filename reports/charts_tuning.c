@@ -2,8 +2,8 @@
 /*
  * charts_tuning.c - the charts of a tuned mix: per-core budgets stacked
  * against the sustainable bandwidth, validation slowdowns per workload
- * (unregulated, under static budgets and regulated, side by side), and LMS predicted against actual demand
- * over time.  Same contract as charts_calibration.c: 1 when drawn, 0 for a
+ * (unregulated, under static budgets and regulated, side by side), and
+ * LMS predicted against actual demand over time.  Same contract as charts_calibration.c: 1 when drawn, 0 for a
  * placeholder that names what is missing, -1 when memory ran out.
  */
 #include <math.h>
@@ -180,8 +180,8 @@ int report_chart_budgets(FILE *f, const struct report *r)
  * or "not measured" there when @ns is not a measurement; @misses < 0:
  * the condition stores no deadline misses.
  */
-static void val_bar(struct svg_chart *c, const struct memcal_validation_result *v,
-		    size_t i, double x0, double x1, bool ran, double ns,
+static void val_bar(struct svg_chart *c,
+		    const struct memcal_validation_result *v, size_t i, double x0, double x1, bool ran, double ns,
 		    const char *cond, int64_t misses, size_t colour)
 {
 	double s = ran && ns > 0 && v->solo_ns > 0 ? ns / v->solo_ns : NAN;
@@ -275,8 +275,8 @@ int report_chart_validation(FILE *f, const struct report *r)
 	}
 	report_svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", NULL);
 	report_svg_legend_add(&c, "unregulated", report_svg_palette(1), NULL, 0, true);
-	report_svg_legend_add(&c, "static (guarantees only)", report_svg_palette(3),
-			      NULL, 0, true);
+	report_svg_legend_add(&c, "static (guarantees only)",
+			      report_svg_palette(3), NULL, 0, true);
 	report_svg_legend_add(&c, "regulated (memreg)", report_svg_palette(0), NULL, 0, true);
 	report_svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);
 	report_svg_chart_end(&c);

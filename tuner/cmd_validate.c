@@ -3,8 +3,9 @@
  * cmd_validate.c - 'memtune validate MIX.yaml [--config ID]': the command
  * line of a validation.  It checks that the configuration is this mix's
  * and that every workload has a solo profile, has validate.c run the mix
- * unregulated, under static budgets and regulated, and stores and prints the slowdowns, deadline
- * misses, throttle statistics and per-job latency as one validation run.
+ * unregulated, under static budgets and regulated, and stores and prints
+ * the slowdowns, deadline misses, throttle statistics and per-job latency
+ * as one validation run.
  */
 #include <stdio.h>
 #include <stdlib.h>

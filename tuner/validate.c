@@ -305,7 +305,8 @@ static int cond_run(struct cli_ctx *ctx, const struct mix *m,
 	stats_all(o, c, s1);
 	for (int k = 0; k < c->n_cpus; k++) {
 		out->d[k].throttles = s1[k].throttles - s0[k].throttles;
-		out->d[k].throttled_ns = s1[k].throttled_ns - s0[k].throttled_ns;
+		out->d[k].throttled_ns = s1[k].throttled_ns -
+					 s0[k].throttled_ns;
 	}
 	return rc;
 }

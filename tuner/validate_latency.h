@@ -21,7 +21,9 @@
  * The conditions a real-time workload's jobs are timed in, in the order
  * they run and are listed (the database lists them in the same order).
  */
-enum vlat_cond { VLAT_SOLO, VLAT_UNREG, VLAT_STATIC, VLAT_REG, VLAT_N_COND };
+enum vlat_cond {
+	VLAT_SOLO, VLAT_UNREG, VLAT_STATIC, VLAT_REG, VLAT_N_COND
+};
 
 /**
  * enum vlat_probe - how a real-time workload's jobs are timed.
