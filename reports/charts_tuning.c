@@ -2,8 +2,8 @@
 /*
  * charts_tuning.c - the charts of a tuned mix: per-core budgets stacked
  * against the sustainable bandwidth, validation slowdowns per workload
- * (regulated against unregulated), and LMS predicted against actual demand
- * over time.  Same contract as charts_calibration.c: 1 when drawn, 0 for a
+ * (unregulated, under static budgets and regulated, side by side), and
+ * LMS predicted against actual demand over time.  Same contract as charts_calibration.c: 1 when drawn, 0 for a
  * placeholder that names what is missing, -1 when memory ran out.
  */
 #include <math.h>
@@ -176,8 +176,50 @@ int report_chart_budgets(FILE *f, const struct report *r)
 }
 
 /*
+ * val_bar - one condition's slowdown bar of workload @i in slot [@x0, @x1],
+ * or "not measured" there when @ns is not a measurement; @misses < 0:
+ * the condition stores no deadline misses.
+ */
+static void val_bar(struct svg_chart *c,
+		    const struct memcal_validation_result *v, size_t i, double x0, double x1, bool ran, double ns,
+		    const char *cond, int64_t misses, size_t colour)
+{
+	double s = ran && ns > 0 && v->solo_ns > 0 ? ns / v->solo_ns : NAN;
+	char label[256];
+
+	if (isnan(s)) {
+		report_svg_note(c, i + (x0 + x1) / 2, c->y.d0 + (c->y.d1 -
+				c->y.d0) * 0.04, "middle", "#9a3b00",
+				!strcmp(cond, "static") ? "static not measured"
+				: "not run");
+		return;
+	}
+	if (v->deadline_ns > 0 && misses < 0)	/* not stored for it */
+		snprintf(label, sizeof(label), "%s %s: %.3fx", v->workload,
+			 cond, s);
+	else if (v->deadline_ns > 0)
+		snprintf(label, sizeof(label), "%s %s: %.3fx, %lld jobs "
+			 "missed", v->workload, cond, s, (long long)misses);
+	else
+		snprintf(label, sizeof(label), "%s %s: %.3fx, throughput "
+			 "%.3f (solo time / co-run time)", v->workload, cond, s,
+			 1 / s);
+	report_svg_bar(c, i + x0, i + x1, 0, s, report_svg_palette(colour),
+		       label);
+	if (v->deadline_ns > 0 && misses > 0) {
+		snprintf(label, sizeof(label), "%lld misses",
+			 (long long)misses);
+		report_svg_note(c, i + (x0 + x1) / 2, s, "middle", "#9a3b00",
+				label);
+	}
+}
+
+/*
  * report_chart_validation() - slowdown against the solo run of each workload,
- * co-scheduled without the regulator and with it.
+ * co-scheduled without the regulator, under static budgets (MemGuard:
+ * each core held to its guarantee) and under the tuned regulation, side
+ * by side; a workload stored before the static condition existed says
+ * "static not measured" in its place.
  */
 int report_chart_validation(FILE *f, const struct report *r)
 {
@@ -202,11 +244,15 @@ int report_chart_validation(FILE *f, const struct report *r)
 		if (v->solo_ns > 0) {
 			ymax = fmax(ymax, v->unregulated_ns / v->solo_ns);
 			ymax = fmax(ymax, v->regulated_ns / v->solo_ns);
+			if (v->has_static)
+				ymax = fmax(ymax, v->static_ns / v->solo_ns);
 		}
 	}
 	report_svg_chart_begin(&c, f, "chart-validation", title, "Co-scheduled run "
-			"time over solo run time (1 = no interference); "
-			"regulated runs under memreg with the tuned config.",
+			"time over solo run time (1 = no interference; a "
+			"best-effort workload's throughput is its inverse); "
+			"static: each core held to its guarantee, no LMS, no "
+			"sharing; regulated: memreg with the tuned config.",
 			W, H);
 	{
 		double lo = 0, hi = ymax * 1.12;
@@ -219,34 +265,18 @@ int report_chart_validation(FILE *f, const struct report *r)
 	report_svg_chart_categories(&c, names, n, "workload");
 	for (size_t i = 0; i < n; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
-		double u = v->solo_ns > 0 ? v->unregulated_ns / v->solo_ns : NAN;
-		double g = v->solo_ns > 0 && v->regulated_ns > 0 ?
-			   v->regulated_ns / v->solo_ns : NAN;
-		char label[192];
 
-		snprintf(label, sizeof(label), "%s unregulated: %.3fx",
-			 v->workload, u);
-		if (!isnan(u))
-			report_svg_bar(&c, i + 0.12, i + 0.48, 0, u, report_svg_palette(1),
-				label);
-		snprintf(label, sizeof(label), "%s regulated: %.3fx, %lld of "
-			 "%lld jobs missed", v->workload, g,
-			 (long long)v->deadline_misses, (long long)v->jobs);
-		if (!isnan(g))
-			report_svg_bar(&c, i + 0.52, i + 0.88, 0, g, report_svg_palette(0),
-				label);
-		else
-			report_svg_note(&c, i + 0.7, c.y.d0 + (c.y.d1 - c.y.d0) * 0.04,
-				 "middle", "#9a3b00", "not run");
-		if (v->deadline_ns > 0 && v->deadline_misses > 0) {
-			snprintf(label, sizeof(label), "%lld misses",
-				 (long long)v->deadline_misses);
-			report_svg_note(&c, i + 0.7, isnan(g) ? 1 : g, "middle",
-				 "#9a3b00", label);
-		}
+		val_bar(&c, v, i, 0.08, 0.34, true, v->unregulated_ns,
+			"unregulated", -1, 1);
+		val_bar(&c, v, i, 0.37, 0.63, v->has_static, v->static_ns,
+			"static", v->static_deadline_misses, 3);
+		val_bar(&c, v, i, 0.66, 0.92, r->validation.regulated,
+			v->regulated_ns, "regulated", v->deadline_misses, 0);
 	}
 	report_svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", NULL);
 	report_svg_legend_add(&c, "unregulated", report_svg_palette(1), NULL, 0, true);
+	report_svg_legend_add(&c, "static (guarantees only)",
+			      report_svg_palette(3), NULL, 0, true);
 	report_svg_legend_add(&c, "regulated (memreg)", report_svg_palette(0), NULL, 0, true);
 	report_svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);
 	report_svg_chart_end(&c);

@@ -12,7 +12,10 @@
  * (series "class/method", x cores, y B/s, y_min/y_max the spread, note
  * status, whether it stands for its class, criterion and source or the
  * reason it was skipped), overhead, budget,
- * validation_unregulated, validation_regulated, job_latency (x jobs, y
+ * validation_unregulated, validation_regulated, validation_static (y_min
+ * misses, y_max throttles; note "static not measured" for a validation
+ * without it), validation_throughput (best-effort workloads, series
+ * "workload condition", y solo time over co-run time), job_latency (x jobs, y
  * p99 ns, y_min p50, y_max max), job_deadline_misses, lms_actual, lms_predicted,
  * selfcheck (series the check, x expected, y measured; note verdict,
  * event, tolerance and message), warning, missing.  Values are in base units (B/s, ns, us) with 10
@@ -257,6 +260,47 @@ static void selfchecks(FILE *f, const struct report *r)
 	}
 }
 
+/*
+ * validation_static - workload @v's static condition (x its time, y its
+ * slowdown, y_min its misses, y_max its throttles; "static not measured"
+ * with no figures when it did not run) and, for a best-effort workload,
+ * its throughput per condition (y solo time over co-run time).
+ */
+static void validation_static(FILE *f, const struct report *r,
+			      const struct memcal_validation_result *v)
+{
+	static const char *const cond[3] = { "unregulated", "static",
+					     "regulated" };
+	double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
+	double t[3] = { v->unregulated_ns, v->has_static ? v->static_ns : NAN,
+			r->validation.regulated && v->regulated_ns > 0 ?
+			v->regulated_ns : NAN };
+
+	if (v->has_static)
+		line(f, &(struct csv_row){ "validation_static", v->workload,
+					   v->cpu, v->static_ns, "ns",
+					   v->static_ns / solo, "x solo",
+					   (double)v->static_deadline_misses,
+					   (double)v->static_throttles, NULL });
+	else
+		line(f, &(struct csv_row){ "validation_static", v->workload,
+					   v->cpu, NAN, NULL, NAN, NULL, NAN,
+					   NAN, "static not measured" });
+	if (v->deadline_ns > 0)
+		return;
+	for (int k = 0; k < 3; k++) {
+		char series[160];
+
+		snprintf(series, sizeof(series), "%s %s", v->workload,
+			 cond[k]);
+		line(f, &(struct csv_row){ "validation_throughput", series,
+					   v->cpu, t[k], "ns", solo / t[k],
+					   "solo time / co-run time", NAN, NAN,
+					   isnan(t[k]) ? "not measured" :
+					   NULL });
+	}
+}
+
 /* tuning - budgets, validation and the LMS trace. */
 static void tuning(FILE *f, const struct report *r)
 {
@@ -285,6 +329,7 @@ static void tuning(FILE *f, const struct report *r)
 					   v->regulated_ns > 0 ?
 					   v->regulated_ns / solo : NAN,
 					   "x solo", NAN, NAN, NULL });
+		validation_static(f, r, v);
 	}
 	for (size_t i = 0; i < r->n_jl; i++) {
 		const struct memcal_job_latency *l = &r->jl[i];

@@ -224,10 +224,13 @@ static const struct section sections[] = {
 	  "their sum per traffic class, against the board's sustainable "
 	  "bandwidth (a log axis when they span more than 1.5 decades)." },
 	{ report_chart_validation, true, "Slowdown of each workload against its solo "
-	  "run, co-scheduled without and with the regulator." },
+	  "run, co-scheduled without the regulator, under static budgets "
+	  "(each core held to its guarantee, no LMS, no sharing) and with "
+	  "the tuned regulation." },
 	{ report_chart_job_latency, true, "Per-job latency of each real-time "
-	  "workload alone, co-run without and with the regulator: the "
-	  "99th percentile and the deadline are marked." },
+	  "workload alone, co-run without the regulator, under static "
+	  "budgets and with the tuned regulation: the 99th percentile and "
+	  "the deadline are marked." },
 	{ report_chart_lms, true, "Per-period demand and the NLMS prediction made for "
 	  "it one period ahead." },
 	{ report_chart_bandwidth, false, "Aggregate bandwidth as more cores run the "

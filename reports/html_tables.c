@@ -69,6 +69,55 @@ static void tail(FILE *f)
 	fputs("</table>\n", f);
 }
 
+/* p99_ms - @wl's p99 job latency in @cond (ms), NAN when not timed. */
+static double p99_ms(const struct report *r, const char *wl, const char *cond)
+{
+	for (size_t i = 0; i < r->n_jl; i++)
+		if (!strcmp(r->jl[i].workload, wl) &&
+		    !strcmp(r->jl[i].condition, cond))
+			return (double)r->jl[i].p99_ns / 1e6;
+	return NAN;
+}
+
+/*
+ * table_static - static budgets against the tuned regulation, side by
+ * side: slowdown per condition, then a real-time workload's p99 job
+ * latency and misses, a best-effort workload's throughput (solo time over
+ * co-run time).  "-" is not measured.
+ */
+static void table_static(FILE *f, const struct report *r)
+{
+	head(f, "Static budgets against regulation", "workload|kind|"
+	     "unregulated slowdown|static slowdown|regulated slowdown|"
+	     "p99 unregulated (ms)|p99 static (ms)|p99 regulated (ms)|"
+	     "static misses|regulated misses|throughput unregulated|"
+	     "throughput static|throughput regulated");
+	for (size_t i = 0; i < r->n_res; i++) {
+		const struct memcal_validation_result *v = &r->res[i];
+		double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
+		double t[3] = { v->unregulated_ns, v->has_static ? v->static_ns
+				: NAN, r->validation.regulated && v->regulated_ns
+				> 0 ? v->regulated_ns : NAN };
+		bool rt = v->deadline_ns > 0;
+
+		cells(f, "%s|%s|%.3f|%.3f|%.3f|%.3f|%.3f|%.3f|%.0f|%.0f|%.3f|"
+		      "%.3f|%.3f", v->workload, rt ? "real-time" : "best-effort",
+		      t[0] / solo, t[1] / solo, t[2] / solo,
+		      rt ? p99_ms(r, v->workload, "unregulated") : NAN,
+		      rt && v->has_static ? p99_ms(r, v->workload, "static") :
+		      NAN, rt ? p99_ms(r, v->workload, "regulated") : NAN,
+		      rt && v->has_static ? (double)v->static_deadline_misses :
+		      NAN, rt && r->validation.regulated ?
+		      (double)v->deadline_misses : NAN, rt ? NAN : solo / t[0],
+		      rt ? NAN : solo / t[1], rt ? NAN : solo / t[2]);
+	}
+	tail(f);
+	if (!report_has_static(r))
+		fputs("<p>static not measured: this validation ran before "
+		      "the static condition existed, or with --no-static.</p>\n",
+		      f);
+}
+
 /* tables_tuning - explanations, per-core budgets and validation results. */
 static void tables_tuning(FILE *f, const struct report *r)
 {
@@ -104,20 +153,32 @@ static void tables_tuning(FILE *f, const struct report *r)
 	if (r->n_res) {
 		head(f, "Validation results", "workload|CPU|solo (ms)|"
 		     "unregulated (ms)|regulated (ms)|unregulated slowdown|"
-		     "regulated slowdown|deadline (ms)|jobs|misses|throttles");
+		     "regulated slowdown|deadline (ms)|jobs|misses|throttles|"
+		     "static (ms)|static slowdown|static misses|static "
+		     "throttles");
 		for (i = 0; i < r->n_res; i++) {
 			const struct memcal_validation_result *v = &r->res[i];
 			double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
+			char st[160];
 
+			if (v->has_static)
+				snprintf(st, sizeof(st), "%.3f|%.3f|%lld|%lld",
+					 v->static_ns / 1e6, v->static_ns / solo,
+					 (long long)v->static_deadline_misses,
+					 (long long)v->static_throttles);
+			else
+				snprintf(st, sizeof(st), "static not measured|"
+					 "nan|nan|nan");
 			cells(f, "%s|%d|%.3f|%.3f|%.3f|%.3f|%.3f|%.3f|%lld|%lld|"
-			      "%lld", v->workload, v->cpu, v->solo_ns / 1e6,
+			      "%lld|%s", v->workload, v->cpu, v->solo_ns / 1e6,
 			      v->unregulated_ns / 1e6, v->regulated_ns / 1e6,
 			      v->unregulated_ns / solo, v->regulated_ns > 0 ?
 			      v->regulated_ns / solo : NAN, v->deadline_ns / 1e6,
 			      (long long)v->jobs, (long long)v->deadline_misses,
-			      (long long)v->throttles);
+			      (long long)v->throttles, st);
 		}
 		tail(f);
+		table_static(f, r);
 	}
 }
 

@@ -173,6 +173,7 @@ double report_doc_number(const json_t *obj, const char *const *keys);
 const struct memcal_sustainable *report_sustainable(const struct report *r,
 						    const char *traffic);
 double report_bytes_per_event(const struct report *r, const char *traffic);
+bool report_has_static(const struct report *r);
 
 /* report_summary.c: headline figures shared by every format. */
 double report_bw_at(const struct report *r, const char *kind, int n_cpus,

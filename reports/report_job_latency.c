@@ -97,11 +97,11 @@ static long cdf_points(const struct memcal_job_latency *l, double **x,
 	return (long)k;
 }
 
-/* cond_index - 0 solo, 1 unregulated, 2 regulated. */
+/* cond_index - 0 solo, 1 unregulated, 2 regulated, 3 static. */
 static size_t cond_index(const char *cond)
 {
 	return !strcmp(cond, "solo") ? 0 : !strcmp(cond, "unregulated") ? 1 :
-	       2;
+	       !strcmp(cond, "static") ? 3 : 2;
 }
 
 /**
@@ -111,7 +111,7 @@ static size_t cond_index(const char *cond)
  */
 int report_chart_job_latency(FILE *f, const struct report *r)
 {
-	static const char *const dash[] = { NULL, "6 3", "2 2" };
+	static const char *const dash[] = { NULL, "6 3", "2 2", "8 3 2 3" };
 	const char *title = "Per-job latency of the real-time workloads";
 	double xmax = 0, deadline = 0;
 	struct svg_chart c;

@@ -249,6 +249,50 @@ static json_t *array_of(const double *v, size_t n)
 	return a;
 }
 
+/* ratio_or_null - @a / @b when both are measurements, else null. */
+static json_t *ratio_or_null(bool ran, double a, double b)
+{
+	return ran && a > 0 && b > 0 ? json_real(a / b) : json_null();
+}
+
+/*
+ * static_json - add to @e workload @v's static figures (null when the
+ * static condition did not run, never 0), the slowdown of each condition
+ * and, for a best-effort workload, its throughput (solo time over co-run
+ * time) in each.
+ */
+static void static_json(json_t *e, const struct report *r,
+			const struct memcal_validation_result *v)
+{
+	static const char *const cond[3] = { "unregulated", "static",
+					     "regulated" };
+	bool s = v->has_static, ran[3] = { true, s, r->validation.regulated };
+	double t[3] = { v->unregulated_ns, v->static_ns, v->regulated_ns };
+	char key[40];
+
+	json_object_set_new(e, "has_static", json_boolean(s));
+	json_object_set_new(e, "static_ns", s ? num(v->static_ns) :
+			    json_null());
+	json_object_set_new(e, "static_deadline_misses", s ?
+			    json_integer(v->static_deadline_misses) :
+			    json_null());
+	json_object_set_new(e, "static_throttles", s ?
+			    json_integer(v->static_throttles) : json_null());
+	json_object_set_new(e, "static_throttled_ns", s ?
+			    json_integer(v->static_throttled_ns) :
+			    json_null());
+	for (int k = 0; k < 3; k++) {
+		snprintf(key, sizeof(key), "slowdown_%s", cond[k]);
+		json_object_set_new(e, key, ratio_or_null(ran[k], t[k],
+							  v->solo_ns));
+		if (v->deadline_ns > 0)
+			continue;
+		snprintf(key, sizeof(key), "throughput_%s", cond[k]);
+		json_object_set_new(e, key, ratio_or_null(ran[k], v->solo_ns,
+							  t[k]));
+	}
+}
+
 /* tuning_json - add the configuration, budgets, validation and LMS. */
 static void tuning_json(json_t *o, const struct report *r)
 {
@@ -282,7 +326,7 @@ static void tuning_json(json_t *o, const struct report *r)
 	for (size_t i = 0; i < r->n_res; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
 
-		json_array_append_new(res, json_pack(
+		json_t *e = json_pack(
 			"{s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I}",
 			"workload", v->workload, "cpu", v->cpu, "solo_ns",
 			num(v->solo_ns), "unregulated_ns",
@@ -291,15 +335,19 @@ static void tuning_json(json_t *o, const struct report *r)
 			num(v->deadline_ns), "jobs", (json_int_t)v->jobs,
 			"deadline_misses", (json_int_t)v->deadline_misses,
 			"throttles", (json_int_t)v->throttles, "throttled_ns",
-			(json_int_t)v->throttled_ns));
+			(json_int_t)v->throttled_ns);
+
+		static_json(e, r, v);
+		json_array_append_new(res, e);
 	}
 	json_object_set_new(o, "validation", !r->have_validation ?
 		(json_decref(res), json_null()) :
-		json_pack("{s:I, s:s, s:s, s:b, s:o}", "id",
+		json_pack("{s:I, s:s, s:s, s:b, s:b, s:o}", "id",
 			  (json_int_t)r->validation.id, "started_at",
 			  r->validation.started_at, "finished_at",
 			  r->validation.finished_at, "regulated",
-			  r->validation.regulated, "results", res));
+			  r->validation.regulated, "static",
+			  report_has_static(r), "results", res));
 	json_object_set_new(o, "job_latency", report_job_latency_json(r));
 	json_object_set_new(o, "lms", !r->lms.n ? json_null() :
 		json_pack("{s:s, s:i, s:i, s:o, s:o}", "source", r->lms.source,

@@ -324,6 +324,18 @@ static int collect_res(const struct memcal_validation_result *v, void *user)
 	return report_push((void **)&r->res, &r->n_res, sizeof(*v), v);
 }
 
+/**
+ * report_has_static() - whether @r's validation ran the static condition
+ * for any workload (false for one stored before it existed).
+ */
+bool report_has_static(const struct report *r)
+{
+	for (size_t i = 0; i < r->n_res; i++)
+		if (r->res[i].has_static)
+			return true;
+	return false;
+}
+
 /* load_validation - the newest validation of the configuration. */
 static int load_validation(struct report *r, memcal_db *db)
 {
@@ -350,6 +362,13 @@ static int load_validation(struct report *r, memcal_db *db)
 	if (!rc && !r->n_res)
 		report_missing(r, "Validation %lld stored no results.",
 			       (long long)r->validation.id);
+	else if (!rc && !report_has_static(r))
+		report_missing(r, "Validation %lld has no static condition "
+			       "(static not measured): run 'memtune validate "
+			       "MIX.yaml --config %lld' to compare static "
+			       "budgets with the tuned regulation.",
+			       (long long)r->validation.id,
+			       (long long)r->config.id);
 	if (!rc)
 		rc = report_load_job_latency(r, db);
 	return rc;

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memcal_db_job_latency.h"
+#include "memcal_reports.h"
 #include "memtune_cmds.h"
+#include "validate.h"
 
 /* print_provenance - where configuration @id came from, and its validations. */
 static int print_provenance(struct cli_ctx *ctx, memcal_db *db,
@@ -158,70 +161,186 @@ static int show_profile(struct cli_ctx *ctx, memcal_db *db, int64_t id)
 	return 0;
 }
 
-/* result_json - one validation result as an object (validation_result
- * callback). */
-static int result_json(const struct memcal_validation_result *r, void *user)
+/**
+ * struct shown - one validation as read back for show.
+ * @res, @n_res:  its results, in mix order.
+ * @lat, @n_lat:  its per-job latency rows.
+ * @has_static:   the static condition ran (false for a validation stored
+ *                before it existed, or run with --no-static).
+ */
+struct shown {
+	struct memcal_validation_result *res;
+	size_t n_res;
+	struct memcal_job_latency *lat;
+	size_t n_lat;
+	bool has_static;
+};
+
+/* on_result - collect one validation result (callback). */
+static int on_result(const struct memcal_validation_result *r, void *user)
 {
-	return json_array_append_new(user, json_pack(
-		"{s:s,s:i,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:I}", "workload",
-		r->workload, "cpu", r->cpu, "solo_ns", r->solo_ns,
-		"unregulated_ns", r->unregulated_ns, "regulated_ns",
-		r->regulated_ns, "deadline_ns", r->deadline_ns, "jobs",
-		(json_int_t)r->jobs, "deadline_misses",
-		(json_int_t)r->deadline_misses, "throttles",
-		(json_int_t)r->throttles, "throttled_ns",
-		(json_int_t)r->throttled_ns));
+	struct shown *s = user;
+
+	s->has_static |= r->has_static;
+	return report_push((void **)&s->res, &s->n_res, sizeof(*r), r);
 }
 
-/* result_line - one validation result as a line (callback). */
-static int result_line(const struct memcal_validation_result *r, void *user)
+/* on_latency - collect one latency row, its histogram dropped (callback). */
+static int on_latency(const struct memcal_job_latency *l, void *user)
 {
-	fprintf(user, "  %-16s %3d %10.1f %10.1f %10.1f %10.1f %6lld %6lld "
-		"%9lld\n", r->workload, r->cpu, r->solo_ns / 1e6,
-		r->unregulated_ns / 1e6, r->regulated_ns / 1e6,
-		r->deadline_ns / 1e6, (long long)r->jobs,
-		(long long)r->deadline_misses, (long long)r->throttles);
-	return 0;
+	struct shown *s = user;
+	struct memcal_job_latency c = *l;
+
+	c.histogram = NULL;
+	return report_push((void **)&s->lat, &s->n_lat, sizeof(c), &c);
+}
+
+/* find_lat - the latency row of @wl in @cond, or NULL. */
+static const struct memcal_job_latency *find_lat(const struct shown *s,
+						 const char *wl,
+						 const char *cond)
+{
+	for (size_t i = 0; i < s->n_lat; i++)
+		if (!strcmp(s->lat[i].workload, wl) &&
+		    !strcmp(s->lat[i].condition, cond))
+			return &s->lat[i];
+	return NULL;
+}
+
+/* cell - @v with @dec decimals in @buf when @ok, else "-". */
+static const char *cell(char *buf, size_t len, bool ok, int dec, double v)
+{
+	if (!ok)
+		return "-";
+	snprintf(buf, len, "%.*f", dec, v);
+	return buf;
+}
+
+/*
+ * print_compare - static against regulated, side by side: each workload's
+ * slowdown per condition, then a real-time workload's p99 job latency and
+ * misses, a best-effort workload's throughput (solo time over co-run
+ * time).  A validation without the static condition says so.
+ */
+static void print_compare(FILE *f, const struct shown *s, bool regulated)
+{
+	static const char *const cond[3] = { "unregulated", "static",
+					     "regulated" };
+
+	fprintf(f, "static against regulated (slowdown: co-run time / solo "
+		"time; throughput: solo time / co-run time):\n");
+	if (!s->has_static)
+		fprintf(f, "  static not measured (validation without the "
+			"static condition)\n");
+	fprintf(f, "  %-16s %-4s %8s %8s %8s  %s\n", "workload", "kind",
+		"unreg_x", "static_x", "reg_x",
+		"p99_ms or throughput (unreg/static/reg), misses (static/reg)");
+	for (size_t i = 0; i < s->n_res; i++) {
+		const struct memcal_validation_result *r = &s->res[i];
+		double t[3] = { r->unregulated_ns, r->static_ns,
+				r->regulated_ns };
+		bool ok[3] = { true, r->has_static, regulated };
+		bool rt = r->deadline_ns > 0;
+		char b[3][24], x[3][24], m[24];
+
+		for (int k = 0; k < 3; k++) {
+			const struct memcal_job_latency *l = find_lat(s,
+				r->workload, cond[k]);
+
+			ok[k] = ok[k] && t[k] > 0 && r->solo_ns > 0;
+			if (ok[k])
+				snprintf(x[k], sizeof(x[k]), "%.2f",
+					 t[k] / r->solo_ns);
+			else
+				snprintf(x[k], sizeof(x[k]), "-");
+			if (!ok[k] || (rt && !l))
+				snprintf(b[k], sizeof(b[k]), "-");
+			else if (rt)
+				snprintf(b[k], sizeof(b[k]), "%.3f",
+					 (double)l->p99_ns / 1e6);
+			else
+				snprintf(b[k], sizeof(b[k]), "%.2f",
+					 r->solo_ns / t[k]);
+		}
+		fprintf(f, "  %-16s %-4s %8s %8s %8s  %s %s/%s/%s", r->workload,
+			rt ? "rt" : "be", x[0], x[1], x[2],
+			rt ? "p99_ms" : "throughput", b[0], b[1], b[2]);
+		if (rt)
+			fprintf(f, ", misses %s/%lld", r->has_static ?
+				cell(m, sizeof(m), true, 0,
+				     (double)r->static_deadline_misses) : "-",
+				(long long)r->deadline_misses);
+		fputc('\n', f);
+	}
 }
 
 /* show_validation - validation run @id with its results. */
 static int show_validation(struct cli_ctx *ctx, memcal_db *db, int64_t id)
 {
 	struct memcal_validation v;
-	json_t *arr = NULL;
+	struct shown s = { 0 };
+	json_t *arr, *lat;
 	int rc = 0;
 
 	if (memcal_db_validation_get(db, id, &v))
 		return tune_db_error(ctx, db);
+	if (memcal_db_validation_result_list(db, id, on_result, &s) ||
+	    memcal_db_job_latency_list(db, id, on_latency, &s)) {
+		rc = tune_db_error(ctx, db);
+		goto out;
+	}
 	if (ctx->json) {
 		arr = json_array();
-		if (memcal_db_validation_result_list(db, id, result_json, arr))
-			rc = tune_db_error(ctx, db);
-		else
-			rc = cli_emit_json(ctx, json_pack(
-				"{s:s,s:I,s:I,s:s,s:s,s:b,s:s,s:O}", "kind",
-				"validation", "id", (json_int_t)id, "config_id",
-				(json_int_t)v.config_id, "started_at",
-				v.started_at, "finished_at", v.finished_at,
-				"regulated", v.regulated, "notes",
-				v.notes ? v.notes : "", "results", arr));
-		json_decref(arr);
-		memcal_db_validation_free(&v);
-		return rc;
+		lat = json_array();
+		for (size_t i = 0; i < s.n_res; i++)
+			json_array_append_new(arr, tune_validate_result_json(
+					      &s.res[i], v.regulated));
+		for (size_t i = 0; i < s.n_lat; i++)
+			json_array_append_new(lat, report_job_latency_row_json(
+					      &s.lat[i]));
+		rc = cli_emit_json(ctx, json_pack(
+			"{s:s,s:I,s:I,s:s,s:s,s:b,s:b,s:s,s:o,s:o}", "kind",
+			"validation", "id", (json_int_t)id, "config_id",
+			(json_int_t)v.config_id, "started_at", v.started_at,
+			"finished_at", v.finished_at, "regulated",
+			v.regulated, "static", s.has_static, "notes",
+			v.notes ? v.notes : "", "results", arr, "latency",
+			lat));
+		goto out;
 	}
 	fprintf(ctx->out, "validation %lld of configuration %lld: %s to %s, "
 		"%s\n", (long long)id, (long long)v.config_id, v.started_at,
-		v.finished_at, v.regulated ? "unregulated and regulated" :
-		"unregulated only");
+		v.finished_at, tune_validate_conditions(v.regulated,
+							s.has_static));
 	if (v.notes && v.notes[0])
 		fprintf(ctx->out, "  notes: %s\n", v.notes);
-	fprintf(ctx->out, "  %-16s %3s %10s %10s %10s %10s %6s %6s %9s\n",
-		"workload", "cpu", "solo_ms", "unreg_ms", "reg_ms",
-		"deadline_ms", "jobs", "misses", "throttles");
+	fprintf(ctx->out, "  %-16s %3s %10s %10s %10s %10s %6s %6s %9s %10s "
+		"%9s %9s\n", "workload", "cpu", "solo_ms", "unreg_ms", "reg_ms",
+		"deadline_ms", "jobs", "misses", "throttles", "static_ms",
+		"st_misses", "st_thrott");
+	for (size_t i = 0; i < s.n_res; i++) {
+		const struct memcal_validation_result *r = &s.res[i];
+		char st[3][24];
+
+		fprintf(ctx->out, "  %-16s %3d %10.1f %10.1f %10.1f %10.1f "
+			"%6lld %6lld %9lld %10s %9s %9s\n", r->workload, r->cpu,
+			r->solo_ns / 1e6, r->unregulated_ns / 1e6,
+			r->regulated_ns / 1e6, r->deadline_ns / 1e6,
+			(long long)r->jobs, (long long)r->deadline_misses,
+			(long long)r->throttles,
+			cell(st[0], 24, r->has_static, 1,
+			     r->static_ns / 1e6),
+			cell(st[1], 24, r->has_static, 0,
+			     (double)r->static_deadline_misses),
+			cell(st[2], 24, r->has_static, 0,
+			     (double)r->static_throttles));
+	}
+	print_compare(ctx->out, &s, v.regulated);
+out:
+	free(s.res);
+	free(s.lat);
 	memcal_db_validation_free(&v);
-	if (memcal_db_validation_result_list(db, id, result_line, ctx->out))
-		return tune_db_error(ctx, db);
-	return 0;
+	return rc;
 }
 
 /**

@@ -3,8 +3,9 @@
  * cmd_validate.c - 'memtune validate MIX.yaml [--config ID]': the command
  * line of a validation.  It checks that the configuration is this mix's
  * and that every workload has a solo profile, has validate.c run the mix
- * unregulated and regulated, and stores and prints the slowdowns, deadline
- * misses, throttle statistics and per-job latency as one validation run.
+ * unregulated, under static budgets and regulated, and stores and prints
+ * the slowdowns, deadline misses, throttle statistics and per-job latency
+ * as one validation run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,54 +50,51 @@ static int output(struct cli_ctx *ctx, int64_t vid, bool regulated,
 		  const char *note, const struct memcal_validation_result *r,
 		  int n, const struct vlat *lat, const struct mix *m)
 {
+	bool has_static = n > 0 && r[0].has_static;
 	json_t *a = json_array();
 
 	if (!ctx->json) {
 		fprintf(ctx->out, "validation %lld (%s)%s%s\n", (long long)vid,
-			regulated ? "unregulated and regulated" :
-			"unregulated only", note[0] ? ": " : "", note);
-		fprintf(ctx->out, "%-16s %4s %10s %9s %9s %6s %9s %12s\n",
-			"workload", "cpu", "solo_ms", "unreg_x", "reg_x",
-			"misses", "throttles", "throttled_ms");
+			tune_validate_conditions(regulated, has_static),
+			note[0] ? ": " : "", note);
+		fprintf(ctx->out, "%-16s %4s %10s %9s %9s %9s %6s %9s %12s "
+			"%9s %9s\n", "workload", "cpu", "solo_ms", "unreg_x",
+			"static_x", "reg_x", "misses", "throttles",
+			"throttled_ms", "st_misses", "st_thrott");
 	}
 	for (int i = 0; i < n; i++) {
-		double su = r[i].solo_ns > 0 ? r[i].unregulated_ns /
-			    r[i].solo_ns : 0;
-		double sr = r[i].solo_ns > 0 && regulated ? r[i].regulated_ns /
-			    r[i].solo_ns : 0;
+		char reg[16] = "-", st[16] = "-", sm[24] = "-", sth[24] = "-";
 
-		if (ctx->json)
-			json_array_append_new(a, json_pack(
-				"{s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,"
-				"s:I}", "workload", r[i].workload, "cpu",
-				r[i].cpu, "solo_ns", r[i].solo_ns,
-				"unregulated_ns", r[i].unregulated_ns,
-				"regulated_ns", r[i].regulated_ns,
-				"slowdown_unregulated", su,
-				"slowdown_regulated", sr, "deadline_ns",
-				r[i].deadline_ns, "jobs", (json_int_t)r[i].jobs,
-				"deadline_misses",
-				(json_int_t)r[i].deadline_misses, "throttles",
-				(json_int_t)r[i].throttles, "throttled_ns",
-				(json_int_t)r[i].throttled_ns));
-		else {
-			char reg[16] = "-";
-
-			if (regulated)
-				snprintf(reg, sizeof(reg), "%.2f", sr);
-			fprintf(ctx->out, "%-16s %4d %10.1f %9.2f %9s %6lld "
-				"%9lld %12.1f\n", r[i].workload, r[i].cpu,
-				r[i].solo_ns / 1e6, su, reg,
-				(long long)r[i].deadline_misses,
-				(long long)r[i].throttles,
-				(double)r[i].throttled_ns / 1e6);
+		if (ctx->json) {
+			json_array_append_new(a, tune_validate_result_json(
+					      &r[i], regulated));
+			continue;
 		}
+		if (regulated && r[i].solo_ns > 0)
+			snprintf(reg, sizeof(reg), "%.2f",
+				 r[i].regulated_ns / r[i].solo_ns);
+		if (r[i].has_static && r[i].solo_ns > 0) {
+			snprintf(st, sizeof(st), "%.2f",
+				 r[i].static_ns / r[i].solo_ns);
+			snprintf(sm, sizeof(sm), "%lld",
+				 (long long)r[i].static_deadline_misses);
+			snprintf(sth, sizeof(sth), "%lld",
+				 (long long)r[i].static_throttles);
+		}
+		fprintf(ctx->out, "%-16s %4d %10.1f %9.2f %9s %9s %6lld %9lld "
+			"%12.1f %9s %9s\n", r[i].workload, r[i].cpu,
+			r[i].solo_ns / 1e6, r[i].solo_ns > 0 ?
+			r[i].unregulated_ns / r[i].solo_ns : 0, st, reg,
+			(long long)r[i].deadline_misses,
+			(long long)r[i].throttles,
+			(double)r[i].throttled_ns / 1e6, sm, sth);
 	}
 	if (ctx->json)
-		return cli_emit_json(ctx, json_pack("{s:I,s:b,s:s,s:o,s:o}",
+		return cli_emit_json(ctx, json_pack("{s:I,s:b,s:b,s:s,s:o,s:o}",
 						    "validation_id",
 						    (json_int_t)vid, "regulated",
-						    regulated, "notes", note,
+						    regulated, "static",
+						    has_static, "notes", note,
 						    "results", a, "latency",
 						    tune_vlat_json(lat, m)));
 	json_decref(a);
@@ -155,6 +153,9 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 	case 'k':
 		o->keep = true;
 		return 0;
+	case 'S':
+		o->no_static = true;
+		return 0;
 	}
 	return CLI_EXIT_USAGE;
 }
@@ -192,7 +193,7 @@ static void latency_notes(struct cli_ctx *ctx, const struct vlat *lat,
 
 /**
  * tune_cmd_validate() - 'memtune validate MIX.yaml [--config ID]
- * [--runs N] [--module PATH] [--sysfs DIR] [--keep]'.
+ * [--runs N] [--module PATH] [--sysfs DIR] [--keep] [--no-static]'.
  */
 int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -208,6 +209,8 @@ int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
 		  "(/sys/kernel/memreg)" },
 		{ "keep", 0, NULL, 'k', "leave memreg loaded afterwards" },
+		{ "no-static", 0, NULL, 'S', "leave out the static-budget run "
+		  "(MemGuard-style, ceiling = guarantee)" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct validate_opts o = { .runs = 1, .timeout_s = 600 };

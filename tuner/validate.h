@@ -21,6 +21,7 @@
  * @timeout_s: per co-scheduled run.
  * @reg:      where memreg is.
  * @keep:     leave memreg loaded when validate loaded it.
+ * @no_static: leave out the static condition (--no-static).
  */
 struct validate_opts {
 	int64_t id;
@@ -28,7 +29,14 @@ struct validate_opts {
 	unsigned timeout_s;
 	struct tune_reg reg;
 	bool keep;
+	bool no_static;
 };
+
+const char *tune_validate_conditions(bool regulated, bool has_static);
+json_t *tune_validate_result_json(const struct memcal_validation_result *r,
+				  bool regulated);
+void tune_validate_static_config(const struct tune_config *c,
+				 struct tune_config *s);
 
 int tune_validate_run(struct cli_ctx *ctx, const struct mix *m,
 		 const struct tune_config *c, struct validate_opts *o,

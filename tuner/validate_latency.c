@@ -21,7 +21,7 @@
 #include "validate_latency.h"
 
 const char *const tune_vlat_cond_name[VLAT_N_COND] = { "solo", "unregulated",
-						  "regulated" };
+						  "static", "regulated" };
 
 /* add_note - append a sentence to @v->note (once; truncated if long). */
 static void add_note(struct vlat *v, const char *fmt, ...)
@@ -244,7 +244,9 @@ void tune_vlat_print(FILE *f, const struct vlat *v, const struct mix *m)
 			if (!v->dist[i][k].samples) {
 				fprintf(f, "%-16s %-11s not measured%s\n",
 					m->wl[i].name, tune_vlat_cond_name[k],
-					k == VLAT_REG ? " (no regulator)" : "");
+					k == VLAT_STATIC && v->static_off ?
+					" (--no-static)" : k >= VLAT_STATIC ?
+					" (no regulator)" : "");
 				continue;
 			}
 			to_row(v, m, i, k, &l);

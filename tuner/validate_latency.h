@@ -3,8 +3,8 @@
  * validate_latency.h - the per-job latency part of 'memtune validate':
  * for each real-time workload, which probe times its jobs (its own job
  * report, or cyclictest beside it), the distributions gathered in each
- * condition (solo, co-run unregulated, co-run regulated), and their
- * storage and display.
+ * condition (solo, co-run unregulated, co-run under static budgets,
+ * co-run regulated), and their storage and display.
  */
 #ifndef MEMTUNE_VALIDATE_LATENCY_H
 #define MEMTUNE_VALIDATE_LATENCY_H
@@ -17,8 +17,13 @@
 #include "mix.h"
 #include "workload_run.h"
 
-/* The conditions a real-time workload's jobs are timed in. */
-enum vlat_cond { VLAT_SOLO, VLAT_UNREG, VLAT_REG, VLAT_N_COND };
+/*
+ * The conditions a real-time workload's jobs are timed in, in the order
+ * they run and are listed (the database lists them in the same order).
+ */
+enum vlat_cond {
+	VLAT_SOLO, VLAT_UNREG, VLAT_STATIC, VLAT_REG, VLAT_N_COND
+};
 
 /**
  * enum vlat_probe - how a real-time workload's jobs are timed.
@@ -37,6 +42,8 @@ enum vlat_probe { VLAT_NONE, VLAT_SELF, VLAT_CYCLICTEST };
  * @period_ns, @deadline_ns: per workload.
  * @n:      workloads.
  * @note:   what could not be timed, and why (empty when everything was).
+ * @static_off: the static condition was left out (--no-static), so its
+ *          missing distributions say so rather than "no regulator".
  */
 struct vlat {
 	enum vlat_probe probe[MIX_MAX_WORKLOADS];
@@ -46,6 +53,7 @@ struct vlat {
 	uint64_t period_ns[MIX_MAX_WORKLOADS], deadline_ns[MIX_MAX_WORKLOADS];
 	int n;
 	char note[512];
+	bool static_off;
 };
 
 extern const char *const tune_vlat_cond_name[VLAT_N_COND];

@@ -349,7 +349,13 @@ static int store_config(memcal_db *db, struct fix_ids *ids)
 	return rc;
 }
 
-/* store_validation - one regulated validation with three workloads. */
+/*
+ * store_validation - one regulated validation with three workloads: the
+ * real-time one and 'video' also under static budgets (the real-time core
+ * keeps its guarantee, best-effort 'video' loses the spare bandwidth LMS
+ * and sharing gave it), 'compress' without the static condition (a row
+ * stored before it existed).
+ */
 static int store_validation(memcal_db *db, struct fix_ids *ids)
 {
 	struct memcal_validation v = {
@@ -359,12 +365,14 @@ static int store_validation(memcal_db *db, struct fix_ids *ids)
 		.notes = "",
 	};
 	const struct memcal_validation_result res[] = {
-		{ FIX_ESCAPED_WL, 1, 2e8, 3.1e8, 2.1e8, 2.5e8, 100, 0, 40, 3e6, false, 0, 0, 0, 0 },
-		{ "video", 2, 4e8, 5.2e8, 5.9e8, 0, 0, 0, 900, 9e7, false, 0, 0, 0, 0 },
+		{ FIX_ESCAPED_WL, 1, 2e8, 3.1e8, 2.1e8, 2.5e8, 100, 0, 40, 3e6,
+		  true, 2.05e8, 0, 12, 1e6 },
+		{ "video", 2, 4e8, 5.2e8, 5.9e8, 0, 0, 0, 900, 9e7,
+		  true, 7.4e8, 0, 2400, 3.1e8 },
 		{ "compress", 3, 1e9, 1.4e9, 1.6e9, 0, 0, 0, 700, 2e8, false, 0, 0, 0, 0 },
 	};
 	/* the real-time workload's jobs, 20 ms deadline: solo, co-run
-	 * unregulated (late tail, 2 misses) and regulated */
+	 * unregulated (late tail, 2 misses), static and regulated */
 	const struct memcal_job_latency jl[] = {
 		{ FIX_ESCAPED_WL, 1, "solo", "self", 20000000, 20000000, 100,
 		  5000000, 6000000, 6100000, 0, 0,
@@ -373,6 +381,9 @@ static int store_validation(memcal_db *db, struct fix_ids *ids)
 		  100, 9000000, 21000000, 23000000, 2, 0,
 		  (char *)"[[8000,50],[12000,40],[15000,8],[21000,1],"
 		  "[23000,1]]" },
+		{ FIX_ESCAPED_WL, 1, "static", "self", 20000000, 20000000,
+		  100, 5800000, 7400000, 7600000, 0, 0,
+		  (char *)"[[5800,55],[6500,35],[7400,9],[7600,1]]" },
 		{ FIX_ESCAPED_WL, 1, "regulated", "self", 20000000, 20000000,
 		  100, 6000000, 8000000, 8200000, 0, 0,
 		  (char *)"[[6000,60],[7000,30],[8000,9],[8200,1]]" },
@@ -382,7 +393,7 @@ static int store_validation(memcal_db *db, struct fix_ids *ids)
 	ids->validation_id = v.id;
 	for (size_t i = 0; !rc && i < 3; i++)
 		rc = memcal_db_validation_result_store(db, v.id, &res[i]);
-	for (size_t i = 0; !rc && i < 3; i++)
+	for (size_t i = 0; !rc && i < sizeof(jl) / sizeof(jl[0]); i++)
 		rc = memcal_db_job_latency_store(db, v.id, &jl[i]);
 	return rc;
 }

@@ -180,8 +180,11 @@ Test(report_csv, parses_and_matches_the_database)
 	cr_expect_eq(rows_of(&c, "overhead"), 4 * 8);
 	cr_expect_eq(rows_of(&c, "budget"), 3 * 2);
 	cr_expect_eq(rows_of(&c, "validation_regulated"), 3);
-	cr_expect_eq(rows_of(&c, "job_latency"), 3);
-	cr_expect_eq(rows_of(&c, "job_deadline_misses"), 3);
+	cr_expect_eq(rows_of(&c, "validation_static"), 3);
+	/* best-effort 'video' and 'compress', three conditions each */
+	cr_expect_eq(rows_of(&c, "validation_throughput"), 2 * 3);
+	cr_expect_eq(rows_of(&c, "job_latency"), 4);
+	cr_expect_eq(rows_of(&c, "job_deadline_misses"), 4);
 	cr_expect_eq(rows_of(&c, "lms_actual"), 200);
 	cr_expect_eq(rows_of(&c, "lms_predicted"), 200);
 	cr_expect_geq(rows_of(&c, "warning"), 3);
@@ -211,6 +214,22 @@ Test(report_csv, parses_and_matches_the_database)
 	row = find(&c, "validation_unregulated", FIX_ESCAPED_WL);
 	cr_assert(row, "workload with special characters lost");
 	cr_expect(rel_eq(strtod(row[5], NULL), 1.55));
+	/* static beside regulated; a row without it says so, no zeros */
+	row = find(&c, "validation_static", "video");
+	cr_assert(row);
+	cr_expect(rel_eq(strtod(row[5], NULL), 1.85));
+	cr_expect_str_eq(row[8], "2400", "static throttles");
+	row = find(&c, "validation_static", "compress");
+	cr_assert(row);
+	cr_expect_str_eq(row[5], "");
+	cr_expect_str_eq(row[9], "static not measured");
+	row = find(&c, "validation_throughput", "video static");
+	cr_assert(row);
+	cr_expect(rel_eq(strtod(row[5], NULL), 4.0 / 7.4));
+	row = find(&c, "validation_throughput", "compress static");
+	cr_assert(row);
+	cr_expect_str_eq(row[5], "");
+	cr_expect_str_eq(row[9], "not measured");
 	free_csv(&c);
 	free(s);
 }
@@ -237,7 +256,9 @@ Test(report_json, parses_and_matches_the_database)
 			 "memtune");
 	cr_expect_eq(json_integer_value(json_object_get(doc, "charts")), 8);
 	a = json_object_get(doc, "job_latency");
-	cr_expect_eq(json_array_size(a), 3);
+	cr_expect_eq(json_array_size(a), 4);
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(a, 2),
+		"condition")), "static");
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(a, 1),
 		"p99_ns")), 21000000);
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(a, 1),
@@ -282,6 +303,18 @@ Test(report_json, parses_and_matches_the_database)
 	cr_expect_eq(json_array_size(a), 3);
 	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(a, 0),
 		"workload")), FIX_ESCAPED_WL);
+	cr_expect(json_is_true(json_object_get(json_object_get(doc,
+		"validation"), "static")));
+	v = json_array_get(a, 1);
+	cr_expect(rel_eq(number_at(v, "slowdown_static"), 1.85));
+	cr_expect(rel_eq(number_at(v, "throughput_regulated"), 4.0 / 5.9));
+	cr_expect_eq(json_integer_value(json_object_get(v, "static_throttles")),
+		     2400);
+	v = json_array_get(a, 2);
+	cr_expect(json_is_false(json_object_get(v, "has_static")));
+	cr_expect(json_is_null(json_object_get(v, "static_ns")));
+	cr_expect(json_is_null(json_object_get(v, "slowdown_static")));
+	cr_expect(json_is_null(json_object_get(v, "throughput_static")));
 	v = json_object_get(doc, "lms");
 	cr_expect_eq(json_array_size(json_object_get(v, "actual_bps")), 200);
 	cr_expect_eq(json_array_size(json_object_get(v, "predicted_bps")), 200);

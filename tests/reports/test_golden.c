@@ -6,7 +6,10 @@
  * planner writes: the master core's reason, listed first, speaks of the
  * overhead "per period", the period's reason comes second, and there are
  * three warnings.  Each reason must sit next to the choice it explains,
- * found by its key in "reasons", and every warning must be shown.
+ * found by its key in "reasons", and every warning must be shown.  The
+ * validation parts (tuning-validation.*) come from the full fixture: static
+ * budgets against regulation, one workload stored without the static
+ * condition.
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -238,4 +241,85 @@ Test(report_golden, a_note_too_long_says_it_was_cut)
 	cr_expect(!strcmp(rep.warnings[0] + REPORT_NOTE_LEN - 7, " [...]"),
 		  "ends in \"%s\"", rep.warnings[0] + REPORT_NOTE_LEN - 7);
 	free(big);
+}
+
+/*
+ * load_validated - the full fixture (a validation with the static
+ * condition for two workloads, 'compress' without it) loaded as a tuning
+ * report, the run-dependent fields fixed.
+ */
+static void load_validated(void)
+{
+	const char *dir = fix_tmpdir();
+	char path[128];
+	struct fix_ids ids;
+
+	cr_assert(dir);
+	snprintf(path, sizeof(path), "%s/memcal.db", dir);
+	cr_assert_eq(fix_create(path, FIX_ALL, &ids), 0);
+	cr_assert_eq(fix_load_tuning(path, ids.config_id, &rep), 0);
+	snprintf(rep.generated_at, sizeof(rep.generated_at),
+		 "2026-01-02T08:00:00Z");
+	snprintf(rep.db_path, sizeof(rep.db_path), "fixture.db");
+}
+
+/* cut - a copy of @s from @from up to the end of the next @to. */
+static char *cut(const char *s, const char *from, const char *to)
+{
+	const char *a = strstr(s, from), *b = a ? strstr(a, to) : NULL;
+
+	cr_assert(a && b, "'%s' ... '%s' not found", from, to);
+	return strndup(a, (size_t)(b - a) + strlen(to));
+}
+
+Test(report_golden, validation_static_against_regulated)
+{
+	char *s, *svg, *tab, *cmp, *all, *line, *save = NULL, *kept;
+	size_t len = 0;
+	json_t *o, *keep;
+	FILE *f;
+
+	load_validated();
+	/* HTML: the slowdown chart and the two validation tables */
+	s = render(report_write_html);
+	svg = cut(s, "id=\"chart-validation\"", "</svg>");
+	tab = cut(s, "<h3>Validation results</h3>", "</table>\n");
+	cmp = cut(s, "<h3>Static budgets against regulation</h3>",
+		  "</table>\n");
+	cr_assert(asprintf(&all, "%s\n%s%s", svg, tab, cmp) > 0);
+	expect_golden(all, "tuning-validation.html");
+	cr_expect(strstr(svg, "static not measured"), "compress's static slot");
+	cr_expect(strstr(tab, "<td>static not measured</td>"));
+	free(all);
+	free(svg);
+	free(tab);
+	free(cmp);
+	free(s);
+	/* CSV: the validation and per-job latency rows */
+	s = render(report_write_csv);
+	f = open_memstream(&kept, &len);
+	for (line = strtok_r(s, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "validation_", 11) ||
+		    !strncmp(line, "job_", 4))
+			fprintf(f, "%s\n", line);
+	fclose(f);
+	expect_golden(kept, "tuning-validation.csv");
+	free(kept);
+	free(s);
+	/* JSON: the validation object and the latency rows */
+	o = report_to_json(&rep);
+	cr_assert(o);
+	keep = json_pack("{s:O, s:O}", "validation", json_object_get(o,
+			 "validation"), "job_latency", json_object_get(o,
+			 "job_latency"));
+	s = json_dumps(keep, JSON_INDENT(2) | JSON_SORT_KEYS);
+	cr_assert(s);
+	s = realloc(s, strlen(s) + 2);
+	strcat(s, "\n");
+	expect_golden(s, "tuning-validation.json");
+	free(s);
+	json_decref(keep);
+	json_decref(o);
+	report_free(&rep);
 }

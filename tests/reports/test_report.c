@@ -170,8 +170,8 @@ static void job_latency_chart(const char *s)
 
 	cr_assert(a, "no per-job latency chart");
 	svg = strndup(a, (size_t)(strstr(a, "</svg>") - a));
-	cr_expect_eq(count_str(svg, "<path fill=\"none\""), 3, "%s", svg);
-	cr_expect_eq(count_str(svg, "<circle"), 3, "%s", svg);
+	cr_expect_eq(count_str(svg, "<path fill=\"none\""), 4, "%s", svg);
+	cr_expect_eq(count_str(svg, "<circle"), 4, "%s", svg);
 	cr_expect(strstr(svg, "deadline 20 ms"), "%s", svg);
 	cr_expect(strstr(svg, ">p99<"), "%s", svg);
 	cr_expect(strstr(svg, "solo: p99 6.00 ms, 0/100 late"), "%s", svg);
@@ -179,7 +179,41 @@ static void job_latency_chart(const char *s)
 		  svg);
 	cr_expect(strstr(svg, "regulated: p99 8.00 ms, 0/100 late"), "%s",
 		  svg);
+	cr_expect(strstr(svg, "static: p99 7.40 ms, 0/100 late"), "%s", svg);
 	free(svg);
+}
+
+/*
+ * validation_chart - the slowdown chart of the fixture: per workload an
+ * unregulated, a static and a regulated bar, except 'compress', stored
+ * without the static condition, which says so instead of a bar at 0; the
+ * side-by-side table gives p99, misses and throughput.
+ */
+static void validation_chart(const char *s)
+{
+	const char *a = strstr(s, "id=\"chart-validation\" class=\"chart\"");
+	char *svg;
+
+	cr_assert(a, "no validation chart");
+	svg = strndup(a, (size_t)(strstr(a, "</svg>") - a));
+	cr_expect_eq(count_str(svg, "static not measured"), 1, "%s", svg);
+	cr_expect(strstr(svg, "static (guarantees only)"), "%s", svg);
+	cr_expect(strstr(svg, "video static: 1.850x, throughput 0.541"), "%s",
+		  svg);
+	cr_expect(strstr(svg, "video regulated: 1.475x, throughput 0.678"),
+		  "%s", svg);
+	free(svg);
+	cr_expect(strstr(s, "<h3>Static budgets against regulation</h3>"));
+	/* video: slowdowns 1.3 / 1.85 / 1.475, throughput 0.769 / 0.541 / 0.678 */
+	cr_expect(strstr(s, "<td>video</td><td>best-effort</td><td class=\"num\">"
+			 "1.300</td><td class=\"num\">1.850</td>"
+			 "<td class=\"num\">1.475</td>"), "video's slowdowns");
+	cr_expect(strstr(s, "<td class=\"num\">0.769</td><td class=\"num\">"
+			 "0.541</td><td class=\"num\">0.678</td>"),
+		  "video's throughput");
+	cr_expect(strstr(s, "<td>compress</td><td class=\"num\">3</td>"),
+		  "compress in the results table");
+	cr_expect(strstr(s, "<td>static not measured</td>"));
 }
 
 Test(report_html, family_of_curves_one_line_per_mix)
@@ -272,6 +306,7 @@ Test(report_html, tuning_on_the_fixture)
 	cr_expect(strstr(s, "<td class=\"num\">1.550</td><td class=\"num\">"
 			 "1.050</td>"));
 	cr_expect(strstr(s, "regulated (memreg)"));
+	validation_chart(s);
 	/* LMS: the trace replayed through the regulator core */
 	cr_expect(strstr(s, "1000 us ticks summed into 1000 us periods) "
 			 "replayed through"));
