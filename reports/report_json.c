@@ -255,18 +255,22 @@ static json_t *ratio_or_null(bool ran, double a, double b)
 	return ran && a > 0 && b > 0 ? json_real(a / b) : json_null();
 }
 
-/*
- * static_json - add to @e workload @v's static figures (null when the
- * static condition did not run, never 0), the slowdown of each condition
- * and, for a best-effort workload, its throughput (solo time over co-run
- * time) in each.
+/**
+ * report_validation_conditions_json() - add to @e workload @v's static
+ * figures (null when the static condition did not run, never 0), the
+ * slowdown of each condition (co-run time over solo time; null for a
+ * condition that did not run) and, for a best-effort workload, its
+ * throughput (solo time over co-run time) in each.  One form for the
+ * report and for validate's and show's --json.
+ * @regulated: the validation ran the regulated condition.
  */
-static void static_json(json_t *e, const struct report *r,
-			const struct memcal_validation_result *v)
+void report_validation_conditions_json(json_t *e,
+				       const struct memcal_validation_result *v,
+				       bool regulated)
 {
 	static const char *const cond[3] = { "unregulated", "static",
 					     "regulated" };
-	bool s = v->has_static, ran[3] = { true, s, r->validation.regulated };
+	bool s = v->has_static, ran[3] = { true, s, regulated };
 	double t[3] = { v->unregulated_ns, v->static_ns, v->regulated_ns };
 	char key[40];
 
@@ -337,7 +341,7 @@ static void tuning_json(json_t *o, const struct report *r)
 			"throttles", (json_int_t)v->throttles, "throttled_ns",
 			(json_int_t)v->throttled_ns);
 
-		static_json(e, r, v);
+		report_validation_conditions_json(e, v, r->validation.regulated);
 		json_array_append_new(res, e);
 	}
 	json_object_set_new(o, "validation", !r->have_validation ?

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "memcal_reports.h"
 #include "validate.h"
 #include "workload_run.h"
 
@@ -154,12 +155,6 @@ const char *tune_validate_conditions(bool regulated, bool has_static)
 	return regulated ? "unregulated and regulated" : "unregulated only";
 }
 
-/* ratio - @a / @b, or JSON null when either is not measured. */
-static json_t *ratio(bool ran, double a, double b)
-{
-	return ran && a > 0 && b > 0 ? json_real(a / b) : json_null();
-}
-
 /**
  * tune_validate_result_json() - one workload's figures of a validation, for
  * validate's and show's --json: the stored times, counts and throttle
@@ -171,43 +166,18 @@ static json_t *ratio(bool ran, double a, double b)
 json_t *tune_validate_result_json(const struct memcal_validation_result *r,
 				  bool regulated)
 {
-	json_t *o = json_pack("{s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,"
-			      "s:I,s:b}", "workload", r->workload, "cpu",
-			      r->cpu, "solo_ns", r->solo_ns, "unregulated_ns",
+	json_t *o = json_pack("{s:s,s:i,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:I}",
+			      "workload", r->workload, "cpu", r->cpu,
+			      "solo_ns", r->solo_ns, "unregulated_ns",
 			      r->unregulated_ns, "regulated_ns",
-			      r->regulated_ns, "slowdown_unregulated",
-			      r->solo_ns > 0 ? r->unregulated_ns / r->solo_ns
-			      : 0, "slowdown_regulated", r->solo_ns > 0 &&
-			      regulated ? r->regulated_ns / r->solo_ns : 0,
-			      "deadline_ns", r->deadline_ns, "jobs",
-			      (json_int_t)r->jobs, "deadline_misses",
+			      r->regulated_ns, "deadline_ns", r->deadline_ns,
+			      "jobs", (json_int_t)r->jobs, "deadline_misses",
 			      (json_int_t)r->deadline_misses, "throttles",
 			      (json_int_t)r->throttles, "throttled_ns",
-			      (json_int_t)r->throttled_ns, "has_static",
-			      r->has_static);
-	bool s = r->has_static;
+			      (json_int_t)r->throttled_ns);
 
-	json_object_set_new(o, "static_ns", s ? json_real(r->static_ns) :
-			    json_null());
-	json_object_set_new(o, "slowdown_static", ratio(s, r->static_ns,
-							r->solo_ns));
-	json_object_set_new(o, "static_deadline_misses", s ?
-			    json_integer(r->static_deadline_misses) :
-			    json_null());
-	json_object_set_new(o, "static_throttles", s ?
-			    json_integer(r->static_throttles) : json_null());
-	json_object_set_new(o, "static_throttled_ns", s ?
-			    json_integer(r->static_throttled_ns) :
-			    json_null());
-	if (r->deadline_ns <= 0) {
-		json_object_set_new(o, "throughput_unregulated", ratio(true,
-				    r->solo_ns, r->unregulated_ns));
-		json_object_set_new(o, "throughput_static", ratio(s,
-				    r->solo_ns, r->static_ns));
-		json_object_set_new(o, "throughput_regulated",
-				    ratio(regulated, r->solo_ns,
-					  r->regulated_ns));
-	}
+	if (o)
+		report_validation_conditions_json(o, r, regulated);
 	return o;
 }
 

@@ -6,6 +6,8 @@
  * that both `memcal show` and the reports call, so that the two never
  * print different numbers for the same figure; the JSON form of a job
  * latency row, shared by `memtune validate` and the tuning report; the
+ * slowdowns, static figures and throughputs of a validation result per
+ * condition, shared by `memtune validate`/`show` and the tuning report; the
  * JSON form of a curve of the bandwidth-latency family; that of a PMU
  * self-check, shared by `memcal run`, `memcal show` and the calibration
  * report; and
@@ -23,11 +25,15 @@
 #include "memcal_db_job_latency.h"
 #include "memcal_db_mix.h"
 #include "memcal_db_selfcheck.h"
+#include "memcal_db_tune.h"
 
 int report_push(void **arr, size_t *n, size_t elem, const void *item);
 json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
 json_t *report_mix_curve_json(const struct memcal_mix_curve *c);
 json_t *report_selfcheck_json(const struct memcal_selfcheck *c);
+void report_validation_conditions_json(json_t *e,
+				       const struct memcal_validation_result *v,
+				       bool regulated);
 json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n);
 const struct memcal_guaranteed *
 report_guaranteed_pick(const struct memcal_guaranteed *g, size_t n,
