@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "memcal_db_cpu_kind.h"
+#include "memreg.h"
 #include "tuned_config.h"
 #include "mix.h"
 
@@ -225,6 +226,15 @@ void tune_plan_mix_explain(const struct plan_input *in, const struct plan_mix *m
 		      struct tune_config *out);
 /* plan_pool.c */
 #define PLAN_BE_POOL_SHARE 0.05
+/*
+ * The fewest events any guarantee or ceiling is given: memreg's default
+ * slack_div, below which it refuses a guarantee on an event it cannot
+ * re-arm (a software event, regulator/kmod/config.c).
+ */
+#define PLAN_MIN_EVENTS MEMREG_SLACK_DIV_DEFAULT
+/* PLAN_STR - a numeric macro as a string literal, for messages. */
+#define PLAN_STR_(x) #x
+#define PLAN_STR(x) PLAN_STR_(x)
 #define PLAN_BE_PERCENTILE 10
 /**
  * struct plan_pool - the guaranteed pool per class, what every guarantee

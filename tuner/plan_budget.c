@@ -7,7 +7,7 @@
  * the per-period demand plus its margin, never below the floor of
  * plan_floor.c; a best-effort core a small stated guarantee, the least of
  * its trace's p10, 5 % of the pool and an even share of what the
- * real-time cores leave of it, at least one event.  The streaming
+ * real-time cores leave of it, at least PLAN_MIN_EVENTS.  The streaming
  * sustainable figure at the workloads' mix (plan_mix.c) is the platform
  * ceiling; the headroom above the sum of the guarantees is what cores
  * grow into: a best-effort core's ceiling is its guarantee plus all of
@@ -73,20 +73,20 @@ static void period_stats(const struct plan_traces *t, int cpu, int k,
 	free(v);
 }
 
-/* events_up - @bytes in events, rounded up, at least 1. */
+/* events_up - @bytes in events, rounded up, at least PLAN_MIN_EVENTS. */
 static uint64_t events_up(double bytes, double bpe)
 {
 	double e = ceil(bytes / bpe);
 
-	return e < 1 ? 1 : (uint64_t)e;
+	return e < PLAN_MIN_EVENTS ? PLAN_MIN_EVENTS : (uint64_t)e;
 }
 
-/* events_down - @bytes in events, rounded down, at least 1. */
+/* events_down - @bytes in events, rounded down, at least PLAN_MIN_EVENTS. */
 static uint64_t events_down(double bytes, double bpe)
 {
 	double e = floor(bytes / bpe);
 
-	return e < 1 ? 1 : (uint64_t)e;
+	return e < PLAN_MIN_EVENTS ? PLAN_MIN_EVENTS : (uint64_t)e;
 }
 
 /*
@@ -204,7 +204,8 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			 plat / sec / 1e6);
 		return MEMCAL_ENOFIT;
 	}
-	if (rt_sum > plat || (n_be && plat - rt_sum < (double)n_be * bpe)) {
+	if (rt_sum > plat || (n_be && plat - rt_sum <
+				 (double)n_be * PLAN_MIN_EVENTS * bpe)) {
 		snprintf(err, errlen, "budgets cannot fit: the real-time cores "
 			 "need %.1f MB/s of %s traffic (p%g of their traces + "
 			 "%g%%, at least their floors)%s, but the board sustains "
@@ -213,8 +214,9 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 			 "or run 'memcal run' again if the calibration is "
 			 "wrong", rt_sum / sec / 1e6, cls[k],
 			 in->mix->percentile, in->mix->margin_pct,
-			 n_be ? " and the best-effort cores need at least one "
-			 "event each" : "", plat / sec / 1e6);
+			 n_be ? " and the best-effort cores need at least "
+			 PLAN_STR(PLAN_MIN_EVENTS) " events each" : "",
+			 plat / sec / 1e6);
 		return MEMCAL_ENOFIT;
 	}
 	if (n_be)
@@ -254,10 +256,11 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 		if (ev_sum > out->ceiling_events[k] &&
 		    ev_sum - out->ceiling_events[k] > over)
 			over = ev_sum - out->ceiling_events[k];
-		if (!t->has_work[c] || t->rt[c] || b->guaranteed_events <= 1)
+		if (!t->has_work[c] || t->rt[c] ||
+		    b->guaranteed_events <= PLAN_MIN_EVENTS)
 			continue;
-		give = b->guaranteed_events - 1 < over ?
-		       b->guaranteed_events - 1 : over;
+		give = b->guaranteed_events - PLAN_MIN_EVENTS < over ?
+		       b->guaranteed_events - PLAN_MIN_EVENTS : over;
 		b->guaranteed_events -= give;
 		ev_sum -= give;
 		ev_pool -= give;
@@ -312,11 +315,11 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
 				       "p%d of its trace, %g%% of the "
 				       "guaranteed pool and an even share of "
 				       "what real-time cores leave of it (at "
-				       "least one event); its ceiling adds the "
+				       "least %d events); its ceiling adds the "
 				       "headroom", c, cls[k],
 				       b->guaranteed_bps / 1e6,
 				       b->ceiling_bps / 1e6, PLAN_BE_PERCENTILE,
-				       PLAN_BE_POOL_SHARE * 100);
+				       PLAN_BE_POOL_SHARE * 100, PLAN_MIN_EVENTS);
 	}
 	if (explain)
 		tune_config_explain(out, "%s: guaranteed pool %.1f MB/s (%s), "
@@ -339,8 +342,9 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
  * the mix (plan_mix.c, plan_pool.c), in bytes per second at period @sec:
  * each real-time core's guarantee as fit_class() rounds it (its trace's
  * need or its floor; with @pool, not the rt_exempt ones: the regulator
- * holds no one back for them), one event for each best-effort core, and
- * one event of slack for rounding the class ceiling down to whole events.
+ * holds no one back for them), PLAN_MIN_EVENTS for each best-effort core,
+ * and one event of slack for rounding the class ceiling down to whole
+ * events.
  */
 static double class_reserve(const struct plan_input *in,
 			    const struct plan_traces *t, size_t tpp, double sec,
@@ -357,7 +361,7 @@ static double class_reserve(const struct plan_input *in,
 		if (!t->has_work[c])
 			continue;
 		if (!t->rt[c]) {
-			ev += 1;
+			ev += PLAN_MIN_EVENTS;
 			continue;
 		}
 		if (pool && p && p->rt_exempt)

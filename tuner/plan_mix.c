@@ -11,7 +11,7 @@
  * sustainable figure linearly in the read share between the two measured
  * shares around it, and splits that one figure between the classes: each
  * class first gets what it cannot do without (the real-time cores'
- * guarantees, one event per period for each best-effort core: computed
+ * guarantees, PLAN_MIN_EVENTS per period for each best-effort core: computed
  * by plan_budget.c), the rest goes to reads and writes in the mix's
  * proportion.  A platform profile
  * without a family keeps the per-class figures, and the reasons say so.
@@ -111,11 +111,11 @@ int tune_plan_mix_ceilings(const struct plan_input *in, const struct plan_traces
 		snprintf(err, errlen, "budgets cannot fit: the workloads' mix is "
 			 "%.0f %% read, at which the board sustains %.1f MB/s, "
 			 "but the real-time guarantees (their traces' needs or "
-			 "floors) and one event per period for each best-effort "
+			 "floors) and %d events per period for each best-effort "
 			 "core need %.1f MB/s at a %.0f us period; plan with "
 			 "longer periods (--periods), lower the percentile or "
 			 "margin, or run the real-time workloads on fewer cores",
-			 m->share * 100, m->total_bps / 1e6,
+			 m->share * 100, m->total_bps / 1e6, PLAN_MIN_EVENTS,
 			 (m->reserve_bps[0] + m->reserve_bps[1]) / 1e6,
 			 sec * 1e6);
 		return MEMCAL_ENOFIT;

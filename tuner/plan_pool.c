@@ -21,7 +21,7 @@
  *     1/G = s/G_read + (1-s)/G_write.
  *
  * The pool is split as the platform ceiling is: each class first gets its
- * reserve (the real-time needs, one event per best-effort core), which
+ * reserve (the real-time needs, PLAN_MIN_EVENTS per best-effort core), which
  * takes reserve_read/G_read + reserve_write/G_write of every second; the
  * rest of the second goes to traffic at the mix, (1 - that) * G bytes,
  * split s : 1-s.  So pool_read/G_read + pool_write/G_write = 1: the two
@@ -48,14 +48,14 @@ static int refuse(const struct plan_input *in, const struct plan_pool *p,
 			 p->mix_bps / 1e6, p->share * 100);
 	snprintf(err, errlen, "real-time guarantees do not fit the guaranteed "
 		 "bandwidth: at a %.0f us period the real-time cores need "
-		 "%.1f MB/s read + %.1f MB/s write (with one event per "
+		 "%.1f MB/s read + %.1f MB/s write (with %d events per "
 		 "best-effort core), %.0f %% of what the memory guarantees when "
 		 "every access misses its row (%s: %.1f MB/s read, %.1f MB/s "
 		 "write%s); mark them rt_exempt, run fewer real-time cores, use "
 		 "longer periods (--periods), or plan with "
 		 "--guarantees-from-streaming", sec * 1e6,
 		 p->reserve_bps[TUNE_READ] / 1e6,
-		 p->reserve_bps[TUNE_WRITE] / 1e6, used * 100,
+		 p->reserve_bps[TUNE_WRITE] / 1e6, PLAN_MIN_EVENTS, used * 100,
 		 in->guaranteed_method[TUNE_READ],
 		 in->guaranteed_bps[TUNE_READ] / 1e6,
 		 in->guaranteed_bps[TUNE_WRITE] / 1e6, at);
@@ -68,8 +68,8 @@ static int refuse(const struct plan_input *in, const struct plan_pool *p,
  * @reserve: per class, bytes/s the pool must hold before it is split:
  *           the real-time needs the regulator holds the others to (an
  *           rt_exempt core is never throttled, so its need is no
- *           reservation and is left out) and one event per best-effort
- *           core.
+ *           reservation and is left out) and PLAN_MIN_EVENTS per
+ *           best-effort core.
  * @sec:     the period, for the message.
  *
  * With --guarantees-from-streaming the pool is the platform ceiling.  A

@@ -105,6 +105,12 @@ enum memreg_class {
 };
 
 /* Saturation bound of every events-per-period quantity (see above). */
+/*
+ * memreg.ko's default slack_div: a counter overflows every guarantee /
+ * slack_div events, and a guarantee below it is refused on an event that
+ * cannot be re-armed (one interrupt per event); planners give no less.
+ */
+#define MEMREG_SLACK_DIV_DEFAULT	8
 #define MEMREG_EVENTS_MAX	0xffffffffULL
 /* Budget reported in monitor-only mode: do not arm the counter. */
 #define MEMREG_BUDGET_INF	(~(memreg_u64)0)

@@ -122,7 +122,7 @@ static unsigned int reclaim_quantum;
 module_param(reclaim_quantum, uint, 0444);
 MODULE_PARM_DESC(reclaim_quantum, "events taken from the pool per overflow (0: 1/8 of the smallest guarantee)");
 
-static unsigned int slack_div = 8;
+static unsigned int slack_div = MEMREG_SLACK_DIV_DEFAULT;
 module_param(slack_div, uint, 0444);
 MODULE_PARM_DESC(slack_div, "counter overflows every guarantee/slack_div events (1..1024)");
 

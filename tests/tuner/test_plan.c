@@ -204,7 +204,11 @@ static void check_fit(const struct fixture *f, const struct tune_config *c)
 			cr_assert_leq(b->ceiling_bps, f->in.sustain_bps[k] + 1);
 			cr_assert_leq(b->ceiling_bps, c->ceiling_bps[k] * (1 + 1e-9));
 			cr_assert_geq(b->ceiling_events, b->guaranteed_events);
-			cr_assert_geq(b->guaranteed_events, 1);
+			cr_assert_geq(b->guaranteed_events,
+				      MEMREG_SLACK_DIV_DEFAULT,
+				      "cpu %d class %d: a guarantee below "
+				      "memreg's slack_div is refused at load",
+				      c->cpus[i].cpu, k);
 			if (!strcmp(c->cpus[i].role, "be"))
 				cr_assert_gt(b->ceiling_events,
 					     b->guaranteed_events, "cpu %d "
@@ -223,6 +227,31 @@ static void check_fit(const struct fixture *f, const struct tune_config *c)
 			     k);
 		cr_assert_lt(sum, c->ceiling_bps[k]);
 	}
+}
+
+/*
+ * A best-effort core that barely touches memory still gets memreg's
+ * default slack_div in events per period: memreg refuses a guarantee below its slack_div on a
+ * software stand-in event (one overflow per event), so the plan would
+ * not load.
+ */
+Test(plan, a_quiet_best_effort_core_gets_a_loadable_guarantee)
+{
+	struct tune_config *c = malloc(sizeof(*c));
+	struct fixture *f = board(4);
+	char err[512];
+
+	add(f, "control", true, 1, 100e6, false);
+	add(f, "idle", false, 2, 1e3, false);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	check_fit(f, c);
+	for (int k = 0; k < 2; k++)
+		cr_expect_eq(tune_config_cpu(c, 2)->b[k].guaranteed_events,
+			     MEMREG_SLACK_DIV_DEFAULT, "class %d: %llu events", k,
+			     (unsigned long long)
+			     tune_config_cpu(c, 2)->b[k].guaranteed_events);
+	free(f);
+	free(c);
 }
 
 Test(plan, budgets_never_exceed_sustainable)
