@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * headroom - guest-side checks that LMS and spare sharing move the
+ * headroom above the guarantees (the memtune end-to-end guest,
+ * tests/kernel/guest/memtune_e2e.sh, with memreg already loaded by
+ * 'memtune apply' from a configuration whose platform ceiling is well
+ * above the sum of the guarantees).  Traffic is the guest's stand-in
+ * counter, page faults: a hog is a loop of memcal-load processes on one
+ * CPU, each faulting its fresh buffer in.  Budgets and use come from every
+ * period's memreg:period record (tracefs), grants from cpuN/read_shared.
+ *
+ *   be-budget-rises     the real-time CPU idle, the best-effort hog's
+ *                       budget is above its guarantee in most periods
+ *                       (median and share of the periods the master
+ *                       published a budget for)
+ *   be-budget-falls     the real-time CPU busy too: the best-effort
+ *                       median budget falls to at most 0.8 x the idle
+ *                       one, never below the guarantee
+ *   rt-budget-guaranteed in every period of both phases the real-time
+ *                       CPU's budget is at least its guarantee
+ *   share-none-alone    LMS off, the best-effort CPU alone throttled: no
+ *                       spare grant (read_shared does not move)
+ *   share-grants-counted LMS off, both CPUs throttled: both count spare
+ *                       grants, each a whole number of grants of
+ *                       (platform ceiling - guarantees) / 2, and the
+ *                       period records show the raised budgets
+ *
+ *   headroom RT_CPU BE_CPU [SECONDS]
+ *
+ * SECONDS (default 3) is the traced window of each LMS phase (the sharing
+ * phases take two thirds of it); each phase first lets the budgets settle
+ * for a third of it.  The checks compare counts and budgets of periods,
+ * never wall-clock times: under TCG a loaded host stretches everything.
+ * Prints MEMREG-CHECK lines (the e2e guest renames them MEMTUNE-CHECK).
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "checklib.h"
+
+/**
+ * struct phase - what the period records of one CPU in one phase show.
+ * @n:         periods recorded
+ * @fresh:     of them, periods with a budget the master published
+ * @above:     of @fresh, periods whose budget was above the guarantee
+ * @budget:    median budget of the @fresh periods (-1: none)
+ * @used:      median events counted per period (-1: none)
+ * @min:       the smallest budget of any period (-1: none)
+ * @throttled: periods that ended throttled
+ */
+struct phase {
+	size_t n, fresh, above, throttled;
+	double budget, used;
+	long long min;
+};
+
+/* summarise - CPU's period records of the trace just taken, against its
+ * guarantee G */
+static struct phase summarise(int cpu, long long g)
+{
+	struct mr_period *p = NULL;
+	struct phase s = { .budget = -1, .used = -1, .min = -1 };
+	size_t i, n = mr_trace_periods(cpu, &p);
+	double *b = calloc(n + 1, sizeof(*b)), *u = calloc(n + 1, sizeof(*u));
+
+	for (i = 0; b && u && i < n; i++) {
+		u[i] = (double)p[i].used;
+		if (s.min < 0 || p[i].budget < s.min)
+			s.min = p[i].budget;
+		s.throttled += p[i].throttled != 0;
+		if (p[i].stale)
+			continue;
+		b[s.fresh++] = (double)p[i].budget;
+		s.above += p[i].budget > g;
+	}
+	s.n = b && u ? n : 0;
+	s.budget = mr_median(b, s.fresh);
+	s.used = mr_median(u, s.n);
+	free(b);
+	free(u);
+	free(p);
+	return s;
+}
+
+/* hog - a loop of memcal-load processes pinned to CPU, each faulting an
+ * 8 MiB buffer in (2,048 page faults plus its start), in a process group
+ * of its own; its pid (= the group), -1 when it could not start */
+static pid_t hog(int cpu)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid)
+		return pid;
+	setpgid(0, 0);
+	if (mr_pin(cpu))
+		_exit(1);
+	for (;;) {
+		pid_t w = fork();
+
+		if (w == 0) {
+			if (!freopen("/dev/null", "w", stdout))
+				_exit(126);
+			execlp("memcal-load", "memcal-load", "write", "--mb", "8",
+			       "--size", "8388608", (char *)NULL);
+			_exit(127);
+		}
+		if (w < 0 || mr_reap(w) == 127)
+			_exit(1);
+	}
+}
+
+/* stop - end the hog PID and the memcal-load it runs */
+static void stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* trace - settle for S / 3 seconds, then record every period of S */
+static void trace(double s)
+{
+	mr_sleep(s / 3);
+	mr_trace_on("period");
+	mr_sleep(s);
+	mr_trace_off("period");
+}
+
+int main(int argc, char **argv)
+{
+	int rt, be, fail = 0;
+	double s;
+	long long grt, gbe, cbe, ceil, grant, sh0[2], sh1[2], sh2[2], t0, t1;
+	struct phase ra, ba, rb, bb, rc, bc;
+	pid_t hb, hr;
+	char err[256];
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: headroom RT_CPU BE_CPU [SECONDS]\n");
+		return 2;
+	}
+	rt = atoi(argv[1]);
+	be = atoi(argv[2]);
+	s = argc > 3 ? atof(argv[3]) : 3;
+	if (rt == be || rt < 0 || be < 0 || s <= 0) {
+		fprintf(stderr, "headroom: two different CPUs and a positive time, please\n");
+		return 2;
+	}
+	grt = mr_cpu(rt, "read_guaranteed");
+	gbe = mr_cpu(be, "read_guaranteed");
+	cbe = mr_cpu(be, "read_ceiling");
+	ceil = mr_get("platform_read");
+	printf("headroom: rt cpu%d guarantee %lld ceiling %lld, be cpu%d guarantee %lld ceiling %lld, platform %lld, period %lld us, lms %lld share %lld\n",
+	       rt, grt, mr_cpu(rt, "read_ceiling"), be, gbe, cbe, ceil,
+	       mr_get("period_us"), mr_get("lms"), mr_get("share"));
+	mr_pin(rt);	/* the checker's own faults land on the idle CPU */
+
+	/* LMS: the real-time CPU idle, then busy */
+	hb = hog(be);
+	trace(s);
+	ra = summarise(rt, grt);
+	ba = summarise(be, gbe);
+	fail |= !mr_check("be-budget-rises", ba.fresh >= 20 && ba.budget > gbe &&
+			  ba.above * 2 > ba.fresh && ra.used < grt,
+			  "cpu%d (be, guarantee %lld, ceiling %lld): median budget %.0f, above the guarantee in %zu of %zu published periods (%zu stale), median use %.0f; cpu%d (rt, guarantee %lld) idle: median use %.0f",
+			  be, gbe, cbe, ba.budget, ba.above, ba.fresh, ba.n - ba.fresh,
+			  ba.used, rt, grt, ra.used);
+	hr = hog(rt);
+	trace(s);
+	rb = summarise(rt, grt);
+	bb = summarise(be, gbe);
+	fail |= !mr_check("be-budget-falls", bb.fresh >= 20 && ba.budget > 0 &&
+			  bb.budget <= 0.8 * ba.budget && bb.min >= gbe &&
+			  rb.used >= grt,
+			  "cpu%d (be): median budget %.0f with cpu%d busy against %.0f with it idle (ratio %.2f), lowest %lld (guarantee %lld), %zu published periods; cpu%d (rt): median use %.0f, median budget %.0f",
+			  be, bb.budget, rt, ba.budget, mr_per(bb.budget, ba.budget),
+			  bb.min, gbe, bb.fresh, rt, rb.used, rb.budget);
+	fail |= !mr_check("rt-budget-guaranteed", ra.n >= 20 && rb.n >= 20 &&
+			  ra.min >= grt && rb.min >= grt,
+			  "cpu%d (rt, guarantee %lld): lowest budget %lld in %zu periods idle (%zu stale), %lld in %zu periods busy (%zu stale, %zu throttled, median budget %.0f)",
+			  rt, grt, ra.min, ra.n, ra.n - ra.fresh, rb.min, rb.n,
+			  rb.n - rb.fresh, rb.throttled, rb.budget);
+
+	/* spare sharing with budgets at the guarantees (LMS off) */
+	stop(hr);
+	mr_putll(0, "lms");
+	if (mr_commit())
+		fprintf(stderr, "headroom: commit of lms=0 refused: %s\n",
+			mr_gets(err, sizeof(err), "error"));
+	grant = (ceil - grt - gbe) / 2;
+	t0 = mr_cpu(be, "throttles");
+	sh0[0] = mr_cpu(rt, "read_shared");
+	sh0[1] = mr_cpu(be, "read_shared");
+	trace(2 * s / 3);
+	sh1[0] = mr_cpu(rt, "read_shared");
+	sh1[1] = mr_cpu(be, "read_shared");
+	t1 = mr_cpu(be, "throttles");
+	bc = summarise(be, gbe);
+	fail |= !mr_check("share-none-alone", mr_get("lms") == 0 && t1 > t0 &&
+			  sh1[0] == sh0[0] && sh1[1] == sh0[1] && bc.n >= 20,
+			  "lms=%lld; cpu%d (be) alone throttled in %lld periods (%zu of %zu traced): read_shared cpu%d %lld -> %lld, cpu%d %lld -> %lld",
+			  mr_get("lms"), be, t1 - t0, bc.throttled, bc.n, rt, sh0[0],
+			  sh1[0], be, sh0[1], sh1[1]);
+	hr = hog(rt);
+	trace(2 * s / 3);
+	sh2[0] = mr_cpu(rt, "read_shared");
+	sh2[1] = mr_cpu(be, "read_shared");
+	rc = summarise(rt, grt);
+	bc = summarise(be, gbe);
+	stop(hr);
+	stop(hb);
+	fail |= !mr_check("share-grants-counted", grant > 0 &&
+			  sh2[0] > sh1[0] && sh2[1] > sh1[1] &&
+			  (sh2[0] - sh1[0]) % grant == 0 &&
+			  (sh2[1] - sh1[1]) % grant == 0 && rc.above > 0 && bc.above > 0,
+			  "both busy, grant (%lld - %lld - %lld) / 2 = %lld: read_shared cpu%d +%lld (%lld grants), cpu%d +%lld (%lld grants); periods traced with a budget above the guarantee: cpu%d %zu of %zu (%zu throttled), cpu%d %zu of %zu (%zu throttled)",
+			  ceil, grt, gbe, grant, rt, sh2[0] - sh1[0],
+			  grant > 0 ? (sh2[0] - sh1[0]) / grant : -1, be,
+			  sh2[1] - sh1[1], grant > 0 ? (sh2[1] - sh1[1]) / grant : -1,
+			  rt, rc.above, rc.n, rc.throttled, be, bc.above, bc.n,
+			  bc.throttled);
+	return fail;
+}
