@@ -10,6 +10,20 @@
 # tests/kernel/guest/memtune_e2e.sh as /init.  A second mix, the same
 # workloads with rt_exempt: true, is planned first (so that the plain mix's
 # configuration is the newest) for the guest's real-time exemption checks.
+# For the headroom checks (tests/kernel/guest/headroom.c) the plain mix's
+# export is rewritten by hand into /cfg-headroom.json, budgets in page
+# faults per 200 ms period (a memcal-load hog faulted 110-1,700 pages a
+# second under TCG, with the host's load; the platform rule binds only
+# when both hogs want more than the platform ceiling): real-time
+# guarantee hr_grt, best-effort guarantee hr_gbe, platform ceiling
+# hr_ceil 2.5x their sum, each CPU's ceiling the platform ceiling less
+# the other's guarantee (the real-time one too, so that the platform
+# rule binds when both are busy).  Guarantees of at least 10: the slack
+# scheme refuses one below slack_div (8), and LMS's 10 % headroom adds
+# nothing to a budget below 10 whose CPU uses exactly its budget.  The
+# planner's own export cannot serve: its budgets assume 64 bytes per
+# event of the stand-in counter, hundreds of thousands per period, which
+# page faults never reach in the guest.
 # Pass/fail from the guest's MEMTUNE-PLAN and MEMTUNE-CHECK lines
 # (scripts/qemu/lib.sh).  Exit 0 all PASS, 1 a failure, 77 a missing tool.
 set -u
@@ -26,7 +40,7 @@ memcal=$bdir/calibrate/memcal
 for b in "$memtune" "$load" "$memcal"; do [ -x "$b" ] || die "$b not built"; done
 
 work=$bdir/qemu-memtune
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work/guest"
 make -s -C "$src/regulator/kmod" OUT="$work/kmod" KDIR="$kdir" > "$work/kmod.log" 2>&1 \
 	|| { cat "$work/kmod.log"; die "module build failed"; }
 ko=$work/kmod/kmod/memreg.ko
@@ -70,6 +84,20 @@ xid=$(jq -er '.result.config_id' "$work/plan-x.json")
 	|| { cat "$work/plan.log"; die "memtune plan failed"; }
 "$memtune" --db "$db" export --format json --out "$work/cfg.json" \
 	> "$work/export.log" 2>&1 || { cat "$work/export.log"; die "export failed"; }
+hr_grt=16 hr_gbe=10 hr_ceil=64
+jq --argjson grt $hr_grt --argjson gbe $hr_gbe --argjson c $hr_ceil '
+	.period_us = 200000 | .reclaim_quantum_events = 1 |
+	.modes.lms = true | .modes.share = true | .modes.reclaim = false |
+	.platform_ceiling.read_events = $c |
+	.cpus |= map(if .role == "rt" then
+		.read.guaranteed_events = $grt | .read.floor_events = $grt |
+		.read.ceiling_events = ($c - $gbe)
+	else .read.guaranteed_events = $gbe | .read.ceiling_events = ($c - $grt) end)' \
+	"$work/cfg.json" > "$work/cfg-headroom.json" || die "jq could not rewrite cfg.json"
+hr_cpus=$(jq -er '[(.cpus[] | select(.role == "rt") | .cpu),
+	(.cpus[] | select(.role == "be") | .cpu)] | map(tostring) | join(" ")' \
+	"$work/cfg-headroom.json") || die "no rt and be cpu in cfg.json"
+qemu_guest_programs cc "$work/guest" "$qemu_guest_dir/headroom.c"
 
 root=$work/initramfs
 qemu_initramfs "$root" /bin/busybox
@@ -88,6 +116,9 @@ cp "$work/mix.yaml" "$root/mix.yaml"
 cp "$work/mix-exempt.yaml" "$root/mix-exempt.yaml"
 cp "$work/cfg-exempt.json" "$root/cfg-exempt.json"
 echo "$xid" > "$root/exempt-config-id"
+cp "$work/cfg-headroom.json" "$root/cfg-headroom.json"
+echo "$hr_cpus" > "$root/headroom-cpus"
+cp "$work/guest/headroom" "$root/headroom"
 cp "$src/tests/kernel/guest/memtune_e2e.sh" "$root/init"
 chmod 755 "$root/init"
 initrd=$work/initrd.gz

@@ -9,7 +9,14 @@
 # /mix-exempt.yaml, its id in /exempt-config-id) loaded by apply, every
 # budget cut to one event a period, both cores faulting pages (the x86
 # guest's counter): the exempt real-time core counts exempt overruns and
-# is never throttled while the best-effort core is.  First the checks it
+# is never throttled while the best-effort core is.  Then the headroom:
+# /cfg-headroom.json (the plain export rewritten by hand so that the
+# platform ceiling is well above the guarantees) loaded by apply, and
+# /headroom (tests/kernel/guest/headroom.c) with the real-time and the
+# best-effort CPU of /headroom-cpus: LMS raises the best-effort budget
+# while the real-time core idles and lowers it when that core is busy,
+# the real-time budget never below its guarantee, spare grants counted
+# only when both are throttled.  First the checks it
 # will run, then one line per check:
 #   MEMTUNE-PLAN <name>...
 #   MEMTUNE-CHECK <name> PASS|FAIL [detail]
@@ -41,6 +48,9 @@ plan="apply-loads apply-period apply-lms-on apply-cpu1-regulated apply-matches-p
 	memreg-periods-counted latency-three-conditions latency-stored report-draws-latency unload"
 [ -f /cfg-exempt.json ] && plan="$plan exempt-apply-loads exempt-sysfs exempt-rt-not-throttled
 	exempt-be-throttled exempt-validate-latency exempt-rt-not-throttled-validate exempt-unload"
+[ -f /cfg-headroom.json ] && plan="$plan headroom-apply-loads be-budget-rises
+	be-budget-falls rt-budget-guaranteed share-none-alone share-grants-counted
+	headroom-unload"
 [ -n "${MEMTUNE_E2E_PMU_EVENT:-}" ] && plan="$plan pmu-apply-loads pmu-apply-matches pmu-counts pmu-unload"
 # shellcheck disable=SC2086 # a list of names, on one line
 echo "MEMTUNE-PLAN" $plan
@@ -191,6 +201,20 @@ if [ -f /cfg-exempt.json ]; then
 	check exempt-rt-not-throttled-validate $? "cpu1/throttles=$w1 after the regulated run, exempt_overruns=$(val $M/cpu1/exempt_overruns), cpu0/throttles=$(val $M/cpu0/throttles)"
 	rmmod memreg
 	check exempt-unload $? ""
+fi
+
+# The headroom above the guarantees moves (the checks are headroom.c's,
+# renamed to MEMTUNE-CHECK).
+if [ -f /cfg-headroom.json ]; then
+	memtune --db /m.db apply --file /cfg-headroom.json --module /memreg.ko \
+		--force-board > /tmp/apply-h.out 2>&1
+	check headroom-apply-loads $? "$(tr '\n' ' ' < /tmp/apply-h.out)"
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	# shellcheck disable=SC2046 # two CPU numbers
+	/headroom $(val /headroom-cpus) | sed 's/^MEMREG-CHECK /MEMTUNE-CHECK /'
+	echo "memreg error attribute: $(val $M/error)"
+	rmmod memreg
+	check headroom-unload $? ""
 fi
 
 # The tuned configuration with its read counter on a hardware PMU event,
