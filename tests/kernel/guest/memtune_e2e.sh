@@ -3,8 +3,9 @@
 # tests/tuner/qemu_e2e.sh): 'memtune apply' loads the real memreg.ko with
 # a tuned configuration planned on the host, the values are read back
 # from /sys/kernel/memreg, then 'memtune validate' runs the mix
-# unregulated (monitor-only) and regulated, with the real-time workload's
-# per-job latency solo, co-run and regulated stored and drawn.  Then the
+# unregulated (monitor-only), under static budgets (guarantees only) and
+# regulated, with the real-time workload's per-job latency solo and in
+# each co-run condition stored and drawn.  Then the
 # real-time exemption: the exempt mix's configuration (/cfg-exempt.json,
 # /mix-exempt.yaml, its id in /exempt-config-id) loaded by apply, every
 # budget cut to one event a period, both cores faulting pages (the x86
@@ -43,9 +44,9 @@ export PATH=/bin:/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
 cd /
 echo	# the console's escape sequences end up on this line, not a check
-plan="apply-loads apply-period apply-lms-on apply-cpu1-regulated apply-matches-plan
+plan="apply-loads apply-period apply-lms-on apply-cpu1-regulated apply-matches-plan plan-headroom-loaded
 	apply-again-sysfs validate-runs validate-regulated validate-leaves-regulating
-	memreg-periods-counted latency-three-conditions latency-stored report-draws-latency unload"
+	memreg-periods-counted validate-static latency-conditions latency-stored report-draws-latency unload"
 [ -f /cfg-exempt.json ] && plan="$plan exempt-apply-loads exempt-sysfs exempt-rt-not-throttled
 	exempt-be-throttled exempt-validate-latency exempt-rt-not-throttled-validate exempt-unload"
 [ -f /cfg-headroom.json ] && plan="$plan headroom-apply-loads be-budget-rises
@@ -123,6 +124,14 @@ got_e=$(val /sys/kernel/memreg/error)
 echo "memreg error attribute: $got_e"
 out=$(matches_export /cfg.json)
 check apply-matches-plan $? "sysfs against 'memtune export --format modprobe': $out"
+# the planner's two pools as memreg holds them: the best-effort core
+# (cpu 0) may grow past its guarantee, and the platform ceiling is above
+# the sum of the guarantees
+g0=$(val $M/cpu0/read_guaranteed); c0=$(val $M/cpu0/read_ceiling)
+g1=$(val $M/cpu1/read_guaranteed); pr=$(val $M/platform_read)
+[ -n "$g0" ] && [ -n "$c0" ] && [ -n "$g1" ] && [ -n "$pr" ] &&
+	[ "$c0" -gt "$g0" ] && [ "$pr" -gt $((g0 + g1)) ]
+check plan-headroom-loaded $? "cpu0 read guarantee $g0 ceiling $c0, cpu1 guarantee $g1, platform_read $pr"
 
 # applying again with memreg loaded goes through sysfs staging + commit
 memtune apply --file /cfg.json --force-board > /tmp/apply2.out 2>&1
@@ -145,13 +154,17 @@ check memreg-periods-counted $? "cpu1/periods=$p1"
 latency_conditions() {
 	sed -n 's/^ *"condition": "\([a-z]*\)",*$/\1/p' "$1" | tr '\n' ' '
 }
+grep -q '"static": true' /tmp/val.json &&
+	[ "$(grep -c '"slowdown_static": [0-9]' /tmp/val.json)" -ge 2 ] &&
+	! grep -q '"slowdown_static": null' /tmp/val.json
+check validate-static $? "$(grep -E '"(static|slowdown_static|static_throttles)"' /tmp/val.json | tr -d ' \n')"
 got=$(latency_conditions /tmp/val.json)
-[ "$got" = "solo unregulated regulated " ]
-check latency-three-conditions $? "conditions: $got; $(grep -E '"(p99_ns|deadline_misses)"' /tmp/val.json | tr -d ' \n')"
+[ "$got" = "solo unregulated static regulated " ]
+check latency-conditions $? "conditions: $got; $(grep -E '"(p99_ns|deadline_misses)"' /tmp/val.json | tr -d ' \n')"
 memtune --db /m.db report --format json --out /tmp/report.json > /tmp/rep.out 2>&1
 rc=$?
 got=$(latency_conditions /tmp/report.json)
-[ $rc -eq 0 ] && [ "$got" = "solo unregulated regulated " ]
+[ $rc -eq 0 ] && [ "$got" = "solo unregulated static regulated " ]
 check latency-stored $? "rc=$rc stored conditions: $got"
 memtune --db /m.db report --out /tmp/report.html > /tmp/rep2.out 2>&1
 rc=$?
@@ -194,7 +207,7 @@ if [ -f /cfg-exempt.json ]; then
 		"$(val /exempt-config-id)" > /tmp/val-x.json 2> /tmp/val-x.err
 	rc=$?
 	got=$(latency_conditions /tmp/val-x.json)
-	[ $rc -eq 0 ] && [ "$got" = "solo unregulated regulated " ]
+	[ $rc -eq 0 ] && [ "$got" = "solo unregulated static regulated " ]
 	check exempt-validate-latency $? "rc=$rc conditions: $got; $(tr '\n' ' ' < /tmp/val-x.err)"
 	w1=$(val $M/cpu1/throttles)
 	[ "$w1" = 0 ]
