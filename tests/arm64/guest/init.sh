@@ -194,7 +194,10 @@ group_e2e() {
 	sed 's/^/  | /' /tmp/profile.out
 	check memtune-profile "rc=$rc: $(grep -E '^(rt-reader|be-writer) ' /tmp/profile.out | tr -s ' ' | tr '\n' ';')" \
 		test "$rc" = 0 -a "$(grep -Ec '^(rt-reader|be-writer) ' /tmp/profile.out)" = 2
-	memtune --db $db plan /mix.yaml --periods 1000,2000,5000 --assume-overhead-ns 50000 > /tmp/plan.out 2>&1; rc=$?
+	# 20 ms as well: under TCG the guaranteed (all-row-miss) figure is
+	# about 0.3 GB/s, and at 5 ms the real-time floors (the private
+	# caches refilled once a period) alone exceed it
+	memtune --db $db plan /mix.yaml --periods 1000,2000,5000,20000 --assume-overhead-ns 50000 > /tmp/plan.out 2>&1; rc=$?
 	sed 's/^/  | /' /tmp/plan.out
 	check memtune-plan "rc=$rc: $(grep -m1 '^tuned configuration' /tmp/plan.out); $(grep -m1 '^ *period ' /tmp/plan.out | tr -s ' ')" \
 		test "$rc" = 0 -a -n "$(grep '^tuned configuration 1 ' /tmp/plan.out)" -a -n "$(grep -E '^ *period [0-9]+ us, master cpu [0-9]' /tmp/plan.out)"
