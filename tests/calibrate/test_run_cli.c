@@ -187,8 +187,11 @@ Test(run_cli, errors_are_json_with_json)
 	json_decref(doc);
 }
 
-/* stored_checks - "check:verdict;" per stored self-check, in order. */
-static void stored_checks(char *buf, size_t len)
+/*
+ * stored_rows - the rows @sql selects from the test database, each as its
+ * text columns joined by @sep and ended by ';', into @buf.
+ */
+static void stored_rows(const char *sql, char sep, char *buf, size_t len)
 {
 	sqlite3 *h;
 	sqlite3_stmt *st;
@@ -197,16 +200,24 @@ static void stored_checks(char *buf, size_t len)
 	buf[0] = '\0';
 	cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
 		     SQLITE_OK);
-	cr_assert_eq(sqlite3_prepare_v2(h, "SELECT check_name, verdict, cpu,"
-					" message FROM pmu_selfcheck WHERE"
-					" run_id = 1 ORDER BY id", -1, &st,
-					NULL), SQLITE_OK);
-	while (sqlite3_step(st) == SQLITE_ROW && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "%s:%s;",
-					sqlite3_column_text(st, 0),
-					sqlite3_column_text(st, 1));
+	cr_assert_eq(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK,
+		     "%s", sqlite3_errmsg(h));
+	while (sqlite3_step(st) == SQLITE_ROW && off < len) {
+		for (int c = 0; c < sqlite3_column_count(st) && off < len; c++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%c",
+						sqlite3_column_text(st, c),
+						c + 1 < sqlite3_column_count(st) ?
+						sep : ';');
+	}
 	sqlite3_finalize(st);
 	sqlite3_close(h);
+}
+
+/* stored_checks - "check:verdict;" per stored self-check, in order. */
+static void stored_checks(char *buf, size_t len)
+{
+	stored_rows("SELECT check_name, verdict FROM pmu_selfcheck WHERE"
+		    " run_id = 1 ORDER BY id", ':', buf, len);
 }
 
 /*
@@ -423,24 +434,8 @@ Test(run_cli, declared_figures_need_a_source_and_a_range)
 /* guar_rows - "traffic/method/status;" per stored guaranteed figure. */
 static void guar_rows(char *buf, size_t len)
 {
-	sqlite3 *h;
-	sqlite3_stmt *st;
-	size_t off = 0;
-
-	buf[0] = '\0';
-	cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL),
-		     SQLITE_OK);
-	cr_assert_eq(sqlite3_prepare_v2(h, "SELECT traffic, method, status "
-					"FROM guaranteed_bandwidth WHERE "
-					"run_id = 1 ORDER BY traffic, method",
-					-1, &st, NULL), SQLITE_OK);
-	while (sqlite3_step(st) == SQLITE_ROW && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "%s/%s/%s;",
-					sqlite3_column_text(st, 0),
-					sqlite3_column_text(st, 1),
-					sqlite3_column_text(st, 2));
-	sqlite3_finalize(st);
-	sqlite3_close(h);
+	stored_rows("SELECT traffic, method, status FROM guaranteed_bandwidth"
+		    " WHERE run_id = 1 ORDER BY traffic, method", '/', buf, len);
 }
 
 Test(run_cli, quick_run_stores_every_guaranteed_figure, .timeout = 120)
