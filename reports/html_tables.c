@@ -63,6 +63,20 @@ static void cells(FILE *f, const char *fmt, ...)
 	fputs("</tr>\n", f);
 }
 
+/*
+ * gbps - @bps in GB/s with two decimals, in one of four rotating static
+ * buffers (a row formats up to three).
+ */
+static const char *gbps(double bps)
+{
+	static char buf[4][32];
+	static int next;
+	char *b = buf[next++ & 3];
+
+	snprintf(b, sizeof(buf[0]), "%.2f", bps / 1e9);
+	return b;
+}
+
 /* tail - close a table. */
 static void tail(FILE *f)
 {
@@ -210,6 +224,28 @@ static void tables_calibration(FILE *f, const struct report *r)
 			      r->sus[i].idle_latency_ns, r->sus[i].bound_ratio,
 			      r->sus[i].criterion,
 			      r->sus[i].lower_bound ? "yes" : "no");
+		tail(f);
+	}
+	if (r->n_guar) {
+		head(f, "Guaranteed bandwidth (every access a row miss)",
+		     "traffic|method|status|bandwidth (GB/s)|min (GB/s)|"
+		     "max (GB/s)|CPUs|streams|repetitions|stands for the "
+		     "class|criterion|source or reason");
+		for (i = 0; i < r->n_guar; i++) {
+			const struct memcal_guaranteed *g = &r->guar[i];
+			bool skipped = !strcmp(g->status, "skipped");
+
+			cells(f, "%s|%s|%s|%s|%s|%s|%s|%d|%d|%s|%s|%s",
+			      g->traffic, g->method, g->status,
+			      skipped ? "-" : gbps(g->bandwidth_bps),
+			      skipped ? "-" : gbps(g->min_bps),
+			      skipped ? "-" : gbps(g->max_bps),
+			      g->cpus[0] ? g->cpus : "-", g->streams,
+			      g->repetitions,
+			      report_guaranteed(r, g->traffic) == g ? "yes" :
+			      "no", g->criterion[0] ? g->criterion : "-",
+			      g->source[0] ? g->source : "-");
+		}
 		tail(f);
 	}
 	if (r->n_mix) {

@@ -92,6 +92,28 @@ Test(report_guaranteed, drawn_on_the_streaming_bandwidth_chart, .init = load)
 	report_free(&rep);
 }
 
+Test(report_guaranteed, html_table_lists_every_figure, .init = load)
+{
+	char *html = render(report_write_html_tables);
+
+	cr_expect(strstr(html, "<h3>Guaranteed bandwidth (every access a row "
+			 "miss)</h3>"), "%s", html);
+	cr_expect(strstr(html, "<tr><td>read</td><td>random-line</td>"
+			 "<td>measured</td><td class=\"num\">2.50</td>"
+			 "<td class=\"num\">2.40</td><td class=\"num\">2.60"
+			 "</td><td class=\"num\">0-3</td><td class=\"num\">16"
+			 "</td><td class=\"num\">5</td><td>yes</td>"),
+		  "the read figure stands for its class: %s", html);
+	cr_expect(strstr(html, "<tr><td>write</td><td>single-bank</td>"
+			 "<td>skipped</td><td>-</td><td>-</td><td>-</td>"
+			 "<td>-</td><td class=\"num\">0</td><td class=\"num\">"
+			 "0</td><td>no</td><td>-</td><td>the DRAM address "
+			 "mapping"), "a skipped figure shows its reason, no "
+			 "figure: %s", html);
+	free(html);
+	report_free(&rep);
+}
+
 Test(report_guaranteed, csv_and_json_carry_every_figure, .init = load)
 {
 	char *csv = render(report_write_csv), *js = render(report_write_json);
