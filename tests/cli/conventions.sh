@@ -7,6 +7,11 @@
 #  - with --json, --help, --version, results and usage errors are each one
 #    JSON document in the envelope {tool, command, version, ok,
 #    result|error, warnings}.
+#  - the scrape found exactly the commands expected, and on each command
+#    as many options in --help as its --help --json lists, so that a help
+#    text the scrape cannot read fails instead of checking nothing.
+#
+#   conventions.sh TOOL:NCOMMANDS...
 # Needs jq.  Exits 1 if any check failed.
 # "CHECK && ok || bad": ok only counts and never fails, so bad runs
 # exactly when the check fails.
@@ -29,7 +34,8 @@ envelope() {
 	' "$1" >/dev/null
 }
 
-for tool in "$@"; do
+for spec in "$@"; do
+	tool=${spec%:*} ncmds=${spec##*:}
 	name=$(basename "$tool")
 	out=$(mktemp)
 	"$tool" --json --help >"$out" && envelope "$out" "$name" "" true &&
@@ -41,8 +47,16 @@ for tool in "$@"; do
 		bad "$name --json frobnicate: one error envelope, exit 2"
 	cmds=$("$tool" --help | awk '/^Commands:/{on=1; next} /^$/{on=0}
 				     on && /^  [a-z]/{print $1}')
+	n=$(echo "$cmds" | grep -c .)
+	[ "$n" -eq "$ncmds" ] && ok ||
+		bad "$name --help lists $n commands, expected $ncmds (update tests/cli/CMakeLists.txt)"
 	for c in $cmds; do
 		"$tool" "$c" --help >"$out"
+		scraped=$(sed -nE 's/^  (-[a-zA-Z]), (--[a-z-]+).*/x/p; s/^      (--[a-z-]+).*/x/p' "$out" | wc -l)
+		listed=$("$tool" "$c" --help --json |
+			 jq '(.result.options | length) + (.result.common_options | length)')
+		[ "$scraped" -eq "$listed" ] && ok ||
+			bad "$name $c --help: $scraped options scraped, $listed in --help --json"
 		long=$(awk 'length > 80' "$out")
 		[ -z "$long" ] && ok || bad "$name $c --help: lines over 80 columns: $long"
 		while read -r s l; do
@@ -66,6 +80,6 @@ for tool in "$@"; do
 	done
 	rm -f "$out"
 done
-"$1" --help | awk 'length > 80 {exit 1}' && ok || bad "tool --help over 80 columns"
+"${1%:*}" --help | awk 'length > 80 {exit 1}' && ok || bad "tool --help over 80 columns"
 [ $fail -eq 0 ] && echo "PASS: $cases checks of help width, short options and JSON envelopes"
 exit $fail

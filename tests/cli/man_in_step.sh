@@ -9,9 +9,17 @@
 #    [COMMON] there), and each is documented in the page (the common
 #    ones too, except in a one-command page, which refers to TOOL(1));
 #  - for a tool without commands (memcal-load), the SYNOPSIS options are
-#    exactly those of 'TOOL --help'.
+#    exactly those of 'TOOL --help';
+#  - every short option of a checked command is documented beside its long
+#    form on one line of the page (.BR \-c ", " \-\-config);
+#  - the scrape found exactly NCOMMANDS commands (0: a tool without
+#    commands) and NOPTIONS options of the checked commands together, so
+#    that a --help the scrape cannot read, or a command or option added
+#    without its page, fails instead of checking nothing.
+#
+#   man_in_step.sh TOOL MANPAGE NCOMMANDS NOPTIONS [COMMAND]
 set -u
-tool=$1 page=$2 only=${3:-} fail=0
+tool=$1 page=$2 ncmds=$3 nopts=$4 only=${5:-} fail=0
 [ -x "$tool" ] || { echo "FAIL: $tool not built"; exit 1; }
 [ -f "$page" ] || { echo "FAIL: $page missing"; exit 1; }
 warn=$(LC_ALL=C MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
@@ -48,18 +56,38 @@ compare() {
 	fi
 }
 
+# short_documented CMD SHORT LONG - SHORT is on a line of the page with LONG.
+short_documented() {
+	local s l
+	s=$(printf '%s' "$2" | sed 's/-/\\\\-/g')
+	l=$(printf '%s' "$3" | sed 's/-/\\\\-/g')
+	grep -E -- "$s([^a-z]|\$)" "$page" | grep -q -- "$l" || {
+		echo "FAIL: short option '$2' ($3) of '$1' not in $page beside $3"
+		fail=1
+	}
+}
+
 cmds=$("$tool" --help | awk '/^Commands:/{on=1; next} /^$/{on=0} on && /^  [a-z]/{print $1}')
+found_cmds=0 found_opts=0
 if [ -z "$cmds" ]; then
 	want=$("$tool" --help 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u)
 	[ -n "$want" ] || { echo "FAIL: no options in $tool --help"; exit 1; }
+	found_opts=$(echo "$want" | wc -l)
 	compare "$(basename "$tool")" "$want" "$(synopsis_opts)"
 else
 	for c in $cmds; do
 		[ -z "$only" ] || [ "$c" = "$only" ] || continue
 		[ -n "$only" ] || grep -q "^\.B $c\$" "$page" ||
 			{ echo "FAIL: command '$c' not in $page"; fail=1; }
+		found_cmds=$((found_cmds + 1))
 		want=$("$tool" "$c" --help --json |
 		       jq -r '.result.options[].long' | sort -u)
+		[ -z "$want" ] || found_opts=$((found_opts + $(echo "$want" | wc -l)))
+		while read -r sh lo; do
+			[ -n "$sh" ] && short_documented "$c" "$sh" "$lo"
+		done < <("$tool" "$c" --help --json |
+			 jq -r '.result.options[] | select(.short != null) |
+				"\(.short) \(.long)"')
 		compare "$(basename "$tool") $c" "$want" "$(synopsis_opts "$c")"
 		common=
 		[ -n "$only" ] || common=$("$tool" "$c" --help --json |
@@ -73,5 +101,17 @@ else
 		done
 	done
 fi
+[ -n "$only" ] || [ "$found_cmds" -eq "$ncmds" ] || {
+	echo "FAIL: found $found_cmds commands in $(basename "$tool") --help," \
+	     "expected $ncmds (update the count in tests/cli/CMakeLists.txt" \
+	     "with the page)"
+	fail=1
+}
+[ "$found_opts" -eq "$nopts" ] || {
+	echo "FAIL: found $found_opts options of the checked commands," \
+	     "expected $nopts (update the count in tests/cli/CMakeLists.txt" \
+	     "with the page)"
+	fail=1
+}
 [ $fail -eq 0 ] && echo "PASS: $page is in step with $(basename "$tool")${only:+ $only}"
 exit $fail
