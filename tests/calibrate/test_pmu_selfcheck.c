@@ -333,9 +333,12 @@ Test(selfcheck, delivery_on_each_cpu)
 		cr_expect_gt(k.c[i].expected, 10, "%s", k.c[i].message);
 		cr_expect_geq(k.c[i].measured, 0.9 * k.c[i].expected, "%s",
 			      k.c[i].message);
+		/* pass, or fail only for the rate this shared CPU gave the
+		 * load: never for delivery itself */
 		cr_expect(!strcmp(k.c[i].verdict, "pass") ||
-			  strstr(k.c[i].message, "needed"), "%s",
-			  k.c[i].message);
+			  (!strcmp(k.c[i].verdict, "fail") &&
+			   strstr(k.c[i].message, "interrupts arrive, but only")),
+			  "%s: %s", k.c[i].verdict, k.c[i].message);
 	}
 	k.n = 0;
 	ev.chosen = false;
