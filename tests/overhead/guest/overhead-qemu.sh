@@ -194,10 +194,16 @@ grep -a '^OVH-' "$log" | tr -d '\r'
 lax=
 if [ "$mode" = test ] && [ "$icount" -eq 0 ] &&
    awk -v n="$(nproc)" -v l="$load0" 'BEGIN { exit !(l > n) }'; then
-	echo "overhead-qemu: host load $load0 > $(nproc) cores: plain-TCG ratios and ordering reported, not asserted"
+	echo "overhead-qemu: host load $load0 > $(nproc) cores: plain-TCG ratios and ordering are not judged"
 	lax="ovh-ge1 ovh-contrast-m1 ovh-contrast-m0"
 fi
 qemu_verdict overhead-qemu "$log" "$qrc" "$tmo" --report-only "$lax" || fail=1
 grep -aq '^OVH-ERROR' "$log" && fail=1
-[ $fail -eq 0 ] && echo "overhead-qemu: $mode: all checks PASS" || echo "overhead-qemu: $mode: FAILED"
+if [ $fail -ne 0 ]; then
+	echo "overhead-qemu: $mode: FAILED"
+elif [ -n "$lax" ]; then
+	echo "overhead-qemu: $mode: the judged checks PASS; NOT JUDGED: $lax (host load $load0 > $(nproc) cores)"
+else
+	echo "overhead-qemu: $mode: all checks PASS"
+fi
 exit $fail
