@@ -67,7 +67,9 @@ static int read_text(const char *root, const char *rel, char *buf,
 	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >=
+	    sizeof(path))
+		return -1;	/* a longer root names no file we could open */
 	f = fopen(path, "r");
 	if (!f)
 		return -1;

@@ -23,7 +23,9 @@ static int read_int(const char *dir, const char *name, int dflt, bool *ok)
 	FILE *f;
 	int v;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path))
+		return dflt;	/* a longer root names no file we could open */
 	f = fopen(path, "r");
 	if (!f)
 		return dflt;

@@ -13,8 +13,13 @@
 
 #include "svg.h"
 
-/* capture - run @fn on a memstream and return the text (malloc'd). */
-static char *capture(void (*fn)(FILE *, void *), void *arg)
+/*
+ * capture - run @fn on a memstream and return the text (malloc'd).  Not
+ * inlined: GCC 12's -Wdangling-pointer takes the string open_memstream
+ * left in the local @buf for a pointer to @buf itself once this is inlined.
+ */
+static __attribute__((noinline)) char *capture(void (*fn)(FILE *, void *),
+					       void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
