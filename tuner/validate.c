@@ -19,7 +19,6 @@
  * and regulated co-runs are timed alike, so their figures compare.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,23 +180,6 @@ json_t *tune_validate_result_json(const struct memcal_validation_result *r,
 	return o;
 }
 
-/* add_note - append a sentence to @note (separated by "; "). */
-static void add_note(char *note, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void add_note(char *note, size_t len, const char *fmt, ...)
-{
-	size_t n = strlen(note);
-	va_list ap;
-
-	if (n && n + 2 < len) {
-		memcpy(note + n, "; ", 3);
-		n += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(note + n, len - n, fmt, ap);
-	va_end(ap);
-}
-
 /**
  * tune_validate_static_config() - @c as MemGuard-style static budgets, in
  * @s: every CPU's ceiling fixed at its guarantee, LMS, reclaim and sharing
@@ -262,7 +244,7 @@ static int cond_run(struct cli_ctx *ctx, const struct mix *m,
 	memset(out, 0, sizeof(*out));
 	rc = tune_reg_apply(&o->reg, applied, err, sizeof(err));
 	if (rc) {
-		add_note(note, len, "%s run skipped: %s", name, err);
+		tune_note_add(note, len, "%s run skipped: %s", name, err);
 		cli_warn(ctx, "%s run skipped: %s", name, err);
 		return 0;
 	}

@@ -23,21 +23,23 @@
 const char *const tune_vlat_cond_name[VLAT_N_COND] = { "solo", "unregulated",
 						  "static", "regulated" };
 
-/* add_note - append a sentence to @v->note (once; truncated if long). */
-static void add_note(struct vlat *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void add_note(struct vlat *v, const char *fmt, ...)
+/**
+ * tune_note_add() - append a sentence to @note (a @len-byte string),
+ * separated by "; ", once: a sentence it holds already is not repeated;
+ * truncated if long.
+ */
+void tune_note_add(char *note, size_t len, const char *fmt, ...)
 {
-	size_t n = strlen(v->note);
+	size_t n = strlen(note);
 	char s[300];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(s, sizeof(s), fmt, ap);
 	va_end(ap);
-	if (strstr(v->note, s))
+	if (strstr(note, s))
 		return;
-	snprintf(v->note + n, sizeof(v->note) - n, "%s%s", n ? "; " : "", s);
+	snprintf(note + n, len - n, "%s%s", n ? "; " : "", s);
 }
 
 /**
@@ -64,8 +66,8 @@ int tune_vlat_init(struct vlat *v, const struct mix *m, const int *cpus)
 		else if (have_ct)
 			v->probe[i] = VLAT_CYCLICTEST;
 		else
-			add_note(v, "latency of '%s' not measured: %s", w->name,
-				 why);
+			tune_note_add(v->note, sizeof(v->note), "latency of "
+				      "'%s' not measured: %s", w->name, why);
 	}
 	return 0;
 }
@@ -108,8 +110,8 @@ int tune_vlat_start(struct vlat *v, int i, struct runner_job *job)
 		return 0;
 	if (tune_lat_probe_start(&v->live[i], v->cpu[i], v->period_ns[i],
 			    v->deadline_ns[i], err, sizeof(err))) {
-		add_note(v, "cyclictest beside '%s' did not start: %s",
-			 job->argv[0], err);
+		tune_note_add(v->note, sizeof(v->note), "cyclictest beside "
+			      "'%s' did not start: %s", job->argv[0], err);
 		return 0;
 	}
 	job->stop_pid = v->live[i].pid;
@@ -143,8 +145,9 @@ void tune_vlat_collect(struct vlat *v, enum vlat_cond cond, int i,
 	if (v->probe[i] == VLAT_CYCLICTEST && v->live[i].pid) {
 		if (tune_lat_probe_stop(&v->live[i], v->deadline_ns[i], &d, err,
 				   sizeof(err)))
-			add_note(v, "cyclictest gave no latency (%s): %s",
-				 tune_vlat_cond_name[cond], err);
+			tune_note_add(v->note, sizeof(v->note), "cyclictest "
+				      "gave no latency (%s): %s",
+				      tune_vlat_cond_name[cond], err);
 		else
 			merge_into(v, i, cond, &d);
 		return;
@@ -155,8 +158,9 @@ void tune_vlat_collect(struct vlat *v, enum vlat_cond cond, int i,
 			  v->deadline_ns[i]))
 		return;
 	if (tune_lat_read_job_report(report_path, &d, err, sizeof(err))) {
-		add_note(v, "no per-job times from the job report (%s): %s",
-			 tune_vlat_cond_name[cond], err);
+		tune_note_add(v->note, sizeof(v->note), "no per-job times "
+			      "from the job report (%s): %s",
+			      tune_vlat_cond_name[cond], err);
 		tune_lat_dist_free(&d);
 	} else {
 		merge_into(v, i, cond, &d);

@@ -58,6 +58,9 @@ struct vlat {
 
 extern const char *const tune_vlat_cond_name[VLAT_N_COND];
 
+void tune_note_add(char *note, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 int tune_vlat_init(struct vlat *v, const struct mix *m, const int *cpus);
 void tune_vlat_free(struct vlat *v);
 bool tune_vlat_any(const struct vlat *v);
