@@ -3,8 +3,9 @@
  * charts_tuning.c - the charts of a tuned mix: per-core budgets stacked
  * against the sustainable bandwidth, validation slowdowns per workload
  * (unregulated, under static budgets and regulated, side by side), and
- * LMS predicted against actual demand over time.  Same contract as charts_calibration.c: 1 when drawn, 0 for a
- * placeholder that names what is missing, -1 when memory ran out.
+ * LMS predicted against actual demand over time.  Same contract as
+ * charts_calibration.c: 1 when drawn, 0 for a placeholder that names what
+ * is missing, -1 when memory ran out.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -176,41 +177,49 @@ int report_chart_budgets(FILE *f, const struct report *r)
 }
 
 /*
- * val_bar - one condition's slowdown bar of workload @i in slot [@x0, @x1],
- * or "not measured" there when @ns is not a measurement; @misses < 0:
- * the condition stores no deadline misses.
+ * val_bar - workload @i's slowdown bar in co-run condition @k (an index of
+ * report_corun_name), in its slot of the workload's category, or "not
+ * measured" there when the condition has no time; a real-time workload's
+ * bar says how many jobs it missed where the condition stores that.
+ * @regulated: the validation ran the regulated condition.
  */
 static void val_bar(struct svg_chart *c,
-		    const struct memcal_validation_result *v, size_t i, double x0, double x1, bool ran, double ns,
-		    const char *cond, int64_t misses, size_t colour)
+		    const struct memcal_validation_result *v, size_t i, int k,
+		    bool regulated)
 {
-	double s = ran && ns > 0 && v->solo_ns > 0 ? ns / v->solo_ns : NAN;
+	static const double x0[REPORT_N_CORUN] = { 0.08, 0.37, 0.66 };
+	static const double x1[REPORT_N_CORUN] = { 0.34, 0.63, 0.92 };
+	static const size_t colour[REPORT_N_CORUN] = { 1, 3, 0 };
+	int64_t misses[REPORT_N_CORUN] = { -1, v->static_deadline_misses,
+					   v->deadline_misses };
+	const char *cond = report_corun_name[k];
+	double ns = report_corun_ns(v, regulated, k);
+	double s = v->solo_ns > 0 ? ns / v->solo_ns : NAN;
+	double mid = i + (x0[k] + x1[k]) / 2;
 	char label[256];
 
 	if (isnan(s)) {
-		report_svg_note(c, i + (x0 + x1) / 2, c->y.d0 + (c->y.d1 -
-				c->y.d0) * 0.04, "middle", "#9a3b00",
-				!strcmp(cond, "static") ? "static not measured"
-				: "not run");
+		report_svg_note(c, mid, c->y.d0 + (c->y.d1 - c->y.d0) * 0.04,
+				"middle", "#9a3b00", k == 1 ?
+				"static not measured" : "not run");
 		return;
 	}
-	if (v->deadline_ns > 0 && misses < 0)	/* not stored for it */
+	if (v->deadline_ns > 0 && misses[k] < 0)	/* not stored for it */
 		snprintf(label, sizeof(label), "%s %s: %.3fx", v->workload,
 			 cond, s);
 	else if (v->deadline_ns > 0)
 		snprintf(label, sizeof(label), "%s %s: %.3fx, %lld jobs "
-			 "missed", v->workload, cond, s, (long long)misses);
+			 "missed", v->workload, cond, s, (long long)misses[k]);
 	else
 		snprintf(label, sizeof(label), "%s %s: %.3fx, throughput "
 			 "%.3f (solo time / co-run time)", v->workload, cond, s,
 			 1 / s);
-	report_svg_bar(c, i + x0, i + x1, 0, s, report_svg_palette(colour),
-		       label);
-	if (v->deadline_ns > 0 && misses > 0) {
+	report_svg_bar(c, i + x0[k], i + x1[k], 0, s,
+		       report_svg_palette(colour[k]), label);
+	if (v->deadline_ns > 0 && misses[k] > 0) {
 		snprintf(label, sizeof(label), "%lld misses",
-			 (long long)misses);
-		report_svg_note(c, i + (x0 + x1) / 2, s, "middle", "#9a3b00",
-				label);
+			 (long long)misses[k]);
+		report_svg_note(c, mid, s, "middle", "#9a3b00", label);
 	}
 }
 
@@ -241,12 +250,9 @@ int report_chart_validation(FILE *f, const struct report *r)
 		const struct memcal_validation_result *v = &r->res[i];
 
 		names[i] = v->workload;
-		if (v->solo_ns > 0) {
-			ymax = fmax(ymax, v->unregulated_ns / v->solo_ns);
-			ymax = fmax(ymax, v->regulated_ns / v->solo_ns);
-			if (v->has_static)
-				ymax = fmax(ymax, v->static_ns / v->solo_ns);
-		}
+		for (int k = 0; k < REPORT_N_CORUN && v->solo_ns > 0; k++)
+			ymax = fmax(ymax, report_corun_ns(v, r->validation.regulated,
+							  k) / v->solo_ns);
 	}
 	report_svg_chart_begin(&c, f, "chart-validation", title, "Co-scheduled run "
 			"time over solo run time (1 = no interference; a "
@@ -266,12 +272,8 @@ int report_chart_validation(FILE *f, const struct report *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
 
-		val_bar(&c, v, i, 0.08, 0.34, true, v->unregulated_ns,
-			"unregulated", -1, 1);
-		val_bar(&c, v, i, 0.37, 0.63, v->has_static, v->static_ns,
-			"static", v->static_deadline_misses, 3);
-		val_bar(&c, v, i, 0.66, 0.92, r->validation.regulated,
-			v->regulated_ns, "regulated", v->deadline_misses, 0);
+		for (int k = 0; k < REPORT_N_CORUN; k++)
+			val_bar(&c, v, i, k, r->validation.regulated);
 	}
 	report_svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", NULL);
 	report_svg_legend_add(&c, "unregulated", report_svg_palette(1), NULL, 0, true);

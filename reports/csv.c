@@ -269,12 +269,7 @@ static void selfchecks(FILE *f, const struct report *r)
 static void validation_static(FILE *f, const struct report *r,
 			      const struct memcal_validation_result *v)
 {
-	static const char *const cond[3] = { "unregulated", "static",
-					     "regulated" };
 	double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
-	double t[3] = { v->unregulated_ns, v->has_static ? v->static_ns : NAN,
-			r->validation.regulated && v->regulated_ns > 0 ?
-			v->regulated_ns : NAN };
 
 	if (v->has_static)
 		line(f, &(struct csv_row){ "validation_static", v->workload,
@@ -288,16 +283,16 @@ static void validation_static(FILE *f, const struct report *r,
 					   NAN, "static not measured" });
 	if (v->deadline_ns > 0)
 		return;
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < REPORT_N_CORUN; k++) {
+		double t = report_corun_ns(v, r->validation.regulated, k);
 		char series[160];
 
 		snprintf(series, sizeof(series), "%s %s", v->workload,
-			 cond[k]);
+			 report_corun_name[k]);
 		line(f, &(struct csv_row){ "validation_throughput", series,
-					   v->cpu, t[k], "ns", solo / t[k],
+					   v->cpu, t, "ns", solo / t,
 					   "solo time / co-run time", NAN, NAN,
-					   isnan(t[k]) ? "not measured" :
-					   NULL });
+					   isnan(t) ? "not measured" : NULL });
 	}
 }
 

@@ -86,11 +86,10 @@ static void tail(FILE *f)
 /* p99_ms - @wl's p99 job latency in @cond (ms), NAN when not timed. */
 static double p99_ms(const struct report *r, const char *wl, const char *cond)
 {
-	for (size_t i = 0; i < r->n_jl; i++)
-		if (!strcmp(r->jl[i].workload, wl) &&
-		    !strcmp(r->jl[i].condition, cond))
-			return (double)r->jl[i].p99_ns / 1e6;
-	return NAN;
+	const struct memcal_job_latency *l =
+		report_job_latency_find(r->jl, r->n_jl, wl, cond);
+
+	return l ? (double)l->p99_ns / 1e6 : NAN;
 }
 
 /*
@@ -109,10 +108,11 @@ static void table_static(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->n_res; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
 		double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
-		double t[3] = { v->unregulated_ns, v->has_static ? v->static_ns
-				: NAN, r->validation.regulated && v->regulated_ns
-				> 0 ? v->regulated_ns : NAN };
+		double t[REPORT_N_CORUN];
 		bool rt = v->deadline_ns > 0;
+
+		for (int k = 0; k < REPORT_N_CORUN; k++)
+			t[k] = report_corun_ns(v, r->validation.regulated, k);
 
 		cells(f, "%s|%s|%.3f|%.3f|%.3f|%.3f|%.3f|%.3f|%.0f|%.0f|%.3f|"
 		      "%.3f|%.3f", v->workload, rt ? "real-time" : "best-effort",

@@ -179,6 +179,20 @@ int report_chart_job_latency(FILE *f, const struct report *r)
 }
 
 /**
+ * report_job_latency_find() - the row of workload @wl in condition @cond
+ * among the @n rows @jl, or NULL when it was not timed there.
+ */
+const struct memcal_job_latency *
+report_job_latency_find(const struct memcal_job_latency *jl, size_t n,
+			const char *wl, const char *cond)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(jl[i].workload, wl) && !strcmp(jl[i].condition, cond))
+			return &jl[i];
+	return NULL;
+}
+
+/**
  * report_job_latency_row_json() - one row's figures as a JSON object, the
  * form both 'memtune validate --json' and the report's JSON use.
  */

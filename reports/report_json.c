@@ -250,9 +250,9 @@ static json_t *array_of(const double *v, size_t n)
 }
 
 /* ratio_or_null - @a / @b when both are measurements, else null. */
-static json_t *ratio_or_null(bool ran, double a, double b)
+static json_t *ratio_or_null(double a, double b)
 {
-	return ran && a > 0 && b > 0 ? json_real(a / b) : json_null();
+	return a > 0 && b > 0 ? json_real(a / b) : json_null();
 }
 
 /**
@@ -268,10 +268,7 @@ void report_validation_conditions_json(json_t *e,
 				       const struct memcal_validation_result *v,
 				       bool regulated)
 {
-	static const char *const cond[3] = { "unregulated", "static",
-					     "regulated" };
-	bool s = v->has_static, ran[3] = { true, s, regulated };
-	double t[3] = { v->unregulated_ns, v->static_ns, v->regulated_ns };
+	bool s = v->has_static;
 	char key[40];
 
 	json_object_set_new(e, "has_static", json_boolean(s));
@@ -285,15 +282,16 @@ void report_validation_conditions_json(json_t *e,
 	json_object_set_new(e, "static_throttled_ns", s ?
 			    json_integer(v->static_throttled_ns) :
 			    json_null());
-	for (int k = 0; k < 3; k++) {
-		snprintf(key, sizeof(key), "slowdown_%s", cond[k]);
-		json_object_set_new(e, key, ratio_or_null(ran[k], t[k],
-							  v->solo_ns));
+	for (int k = 0; k < REPORT_N_CORUN; k++) {
+		double t = report_corun_ns(v, regulated, k);
+
+		snprintf(key, sizeof(key), "slowdown_%s", report_corun_name[k]);
+		json_object_set_new(e, key, ratio_or_null(t, v->solo_ns));
 		if (v->deadline_ns > 0)
 			continue;
-		snprintf(key, sizeof(key), "throughput_%s", cond[k]);
-		json_object_set_new(e, key, ratio_or_null(ran[k], v->solo_ns,
-							  t[k]));
+		snprintf(key, sizeof(key), "throughput_%s",
+			 report_corun_name[k]);
+		json_object_set_new(e, key, ratio_or_null(v->solo_ns, t));
 	}
 }
 

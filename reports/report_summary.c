@@ -171,3 +171,25 @@ double report_overhead_at(const struct report *r, int cpu, int period_us)
 	}
 	return any;
 }
+
+/* The co-run conditions of a validation, in the order every view lists. */
+const char *const report_corun_name[REPORT_N_CORUN] = { "unregulated",
+							"static",
+							"regulated" };
+
+/**
+ * report_corun_ns() - workload @v's co-run time in condition @k (an index
+ * of report_corun_name), in ns; NAN when that condition did not run (no
+ * static run stored, a validation without the regulated run) or has no
+ * time, so that no view takes a missing figure for 0.
+ * @regulated: the validation ran the regulated condition.
+ */
+double report_corun_ns(const struct memcal_validation_result *v,
+		       bool regulated, int k)
+{
+	double t = k == 0 ? v->unregulated_ns :
+		   k == 1 ? (v->has_static ? v->static_ns : NAN) :
+		   (regulated ? v->regulated_ns : NAN);
+
+	return t > 0 ? t : NAN;
+}

@@ -4,6 +4,7 @@
  * configuration (plan, reasons, provenance), workload profile or
  * validation in full; no record named: the newest configuration.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,18 +196,6 @@ static int on_latency(const struct memcal_job_latency *l, void *user)
 	return report_push((void **)&s->lat, &s->n_lat, sizeof(c), &c);
 }
 
-/* find_lat - the latency row of @wl in @cond, or NULL. */
-static const struct memcal_job_latency *find_lat(const struct shown *s,
-						 const char *wl,
-						 const char *cond)
-{
-	for (size_t i = 0; i < s->n_lat; i++)
-		if (!strcmp(s->lat[i].workload, wl) &&
-		    !strcmp(s->lat[i].condition, cond))
-			return &s->lat[i];
-	return NULL;
-}
-
 /* cell - @v with @dec decimals in @buf when @ok, else "-". */
 static const char *cell(char *buf, size_t len, bool ok, int dec, double v)
 {
@@ -224,9 +213,6 @@ static const char *cell(char *buf, size_t len, bool ok, int dec, double v)
  */
 static void print_compare(FILE *f, const struct shown *s, bool regulated)
 {
-	static const char *const cond[3] = { "unregulated", "static",
-					     "regulated" };
-
 	fprintf(f, "static against regulated (slowdown: co-run time / solo "
 		"time; throughput: solo time / co-run time):\n");
 	if (!s->has_static)
@@ -237,38 +223,33 @@ static void print_compare(FILE *f, const struct shown *s, bool regulated)
 		"p99_ms or throughput (unreg/static/reg), misses (static/reg)");
 	for (size_t i = 0; i < s->n_res; i++) {
 		const struct memcal_validation_result *r = &s->res[i];
-		double t[3] = { r->unregulated_ns, r->static_ns,
-				r->regulated_ns };
-		bool ok[3] = { true, r->has_static, regulated };
 		bool rt = r->deadline_ns > 0;
-		char b[3][24], x[3][24], m[24];
+		char b[REPORT_N_CORUN][24], x[REPORT_N_CORUN][24], m[24];
+		const char *bs[REPORT_N_CORUN], *xs[REPORT_N_CORUN];
 
-		for (int k = 0; k < 3; k++) {
-			const struct memcal_job_latency *l = find_lat(s,
-				r->workload, cond[k]);
+		for (int k = 0; k < REPORT_N_CORUN; k++) {
+			const struct memcal_job_latency *l =
+				report_job_latency_find(s->lat, s->n_lat,
+							r->workload,
+							report_corun_name[k]);
+			double t = report_corun_ns(r, regulated, k);
+			bool ok = !isnan(t) && r->solo_ns > 0;
 
-			ok[k] = ok[k] && t[k] > 0 && r->solo_ns > 0;
-			if (ok[k])
-				snprintf(x[k], sizeof(x[k]), "%.2f",
-					 t[k] / r->solo_ns);
+			xs[k] = cell(x[k], sizeof(x[k]), ok, 2, t / r->solo_ns);
+			if (rt)
+				bs[k] = cell(b[k], sizeof(b[k]), ok && l, 3,
+					     l ? (double)l->p99_ns / 1e6 : 0);
 			else
-				snprintf(x[k], sizeof(x[k]), "-");
-			if (!ok[k] || (rt && !l))
-				snprintf(b[k], sizeof(b[k]), "-");
-			else if (rt)
-				snprintf(b[k], sizeof(b[k]), "%.3f",
-					 (double)l->p99_ns / 1e6);
-			else
-				snprintf(b[k], sizeof(b[k]), "%.2f",
-					 r->solo_ns / t[k]);
+				bs[k] = cell(b[k], sizeof(b[k]), ok, 2,
+					     r->solo_ns / t);
 		}
 		fprintf(f, "  %-16s %-4s %8s %8s %8s  %s %s/%s/%s", r->workload,
-			rt ? "rt" : "be", x[0], x[1], x[2],
-			rt ? "p99_ms" : "throughput", b[0], b[1], b[2]);
+			rt ? "rt" : "be", xs[0], xs[1], xs[2],
+			rt ? "p99_ms" : "throughput", bs[0], bs[1], bs[2]);
 		if (rt)
-			fprintf(f, ", misses %s/%lld", r->has_static ?
-				cell(m, sizeof(m), true, 0,
-				     (double)r->static_deadline_misses) : "-",
+			fprintf(f, ", misses %s/%lld",
+				cell(m, sizeof(m), r->has_static, 0,
+				     (double)r->static_deadline_misses),
 				(long long)r->deadline_misses);
 		fputc('\n', f);
 	}

@@ -5,7 +5,9 @@
  * computed from its stored rows by one set of functions (report_summary.c)
  * that both `memcal show` and the reports call, so that the two never
  * print different numbers for the same figure; the JSON form of a job
- * latency row, shared by `memtune validate` and the tuning report; the
+ * latency row and the lookup of one, shared by `memtune validate`/`show`
+ * and the tuning report; the co-run conditions of a validation and each
+ * one's time (NAN where it did not run); the
  * slowdowns, static figures and throughputs of a validation result per
  * condition, shared by `memtune validate`/`show` and the tuning report; the
  * JSON form of a curve of the bandwidth-latency family; that of a PMU
@@ -29,6 +31,9 @@
 
 int report_push(void **arr, size_t *n, size_t elem, const void *item);
 json_t *report_job_latency_row_json(const struct memcal_job_latency *l);
+const struct memcal_job_latency *
+report_job_latency_find(const struct memcal_job_latency *jl, size_t n,
+			const char *wl, const char *cond);
 json_t *report_mix_curve_json(const struct memcal_mix_curve *c);
 json_t *report_selfcheck_json(const struct memcal_selfcheck *c);
 void report_validation_conditions_json(json_t *e,
@@ -38,6 +43,11 @@ json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n);
 const struct memcal_guaranteed *
 report_guaranteed_pick(const struct memcal_guaranteed *g, size_t n,
 		       const char *traffic);
+
+#define REPORT_N_CORUN 3
+extern const char *const report_corun_name[REPORT_N_CORUN];
+double report_corun_ns(const struct memcal_validation_result *v,
+		       bool regulated, int k);
 
 double report_figures_bw_at(const struct memcal_bw *bw, size_t n, const char *kind,
 		     int n_cpus, double *lo, double *hi);
