@@ -341,22 +341,25 @@ static int fit_class(const struct plan_input *in, const struct plan_traces *t,
  * class_reserve - what class @k must be given before the rest is split by
  * the mix (plan_mix.c, plan_pool.c), in bytes per second at period @sec:
  * each real-time core's guarantee as fit_class() rounds it (its trace's
- * need or its floor; with @pool, not the rt_exempt ones: the regulator
- * holds no one back for them), PLAN_MIN_EVENTS for each best-effort core,
- * and one event of slack for rounding the class ceiling down to whole
- * events.
+ * need or its floor), PLAN_MIN_EVENTS for each best-effort core, and one
+ * event of slack for rounding the class ceiling down to whole events.
+ * @all:  (out) all of it, which the platform ceiling must hold.
+ * @pool: (out) the same without the rt_exempt cores' needs, which the
+ *        guaranteed pool must hold: the regulator holds no one back for
+ *        them.
  */
-static double class_reserve(const struct plan_input *in,
-			    const struct plan_traces *t, size_t tpp, double sec,
-			    int k, const struct tune_config *out, bool pool)
+static void class_reserve(const struct plan_input *in,
+			  const struct plan_traces *t, size_t tpp, double sec,
+			  int k, const struct tune_config *out, double *all,
+			  double *pool)
 {
 	double margin = 1.0 + in->mix->margin_pct / 100.0;
-	double bpe = out->counter[k].bytes_per_event, ev = 1;
+	double bpe = out->counter[k].bytes_per_event, ev = 1, exempt = 0;
 
 	for (int c = 0; c < t->nr_cpus; c++) {
 		const struct tune_cpu *p = tune_config_cpu_const(out, c);
 		struct tune_plan_floor fl;
-		double pct, mx;
+		double pct, mx, need;
 
 		if (!t->has_work[c])
 			continue;
@@ -364,13 +367,15 @@ static double class_reserve(const struct plan_input *in,
 			ev += PLAN_MIN_EVENTS;
 			continue;
 		}
-		if (pool && p && p->rt_exempt)
-			continue;
 		period_stats(t, c, k, tpp, in->mix->percentile, &pct, &mx);
 		tune_plan_floor(in, c, k, sec, &fl);
-		ev += (double)events_up(fmax(pct * margin, fl.bytes), bpe);
+		need = (double)events_up(fmax(pct * margin, fl.bytes), bpe);
+		ev += need;
+		if (p && p->rt_exempt)
+			exempt += need;
 	}
-	return ev * bpe / sec;
+	*all = ev * bpe / sec;
+	*pool = (ev - exempt) * bpe / sec;
 }
 
 /**
@@ -402,12 +407,9 @@ int tune_plan_budgets(const struct plan_input *in, const struct plan_traces *t,
 	}
 	tpp = period_us / t->tick_us;
 	out->period_us = (int)period_us;
-	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
-		reserve[k] = class_reserve(in, t, tpp, period_us / 1e6, k, out,
-					   false);
-		in_pool[k] = class_reserve(in, t, tpp, period_us / 1e6, k, out,
-					   true);
-	}
+	for (int k = 0; k < TUNE_NR_CLASSES; k++)
+		class_reserve(in, t, tpp, period_us / 1e6, k, out, &reserve[k],
+			      &in_pool[k]);
 	rc = tune_plan_mix_ceilings(in, t, reserve, period_us / 1e6, &mix, err,
 			       errlen);
 	if (!rc)

@@ -48,16 +48,22 @@ static int try_cfg(const struct plan_input *in, const struct plan_traces *t,
 	return MEMCAL_OK;
 }
 
+/* mode_of - @c's switch of mode @m (0 LMS, 1 reclaim, 2 share). */
+static bool *mode_of(struct tune_config *c, int m)
+{
+	return m == 0 ? &c->lms : m == 1 ? &c->reclaim : &c->share;
+}
+
 /*
  * same_as_off - whether the replay of @c equals the replay of @c with
- * mode @m (0 LMS, 1 reclaim, 2 share) switched off; @c itself is left as
- * it was.  Returns the replays' code.
+ * mode @m (mode_of()) switched off; @c itself is left as it was.
+ * Returns the replays' code.
  */
 static int same_as_off(const struct plan_input *in, const struct plan_traces *t,
 		       struct tune_config *c, int m, bool *same, char *err,
 		       size_t errlen)
 {
-	bool *mode = m == 0 ? &c->lms : m == 1 ? &c->reclaim : &c->share;
+	bool *mode = mode_of(c, m);
 	struct plan_score on, off;
 	int rc;
 
@@ -87,14 +93,8 @@ static int effects(const struct plan_input *in, const struct plan_traces *t,
 
 	for (int m = 0; !rc && m < 3; m++) {
 		rc = same_as_off(in, t, c, m, &no_effect[m], err, errlen);
-		if (!rc && no_effect[m]) {
-			if (m == 0)
-				c->lms = false;
-			else if (m == 1)
-				c->reclaim = false;
-			else
-				c->share = false;
-		}
+		if (!rc && no_effect[m])
+			*mode_of(c, m) = false;
 	}
 	return rc;
 }

@@ -72,13 +72,13 @@ static int refuse(const struct plan_input *in, const struct plan_pool *p,
  *           best-effort core.
  * @sec:     the period, for the message.
  *
- * With --guarantees-from-streaming the pool is the platform ceiling.  A
- * pool is never above the class's platform ceiling (a declared figure
- * past the streaming one is capped).
+ * With --guarantees-from-streaming the pool is the platform ceiling;
+ * otherwise both guaranteed figures are positive (tune_plan_run() refuses
+ * a plan without them).  A pool is never above the class's platform
+ * ceiling (a declared figure past the streaming one is capped).
  *
- * Return: MEMCAL_OK, MEMCAL_EINVAL when there is no guaranteed figure,
- * or MEMCAL_ENOFIT with @err (numbers and remedies) when the reserves
- * take more than the memory guarantees.
+ * Return: MEMCAL_OK, or MEMCAL_ENOFIT with @err (numbers and remedies)
+ * when the reserves take more than the memory guarantees.
  */
 int tune_plan_pool(const struct plan_input *in, const struct plan_mix *mix,
 		   const double *reserve, double sec, struct plan_pool *p,
@@ -97,13 +97,6 @@ int tune_plan_pool(const struct plan_input *in, const struct plan_mix *mix,
 		for (int k = 0; k < TUNE_NR_CLASSES; k++)
 			p->pool_bps[k] = mix->ceiling_bps[k];
 		return MEMCAL_OK;
-	}
-	if (!(g[TUNE_READ] > 0) || !(g[TUNE_WRITE] > 0)) {
-		snprintf(err, errlen, "the platform profile has no guaranteed %s "
-			 "bandwidth: run 'memcal run' again (it measures it), "
-			 "declare one, or plan with --guarantees-from-streaming",
-			 g[TUNE_READ] > 0 ? "write" : "read");
-		return MEMCAL_EINVAL;
 	}
 	if (isnan(p->share)) {
 		for (int k = 0; k < TUNE_NR_CLASSES; k++)
