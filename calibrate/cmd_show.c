@@ -184,10 +184,10 @@ static json_t *run_json(const struct memcal_run *r)
 
 /**
  * struct guar_rows - the guaranteed-bandwidth rows of a run.
- * @g: the rows, @n of them (a run stores at most MEMCAL_RESULT_MAX_GUAR).
+ * @g: the rows, @n of them (a run stores at most MEMCAL_DB_GUARANTEED_MAX).
  */
 struct guar_rows {
-	struct memcal_guaranteed g[MEMCAL_RESULT_MAX_GUAR];
+	struct memcal_guaranteed g[MEMCAL_DB_GUARANTEED_MAX];
 	size_t n;
 };
 
@@ -196,7 +196,7 @@ static int keep_guar(const struct memcal_guaranteed *g, void *user)
 {
 	struct guar_rows *gr = user;
 
-	if (gr->n < MEMCAL_RESULT_MAX_GUAR)
+	if (gr->n < MEMCAL_DB_GUARANTEED_MAX)
 		gr->g[gr->n++] = *g;
 	return 0;
 }

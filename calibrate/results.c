@@ -77,12 +77,12 @@ int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 /*
  * cal_result_add_guaranteed - append a guaranteed-bandwidth figure;
  * MEMCAL_OK, or MEMCAL_ENOMEM when the run already holds
- * MEMCAL_RESULT_MAX_GUAR of them.
+ * MEMCAL_DB_GUARANTEED_MAX of them.
  */
 int cal_result_add_guaranteed(struct memcal_run_result *r,
 			      const struct memcal_guaranteed *g)
 {
-	if (r->n_guar >= MEMCAL_RESULT_MAX_GUAR)
+	if (r->n_guar >= MEMCAL_DB_GUARANTEED_MAX)
 		return MEMCAL_ENOMEM;
 	r->guar[r->n_guar++] = *g;
 	return MEMCAL_OK;

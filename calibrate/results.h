@@ -42,9 +42,6 @@
  */
 struct overhead_result;
 
-/* Guaranteed figures a run holds: 2 classes x 3 methods. */
-#define MEMCAL_RESULT_MAX_GUAR	6
-
 struct memcal_run_result {
 	struct memcal_platform platform;
 	struct memcal_run run;
@@ -63,7 +60,7 @@ struct memcal_run_result {
 	size_t n_checks, cap_checks;
 	struct memcal_cpu_kind kinds[8];	/* MEMCAL_MAX_CPU_TYPES */
 	size_t n_kinds;
-	struct memcal_guaranteed guar[MEMCAL_RESULT_MAX_GUAR];
+	struct memcal_guaranteed guar[MEMCAL_DB_GUARANTEED_MAX];
 	size_t n_guar;
 	struct overhead_result *overhead;	/* full runs; owned, may be NULL */
 };

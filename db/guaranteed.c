@@ -4,6 +4,7 @@
  * the bandwidth the memory guarantees under row misses
  * (memcal_db_guaranteed.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "db_internal.h"
@@ -14,11 +15,22 @@
 		" source"
 
 /*
- * PREFERENCE - the order in which a class's figures stand for it: what the
- * user declared, then the single-bank worst case, then random lines.
+ * preference - the order in which a class's figures stand for it: what the
+ * user declared, then the single-bank worst case, then random lines.  The
+ * one statement of the rule: listing, picking and choosing all use it.
  */
-#define PREFERENCE "CASE method WHEN 'declared' THEN 0 WHEN 'single-bank'" \
-		   " THEN 1 ELSE 2 END"
+static const char *const preference[] = { "declared", "single-bank",
+					  "random-line" };
+
+/* rank - @method's place in preference[] (after them all if unknown). */
+static size_t rank(const char *method)
+{
+	size_t n = sizeof(preference) / sizeof(*preference), i = 0;
+
+	while (i < n && strcmp(method, preference[i]))
+		i++;
+	return i;
+}
 
 /**
  * memcal_db_guaranteed_store() - figure @g of run @run_id.  Inside a
@@ -75,10 +87,62 @@ static void decode_guaranteed(sqlite3_stmt *st, void *row)
 	memcal_db_col_text(st, 12, g->source, sizeof(g->source));
 }
 
-/* emit_guaranteed - typed callback trampoline. */
-static int emit_guaranteed(const void *row, void *fn, void *user)
+/**
+ * memcal_db_guaranteed_choose() - of the @n figures @g, the one that stands
+ * for class @traffic: declared, else single-bank, else random-line; never
+ * a skipped one.  For figures not (yet) in the database too.
+ * Return: the figure, or NULL when the class has none.
+ */
+const struct memcal_guaranteed *
+memcal_db_guaranteed_choose(const struct memcal_guaranteed *g, size_t n,
+			    const char *traffic)
 {
-	return ((memcal_db_guaranteed_fn)fn)(row, user);
+	const struct memcal_guaranteed *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(g[i].traffic, traffic) &&
+		    strcmp(g[i].status, "skipped") &&
+		    (!best || rank(g[i].method) < rank(best->method)))
+			best = &g[i];
+	return best;
+}
+
+/* by_class_then_preference - qsort order: reads first, then preference[]. */
+static int by_class_then_preference(const void *a, const void *b)
+{
+	const struct memcal_guaranteed *x = a, *y = b;
+	int wx = !strcmp(x->traffic, "write"), wy = !strcmp(y->traffic, "write");
+
+	if (wx != wy)
+		return wx - wy;
+	return (rank(x->method) > rank(y->method)) -
+	       (rank(x->method) < rank(y->method));
+}
+
+/*
+ * load_all - every figure of @run_id into @g (at most
+ * MEMCAL_DB_GUARANTEED_MAX: one per class and method), *@n of them, reads
+ * first, each class in preference order.
+ */
+static int load_all(memcal_db *db, int64_t run_id,
+		    struct memcal_guaranteed *g, size_t *n)
+{
+	sqlite3_stmt *st;
+	int rc = memcal_db_query(db, &st, "SELECT " COLUMNS " FROM"
+			  " guaranteed_bandwidth WHERE run_id = ?", "I",
+			  run_id);
+
+	*n = 0;
+	if (rc)
+		return rc;
+	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW)
+		if (*n < MEMCAL_DB_GUARANTEED_MAX)
+			decode_guaranteed(st, &g[(*n)++]);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc;
+	qsort(g, *n, sizeof(*g), by_class_then_preference);
+	return MEMCAL_OK;
 }
 
 /**
@@ -89,37 +153,39 @@ static int emit_guaranteed(const void *row, void *fn, void *user)
 int memcal_db_guaranteed_list(memcal_db *db, int64_t run_id,
 			      memcal_db_guaranteed_fn fn, void *user)
 {
-	struct memcal_guaranteed g;
-	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT " COLUMNS " FROM"
-			  " guaranteed_bandwidth WHERE run_id = ? ORDER BY"
-			  " traffic = 'write', " PREFERENCE, "I", run_id);
+	struct memcal_guaranteed g[MEMCAL_DB_GUARANTEED_MAX];
+	size_t n;
+	int rc = load_all(db, run_id, g, &n);
 
-	return rc ? rc : memcal_db_walk(db, st, &g, decode_guaranteed,
-				 emit_guaranteed, (void *)fn, user);
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = fn(&g[i], user);
+	return rc;
 }
 
 /**
  * memcal_db_guaranteed_pick() - the figure that stands for class @traffic
- * of @run_id: a declared one, else the single-bank one, else the random-
- * line one; skipped methods never.  Return: OK, or ENOTFOUND with a
- * message saying how to get one.
+ * of @run_id (memcal_db_guaranteed_choose()).  Return: OK, or ENOTFOUND
+ * with a message saying how to get one.
  */
 int memcal_db_guaranteed_pick(memcal_db *db, int64_t run_id,
 			      const char *traffic, struct memcal_guaranteed *g)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT " COLUMNS " FROM"
-			  " guaranteed_bandwidth WHERE run_id = ? AND"
-			  " traffic = ? AND status <> 'skipped' ORDER BY "
-			  PREFERENCE " LIMIT 1", "It", run_id, traffic);
+	struct memcal_guaranteed all[MEMCAL_DB_GUARANTEED_MAX];
+	const struct memcal_guaranteed *best;
+	size_t n;
+	int rc = load_all(db, run_id, all, &n);
 
 	memset(g, 0, sizeof(*g));
-	return rc ? rc : memcal_db_fetch_one(db, st, g, decode_guaranteed,
-				      "calibration run %lld has no guaranteed "
-				      "%s bandwidth: run 'memcal run' again "
-				      "(this memcal measures it), or declare "
-				      "one with --guaranteed-%s MBPS --source "
-				      "TEXT", (long long)run_id, traffic,
-				      traffic);
+	if (rc)
+		return rc;
+	best = memcal_db_guaranteed_choose(all, n, traffic);
+	if (!best)
+		return memcal_db_fail(db, MEMCAL_ENOTFOUND, "calibration run "
+			       "%lld has no guaranteed %s bandwidth: run "
+			       "'memcal run' again (this memcal measures it), "
+			       "or declare one with --guaranteed-%s MBPS "
+			       "--source TEXT", (long long)run_id, traffic,
+			       traffic);
+	*g = *best;
+	return MEMCAL_OK;
 }

@@ -49,6 +49,9 @@ struct memcal_guaranteed {
 	char source[256];
 };
 
+/* Figures one run holds at most: one per class and method. */
+#define MEMCAL_DB_GUARANTEED_MAX 6
+
 int memcal_db_guaranteed_store(memcal_db *db, int64_t run_id,
 			       const struct memcal_guaranteed *g);
 typedef int (*memcal_db_guaranteed_fn)(const struct memcal_guaranteed *,
@@ -57,5 +60,8 @@ int memcal_db_guaranteed_list(memcal_db *db, int64_t run_id,
 			      memcal_db_guaranteed_fn fn, void *user);
 int memcal_db_guaranteed_pick(memcal_db *db, int64_t run_id,
 			      const char *traffic, struct memcal_guaranteed *g);
+const struct memcal_guaranteed *
+memcal_db_guaranteed_choose(const struct memcal_guaranteed *g, size_t n,
+			    const char *traffic);
 
 #endif /* MEMCAL_DB_GUARANTEED_H */

@@ -122,7 +122,7 @@ struct report {
 	size_t n_sus;
 	struct memcal_mix_curve *mix;
 	size_t n_mix;
-	struct memcal_guaranteed guar[6];
+	struct memcal_guaranteed guar[MEMCAL_DB_GUARANTEED_MAX];
 	size_t n_guar;
 	bool have_pmu;
 	struct memcal_pmu_status pmu;

@@ -100,32 +100,10 @@ json_t *report_selfcheck_json(const struct memcal_selfcheck *c)
 }
 
 /**
- * report_guaranteed_pick() - of @n guaranteed figures, the one that stands
- * for class @traffic: declared, else single-bank, else random-line; never
- * a skipped one (the rule memcal_db_guaranteed_pick() applies in SQL).
- * Return: the figure, or NULL when the class has none.
- */
-const struct memcal_guaranteed *
-report_guaranteed_pick(const struct memcal_guaranteed *g, size_t n,
-		       const char *traffic)
-{
-	static const char *const order[] = { "declared", "single-bank",
-					     "random-line" };
-
-	for (size_t m = 0; m < sizeof(order) / sizeof(*order); m++)
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(g[i].traffic, traffic) &&
-			    !strcmp(g[i].method, order[m]) &&
-			    strcmp(g[i].status, "skipped"))
-				return &g[i];
-	return NULL;
-}
-
-/**
  * report_guaranteed_json() - @n guaranteed-bandwidth figures as the JSON
  * array `memcal run --json`, `memcal show --json` and the report carry as
  * "guaranteed": every field, and "stands" true on the figure that stands
- * for its class (report_guaranteed_pick()).
+ * for its class (memcal_db_guaranteed_choose()).
  */
 json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n)
 {
@@ -142,7 +120,7 @@ json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n)
 			"buffer_bytes", (json_int_t)g[i].buffer_bytes,
 			"streams", g[i].streams, "repetitions", g[i].repetitions,
 			"criterion", g[i].criterion, "source", g[i].source,
-			"stands", report_guaranteed_pick(g, n, g[i].traffic) ==
+			"stands", memcal_db_guaranteed_choose(g, n, g[i].traffic) ==
 				  &g[i]));
 	return a;
 }

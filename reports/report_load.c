@@ -179,12 +179,12 @@ static int collect_guar(const struct memcal_guaranteed *g, void *user)
 
 /**
  * report_guaranteed() - the guaranteed figure of the run that stands for
- * class @traffic (report_guaranteed_pick()), or NULL when none.
+ * class @traffic (memcal_db_guaranteed_choose()), or NULL when none.
  */
 const struct memcal_guaranteed *report_guaranteed(const struct report *r,
 						  const char *traffic)
 {
-	return report_guaranteed_pick(r->guar, r->n_guar, traffic);
+	return memcal_db_guaranteed_choose(r->guar, r->n_guar, traffic);
 }
 
 /* load_measurements - the bandwidth-side rows of r->run. */

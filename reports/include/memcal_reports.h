@@ -40,9 +40,6 @@ void report_validation_conditions_json(json_t *e,
 				       const struct memcal_validation_result *v,
 				       bool regulated);
 json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n);
-const struct memcal_guaranteed *
-report_guaranteed_pick(const struct memcal_guaranteed *g, size_t n,
-		       const char *traffic);
 
 #define REPORT_N_CORUN 3
 extern const char *const report_corun_name[REPORT_N_CORUN];
