@@ -45,10 +45,7 @@ int tune_export_render(const struct tune_config *c, const char *format,
 	w->error[0] = '\0';
 	/* a plan without a guarantee under load says so in every format */
 	if (!strcmp(c->pool_from, "streaming"))
-		tune_export_warn(w, "guarantees were planned from the streaming "
-			    "sustainable bandwidth (--guarantees-from-"
-			    "streaming): they may not hold when every access "
-			    "misses its DRAM row");
+		tune_export_warn(w, "%s", TUNE_STREAMING_WARNING);
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		if (!strcmp(format, fmts[i].name)) {
 			int rc = fmts[i].fn(c, o, out, w);

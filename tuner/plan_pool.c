@@ -142,12 +142,7 @@ void tune_plan_pool_explain(const struct plan_input *in,
 				       "(--guarantees-from-streaming), not "
 				       "the all-miss guaranteed bandwidth",
 				       cls[k], p->pool_bps[k] / 1e6);
-		tune_config_warn(out, "guarantees were planned from the streaming "
-			    "sustainable bandwidth (--guarantees-from-streaming), "
-			    "not from the guaranteed bandwidth the memory keeps "
-			    "when every access misses its row: under such a load "
-			    "the real-time guarantees may not hold; run 'memcal "
-			    "run' for a guaranteed figure and plan again");
+		tune_config_warn(out, "%s", TUNE_STREAMING_WARNING);
 		return;
 	}
 	for (int k = 0; k < TUNE_NR_CLASSES; k++) {

@@ -194,6 +194,16 @@ struct tune_config {
 	char reason[TUNE_NR_REASONS][TUNE_NOTE_LEN];
 };
 
+/*
+ * TUNE_STREAMING_WARNING - what a configuration planned with
+ * --guarantees-from-streaming warns, in its document and every export.
+ */
+#define TUNE_STREAMING_WARNING "guarantees were planned from the " \
+	"streaming sustainable bandwidth (--guarantees-from-streaming), not " \
+	"from the guaranteed bandwidth the memory keeps when every access " \
+	"misses its row: under such a load the real-time guarantees may not " \
+	"hold; run 'memcal run' for a guaranteed figure and plan again"
+
 json_t *tune_config_to_json(const struct tune_config *c);
 int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 		     size_t errlen);
