@@ -130,6 +130,10 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 
 /* Output: the one JSON writer, used for results and for errors. */
 int cli_emit_json(struct cli_ctx *ctx, json_t *doc);
+
+/* Significant digits of every number in a JSON document memcal writes. */
+#define CLI_JSON_PRECISION 12
+bool cli_json_dumpf(const json_t *doc, FILE *f);
 int cli_error(struct cli_ctx *ctx, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cli_warn(struct cli_ctx *ctx, const char *fmt, ...)

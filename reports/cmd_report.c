@@ -29,10 +29,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "memcal_report.h"
 #include "report.h"
-
-int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv);
-int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv);
 
 enum { OPT_ID = 256, OPT_OUT, OPT_FORMAT };
 

@@ -26,7 +26,7 @@ static int collect_jl(const struct memcal_job_latency *l, void *user)
 
 	c.histogram = strdup(l->histogram ? l->histogram : "[]");
 	if (!c.histogram ||
-	    report_push((void **)&r->jl, &r->n_jl, sizeof(c), &c)) {
+	    fig_push((void **)&r->jl, &r->n_jl, sizeof(c), &c)) {
 		free(c.histogram);
 		return MEMCAL_EINVAL;
 	}
@@ -178,45 +178,13 @@ int report_chart_job_latency(FILE *f, const struct report *r)
 	return 1;
 }
 
-/**
- * report_job_latency_find() - the row of workload @wl in condition @cond
- * among the @n rows @jl, or NULL when it was not timed there.
- */
-const struct memcal_job_latency *
-report_job_latency_find(const struct memcal_job_latency *jl, size_t n,
-			const char *wl, const char *cond)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(jl[i].workload, wl) && !strcmp(jl[i].condition, cond))
-			return &jl[i];
-	return NULL;
-}
-
-/**
- * report_job_latency_row_json() - one row's figures as a JSON object, the
- * form both 'memtune validate --json' and the report's JSON use.
- */
-json_t *report_job_latency_row_json(const struct memcal_job_latency *l)
-{
-	return json_pack("{s:s,s:i,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
-			 "workload", l->workload, "cpu", l->cpu, "condition",
-			 l->condition, "probe", l->probe, "period_ns",
-			 (json_int_t)l->period_ns, "deadline_ns",
-			 (json_int_t)l->deadline_ns, "samples",
-			 (json_int_t)l->samples, "p50_ns",
-			 (json_int_t)l->p50_ns, "p99_ns",
-			 (json_int_t)l->p99_ns, "max_ns",
-			 (json_int_t)l->max_ns, "deadline_misses",
-			 (json_int_t)l->misses);
-}
-
 /* report_job_latency_json() - every row's figures as a JSON array. */
 json_t *report_job_latency_json(const struct report *r)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < r->n_jl; i++)
-		json_array_append_new(a, report_job_latency_row_json(
+		json_array_append_new(a, fig_job_latency_row_json(
 					      &r->jl[i]));
 	return a;
 }
