@@ -26,79 +26,29 @@ int fig_push(void **arr, size_t *n, size_t elem, const void *item)
 }
 
 /*
- * One list callback per table: each keeps the row.  The database API
- * hands every row type its own callback type, hence one small function
- * each.
+ * KEEP - define keep_@name, the list callback that appends a row of
+ * @type to @f->@arr: the database API hands each row type its own
+ * callback type, so one function per table.
  */
-static int keep_bw(const struct memcal_bw *x, void *u)
-{
-	struct fig_run *f = u;
+#define KEEP(name, type, arr)						\
+	static int keep_##name(const type *x, void *u)			\
+	{								\
+		struct fig_run *f = u;					\
+									\
+		return fig_push((void **)&f->arr, &f->n_##arr,		\
+				sizeof(*x), x);				\
+	}
 
-	return fig_push((void **)&f->bw, &f->n_bw, sizeof(*x), x);
-}
-
-static int keep_lat(const struct memcal_latency_point *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->lat, &f->n_lat, sizeof(*x), x);
-}
-
-static int keep_sus(const struct memcal_sustainable *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->sus, &f->n_sus, sizeof(*x), x);
-}
-
-static int keep_mix(const struct memcal_mix_curve *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->mix, &f->n_mix, sizeof(*x), x);
-}
-
-static int keep_guar(const struct memcal_guaranteed *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->guar, &f->n_guar, sizeof(*x), x);
-}
-
-static int keep_ev(const struct memcal_pmu_event *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->ev, &f->n_ev, sizeof(*x), x);
-}
-
-static int keep_sc(const struct memcal_selfcheck *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->sc, &f->n_sc, sizeof(*x), x);
-}
-
-static int keep_kind(const struct memcal_cpu_kind *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->kinds, &f->n_kinds, sizeof(*x), x);
-}
-
-static int keep_ov(const struct memcal_overhead_point *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->ov, &f->n_ov, sizeof(*x), x);
-}
-
-static int keep_om(const struct memcal_overhead_model *x, void *u)
-{
-	struct fig_run *f = u;
-
-	return fig_push((void **)&f->om, &f->n_om, sizeof(*x), x);
-}
+KEEP(bw, struct memcal_bw, bw)
+KEEP(lat, struct memcal_latency_point, lat)
+KEEP(sus, struct memcal_sustainable, sus)
+KEEP(mix, struct memcal_mix_curve, mix)
+KEEP(guar, struct memcal_guaranteed, guar)
+KEEP(ev, struct memcal_pmu_event, ev)
+KEEP(sc, struct memcal_selfcheck, sc)
+KEEP(kind, struct memcal_cpu_kind, kinds)
+KEEP(ov, struct memcal_overhead_point, ov)
+KEEP(om, struct memcal_overhead_model, om)
 
 /**
  * fig_run_load() - every figure row of run @run_id into @f (zeroed
