@@ -180,11 +180,16 @@ double report_bw_at(const struct report *r, const char *kind, int n_cpus,
 		    double *lo, double *hi);
 int report_max_cpus(const struct report *r);
 double report_peak_bw(const struct report *r, const char *kind, int *n_cpus);
+/* report_overhead_master() of points without one master (negative). */
+#define REPORT_NO_MASTER (-1)
 int report_overhead_master(const struct report *r);
 double report_overhead_at(const struct report *r, int cpu, int period_us);
 bool report_overhead_proxy(const struct report *r);
 
-/* Charts: each writes one <svg> (a placeholder when data is missing). */
+/*
+ * Charts: each writes one <svg> (a placeholder when data is missing);
+ * 0 or MEMCAL_ENOMEM.
+ */
 #define REPORT_CHART_WIDTH 780.0
 #define REPORT_CHART_HEIGHT 400.0
 int report_chart_bandwidth(FILE *f, const struct report *r);
@@ -202,7 +207,11 @@ void report_job_latency_free(struct report *r);
 int report_chart_job_latency(FILE *f, const struct report *r);
 json_t *report_job_latency_json(const struct report *r);
 
-/* Renderers.  Each returns 0 or -errno. */
+/*
+ * Renderers.  Each returns 0 or an enum memcal_status (MEMCAL_ENOMEM,
+ * MEMCAL_EIO); report_write_json() still gives 0, -ENOMEM or -EIO until
+ * report_json.c follows.
+ */
 int report_write_html(FILE *f, const struct report *r);
 int report_write_html_tables(FILE *f, const struct report *r);
 int report_write_csv(FILE *f, const struct report *r);
