@@ -479,9 +479,8 @@ int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 			rc = MEMCAL_ENOMEM;
 		}
 	if (rc) {
-		rc = cli_error(ctx, rc == MEMCAL_EUNSUPPORTED
-			       ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE,
-			       "%s; nothing was stored", err);
+		rc = cli_error(ctx, cli_exit_for(rc), "%s; nothing was stored",
+			       err);
 	} else if (cal_result_store(db, &r, err, sizeof(err))) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	} else {

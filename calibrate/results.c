@@ -10,58 +10,64 @@
 #include <string.h>
 #include <unistd.h>
 
-/* grow - make room for one more element of @size in *@v (cap doubles). */
+/*
+ * grow - make room for one more element of @size in *@v (cap doubles);
+ * MEMCAL_OK or MEMCAL_ENOMEM.
+ */
 static int grow(void **v, size_t n, size_t *cap, size_t size)
 {
 	void *p;
 	size_t nc;
 
 	if (n < *cap)
-		return 0;
+		return MEMCAL_OK;
 	nc = *cap ? 2 * *cap : 16;
 	p = realloc(*v, nc * size);
 	if (!p)
-		return -1;
+		return MEMCAL_ENOMEM;
 	*v = p;
 	*cap = nc;
-	return 0;
+	return MEMCAL_OK;
 }
 
-/* cal_result_add_bw - append a bandwidth row; 0 or -1 (no memory). */
+/* cal_result_add_bw - append a bandwidth row; MEMCAL_OK or MEMCAL_ENOMEM. */
 int cal_result_add_bw(struct memcal_run_result *r,
 			 const struct memcal_bw *bw)
 {
 	if (grow((void **)&r->bw, r->n_bw, &r->cap_bw, sizeof(*bw)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	r->bw[r->n_bw++] = *bw;
-	return 0;
+	return MEMCAL_OK;
 }
 
-/* cal_result_add_latency - append a latency row; 0 or -1. */
+/* cal_result_add_latency - append a latency row; MEMCAL_OK or MEMCAL_ENOMEM. */
 int cal_result_add_latency(struct memcal_run_result *r,
 			      const struct memcal_latency_point *pt)
 {
 	if (grow((void **)&r->lat, r->n_lat, &r->cap_lat, sizeof(*pt)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	r->lat[r->n_lat++] = *pt;
-	return 0;
+	return MEMCAL_OK;
 }
 
-/* cal_result_add_pmu_event - append a PMU candidate row; 0 or -1. */
+/*
+ * cal_result_add_pmu_event - append a PMU candidate row; MEMCAL_OK or
+ * MEMCAL_ENOMEM.
+ */
 int cal_result_add_pmu_event(struct memcal_run_result *r,
 				const struct memcal_pmu_event *e)
 {
 	if (grow((void **)&r->pmu_events, r->n_pmu_events, &r->cap_pmu,
 		 sizeof(*e)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	r->pmu_events[r->n_pmu_events++] = *e;
-	return 0;
+	return MEMCAL_OK;
 }
 
 /*
  * cal_result_add_selfcheck - append a self-check to the result @r (a
  * struct memcal_run_result; void so it serves as memcal_selfcheck_add_fn).
- * Returns 0 or -1.
+ * Returns MEMCAL_OK or MEMCAL_ENOMEM.
  */
 int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 {
@@ -69,9 +75,9 @@ int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 
 	if (grow((void **)&res->checks, res->n_checks, &res->cap_checks,
 		 sizeof(*c)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	res->checks[res->n_checks++] = *c;
-	return 0;
+	return MEMCAL_OK;
 }
 
 /*
@@ -90,7 +96,7 @@ int cal_result_add_guaranteed(struct memcal_run_result *r,
 
 /*
  * cal_result_note - append a sentence to the run's notes ("; "
- * separated).  Returns 0 or -1.
+ * separated).  Returns MEMCAL_OK or MEMCAL_ENOMEM.
  */
 int cal_result_note(struct memcal_run_result *r, const char *note)
 {
@@ -98,12 +104,12 @@ int cal_result_note(struct memcal_run_result *r, const char *note)
 	char *p = realloc(r->run.notes, old + strlen(note) + 3);
 
 	if (!p)
-		return -1;
+		return MEMCAL_ENOMEM;
 	if (old)
 		strcpy(p + old, "; ");
 	strcpy(p + old + (old ? 2 : 0), note);
 	r->run.notes = p;
-	return 0;
+	return MEMCAL_OK;
 }
 
 /* cal_result_free - release everything the result owns. */

@@ -7,8 +7,8 @@
  * against the period per core with the master core highlighted (the shape
  * of Figure 1 of the MemGuard overhead reproduction report).
  *
- * Each chart function writes one <svg> and returns 1, or writes a
- * placeholder saying what is missing and returns 0.
+ * Each chart function writes one <svg>, or a placeholder saying what is
+ * missing, and returns 0, or MEMCAL_ENOMEM when memory ran out.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -195,7 +195,7 @@ int report_chart_bandwidth(FILE *f, const struct report *r)
 	}
 	guaranteed_lines(&c, r);
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /* latency_series - the points of one traffic class, sorted by bandwidth. */
@@ -308,7 +308,7 @@ int report_chart_latency(FILE *f, const struct report *r)
 		draw_knee(&c, s, pts[k], np[k], color);
 	}
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /*
@@ -371,7 +371,7 @@ int report_chart_family(FILE *f, const struct report *r)
 		report_svg_legend_add(&c, label, color, i % 2 ? "6 3" : NULL, 2, false);
 	}
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /**
@@ -476,7 +476,7 @@ int report_chart_overhead(FILE *f, const struct report *r)
 	}
 	s = calloc(SVG_MAX_LEGEND, sizeof(*s));
 	if (!s)
-		return -1;
+		return MEMCAL_ENOMEM;
 	for (size_t i = 0; i < r->ovh.n_ov; i++) {
 		const struct memcal_overhead_point *p = &r->ovh.ov[i];
 		struct ov_series *g = ov_group(s, &ns, SVG_MAX_LEGEND - 2, p);
@@ -546,5 +546,5 @@ int report_chart_overhead(FILE *f, const struct report *r)
 	report_svg_legend_add(&c, "no overhead (1.0)", "#888888", "3 3", 1.5, false);
 	report_svg_chart_end(&c);
 	free(s);
-	return 1;
+	return 0;
 }

@@ -4,8 +4,8 @@
  * against the sustainable bandwidth, validation slowdowns per workload
  * (unregulated, under static budgets and regulated, side by side), and
  * LMS predicted against actual demand over time.  Same contract as
- * charts_calibration.c: 1 when drawn, 0 for a placeholder that names what
- * is missing, -1 when memory ran out.
+ * charts_calibration.c: the chart or a placeholder that names what is
+ * missing, and 0 or MEMCAL_ENOMEM.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -173,7 +173,7 @@ int report_chart_budgets(FILE *f, const struct report *r)
 		report_svg_legend_add(&c, label, "#D55E00", "6 4", 1.5, false);
 	}
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /*
@@ -282,7 +282,7 @@ int report_chart_validation(FILE *f, const struct report *r)
 	report_svg_legend_add(&c, "regulated (memreg)", report_svg_palette(0), NULL, 0, true);
 	report_svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /*
@@ -309,7 +309,7 @@ int report_chart_lms(FILE *f, const struct report *r)
 	}
 	t = calloc(n * 3, sizeof(double));
 	if (!t)
-		return -1;
+		return MEMCAL_ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		ymax = fmax(ymax, fmax(r->lms.actual[i], r->lms.predicted[i]));
 	if (ymax < 1e9) {
@@ -345,5 +345,5 @@ int report_chart_lms(FILE *f, const struct report *r)
 	report_svg_legend_add(&c, "LMS prediction", report_svg_palette(1), "5 3", 1.8, false);
 	report_svg_chart_end(&c);
 	free(t);
-	return 1;
+	return 0;
 }

@@ -21,7 +21,6 @@
  * event, tolerance and message), warning, missing.  Values are in base units (B/s, ns, us) with 10
  * significant digits; an empty field means "not applicable".
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -356,7 +355,7 @@ static void tuning(FILE *f, const struct report *r)
 
 /**
  * report_write_csv() - the data of @r as CSV on @f.
- * Return: 0, or -EIO when writing failed.
+ * Return: 0, or MEMCAL_EIO when writing failed.
  */
 int report_write_csv(FILE *f, const struct report *r)
 {
@@ -372,5 +371,5 @@ int report_write_csv(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->n_missing; i++)
 		line(f, &(struct csv_row){ "missing", NULL, -1, NAN, NULL, NAN,
 					   NULL, NAN, NAN, r->missing[i] });
-	return ferror(f) ? -EIO : 0;
+	return ferror(f) ? MEMCAL_EIO : 0;
 }

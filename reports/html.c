@@ -5,7 +5,6 @@
  * summary (board, calibration, headline figures, tuned choices and why),
  * warnings, what is missing, the charts, then the data tables.
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -267,8 +266,8 @@ static int charts(FILE *f, const struct report *r)
 		if (sections[i].tuning && !tuning)
 			continue;
 		fputs("<figure>\n", f);
-		if (sections[i].fn(f, r) < 0)
-			return -ENOMEM;
+		if (sections[i].fn(f, r))
+			return MEMCAL_ENOMEM;
 		fputs("<figcaption>", f);
 		report_html_escape(f, sections[i].caption);
 		fputs("</figcaption></figure>\n", f);
@@ -278,7 +277,7 @@ static int charts(FILE *f, const struct report *r)
 
 /**
  * report_write_html() - write the whole page for @r to @f.
- * Return: 0, -ENOMEM, or -EIO when writing failed.
+ * Return: 0, MEMCAL_ENOMEM, or MEMCAL_EIO when writing failed.
  */
 int report_write_html(FILE *f, const struct report *r)
 {
@@ -317,5 +316,5 @@ int report_write_html(FILE *f, const struct report *r)
 	fputs("</body>\n</html>\n", f);
 	if (rc)
 		return rc;
-	return ferror(f) ? -EIO : 0;
+	return ferror(f) ? MEMCAL_EIO : 0;
 }

@@ -148,10 +148,15 @@ double report_bytes_per_event(const struct report *r, const char *traffic);
 bool report_has_static(const struct report *r);
 
 /* report_summary.c: headline figures shared by every format. */
+/* report_overhead_master() of points without one master (negative). */
+#define REPORT_NO_MASTER (-1)
 int report_overhead_master(const struct report *r);
 bool report_overhead_proxy(const struct report *r);
 
-/* Charts: each writes one <svg> (a placeholder when data is missing). */
+/*
+ * Charts: each writes one <svg> (a placeholder when data is missing);
+ * 0 or MEMCAL_ENOMEM.
+ */
 #define REPORT_CHART_WIDTH 780.0
 #define REPORT_CHART_HEIGHT 400.0
 int report_chart_bandwidth(FILE *f, const struct report *r);
@@ -169,7 +174,9 @@ void report_job_latency_free(struct report *r);
 int report_chart_job_latency(FILE *f, const struct report *r);
 json_t *report_job_latency_json(const struct report *r);
 
-/* Renderers.  Each returns 0 or -errno. */
+/*
+ * Renderers.  Each returns MEMCAL_OK, MEMCAL_ENOMEM or MEMCAL_EIO.
+ */
 int report_write_html(FILE *f, const struct report *r);
 int report_write_html_tables(FILE *f, const struct report *r);
 int report_write_csv(FILE *f, const struct report *r);

@@ -5,8 +5,8 @@
  * as one cumulative distribution per workload and condition (solo, co-run
  * unregulated, co-run regulated) with each 99th percentile and the
  * deadline marked, and given to the JSON export.  Same chart contract as
- * charts_tuning.c: 1 when drawn, 0 for a placeholder naming what is
- * missing, -1 when memory ran out.
+ * charts_tuning.c: the chart or a placeholder naming what is missing,
+ * and 0 or MEMCAL_ENOMEM.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -63,10 +63,11 @@ void report_job_latency_free(struct report *r)
 /*
  * cdf_points - the step curve of @l's histogram in ms and fractions,
  * ending at the maximum (overflow samples) with 1.  *@x and *@y are
- * malloc'd; returns the number of points, 0 when empty, -1 on error.
+ * malloc'd and *@n their number of points (0 when empty).  Returns 0 or
+ * MEMCAL_ENOMEM.
  */
-static long cdf_points(const struct memcal_job_latency *l, double **x,
-		       double **y)
+static int cdf_points(const struct memcal_job_latency *l, double **x,
+		      double **y, size_t *n_out)
 {
 	json_t *h = json_loads(l->histogram, 0, NULL), *e;
 	size_t n = json_array_size(h), k = 0, i;
@@ -74,9 +75,10 @@ static long cdf_points(const struct memcal_job_latency *l, double **x,
 
 	*x = calloc(2 * n + 2, sizeof(double));
 	*y = calloc(2 * n + 2, sizeof(double));
+	*n_out = 0;
 	if (!*x || !*y || l->samples <= 0) {
 		json_decref(h);
-		return !*x || !*y ? -1 : 0;
+		return !*x || !*y ? MEMCAL_ENOMEM : 0;
 	}
 	json_array_foreach(h, i, e) {
 		double us = (double)json_integer_value(json_array_get(e, 0));
@@ -94,7 +96,8 @@ static long cdf_points(const struct memcal_job_latency *l, double **x,
 		(*x)[k] = (double)l->max_ns / 1e6;
 		(*y)[k++] = 1;
 	}
-	return (long)k;
+	*n_out = k;
+	return 0;
 }
 
 /* cond_index - 0 solo, 1 unregulated, 2 regulated, 3 static. */
@@ -149,15 +152,15 @@ int report_chart_job_latency(FILE *f, const struct report *r)
 		size_t k = cond_index(l->condition);
 		const char *col = report_svg_palette(k);
 		double *x, *y, px = (double)l->p99_ns / 1e6, py = 0.99;
-		long n = cdf_points(l, &x, &y);
+		size_t n;
 		char label[96], tip[256];
 
-		if (n < 0) {
+		if (cdf_points(l, &x, &y, &n)) {
 			free(x);
 			free(y);
-			return -1;
+			return MEMCAL_ENOMEM;
 		}
-		report_svg_series_line(&c, x, y, (size_t)n, col, 1.8, dash[k]);
+		report_svg_series_line(&c, x, y, n, col, 1.8, dash[k]);
 		snprintf(tip, sizeof(tip), "%s %s: p99 %.3f ms", l->workload,
 			 l->condition, px);
 		report_svg_series_points(&c, &px, &py, 1, col, 4, tip);
@@ -175,7 +178,7 @@ int report_chart_job_latency(FILE *f, const struct report *r)
 		report_svg_vline(&c, deadline, "#c0392b", "6 4", dl);
 	}
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /* report_job_latency_json() - every row's figures as a JSON array. */

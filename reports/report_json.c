@@ -5,7 +5,6 @@
  * units (B/s, ns, us), with the warnings and what is missing.  A value
  * that was not measured is null (JSON has no NaN).
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -203,7 +202,7 @@ json_t *report_to_json(const struct report *r)
 /**
  * report_write_json() - the document of report_to_json() on @f, written
  * by cli_json_dumpf() like every memcal document.
- * Return: 0, -ENOMEM, -EIO.
+ * Return: MEMCAL_OK, MEMCAL_ENOMEM or MEMCAL_EIO.
  */
 int report_write_json(FILE *f, const struct report *r)
 {
@@ -211,8 +210,8 @@ int report_write_json(FILE *f, const struct report *r)
 	bool ok;
 
 	if (!o)
-		return -ENOMEM;
+		return MEMCAL_ENOMEM;
 	ok = cli_json_dumpf(o, f);
 	json_decref(o);
-	return ok && !ferror(f) ? 0 : -EIO;
+	return ok && !ferror(f) ? MEMCAL_OK : MEMCAL_EIO;
 }

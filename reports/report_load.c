@@ -6,7 +6,6 @@
  * overhead run of the same board.  Whatever is absent is noted in r->missing, never an error;
  * only a database failure or a --run that names no run fails.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +203,7 @@ static void check_missing(struct report *r)
  *          newest bandwidth run of the same board, and the other way round.
  *
  * Return: 0, MEMCAL_ENOTFOUND when @run_id names no run, another
- * MEMCAL_DB_* code on a database failure, or -ENOMEM.
+ * MEMCAL_DB_* code on a database failure, or MEMCAL_ENOMEM.
  */
 int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
 {

@@ -13,18 +13,19 @@
 
 /*
  * report_overhead_master() - the master core of the overhead measurements
- * as the stored points say: the master_cpu every point names, or -1 when
- * none does or they name different cores (a sweep that moved the master).
+ * as the stored points say: the master_cpu every point names, or
+ * REPORT_NO_MASTER when none does or they name different cores (a sweep
+ * that moved the master).
  */
 int report_overhead_master(const struct report *r)
 {
-	int master = -1;
+	int master = REPORT_NO_MASTER;
 
 	for (size_t i = 0; i < r->ovh.n_ov; i++) {
 		if (r->ovh.ov[i].master_cpu < 0)
 			continue;
 		if (master >= 0 && r->ovh.ov[i].master_cpu != master)
-			return -1;
+			return REPORT_NO_MASTER;
 		master = r->ovh.ov[i].master_cpu;
 	}
 	return master;

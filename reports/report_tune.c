@@ -120,7 +120,10 @@ static void class_budget(const struct report *r, const json_t *cpu,
 		*bps = *events * bpe / period;
 }
 
-/* read_cores - the per-CPU budgets of the document's "cpus" array. */
+/*
+ * read_cores - the per-CPU budgets of the document's "cpus" array; 0 or
+ * MEMCAL_ENOMEM.
+ */
 static int read_cores(struct report *r)
 {
 	json_t *cpus = json_object_get(r->doc, "cpus");
@@ -165,7 +168,7 @@ static int read_cores(struct report *r)
 		class_budget(r, c, "read", &b.read_bps, &b.read_events);
 		class_budget(r, c, "write", &b.write_bps, &b.write_events);
 		if (fig_push((void **)&r->cores, &r->n_cores, sizeof(b), &b))
-			return -1;
+			return MEMCAL_ENOMEM;
 	}
 	return 0;
 }
@@ -244,7 +247,8 @@ static size_t lms_ticks_per_period(int period_us, int tick_us)
  * replay_lms - feed a profile's read trace through the core's NLMS at the
  * regulation period, as memreg runs it: the trace's ticks (often 100 us)
  * are summed into periods of the configuration's length first, and a
- * partial period at the end is dropped.
+ * partial period at the end is dropped.  Returns 0, MEMCAL_ENOMEM, or the
+ * status of reading the profile.
  */
 static int replay_lms(struct report *r, memcal_db *db)
 {
@@ -279,7 +283,7 @@ static int replay_lms(struct report *r, memcal_db *db)
 	r->lms.predicted = calloc(n ? n : 1, sizeof(double));
 	if (!r->lms.actual || !r->lms.predicted || !(dt > 0)) {
 		memcal_db_profile_free(&p);
-		return -1;
+		return MEMCAL_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		double bytes = 0;
