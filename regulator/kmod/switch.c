@@ -131,8 +131,7 @@ int mrk_switch(const struct mrk_cfg *cfg)
 				      sizeof(err));
 		if (ret) {
 			mrk_discard_all();
-			mrk_set_error("commit refused: %s; the previous "
-				      "configuration goes on", err);
+			mrk_set_error("%s: not switched, nothing stopped", err);
 			return ret;
 		}
 	}
