@@ -362,10 +362,8 @@ int mrk_hotplug_init(void)
 	mutex_lock(&mrk_cfg_mutex);
 	ret = mrk_switch(&boot);
 	mutex_unlock(&mrk_cfg_mutex);
-	if (ret) {
-		mrk_hotplug_remove();
-		mrk_stop_everything();
-	}
+	if (ret)
+		mrk_hotplug_exit();
 	return ret;
 }
 
@@ -375,6 +373,11 @@ int mrk_hotplug_init(void)
  */
 void mrk_hotplug_exit(void)
 {
+	unsigned int cpu;
+
 	mrk_hotplug_remove();
 	mrk_stop_everything();
+	/* a period timer that found a lost counter may have queued it since */
+	for_each_possible_cpu(cpu)
+		cancel_work_sync(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
 }

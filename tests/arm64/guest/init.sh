@@ -231,7 +231,8 @@ group_pcpu() {
 		pcpu-sysfs-counts pcpu-hotplug pcpu-hotplug-readback pcpu-hotplug-counts pcpu-bad-refused pcpu-bad-discarded pcpu-bad-readback pcpu-bad-counts \
 		pcpu-type-refused pcpu-type-discarded pcpu-type-readback pcpu-type-counts \
 		pcpu-default-commit pcpu-default-readback pcpu-default-counts pcpu-unload \
-		bad-event-cpus-raw-garbage bad-event-cpus-beyond bad-write-event-cpus-list
+		bad-event-cpus-raw-garbage bad-event-cpus-beyond bad-write-event-cpus-list \
+		commit-keeps-old commit-after-release
 	opts=$(sed -n 's/^options memreg //p' /memreg.conf)
 	# shellcheck disable=SC2086 # the options line is split into parameters
 	insmod $KO $opts; rc=$?
@@ -252,6 +253,9 @@ group_pcpu() {
 	bad event-cpus-raw-garbage read_event=$EV read_event_cpus=0:raw:0x11,1:raw:0xzz
 	bad event-cpus-beyond read_event=$EV read_event_cpus=0:raw:0x11,2:raw:0x08
 	bad write-event-cpus-list read_event=$EV write_event_cpus=0,1:raw:0x08
+	# a commit whose counter cannot be created on cpu1 (its PMU taken by a
+	# pinned exclusive group) leaves the old configuration regulating
+	/kmodfail -k $KO excl
 }
 
 # selfcheck: memcal's overflow-delivery check on each CPU with the

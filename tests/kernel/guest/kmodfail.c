@@ -46,16 +46,29 @@
  *                        a hog held every period for 3 s: throttles > 0
  *                        and perf_throttled 0
  *
- *   kmodfail [-k MODULE] live|failed|nohz
+ *   kmodfail excl       (arm64 group pcpu)
+ *   commit-keeps-old     a pinned exclusive CPU_CYCLES group opened on
+ *                        cpu1 takes its PMU; a commit that gives cpu1 the
+ *                        global raw:0x11 (commit's probe on master cpu0
+ *                        passes) cannot create cpu1's counter: it is
+ *                        refused naming cpu 1, and cpu0's periods go on
+ *                        counting from where they were (the old counters
+ *                        kept regulating, nothing reset)
+ *   commit-after-release the group closed, the same commit succeeds and
+ *                        cpu1 counts
+ *
+ *   kmodfail [-k MODULE] live|failed|nohz|excl
  *
  * Exit status: 0 when every check passed, 1 otherwise, 2 on bad usage.
  * Linked statically, with checklib, for the initramfs.
  */
 #define _GNU_SOURCE
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "checklib.h"
@@ -313,6 +326,65 @@ static void check_nohz(void)
 	mr_write(RATE, rate[0] ? rate : "100000");
 }
 
+/*
+ * arm64: a pinned exclusive group of CPU_CYCLES on cpu1 takes its PMU, so
+ * no other pinned counter can be scheduled there; commit's probe runs on
+ * the master CPU (cpu0), so only the switch itself finds out.
+ */
+static void check_excl(void)
+{
+	struct perf_event_attr attr;
+	long long p0, p1, p2, ev0, ev1, t[3] = { 0, 0, 0 };
+	char err[256];
+	int rc, fd;
+
+	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_event=raw:0x11 "
+		       "read_event_cpus=1:none read_budget=100000000,100000000 "
+		       "platform_read=1000000000");
+	if (rc) {
+		result("commit-keeps-old", 0, "insmod rc=%d", rc);
+		result("commit-after-release", 0, "insmod rc=%d", rc);
+		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = 0x11;
+	attr.pinned = 1;
+	attr.exclusive = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = (int)syscall(__NR_perf_event_open, &attr, -1, 1, -1, 0);
+	mr_sleep(0.5);
+	if (fd >= 0 && read(fd, t, sizeof(t)) != (ssize_t)sizeof(t))
+		t[2] = -1;
+	p0 = mr_cpu(0, "periods");
+	mr_put("default", "cpu1/read_event");
+	rc = mr_commit();
+	p1 = mr_cpu(0, "periods");
+	mr_gets(err, sizeof(err), "error");
+	mr_sleep(0.3);
+	p2 = mr_cpu(0, "periods");
+	result("commit-keeps-old",
+	       fd >= 0 && t[2] > 0 && rc != 0 && p1 >= p0 && p2 > p1 &&
+	       strstr(err, "cpu 1: cannot create") != NULL &&
+	       mr_cpu(0, "running") == 1,
+	       "exclusive pinned group on cpu1 (fd %d, running %lld ns), "
+	       "cpu1/read_event default: commit rc=%d error='%s'; cpu0 periods "
+	       "%lld -> %lld at the commit -> %lld, running %lld", fd, t[2], rc,
+	       err, p0, p1, p2, mr_cpu(0, "running"));
+	if (fd >= 0)
+		close(fd);
+	rc = mr_commit();
+	ev0 = mr_cpu(1, "read_events");
+	mr_sleep(0.3);
+	ev1 = mr_cpu(1, "read_events");
+	result("commit-after-release", !rc && ev1 > ev0,
+	       "group closed, commit again rc=%d: cpu1 read_events %lld -> %lld",
+	       rc, ev0, ev1);
+	mr_rmmod();
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -332,10 +404,12 @@ int main(int argc, char **argv)
 		check_failed();
 	else if (!strcmp(argv[optind], "nohz"))
 		check_nohz();
+	else if (!strcmp(argv[optind], "excl"))
+		check_excl();
 	else
 		goto usage;
 	return failed;
 usage:
-	fprintf(stderr, "usage: kmodfail [-k MODULE] live|failed|nohz\n");
+	fprintf(stderr, "usage: kmodfail [-k MODULE] live|failed|nohz|excl\n");
 	return 2;
 }
