@@ -232,7 +232,7 @@ group_pcpu() {
 		pcpu-type-refused pcpu-type-discarded pcpu-type-readback pcpu-type-counts \
 		pcpu-default-commit pcpu-default-readback pcpu-default-counts pcpu-unload \
 		bad-event-cpus-raw-garbage bad-event-cpus-beyond bad-write-event-cpus-list \
-		commit-keeps-old commit-after-release
+		commit-keeps-old commit-after-release cpu-counters-held cpu-counters-held-retry
 	opts=$(sed -n 's/^options memreg //p' /memreg.conf)
 	# shellcheck disable=SC2086 # the options line is split into parameters
 	insmod $KO $opts; rc=$?
@@ -256,6 +256,8 @@ group_pcpu() {
 	# a commit whose counter cannot be created on cpu1 (its PMU taken by a
 	# pinned exclusive group) leaves the old configuration regulating
 	/kmodfail -k $KO excl
+	# cpu1's PMU held by such a group when it comes back online
+	/kmodfail -k $KO held
 }
 
 # selfcheck: memcal's overflow-delivery check on each CPU with the

@@ -57,7 +57,19 @@
  *   commit-after-release the group closed, the same commit succeeds and
  *                        cpu1 counts
  *
- *   kmodfail [-k MODULE] live|failed|nohz|excl
+ *   kmodfail held       (arm64 group pcpu)
+ *   cpu-counters-held    share on, cpu0 spinning at a quarter of a
+ *                        period's cycles; cpu1 offline, and a child opens
+ *                        a pinned exclusive CPU_CYCLES group on cpu1 as
+ *                        soon as it is back, before memreg's hotplug work
+ *                        creates its counter: cpu1 not regulated
+ *                        (running 0), counter_error 16 (EBUSY), the
+ *                        reason in the kernel log, cpu0 still granted
+ *                        spare budget (cpu1 out of "every CPU throttled")
+ *   cpu-counters-held-retry the group closed, offline and online again:
+ *                        cpu1 regulated, counter_error 0
+ *
+ *   kmodfail [-k MODULE] live|failed|nohz|excl|held
  *
  * Exit status: 0 when every check passed, 1 otherwise, 2 on bad usage.
  * Linked statically, with checklib, for the initramfs.
@@ -385,6 +397,103 @@ static void check_excl(void)
 	mr_rmmod();
 }
 
+/* perf_event_open() of a pinned exclusive CPU_CYCLES group on @cpu. */
+static int open_exclusive(int cpu)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = 0x11;
+	attr.pinned = 1;
+	attr.exclusive = 1;
+	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+}
+
+/*
+ * A child on cpu0 that opens the exclusive group on cpu1 as soon as perf
+ * has cpu1 back (-ENODEV while it is offline) and holds it until killed:
+ * perf's context comes up early in the online steps, memreg's hotplug work
+ * creates its counters after them, so the group takes the PMU first.
+ * Writes 'y' to @wfd once it holds it ('n' after 10 s of trying).
+ */
+static pid_t holder(int wfd)
+{
+	long long end = mr_now_ns() + 10000000000LL;
+	pid_t pid = fork();
+	int fd = -1;
+
+	if (pid)
+		return pid;
+	mr_pin(0);
+	while (fd < 0 && mr_now_ns() < end)
+		fd = open_exclusive(1);
+	if (write(wfd, fd >= 0 ? "y" : "n", 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/*
+ * arm64: cpu1's PMU taken by a pinned exclusive group when it comes back
+ * online, so memreg cannot create its counter there.
+ */
+static void check_held(void)
+{
+	char *grep_argv[] = { "/bin/sh", "-c", "dmesg | grep 'cpu 1 is not "
+			      "regulated' | tail -1 | cut -c1-200", NULL };
+	char *spin_argv[] = { "/spin", "-c", "0", "-t", "20", NULL };
+	long long ce, run, s0, s1, th0, th1;
+	char msg[256], got = '?';
+	int p[2], rc, r0, r1, r2, r3, logged;
+	pid_t h, sp;
+
+	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_event=raw:0x11 "
+		       "read_budget=2000000,2000000 platform_read=8000000 share=1");
+	if (rc || pipe(p)) {
+		result("cpu-counters-held", 0, "insmod rc=%d", rc);
+		result("cpu-counters-held-retry", 0, "insmod rc=%d", rc);
+		return;
+	}
+	sp = mr_spawn(NULL, spin_argv);
+	r0 = mr_set_online(1, 0);
+	h = holder(p[1]);
+	r1 = mr_set_online(1, 1);
+	if (read(p[0], &got, 1) != 1)
+		got = '?';
+	mr_sleep(0.5);
+	ce = mr_cpu(1, "counter_error");
+	run = mr_cpu(1, "running");
+	logged = mr_run(msg, sizeof(msg), grep_argv) == 0;
+	s0 = mr_cpu(0, "read_shared");
+	th0 = mr_cpu(0, "throttles");
+	mr_sleep(1.0);
+	s1 = mr_cpu(0, "read_shared");
+	th1 = mr_cpu(0, "throttles");
+	result("cpu-counters-held",
+	       !r0 && !r1 && got == 'y' && ce == 16 && run == 0 && logged &&
+	       strstr(msg, "error -16") != NULL && th1 > th0 && s1 > s0,
+	       "cpu1 offline rc=%d, online rc=%d with its PMU held by a pinned "
+	       "exclusive group (%c): cpu1 counter_error %lld running %lld, "
+	       "logged error '%s'; cpu0 throttles %lld -> %lld, read_shared "
+	       "%lld -> %lld", r0, r1, got, ce, run, msg, th0, th1, s0, s1);
+	kill(h, SIGKILL);
+	mr_reap(h);
+	r2 = mr_set_online(1, 0);
+	r3 = mr_set_online(1, 1);
+	mr_sleep(0.5);
+	ce = mr_cpu(1, "counter_error");
+	run = mr_cpu(1, "running");
+	result("cpu-counters-held-retry", !r2 && !r3 && ce == 0 && run == 1,
+	       "group closed, cpu1 offline rc=%d and online rc=%d again: "
+	       "counter_error %lld running %lld", r2, r3, ce, run);
+	stop_hog(sp);
+	close(p[0]);
+	close(p[1]);
+	mr_rmmod();
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -406,10 +515,12 @@ int main(int argc, char **argv)
 		check_nohz();
 	else if (!strcmp(argv[optind], "excl"))
 		check_excl();
+	else if (!strcmp(argv[optind], "held"))
+		check_held();
 	else
 		goto usage;
 	return failed;
 usage:
-	fprintf(stderr, "usage: kmodfail [-k MODULE] live|failed|nohz|excl\n");
+	fprintf(stderr, "usage: kmodfail [-k MODULE] live|failed|nohz|excl|held\n");
 	return 2;
 }
