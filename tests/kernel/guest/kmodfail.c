@@ -68,6 +68,9 @@
  *                        spare budget (cpu1 out of "every CPU throttled")
  *   cpu-counters-held-retry the group closed, offline and online again:
  *                        cpu1 regulated, counter_error 0
+ *   cpu-counters-held-master the same with cpu1 the master CPU (reclaim
+ *                        on): its period timer cannot carry the tick, so
+ *                        the tick timer does: master_timer 1, ticks go on
  *
  *   kmodfail [-k MODULE] live|failed|nohz|excl|held
  *
@@ -494,6 +497,51 @@ static void check_held(void)
 	mr_rmmod();
 }
 
+/*
+ * arm64: the same with cpu1 the master CPU (reclaim on, so it ticks): its
+ * period timer cannot carry the tick while it has no counter, so the
+ * master's own tick timer must.
+ */
+static void check_held_master(void)
+{
+	long long ce, k0, k1, s0, s1, tm;
+	char got = '?';
+	int p[2], rc, r0, r1;
+	pid_t h;
+
+	rc = mr_insmod(ko, "cpus=0,1 master_cpu=1 period_us=10000 "
+		       "read_event=raw:0x11 read_budget=2000000,2000000 "
+		       "platform_read=8000000 reclaim=1");
+	if (rc || pipe(p)) {
+		result("cpu-counters-held-master", 0, "insmod rc=%d", rc);
+		return;
+	}
+	r0 = mr_set_online(1, 0);
+	h = holder(p[1]);
+	r1 = mr_set_online(1, 1);
+	if (read(p[0], &got, 1) != 1)
+		got = '?';
+	mr_sleep(0.5);
+	ce = mr_cpu(1, "counter_error");
+	tm = mr_get("master_timer");
+	k0 = mr_get("master_ticks");
+	s0 = mr_get("master_skipped");
+	mr_sleep(1.0);
+	k1 = mr_get("master_ticks");
+	s1 = mr_get("master_skipped");
+	result("cpu-counters-held-master",
+	       !r0 && !r1 && got == 'y' && ce == 16 && tm == 1 && k1 - k0 >= 20,
+	       "master cpu1 offline rc=%d, online rc=%d with its PMU held (%c): "
+	       "counter_error %lld, master_timer %lld, master_ticks %lld -> %lld "
+	       "in 1 s of 10 ms periods (skipped %lld -> %lld)", r0, r1, got, ce,
+	       tm, k0, k1, s0, s1);
+	kill(h, SIGKILL);
+	mr_reap(h);
+	close(p[0]);
+	close(p[1]);
+	mr_rmmod();
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -515,8 +563,10 @@ int main(int argc, char **argv)
 		check_nohz();
 	else if (!strcmp(argv[optind], "excl"))
 		check_excl();
-	else if (!strcmp(argv[optind], "held"))
+	else if (!strcmp(argv[optind], "held")) {
 		check_held();
+		check_held_master();
+	}
 	else
 		goto usage;
 	return failed;
