@@ -209,7 +209,8 @@ group_cycles() {
 
 group_hotplug() {
 	plan cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload share-cpu-offline \
-		live-commit-budgets live-commit-events cpu-counters-failed cpu-counters-retry
+		live-commit-budgets live-commit-events live-commit-slack cpu-counters-failed \
+		cpu-counters-retry
 	/pfload -c 0 -t 600 > /dev/null & w0=$!
 	/pfload -c 1 -t 600 > /dev/null & w1=$!
 	if insmod $KO cpus=0,1 period_us=1000 read_budget=20,20; then

@@ -15,6 +15,11 @@
  *                        error
  *   live-commit-events   then a commit that changes the event: counters
  *                        re-created, statistics reset
+ *   live-commit-slack    page faults (slack scheme), guarantee 160, a hog
+ *                        on cpu1: a live commit of slack_div 8 -> 1 keeps
+ *                        the periods counting and cuts the overflows per
+ *                        period at least 4-fold (the new granule reached
+ *                        the counter)
  *
  *   kmodfail failed     (group hotplug)
  *   cpu-counters-failed  cpu1 offline, its own event staged as raw:0x11
@@ -113,6 +118,51 @@ static void stop_hog(pid_t p)
 	}
 }
 
+/* Overflows per period of cpu1 over @secs seconds; its periods in *@n. */
+static double ovf_rate(double secs, long long *n)
+{
+	long long o0 = mr_cpu(1, "overflows"), p0 = mr_cpu(1, "periods");
+
+	mr_sleep(secs);
+	*n = mr_cpu(1, "periods");
+	return mr_per((double)(mr_cpu(1, "overflows") - o0), (double)(*n - p0));
+}
+
+/*
+ * A slack-scheme counter (page faults) overflows every guarantee /
+ * slack_div events: a live commit of slack_div 8 -> 1 must give it the
+ * new granule (perf_event_period()) without re-creating it.
+ */
+static void check_live_slack(void)
+{
+	long long p0, pc, p1;
+	double r0, r1;
+	pid_t h;
+	int rc;
+
+	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_budget=160,160 "
+		       "platform_read=320 slack_div=8");
+	if (rc) {
+		result("live-commit-slack", 0, "insmod rc=%d", rc);
+		return;
+	}
+	h = hog(1, 30);
+	mr_sleep(0.3);
+	r0 = ovf_rate(1.0, &p0);
+	mr_putll(1, "slack_div");
+	rc = mr_commit();
+	pc = mr_cpu(1, "periods");
+	mr_sleep(0.1);
+	r1 = ovf_rate(1.0, &p1);
+	stop_hog(h);
+	mr_rmmod();
+	result("live-commit-slack",
+	       !rc && pc >= p0 && r0 >= 1.0 && r1 <= r0 / 4,
+	       "page faults, guarantee 160: slack_div 8 -> 1 commit rc=%d: cpu1 "
+	       "periods %lld -> %lld at the commit (no reset), overflows per "
+	       "period %.2f -> %.2f (granule 20 -> 160)", rc, p0, pc, r0, r1);
+}
+
 /*
  * A budgets-only commit applies live; an event change re-creates.  cpu1's
  * periods are 10 ms of cpu-clock (ns) with a 5 ms guarantee, so a hog
@@ -176,6 +226,7 @@ static void check_live(void)
 	       pc, mr_cpu(1, "running"));
 	stop_hog(h);
 	mr_rmmod();
+	check_live_slack();
 }
 
 /*
