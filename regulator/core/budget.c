@@ -11,13 +11,15 @@
  */
 #include "memreg_internal.h"
 
-/* Fill the part of @arm common to every outcome. */
+/* Fill @arm; @rearm: the classes whose counter the glue must re-arm. */
 static inline void memreg_fill_arm(const struct memreg_cpu *c,
-				   struct memreg_arm *arm, memreg_u32 action)
+				   struct memreg_arm *arm, memreg_u32 action,
+				   memreg_u32 rearm)
 {
 	memreg_u32 cls;
 
 	arm->action = action;
+	arm->rearm = rearm;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 b = c->budget[cls], u = c->used[cls];
 
@@ -31,18 +33,20 @@ static inline void memreg_fill_arm(const struct memreg_cpu *c,
  * Account class @cls of the span that ended: statistics and the demand
  * record the master reads at its next tick.  @consumed is saturated to E.
  */
-static MEMREG_ALWAYS_INLINE void memreg_account(struct memreg_cpu *restrict c,
-						memreg_u32 cls,
-						memreg_u64 consumed)
+static MEMREG_ALWAYS_INLINE memreg_u32 memreg_account(struct memreg_cpu *restrict c,
+						      memreg_u32 cls,
+						      memreg_u64 consumed)
 {
 	struct memreg_stats *st = &c->stats;
 	memreg_u64 u = memreg_sat_events(consumed);
 	memreg_u64 b = c->budget[cls];
 
 	st->consumed[cls] = memreg_sat_add(st->consumed[cls], u);
-	if (u > b)
-		st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
 	memreg_atomic64_set(&c->demand[cls], memreg_pack(c->period, u));
+	if (u <= b)
+		return 0;
+	st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
+	return 1U << cls;
 }
 
 /*
@@ -89,8 +93,10 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		}
 		st->periods++;
 		st->throttled_ns = memreg_sat_add(st->throttled_ns, throttled_ns);
-		memreg_account(c, MEMREG_READ, consumed[MEMREG_READ]);
-		memreg_account(c, MEMREG_WRITE, consumed[MEMREG_WRITE]);
+		memreg_u32 cut = memreg_account(c, MEMREG_READ, consumed[MEMREG_READ]) |
+				 memreg_account(c, MEMREG_WRITE, consumed[MEMREG_WRITE]);
+
+		memreg_atomic64_set(&c->censored, memreg_pack(c->period, cut));
 	} else {
 		MEMREG_WRITE_ONCE(c->started, 1);
 	}
@@ -103,8 +109,9 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 	if (memreg_unlikely(flags & MEMREG_F_MONITOR)) {
 		c->used[MEMREG_READ] = c->used[MEMREG_WRITE] = 0;
 		c->budget[MEMREG_READ] = c->budget[MEMREG_WRITE] = MEMREG_BUDGET_INF;
-		memreg_fill_arm(c, arm, MEMREG_RUN);
+		memreg_fill_arm(c, arm, MEMREG_RUN, MEMREG_ARM_ALL);
 	} else {
+		arm->rearm = MEMREG_ARM_ALL;
 		memreg_pick(r, c, MEMREG_READ, period, &stale, arm);
 		memreg_pick(r, c, MEMREG_WRITE, period, &stale, arm);
 		c->stats.stale_budgets += (memreg_u64)stale;
@@ -151,7 +158,8 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 	b = c->budget[cls];
 	c->used[cls] = u;
 	if (u < b) {		/* early overflow, or monitor-only (b == INF) */
-		memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN);
+		memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN,
+				1U << cls);
 		return MEMREG_OK;
 	}
 	if (r->cfg.flags & MEMREG_F_RECLAIM) {
@@ -175,7 +183,7 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 								back - got);
 			if (u < b) {
 				memreg_fill_arm(c, arm, c->throttled ?
-						MEMREG_THROTTLE : MEMREG_RUN);
+						MEMREG_THROTTLE : MEMREG_RUN, 1U << cls);
 				return MEMREG_OK;
 			}
 		}
@@ -193,12 +201,12 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 			c->stats.reclaimed[cls] = memreg_sat_add(c->stats.reclaimed[cls], got);
 			if (u < b) {
 				memreg_fill_arm(c, arm, c->throttled ?
-						MEMREG_THROTTLE : MEMREG_RUN);
+						MEMREG_THROTTLE : MEMREG_RUN, 1U << cls);
 				return MEMREG_OK;
 			}
 		}
 	}
-	memreg_fill_arm(c, arm, memreg_throttle(r, c, cpu, cls));
+	memreg_fill_arm(c, arm, memreg_throttle(r, c, cpu, cls), 1U << cls);
 	return MEMREG_OK;
 }
 
@@ -260,6 +268,7 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 	} else if (c->throttled) {
 		c->throttled = exhausted;	/* still throttled: mask bit stays */
 	}
-	memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN);
+	memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN,
+			MEMREG_ARM_ALL);
 	return got ? MEMREG_OK : MEMREG_ENOSPC;
 }

@@ -77,29 +77,30 @@ static void memreg_refresh_words(struct memreg *r, memreg_u32 cls,
 }
 
 /*
- * A CPU that counted more than its budget in @period - 1 overflowed it and
- * was throttled (the overflow fires past the budget, so a throttled CPU
- * always counts more than it): what it used is only a lower bound of what
- * it wanted.  Feeding that censored
- * figure to the predictor would hold the prediction at the budget (or
- * pull it down after any stall), so the predictor is fed the use plus a
- * quarter instead: while the CPU keeps exhausting its budget the
- * prediction climbs geometrically, up to the CPU's ceiling, and it
- * settles on the real demand once a period ends unthrottled.  The budget
- * of @period - 1 is the one published with that tag (the master has not
- * yet overwritten that slot in this tick).  Bounds: @used <= 2^32 - 1 by
- * the demand word's packing, so used + used / 4 fits in 64 bits and is
+ * A CPU that counted more than the budget it ended @period - 1 with
+ * (reclaim takes and spare grants included) overflowed it and was
+ * throttled (the overflow fires past the budget, so a throttled CPU
+ * always counts more than it): what it used is only a lower bound of
+ * what it wanted.  Feeding that censored figure to the predictor would
+ * hold the prediction at the budget (or pull it down after any stall), so
+ * the predictor is fed the use plus a quarter instead: while the CPU
+ * keeps exhausting its budget the prediction climbs geometrically, up to
+ * the CPU's ceiling, and it settles on the real demand once a period ends
+ * unthrottled.  The test is against the final budget the CPU recorded
+ * (memreg_cpu.censored), not the published one: reclaim publishes a
+ * donor's last use plus a quantum, and a donor that passes it takes its
+ * guarantee back without ever being throttled.  Bounds: @used <= 2^32 - 1
+ * by the demand word's packing, so used + used / 4 fits in 64 bits and is
  * clamped to 32 bits.
  */
 static memreg_u64 memreg_uncensor(struct memreg_cpu *c, memreg_u32 cls,
 				  memreg_u64 period, memreg_u64 used)
 {
-	memreg_s64 b = memreg_atomic64_read(&c->next_budget[(period - 1) & 1]
-							   [cls]);
-	memreg_u64 budget = memreg_word_val(b), fed;
+	memreg_s64 w = memreg_atomic64_read(&c->censored);
+	memreg_u64 fed;
 
-	if (memreg_word_tag(b) != (memreg_u32)(period - 1) || !budget ||
-	    used <= budget)
+	if (memreg_word_tag(w) != (memreg_u32)(period - 1) ||
+	    !((memreg_word_val(w) >> cls) & 1))
 		return used;
 	fed = used + used / 4 + 1;
 	return fed > 0xffffffffULL ? 0xffffffffULL : fed;

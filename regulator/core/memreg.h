@@ -236,12 +236,22 @@ struct memreg_cfg {
  *	it); MEMREG_BUDGET_INF means do not arm (monitor-only mode); 0 for an
  *	exhausted class
  * @budget: per class, the CPU's total budget for this period so far
+ * @rearm: classes (bit = 1 << class) whose counter the glue must re-arm
+ *	now; while the CPU runs, any other class's counter must be left as it
+ *	is: the core learns a class's count only at that class's own
+ *	overflow, so it cannot tell what is left of another class's budget.
+ *	A re-armed class is best armed to @budget minus its live count
+ *	(@remaining is the same figure as of the count the core was given)
  */
 struct memreg_arm {
 	memreg_u32 action;
 	memreg_u64 remaining[MEMREG_NR_CLASSES];
 	memreg_u64 budget[MEMREG_NR_CLASSES];
+	memreg_u32 rearm;
 };
+
+/* memreg_arm.rearm of every class */
+#define MEMREG_ARM_ALL	((1U << MEMREG_NR_CLASSES) - 1)
 
 /**
  * struct memreg_stats - per-CPU statistics (monotonic, saturating)
@@ -326,6 +336,10 @@ struct memreg_lms_state {
  *	stay readable while the master publishes the next period's
  * @demand: (owner writes, master reads) per class, packed {period tag,
  *	events counted in that period}
+ * @censored: (owner writes, master reads) packed {period tag, classes
+ *	(bit = 1 << class) that counted past the budget they ended that
+ *	period with, reclaim takes and grants included}: only their demand
+ *	was cut short by the regulator
  * @lms: (master) per class predictor
  */
 struct memreg_cpu {
@@ -340,6 +354,7 @@ struct memreg_cpu {
 	memreg_u64 ceiling[MEMREG_NR_CLASSES];
 	memreg_atomic64_t next_budget[2][MEMREG_NR_CLASSES];
 	memreg_atomic64_t demand[MEMREG_NR_CLASSES];
+	memreg_atomic64_t censored;
 	struct memreg_lms_state lms[MEMREG_NR_CLASSES];
 } __attribute__((__aligned__(64)));
 
