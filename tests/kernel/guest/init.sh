@@ -169,8 +169,10 @@ regulate_both() {
 # exhaust their budgets even when the host slows the guest), platform
 # ceiling 4x one budget: once both are throttled the master shares
 # (4B - 2B) / 2 = B more to each.  memreg_check flag-ab judges both.
+# Last, two counted classes on cpu1 with reclaim on (/twoclass, 10,000
+# periods of 1 ms): neither class runs past its own budget.
 group_reclaim() {
-	plan reclaim-off reclaim-on share-off share-on
+	plan reclaim-off reclaim-on share-off share-on twoclass-reclaim
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	r0=$(pf_rate 1 1)
 	rmmod memreg
@@ -186,6 +188,7 @@ group_reclaim() {
 	/memreg_check flag-ab share read_shared "$B"
 	kill $w0 2>/dev/null; wait $w0 2>/dev/null
 	rmmod memreg
+	/twoclass -k $KO
 }
 
 group_fuzz() {
