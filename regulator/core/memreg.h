@@ -118,7 +118,7 @@ enum memreg_class {
 /* Fixed point: Q16 (1.0 == MEMREG_ONE). */
 #define MEMREG_Q_SHIFT		16
 #define MEMREG_ONE		(1U << MEMREG_Q_SHIFT)
-#define MEMREG_MU_MAX		(2U * MEMREG_ONE)	/* NLMS stable for mu < 2 */
+#define MEMREG_MU_MAX		(2U * MEMREG_ONE - 1)	/* NLMS stable only for mu < 2 */
 #define MEMREG_HEADROOM_MAX	(4U * MEMREG_ONE)	/* +400 % */
 /* NLMS weights: Q24 (1.0 == MEMREG_W_ONE), clamped to +-4.0. */
 #define MEMREG_W_SHIFT		24
@@ -163,7 +163,7 @@ enum memreg_class {
 /**
  * struct memreg_lms_cfg - NLMS adaptation parameters (global)
  * @taps: number of taps N, MEMREG_MIN_TAPS..MEMREG_MAX_TAPS
- * @mu: step size, Q16, 1..MEMREG_MU_MAX (0 < mu <= 2)
+ * @mu: step size, Q16, 1..MEMREG_MU_MAX (0 < mu < 2)
  * @headroom: Q16 fraction added to a prediction to form the budget
  *	(budget = pred + pred * headroom), 0..MEMREG_HEADROOM_MAX
  * @cold_start: per class, the demand (events/period) assumed for every

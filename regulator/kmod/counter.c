@@ -170,9 +170,17 @@ void mrk_overflow_work(struct irq_work *work)
 	if (!READ_ONCE(c->started) || c->cpu != smp_processor_id())
 		return;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		bool was;
+
 		if (!(pending & (1U << cls)) || !c->event[cls])
 			continue;
 		consumed = mrk_counter_read(c->event[cls]) - c->period_start[cls];
+		/*
+		 * Exhausted already this period: an exempt CPU is never held,
+		 * so its slack-scheme counter keeps overflowing; only its first
+		 * exhaustion is traced and may ask the master for a grant.
+		 */
+		was = READ_ONCE(mrk_core->cpu[c->cpu].throttled);
 		me = mrk_core_enter(true);
 		ret = memreg_overflow(mrk_core, c->cpu, cls, consumed, &arm);
 		mrk_core_exit(me);
@@ -180,7 +188,7 @@ void mrk_overflow_work(struct irq_work *work)
 			c->errors++;
 			continue;
 		}
-		if (arm.action != MEMREG_RUN && !c->throttled) {
+		if (arm.action != MEMREG_RUN && !c->throttled && !was) {
 			trace_throttle(c->cpu, c->period, cls, consumed,
 				       arm.budget[cls]);
 			poke |= mrk_throttle_now(c, arm.action);

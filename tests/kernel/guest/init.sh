@@ -192,7 +192,7 @@ group_reclaim() {
 }
 
 group_fuzz() {
-	plan sysfs-fuzz fuzz-after fuzz-unload
+	plan sysfs-fuzz fuzz-after fuzz-unload sysfs-decimal lms-mu-below-2 exempt-one-trace
 	insmod $KO period_us=1000 || { result fuzz-load FAIL "insmod failed"; return; }
 	out=$(/memreg_fuzz -n 1000 -s 42); rc=$?
 	echo "$out" | grep BAD | head -20
@@ -200,6 +200,8 @@ group_fuzz() {
 	echo 1 > $M/commit; rc=$?
 	check fuzz-after "commit of the discarded-stage config rc=$rc periods=$(rd $M/cpu1/periods) error=$(rd $M/error)" test "$rc" = 0
 	unload_check fuzz-unload
+	# decimal numbers, lms_mu < 2, an exempt CPU traced once a period
+	/sysfsnum -k $KO
 }
 
 group_cycles() {
