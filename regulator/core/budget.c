@@ -68,6 +68,53 @@ static MEMREG_ALWAYS_INLINE void memreg_pick(struct memreg *restrict r,
 	arm->remaining[cls] = b;
 }
 
+/*
+ * @cpu came back online and the master has not yet published a budget for
+ * it for @period (it left the CPU out while it was away): cap each such
+ * class's budget at what the platform ceiling leaves after the other
+ * online CPUs' budgets for @period, what the master donated to its pool
+ * and the spare grants of @period.  Cold: only until the master includes
+ * the CPU again, one or two periods.
+ */
+static void memreg_rejoin_cap(struct memreg *r, struct memreg_cpu *c,
+			      memreg_u32 cpu, memreg_u64 period,
+			      struct memreg_arm *arm)
+{
+	memreg_u64 on = memreg_online(r) & ~((memreg_u64)1 << cpu);
+	memreg_u32 cls, o, n = 0, stale_any = 0;
+
+	for (o = 0; o < r->cfg.nr_cpus; o++)
+		n += (memreg_u32)((on >> o) & 1);
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 sum = 0, ceil = r->cfg.platform_ceiling[cls], left;
+		memreg_s64 w;
+		int stale = 0;
+
+		memreg_base_budget(r, c, cls, period, &stale);
+		if (!stale)
+			continue;
+		stale_any = 1;
+		for (o = 0; o < r->cfg.nr_cpus; o++)
+			if ((on >> o) & 1)
+				sum += memreg_base_budget(r, &r->cpu[o], cls, period,
+							  &stale);
+		w = memreg_atomic64_read(&r->pool.donated[period & 1][cls]);
+		if (memreg_word_tag(w) == (memreg_u32)period)
+			sum += memreg_word_val(w);
+		w = memreg_atomic64_read(&r->share[cls]);
+		if (memreg_word_tag(w) == (memreg_u32)period)
+			sum += memreg_word_val(w) * n;
+		left = sum < ceil ? ceil - sum : 0;
+		if (c->budget[cls] > left) {
+			c->budget[cls] = left;
+			arm->budget[cls] = left;
+			arm->remaining[cls] = left;
+		}
+	}
+	if (!stale_any)
+		c->rejoin = 0;
+}
+
 int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		     memreg_u64 period,
 		     const memreg_u64 consumed[restrict MEMREG_NR_CLASSES],
@@ -115,6 +162,8 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		memreg_pick(r, c, MEMREG_READ, period, &stale, arm);
 		memreg_pick(r, c, MEMREG_WRITE, period, &stale, arm);
 		c->stats.stale_budgets += (memreg_u64)stale;
+		if (memreg_unlikely(c->rejoin))
+			memreg_rejoin_cap(r, c, cpu, period, arm);
 	}
 	return MEMREG_OK;
 }
@@ -223,6 +272,7 @@ int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online)
 		memreg_mask_clear(&r->throttled_mask, bit);
 	}
 	MEMREG_WRITE_ONCE(c->started, 0);
+	c->rejoin = !!online;
 	if (online)
 		memreg_mask_set(&r->online_mask, bit);
 	else

@@ -160,6 +160,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	int publish = (cfg->flags & MEMREG_F_PUBLISHED) &&
 		      !(cfg->flags & MEMREG_F_MONITOR);
 	memreg_u64 on = memreg_online(r);
+	int late = 0;
 
 	if (r->master_ticks && period <= r->master_period)
 		return MEMREG_ESTALE;	/* twice in a period would donate twice */
@@ -168,6 +169,26 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 						   period - r->master_period - 1);
 	r->master_ticks++;
 	r->master_period = period;
+	/*
+	 * A tick so late that a CPU already started @period + 1 (on the
+	 * guarantee, nothing being published for it yet) must not donate
+	 * for that period: the CPUs would take the donation on top of
+	 * budgets that never gave it up.  It still publishes, without the
+	 * reclaim cut: the budgets are then at least the guarantees, and
+	 * each CPU runs on either its guarantee or its published budget.
+	 */
+	if (cfg->flags & MEMREG_F_RECLAIM) {
+		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+			const struct memreg_cpu *c = &r->cpu[cpu];
+
+			if (((on >> cpu) & 1) && MEMREG_READ_ONCE(c->started) &&
+			    MEMREG_READ_ONCE(c->period) > period) {
+				late = 1;
+				r->master_late++;
+				break;
+			}
+		}
+	}
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum, gsum = 0, donated = 0;
 
@@ -181,7 +202,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 			if ((on >> cpu) & 1) {
 				gsum += cfg->cpu[cpu].guaranteed[cls];
-			} else if (cfg->cpu[cpu].active &&
+			} else if (cfg->cpu[cpu].active && !late &&
 				   (cfg->flags & (MEMREG_F_RECLAIM | MEMREG_F_LMS)) ==
 				   MEMREG_F_RECLAIM) {
 				/* offline, without LMS: its guarantee to the pool */
@@ -213,7 +234,8 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 			 * the rest to the pool of period + 1.  keep >= 1, so
 			 * the published budget stays >= 1.
 			 */
-			if ((cfg->flags & MEMREG_F_RECLAIM) && last[cpu] != MEMREG_BUDGET_INF) {
+			if ((cfg->flags & MEMREG_F_RECLAIM) && !late &&
+			    last[cpu] != MEMREG_BUDGET_INF) {
 				memreg_u64 keep = last[cpu] + cfg->reclaim_quantum;
 
 				if (keep < budget[cpu]) {

@@ -326,6 +326,9 @@ struct memreg_lms_state {
  * @used: (owner) per class, events counted at the last notification
  * @throttled: (owner) bitmask of exhausted classes (bit = 1 << class)
  * @started: (owner) non-zero once the first replenishment ran
+ * @rejoin: (owner) set when the CPU comes back online, cleared at the
+ *	first period the master published a budget for: until then its
+ *	budget is at most what the platform ceiling leaves the others
  * @share_period: (owner) tag+1 of the period whose spare grant was taken
  * @stats: (owner) statistics
  * @guaranteed: (init) copy of the CPU's configured guarantee per class
@@ -348,6 +351,7 @@ struct memreg_cpu {
 	memreg_u64 used[MEMREG_NR_CLASSES];
 	memreg_u32 throttled;
 	memreg_u32 started;
+	memreg_u32 rejoin;
 	memreg_u64 share_period;
 	struct memreg_stats stats;
 	memreg_u64 guaranteed[MEMREG_NR_CLASSES];
@@ -393,6 +397,8 @@ struct memreg_pool {
  * @master_period: (master) the period of the last memreg_master_tick()
  * @master_skipped: (master) periods without a tick between two ticks
  *	(the glue's tick came whole periods late, or its CPU was away)
+ * @master_late: (master) ticks that ran after a CPU had started the
+ *	period they publish for: they donated nothing (memreg_master_tick())
  * @master_missing: (master) CPU-class demand records absent at a tick
  * @cpu: per-CPU state
  */
@@ -407,6 +413,7 @@ struct memreg {
 	memreg_u64 master_ticks;
 	memreg_u64 master_period;
 	memreg_u64 master_skipped;
+	memreg_u64 master_late;
 	memreg_u64 master_missing;
 	struct memreg_cpu cpu[MEMREG_MAX_CPUS];
 };
