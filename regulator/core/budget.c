@@ -74,11 +74,12 @@ static MEMREG_ALWAYS_INLINE void memreg_pick(struct memreg *restrict r,
  * class's budget at what the platform ceiling leaves after the other
  * online CPUs' budgets for @period, what the master donated to its pool
  * and the spare grants of @period.  Cold: only until the master includes
- * the CPU again, one or two periods.
+ * the CPU again, one or two periods; kept out of line so that the hot
+ * path pays one test for it.
  */
-static void memreg_rejoin_cap(struct memreg *r, struct memreg_cpu *c,
-			      memreg_u32 cpu, memreg_u64 period,
-			      struct memreg_arm *arm)
+static __attribute__((__noinline__, __cold__))
+void memreg_rejoin_cap(struct memreg *r, struct memreg_cpu *c, memreg_u32 cpu,
+		       memreg_u64 period, struct memreg_arm *arm)
 {
 	memreg_u64 on = memreg_online(r) & ~((memreg_u64)1 << cpu);
 	memreg_u32 cls, o, n = 0, stale_any = 0;
