@@ -149,12 +149,12 @@ int main(int argc, char **argv)
 {
 	const char *ko = "/memreg.ko", *ev = "cpu-clock";
 	long long period_us = 1000, want = 10000, unit, q, judged = 0, bad = 0;
-	long long worst = 0, worst_idx = -1, worst_b = 0, worst_u = 0, n0, t_end;
+	long long worst = 0, worst_idx = -1, worst_b = 0, worst_u = 0, n0, t_beg, t_end;
 	long long unjudged = 0, stalled = 0, reclaimed, lost = 0, pthr;
 	char hs[16];
 	char *hog[] = { "/pfload", "-c", "1", "-t", hs, NULL };
 	pid_t h;
-	int secs = 100, opt, worst_cls = -1;
+	int secs = 75, opt, worst_cls = -1;
 	char params[1024], line[256];
 	FILE *f;
 	size_t i;
@@ -221,10 +221,12 @@ int main(int argc, char **argv)
 	n0 = mr_cpu(1, "periods");
 	pthr = mr_cpu(1, "perf_throttled");
 	reclaimed = mr_cpu(1, "read_reclaimed");
-	t_end = mr_now_ns() + (long long)secs * 1000000000LL;
+	t_beg = mr_now_ns();
+	t_end = t_beg + (long long)secs * 1000000000LL;
 	while (mr_cpu(1, "periods") - n0 < want + want / 10 && mr_now_ns() < t_end)
 		mr_sleep(0.5);
 	tput("0\n", "tracing_on");
+	t_end = mr_now_ns() - t_beg;
 	if (h > 0) {
 		kill(h, SIGKILL);
 		mr_reap(h);
@@ -279,10 +281,10 @@ int main(int argc, char **argv)
 	return !mr_check("twoclass-reclaim", n0 >= want && judged >= want / 5 &&
 			 bad * 50 <= judged && reclaimed > 0,
 			 "event=%s unit=%lld/period quantum=%lld: %lld throttled periods judged "
-			 "(%lld stalled, %lld unthrottled, %lld periods ran, %lld trace events lost, "
+			 "(%lld stalled, %lld unthrottled, %lld periods ran in %.1f s, %lld trace events lost, "
 			 "perf throttled %lld), "
 			 "%lld class-periods over budget+slack; closest: period %lld %s "
 			 "count %lld budget %lld (%+lld beyond the slack); read reclaimed %lld",
-			 ev, unit, q, judged, stalled, unjudged, n0, lost, pthr, bad, worst_idx,
+			 ev, unit, q, judged, stalled, unjudged, n0, t_end / 1e9, lost, pthr, bad, worst_idx,
 			 worst_cls ? "write" : "read", worst_u, worst_b, worst, reclaimed);
 }
