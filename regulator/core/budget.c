@@ -286,19 +286,33 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 {
 	struct memreg_cpu *c;
 	memreg_u32 cls, exhausted = 0;
+	memreg_u64 gp;
 	int got = 0;
 
 	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
 		return MEMREG_ENODEV;
 	c = &r->cpu[cpu];
-	if (c->share_period != c->period + 1) {
+	gp = c->period;
+	if (cpu == r->cfg.master_cpu) {
+		/*
+		 * A master riding its own period timer runs its periods a
+		 * quarter behind the grid: its period p reaches into grid
+		 * period p + 1, whose grant (it counted in its division) is
+		 * its to take there.
+		 */
+		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
+			if (memreg_word_tag(memreg_atomic64_read(&r->share[cls])) ==
+			    (memreg_u32)(c->period + 1))
+				gp = c->period + 1;
+	}
+	if (c->share_period != gp + 1) {
 		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 			memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
 			memreg_u64 g = memreg_word_val(w);
 			memreg_u64 ceil = c->ceiling[cls];
 			memreg_u64 b = c->budget[cls];
 
-			if (memreg_word_tag(w) != (memreg_u32)c->period || !g ||
+			if (memreg_word_tag(w) != (memreg_u32)gp || !g ||
 			    b == MEMREG_BUDGET_INF)
 				continue;
 			if (b + g > ceil)
@@ -308,7 +322,7 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 			got = 1;
 		}
 		if (got)
-			c->share_period = c->period + 1;
+			c->share_period = gp + 1;
 	}
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
 		if (c->used[cls] >= c->budget[cls])
