@@ -11,13 +11,15 @@
  */
 #include "memreg_internal.h"
 
-/* Fill the part of @arm common to every outcome. */
+/* Fill @arm; @rearm: the classes whose counter the glue must re-arm. */
 static inline void memreg_fill_arm(const struct memreg_cpu *c,
-				   struct memreg_arm *arm, memreg_u32 action)
+				   struct memreg_arm *arm, memreg_u32 action,
+				   memreg_u32 rearm)
 {
 	memreg_u32 cls;
 
 	arm->action = action;
+	arm->rearm = rearm;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 b = c->budget[cls], u = c->used[cls];
 
@@ -31,18 +33,20 @@ static inline void memreg_fill_arm(const struct memreg_cpu *c,
  * Account class @cls of the span that ended: statistics and the demand
  * record the master reads at its next tick.  @consumed is saturated to E.
  */
-static MEMREG_ALWAYS_INLINE void memreg_account(struct memreg_cpu *restrict c,
-						memreg_u32 cls,
-						memreg_u64 consumed)
+static MEMREG_ALWAYS_INLINE memreg_u32 memreg_account(struct memreg_cpu *restrict c,
+						      memreg_u32 cls,
+						      memreg_u64 consumed)
 {
 	struct memreg_stats *st = &c->stats;
 	memreg_u64 u = memreg_sat_events(consumed);
 	memreg_u64 b = c->budget[cls];
 
 	st->consumed[cls] = memreg_sat_add(st->consumed[cls], u);
-	if (u > b)
-		st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
 	memreg_atomic64_set(&c->demand[cls], memreg_pack(c->period, u));
+	if (u <= b)
+		return 0;
+	st->overuse[cls] = memreg_sat_add(st->overuse[cls], u - b);
+	return 1U << cls;
 }
 
 /*
@@ -62,6 +66,54 @@ static MEMREG_ALWAYS_INLINE void memreg_pick(struct memreg *restrict r,
 	c->budget[cls] = b;
 	arm->budget[cls] = b;
 	arm->remaining[cls] = b;
+}
+
+/*
+ * @cpu came back online and the master has not yet published a budget for
+ * it for @period (it left the CPU out while it was away): cap each such
+ * class's budget at what the platform ceiling leaves after the other
+ * online CPUs' budgets for @period, what the master donated to its pool
+ * and the spare grants of @period.  Cold: only until the master includes
+ * the CPU again, one or two periods; kept out of line so that the hot
+ * path pays one test for it.
+ */
+static __attribute__((__noinline__, __cold__))
+void memreg_rejoin_cap(struct memreg *r, struct memreg_cpu *c, memreg_u32 cpu,
+		       memreg_u64 period, struct memreg_arm *arm)
+{
+	memreg_u64 on = memreg_online(r) & ~((memreg_u64)1 << cpu);
+	memreg_u32 cls, o, n = 0, stale_any = 0;
+
+	for (o = 0; o < r->cfg.nr_cpus; o++)
+		n += (memreg_u32)((on >> o) & 1);
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 sum = 0, ceil = r->cfg.platform_ceiling[cls], left;
+		memreg_s64 w;
+		int stale = 0;
+
+		memreg_base_budget(r, c, cls, period, &stale);
+		if (!stale)
+			continue;
+		stale_any = 1;
+		for (o = 0; o < r->cfg.nr_cpus; o++)
+			if ((on >> o) & 1)
+				sum += memreg_base_budget(r, &r->cpu[o], cls, period,
+							  &stale);
+		w = memreg_atomic64_read(&r->pool.donated[period & 1][cls]);
+		if (memreg_word_tag(w) == (memreg_u32)period)
+			sum += memreg_word_val(w);
+		w = memreg_atomic64_read(&r->share[cls]);
+		if (memreg_word_tag(w) == (memreg_u32)period)
+			sum += memreg_word_val(w) * n;
+		left = sum < ceil ? ceil - sum : 0;
+		if (c->budget[cls] > left) {
+			c->budget[cls] = left;
+			arm->budget[cls] = left;
+			arm->remaining[cls] = left;
+		}
+	}
+	if (!stale_any)
+		c->rejoin = 0;
 }
 
 int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
@@ -89,8 +141,10 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		}
 		st->periods++;
 		st->throttled_ns = memreg_sat_add(st->throttled_ns, throttled_ns);
-		memreg_account(c, MEMREG_READ, consumed[MEMREG_READ]);
-		memreg_account(c, MEMREG_WRITE, consumed[MEMREG_WRITE]);
+		memreg_u32 cut = memreg_account(c, MEMREG_READ, consumed[MEMREG_READ]) |
+				 memreg_account(c, MEMREG_WRITE, consumed[MEMREG_WRITE]);
+
+		memreg_atomic64_set(&c->censored, memreg_pack(c->period, cut));
 	} else {
 		MEMREG_WRITE_ONCE(c->started, 1);
 	}
@@ -103,11 +157,14 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 	if (memreg_unlikely(flags & MEMREG_F_MONITOR)) {
 		c->used[MEMREG_READ] = c->used[MEMREG_WRITE] = 0;
 		c->budget[MEMREG_READ] = c->budget[MEMREG_WRITE] = MEMREG_BUDGET_INF;
-		memreg_fill_arm(c, arm, MEMREG_RUN);
+		memreg_fill_arm(c, arm, MEMREG_RUN, MEMREG_ARM_ALL);
 	} else {
+		arm->rearm = MEMREG_ARM_ALL;
 		memreg_pick(r, c, MEMREG_READ, period, &stale, arm);
 		memreg_pick(r, c, MEMREG_WRITE, period, &stale, arm);
 		c->stats.stale_budgets += (memreg_u64)stale;
+		if (memreg_unlikely(c->rejoin))
+			memreg_rejoin_cap(r, c, cpu, period, arm);
 	}
 	return MEMREG_OK;
 }
@@ -151,7 +208,8 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 	b = c->budget[cls];
 	c->used[cls] = u;
 	if (u < b) {		/* early overflow, or monitor-only (b == INF) */
-		memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN);
+		memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN,
+				1U << cls);
 		return MEMREG_OK;
 	}
 	if (r->cfg.flags & MEMREG_F_RECLAIM) {
@@ -175,7 +233,7 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 								back - got);
 			if (u < b) {
 				memreg_fill_arm(c, arm, c->throttled ?
-						MEMREG_THROTTLE : MEMREG_RUN);
+						MEMREG_THROTTLE : MEMREG_RUN, 1U << cls);
 				return MEMREG_OK;
 			}
 		}
@@ -193,12 +251,12 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 			c->stats.reclaimed[cls] = memreg_sat_add(c->stats.reclaimed[cls], got);
 			if (u < b) {
 				memreg_fill_arm(c, arm, c->throttled ?
-						MEMREG_THROTTLE : MEMREG_RUN);
+						MEMREG_THROTTLE : MEMREG_RUN, 1U << cls);
 				return MEMREG_OK;
 			}
 		}
 	}
-	memreg_fill_arm(c, arm, memreg_throttle(r, c, cpu, cls));
+	memreg_fill_arm(c, arm, memreg_throttle(r, c, cpu, cls), 1U << cls);
 	return MEMREG_OK;
 }
 
@@ -215,6 +273,7 @@ int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online)
 		memreg_mask_clear(&r->throttled_mask, bit);
 	}
 	MEMREG_WRITE_ONCE(c->started, 0);
+	c->rejoin = !!online;
 	if (online)
 		memreg_mask_set(&r->online_mask, bit);
 	else
@@ -227,19 +286,33 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 {
 	struct memreg_cpu *c;
 	memreg_u32 cls, exhausted = 0;
+	memreg_u64 gp;
 	int got = 0;
 
 	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
 		return MEMREG_ENODEV;
 	c = &r->cpu[cpu];
-	if (c->share_period != c->period + 1) {
+	gp = c->period;
+	if (cpu == r->cfg.master_cpu) {
+		/*
+		 * A master riding its own period timer runs its periods a
+		 * quarter behind the grid: its period p reaches into grid
+		 * period p + 1, whose grant (it counted in its division) is
+		 * its to take there.
+		 */
+		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
+			if (memreg_word_tag(memreg_atomic64_read(&r->share[cls])) ==
+			    (memreg_u32)(c->period + 1))
+				gp = c->period + 1;
+	}
+	if (c->share_period != gp + 1) {
 		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 			memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
 			memreg_u64 g = memreg_word_val(w);
 			memreg_u64 ceil = c->ceiling[cls];
 			memreg_u64 b = c->budget[cls];
 
-			if (memreg_word_tag(w) != (memreg_u32)c->period || !g ||
+			if (memreg_word_tag(w) != (memreg_u32)gp || !g ||
 			    b == MEMREG_BUDGET_INF)
 				continue;
 			if (b + g > ceil)
@@ -249,7 +322,7 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 			got = 1;
 		}
 		if (got)
-			c->share_period = c->period + 1;
+			c->share_period = gp + 1;
 	}
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
 		if (c->used[cls] >= c->budget[cls])
@@ -260,6 +333,7 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 	} else if (c->throttled) {
 		c->throttled = exhausted;	/* still throttled: mask bit stays */
 	}
-	memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN);
+	memreg_fill_arm(c, arm, c->throttled ? MEMREG_THROTTLE : MEMREG_RUN,
+			MEMREG_ARM_ALL);
 	return got ? MEMREG_OK : MEMREG_ENOSPC;
 }

@@ -75,7 +75,7 @@ int memreg_validate_taps(memreg_u32 taps, const char **why)
 int memreg_validate_mu(memreg_u32 mu, const char **why)
 {
 	if (mu < 1 || mu > MEMREG_MU_MAX)
-		return memreg_fail(why, "LMS step mu must be 1..131072 (Q16, 0 < mu <= 2)",
+		return memreg_fail(why, "LMS step mu must be 1..131071 (Q16, 0 < mu < 2)",
 				   MEMREG_EINVAL);
 	return memreg_pass(why);
 }

@@ -77,29 +77,30 @@ static void memreg_refresh_words(struct memreg *r, memreg_u32 cls,
 }
 
 /*
- * A CPU that counted more than its budget in @period - 1 overflowed it and
- * was throttled (the overflow fires past the budget, so a throttled CPU
- * always counts more than it): what it used is only a lower bound of what
- * it wanted.  Feeding that censored
- * figure to the predictor would hold the prediction at the budget (or
- * pull it down after any stall), so the predictor is fed the use plus a
- * quarter instead: while the CPU keeps exhausting its budget the
- * prediction climbs geometrically, up to the CPU's ceiling, and it
- * settles on the real demand once a period ends unthrottled.  The budget
- * of @period - 1 is the one published with that tag (the master has not
- * yet overwritten that slot in this tick).  Bounds: @used <= 2^32 - 1 by
- * the demand word's packing, so used + used / 4 fits in 64 bits and is
+ * A CPU that counted more than the budget it ended @period - 1 with
+ * (reclaim takes and spare grants included) overflowed it and was
+ * throttled (the overflow fires past the budget, so a throttled CPU
+ * always counts more than it): what it used is only a lower bound of
+ * what it wanted.  Feeding that censored figure to the predictor would
+ * hold the prediction at the budget (or pull it down after any stall), so
+ * the predictor is fed the use plus a quarter instead: while the CPU
+ * keeps exhausting its budget the prediction climbs geometrically, up to
+ * the CPU's ceiling, and it settles on the real demand once a period ends
+ * unthrottled.  The test is against the final budget the CPU recorded
+ * (memreg_cpu.censored), not the published one: reclaim publishes a
+ * donor's last use plus a quantum, and a donor that passes it takes its
+ * guarantee back without ever being throttled.  Bounds: @used <= 2^32 - 1
+ * by the demand word's packing, so used + used / 4 fits in 64 bits and is
  * clamped to 32 bits.
  */
 static memreg_u64 memreg_uncensor(struct memreg_cpu *c, memreg_u32 cls,
 				  memreg_u64 period, memreg_u64 used)
 {
-	memreg_s64 b = memreg_atomic64_read(&c->next_budget[(period - 1) & 1]
-							   [cls]);
-	memreg_u64 budget = memreg_word_val(b), fed;
+	memreg_s64 w = memreg_atomic64_read(&c->censored);
+	memreg_u64 fed;
 
-	if (memreg_word_tag(b) != (memreg_u32)(period - 1) || !budget ||
-	    used <= budget)
+	if (memreg_word_tag(w) != (memreg_u32)(period - 1) ||
+	    !((memreg_word_val(w) >> cls) & 1))
 		return used;
 	fed = used + used / 4 + 1;
 	return fed > 0xffffffffULL ? 0xffffffffULL : fed;
@@ -159,6 +160,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	int publish = (cfg->flags & MEMREG_F_PUBLISHED) &&
 		      !(cfg->flags & MEMREG_F_MONITOR);
 	memreg_u64 on = memreg_online(r);
+	int late = 0;
 
 	if (r->master_ticks && period <= r->master_period)
 		return MEMREG_ESTALE;	/* twice in a period would donate twice */
@@ -167,6 +169,26 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 						   period - r->master_period - 1);
 	r->master_ticks++;
 	r->master_period = period;
+	/*
+	 * A tick so late that a CPU already started @period + 1 (on the
+	 * guarantee, nothing being published for it yet) must not donate
+	 * for that period: the CPUs would take the donation on top of
+	 * budgets that never gave it up.  It still publishes, without the
+	 * reclaim cut: the budgets are then at least the guarantees, and
+	 * each CPU runs on either its guarantee or its published budget.
+	 */
+	if (cfg->flags & MEMREG_F_RECLAIM) {
+		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+			const struct memreg_cpu *c = &r->cpu[cpu];
+
+			if (((on >> cpu) & 1) && MEMREG_READ_ONCE(c->started) &&
+			    MEMREG_READ_ONCE(c->period) > period) {
+				late = 1;
+				r->master_late++;
+				break;
+			}
+		}
+	}
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum, gsum = 0, donated = 0;
 
@@ -180,7 +202,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 			if ((on >> cpu) & 1) {
 				gsum += cfg->cpu[cpu].guaranteed[cls];
-			} else if (cfg->cpu[cpu].active &&
+			} else if (cfg->cpu[cpu].active && !late &&
 				   (cfg->flags & (MEMREG_F_RECLAIM | MEMREG_F_LMS)) ==
 				   MEMREG_F_RECLAIM) {
 				/* offline, without LMS: its guarantee to the pool */
@@ -212,7 +234,8 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 			 * the rest to the pool of period + 1.  keep >= 1, so
 			 * the published budget stays >= 1.
 			 */
-			if ((cfg->flags & MEMREG_F_RECLAIM) && last[cpu] != MEMREG_BUDGET_INF) {
+			if ((cfg->flags & MEMREG_F_RECLAIM) && !late &&
+			    last[cpu] != MEMREG_BUDGET_INF) {
 				memreg_u64 keep = last[cpu] + cfg->reclaim_quantum;
 
 				if (keep < budget[cpu]) {

@@ -118,7 +118,7 @@ enum memreg_class {
 /* Fixed point: Q16 (1.0 == MEMREG_ONE). */
 #define MEMREG_Q_SHIFT		16
 #define MEMREG_ONE		(1U << MEMREG_Q_SHIFT)
-#define MEMREG_MU_MAX		(2U * MEMREG_ONE)	/* NLMS stable for mu < 2 */
+#define MEMREG_MU_MAX		(2U * MEMREG_ONE - 1)	/* NLMS stable only for mu < 2 */
 #define MEMREG_HEADROOM_MAX	(4U * MEMREG_ONE)	/* +400 % */
 /* NLMS weights: Q24 (1.0 == MEMREG_W_ONE), clamped to +-4.0. */
 #define MEMREG_W_SHIFT		24
@@ -163,7 +163,7 @@ enum memreg_class {
 /**
  * struct memreg_lms_cfg - NLMS adaptation parameters (global)
  * @taps: number of taps N, MEMREG_MIN_TAPS..MEMREG_MAX_TAPS
- * @mu: step size, Q16, 1..MEMREG_MU_MAX (0 < mu <= 2)
+ * @mu: step size, Q16, 1..MEMREG_MU_MAX (0 < mu < 2)
  * @headroom: Q16 fraction added to a prediction to form the budget
  *	(budget = pred + pred * headroom), 0..MEMREG_HEADROOM_MAX
  * @cold_start: per class, the demand (events/period) assumed for every
@@ -236,12 +236,22 @@ struct memreg_cfg {
  *	it); MEMREG_BUDGET_INF means do not arm (monitor-only mode); 0 for an
  *	exhausted class
  * @budget: per class, the CPU's total budget for this period so far
+ * @rearm: classes (bit = 1 << class) whose counter the glue must re-arm
+ *	now; while the CPU runs, any other class's counter must be left as it
+ *	is: the core learns a class's count only at that class's own
+ *	overflow, so it cannot tell what is left of another class's budget.
+ *	A re-armed class is best armed to @budget minus its live count
+ *	(@remaining is the same figure as of the count the core was given)
  */
 struct memreg_arm {
 	memreg_u32 action;
 	memreg_u64 remaining[MEMREG_NR_CLASSES];
 	memreg_u64 budget[MEMREG_NR_CLASSES];
+	memreg_u32 rearm;
 };
+
+/* memreg_arm.rearm of every class */
+#define MEMREG_ARM_ALL	((1U << MEMREG_NR_CLASSES) - 1)
 
 /**
  * struct memreg_stats - per-CPU statistics (monotonic, saturating)
@@ -316,6 +326,9 @@ struct memreg_lms_state {
  * @used: (owner) per class, events counted at the last notification
  * @throttled: (owner) bitmask of exhausted classes (bit = 1 << class)
  * @started: (owner) non-zero once the first replenishment ran
+ * @rejoin: (owner) set when the CPU comes back online, cleared at the
+ *	first period the master published a budget for: until then its
+ *	budget is at most what the platform ceiling leaves the others
  * @share_period: (owner) tag+1 of the period whose spare grant was taken
  * @stats: (owner) statistics
  * @guaranteed: (init) copy of the CPU's configured guarantee per class
@@ -326,6 +339,10 @@ struct memreg_lms_state {
  *	stay readable while the master publishes the next period's
  * @demand: (owner writes, master reads) per class, packed {period tag,
  *	events counted in that period}
+ * @censored: (owner writes, master reads) packed {period tag, classes
+ *	(bit = 1 << class) that counted past the budget they ended that
+ *	period with, reclaim takes and grants included}: only their demand
+ *	was cut short by the regulator
  * @lms: (master) per class predictor
  */
 struct memreg_cpu {
@@ -334,12 +351,14 @@ struct memreg_cpu {
 	memreg_u64 used[MEMREG_NR_CLASSES];
 	memreg_u32 throttled;
 	memreg_u32 started;
+	memreg_u32 rejoin;
 	memreg_u64 share_period;
 	struct memreg_stats stats;
 	memreg_u64 guaranteed[MEMREG_NR_CLASSES];
 	memreg_u64 ceiling[MEMREG_NR_CLASSES];
 	memreg_atomic64_t next_budget[2][MEMREG_NR_CLASSES];
 	memreg_atomic64_t demand[MEMREG_NR_CLASSES];
+	memreg_atomic64_t censored;
 	struct memreg_lms_state lms[MEMREG_NR_CLASSES];
 } __attribute__((__aligned__(64)));
 
@@ -378,6 +397,8 @@ struct memreg_pool {
  * @master_period: (master) the period of the last memreg_master_tick()
  * @master_skipped: (master) periods without a tick between two ticks
  *	(the glue's tick came whole periods late, or its CPU was away)
+ * @master_late: (master) ticks that ran after a CPU had started the
+ *	period they publish for: they donated nothing (memreg_master_tick())
  * @master_missing: (master) CPU-class demand records absent at a tick
  * @cpu: per-CPU state
  */
@@ -392,6 +413,7 @@ struct memreg {
 	memreg_u64 master_ticks;
 	memreg_u64 master_period;
 	memreg_u64 master_skipped;
+	memreg_u64 master_late;
 	memreg_u64 master_missing;
 	struct memreg_cpu cpu[MEMREG_MAX_CPUS];
 };

@@ -71,20 +71,30 @@ bool mrk_counter_lost(struct perf_event *ev)
 }
 
 /*
- * Set @ev, counting on this CPU, to overflow after @left more events (the
- * MemGuard way: stop and fold the count in, new sample period and period
- * left, start reloading the hardware counter).  Interrupts off, on @ev's
- * CPU.  A counter perf has throttled is left alone: perf restarts it at
- * its next tick.
+ * Set @ev, counting on this CPU, to overflow once it has counted @budget
+ * events since @start (its count at the period start), or beyond the
+ * period's end when @budget is MRK_ARM_NEVER (the MemGuard way: stop and
+ * fold the count in, new sample period and period left, start reloading
+ * the hardware counter).  What is left is taken from the live count that
+ * the stop just folded in, never from the core's view of the class's use,
+ * which is only as fresh as the class's last overflow.  Interrupts off, on
+ * @ev's CPU.  A counter perf has throttled is left alone: perf restarts it
+ * at its next tick.
  */
-static void mrk_counter_rearm(struct perf_event *ev, u64 left)
+static void mrk_counter_rearm(struct perf_event *ev, u64 budget, u64 start)
 {
+	u64 used, left = MRK_ARM_NEVER;
+
 	lockdep_assert_irqs_disabled();
 	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
 	    mrk_counter_throttled(ev))
 		return;
-	left = clamp_t(u64, left, 1, MRK_ARM_NEVER);
 	ev->pmu->stop(ev, PERF_EF_UPDATE);
+	if (budget != MRK_ARM_NEVER) {
+		used = local64_read(&ev->count) - start;
+		left = budget > used ? budget - used : 1;
+	}
+	left = clamp_t(u64, left, 1, MRK_ARM_NEVER);
 	ev->hw.sample_period = left;
 	local64_set(&ev->hw.period_left, left);
 	ev->pmu->start(ev, PERF_EF_RELOAD);
@@ -93,24 +103,28 @@ static void mrk_counter_rearm(struct perf_event *ev, u64 left)
 /**
  * mrk_counters_arm() - re-arm @c's re-armed counters after a core call
  * @c:   the CPU's state; called on that CPU, hard irq, interrupts off
- * @arm: what the core said: while the CPU runs, each class is armed to its
- *       remaining budget; while it is throttled, beyond the period's end
+ * @arm: what the core said: while the CPU runs, each class the core names
+ *       in @arm->rearm is armed to what is left of its budget (the others
+ *       keep counting toward the point they were armed for); while it is
+ *       throttled, every class beyond the period's end
  *
  * Monitor-only budgets (MEMREG_BUDGET_INF) leave the counter as created
  * (counting, no sample period).  Slack-scheme counters are not touched.
  */
 void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 {
+	bool held = arm->action != MEMREG_RUN || READ_ONCE(c->throttled);
 	unsigned int cls;
 
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		u64 left = arm->remaining[cls];
-
-		if (!c->event[cls] || !c->rearm[cls] || left == MEMREG_BUDGET_INF)
+		if (!c->event[cls] || !c->rearm[cls] ||
+		    arm->budget[cls] == MEMREG_BUDGET_INF)
 			continue;
-		if (arm->action != MEMREG_RUN || READ_ONCE(c->throttled))
-			left = MRK_ARM_NEVER;
-		mrk_counter_rearm(c->event[cls], left);
+		if (held)
+			mrk_counter_rearm(c->event[cls], MRK_ARM_NEVER, 0);
+		else if (arm->rearm & (1U << cls))
+			mrk_counter_rearm(c->event[cls], arm->budget[cls],
+					  c->period_start[cls]);
 	}
 }
 
@@ -167,9 +181,17 @@ void mrk_overflow_work(struct irq_work *work)
 	if (!READ_ONCE(c->started) || c->cpu != smp_processor_id())
 		return;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		bool was;
+
 		if (!(pending & (1U << cls)) || !c->event[cls])
 			continue;
 		consumed = mrk_counter_read(c->event[cls]) - c->period_start[cls];
+		/*
+		 * Exhausted already this period: an exempt CPU is never held,
+		 * so its slack-scheme counter keeps overflowing; only its first
+		 * exhaustion is traced and may ask the master for a grant.
+		 */
+		was = READ_ONCE(mrk_core->cpu[c->cpu].throttled);
 		me = mrk_core_enter(true);
 		ret = memreg_overflow(mrk_core, c->cpu, cls, consumed, &arm);
 		mrk_core_exit(me);
@@ -177,7 +199,7 @@ void mrk_overflow_work(struct irq_work *work)
 			c->errors++;
 			continue;
 		}
-		if (arm.action != MEMREG_RUN && !c->throttled) {
+		if (arm.action != MEMREG_RUN && !c->throttled && !was) {
 			trace_throttle(c->cpu, c->period, cls, consumed,
 				       arm.budget[cls]);
 			poke |= mrk_throttle_now(c, arm.action);

@@ -104,7 +104,7 @@ MODULE_PARM_DESC(lms_taps, "NLMS taps (1..16)");
 
 static unsigned int lms_mu = MEMREG_ONE / 2;
 module_param(lms_mu, uint, 0444);
-MODULE_PARM_DESC(lms_mu, "NLMS step size, Q16 (1..131072; 65536 = 1.0)");
+MODULE_PARM_DESC(lms_mu, "NLMS step size, Q16 (1..131071, below 2.0; 65536 = 1.0)");
 
 static unsigned int lms_headroom = MEMREG_ONE / 10;
 module_param(lms_headroom, uint, 0444);

@@ -93,7 +93,10 @@ static int mrk_take_input(const char *buf, size_t count, char *out, size_t len)
 	return 0;
 }
 
-/* Parse a decimal/hex u64 in [@lo, @hi] from a write; sets the error. */
+/*
+ * Parse a decimal u64 in [@lo, @hi] from a write; sets the error.  Decimal
+ * only, as the ABI says: base 0 would read "010" as 8.
+ */
 static int mrk_parse_u64(const char *name, const char *buf, size_t count,
 			 u64 lo, u64 hi, u64 *val)
 {
@@ -102,9 +105,9 @@ static int mrk_parse_u64(const char *name, const char *buf, size_t count,
 
 	ret = mrk_take_input(buf, count, tmp, sizeof(tmp));
 	if (!ret)
-		ret = kstrtou64(tmp, 0, val);
+		ret = kstrtou64(tmp, 10, val);
 	if (ret) {
-		mrk_set_error("%s: not an unsigned number", name);
+		mrk_set_error("%s: not an unsigned decimal number", name);
 		return -EINVAL;
 	}
 	if (*val < lo || *val > hi) {

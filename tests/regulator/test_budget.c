@@ -54,6 +54,8 @@ Test(config, every_bad_field_is_refused_with_a_message)
 	expect_refused(&c, MEMREG_EINVAL, "mu");
 	c = base; c.lms.mu = MEMREG_MU_MAX + 1;
 	expect_refused(&c, MEMREG_EINVAL, "mu");
+	c = base; c.lms.mu = 2 * MEMREG_ONE;	/* NLMS needs mu < 2 */
+	expect_refused(&c, MEMREG_EINVAL, "mu");
 	c = base; c.lms.headroom = MEMREG_HEADROOM_MAX + 1;
 	expect_refused(&c, MEMREG_EINVAL, "headroom");
 	c = base; c.master_cpu = 2;
@@ -95,6 +97,8 @@ Test(config, single_value_validators)
 	cr_assert_eq(memreg_validate_period(~0ULL, &why), MEMREG_EINVAL);
 	cr_assert_eq(memreg_validate_taps(16, NULL), MEMREG_OK);
 	cr_assert_eq(memreg_validate_mu(MEMREG_MU_MAX, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_validate_mu(2 * MEMREG_ONE - 1, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_validate_mu(2 * MEMREG_ONE, &why), MEMREG_EINVAL);
 	cr_assert_eq(memreg_validate_headroom(0, NULL), MEMREG_OK);
 	cr_assert_eq(memreg_validate_flags(MEMREG_F_ALL, NULL), MEMREG_OK);
 	cr_assert_eq(memreg_validate_flags(MEMREG_F_ALL + 1, &why), MEMREG_EINVAL);

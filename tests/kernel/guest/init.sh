@@ -169,8 +169,10 @@ regulate_both() {
 # exhaust their budgets even when the host slows the guest), platform
 # ceiling 4x one budget: once both are throttled the master shares
 # (4B - 2B) / 2 = B more to each.  memreg_check flag-ab judges both.
+# Last, two counted classes on cpu1 with reclaim on (/twoclass, 10,000
+# periods of 1 ms): neither class runs past its own budget.
 group_reclaim() {
-	plan reclaim-off reclaim-on share-off share-on
+	plan reclaim-off reclaim-on share-off share-on twoclass-reclaim
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	r0=$(pf_rate 1 1)
 	rmmod memreg
@@ -186,10 +188,11 @@ group_reclaim() {
 	/memreg_check flag-ab share read_shared "$B"
 	kill $w0 2>/dev/null; wait $w0 2>/dev/null
 	rmmod memreg
+	/twoclass -k $KO
 }
 
 group_fuzz() {
-	plan sysfs-fuzz fuzz-after fuzz-unload
+	plan sysfs-fuzz fuzz-after fuzz-unload sysfs-decimal lms-mu-below-2 exempt-one-trace
 	insmod $KO period_us=1000 || { result fuzz-load FAIL "insmod failed"; return; }
 	out=$(/memreg_fuzz -n 1000 -s 42); rc=$?
 	echo "$out" | grep BAD | head -20
@@ -197,6 +200,8 @@ group_fuzz() {
 	echo 1 > $M/commit; rc=$?
 	check fuzz-after "commit of the discarded-stage config rc=$rc periods=$(rd $M/cpu1/periods) error=$(rd $M/error)" test "$rc" = 0
 	unload_check fuzz-unload
+	# decimal numbers, lms_mu < 2, an exempt CPU traced once a period
+	/sysfsnum -k $KO
 }
 
 group_cycles() {

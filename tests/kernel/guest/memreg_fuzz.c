@@ -104,8 +104,9 @@ static size_t gen(char *buf, size_t cap, int is_commit)
 
 /*
  * After an accepted write of @in (length @len) the file reads back @now:
- * consistent if it is the number kstrtou64(base 0) would parse, or the
- * string itself for event files.
+ * consistent if it is the number kstrtou64(base 10) would parse (sysfs
+ * numbers are decimal: "010" is 10, "0x10" must be refused), or the string
+ * itself for event files.
  */
 static int consistent(const char *in, size_t len, const char *now)
 {
@@ -124,7 +125,7 @@ static int consistent(const char *in, size_t len, const char *now)
 	if (!isdigit((unsigned char)tmp[tmp[0] == '+']))
 		return 0;
 	errno = 0;
-	v = strtoull(tmp, &end, 0);
+	v = strtoull(tmp, &end, 10);
 	if (errno || *end)
 		return 0;
 	return strtoull(now, NULL, 10) == v;
