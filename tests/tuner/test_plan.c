@@ -667,7 +667,8 @@ Test(plan, family_is_interpolated_between_the_measured_mixes)
 	cr_assert_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m), 0);
 	cr_expect(near(m.total_bps, 15e9));
 	f->in.family.n = 0;
-	cr_expect_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m), -1);
+	cr_expect_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m),
+		     MEMCAL_ENOTFOUND);
 	free(f);
 }
 
