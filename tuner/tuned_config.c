@@ -333,7 +333,9 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 		snprintf(err, errlen, "tuned configuration version %d is not "
 			 "supported by this memtune (it reads version %d)",
 			 version, TUNE_CONFIG_VERSION);
-		return MEMCAL_EUNSUPPORTED;
+		/* a document, not the hardware: EUNSUPPORTED would exit 77 */
+		return version > TUNE_CONFIG_VERSION ? MEMCAL_ENEWER :
+		       MEMCAL_ESYNTAX;
 	}
 	plat = json_object_get(doc, "platform");
 	modes = json_object_get(doc, "modes");

@@ -522,7 +522,7 @@ Test(plan, document_round_trip)
 	cr_assert_str_eq(s1, s2);
 	json_object_set_new(j, "version", json_integer(2));
 	cr_assert_eq(tune_config_from_json(j, d, err, sizeof(err)),
-		     MEMCAL_EUNSUPPORTED);
+		     MEMCAL_ENEWER);
 	cr_assert(strstr(err, "version 2"), "%s", err);
 	free(s1);
 	free(s2);
