@@ -136,15 +136,15 @@ int cal_ovh_kmod_unload(char *why, size_t wlen)
 /*
  * cal_ovh_kmod_periods - periods memreg has accounted on @cpu so far (its
  * per-CPU "periods" statistic), so a run can say how many regulation
- * periods it really saw.  Returns 0 or a negative errno.
+ * periods it really saw.  Returns 0, MEMCAL_ENOMEM or MEMCAL_EIO.
  */
 int cal_ovh_kmod_periods(unsigned cpu, uint64_t *val)
 {
 	struct memreg_ctl *c = memreg_ctl_open(NULL);
-	int rc = c ? memreg_ctl_read_u64(c, (int)cpu, "periods", val) : -ENOMEM;
+	int rc = c ? memreg_ctl_read_u64(c, (int)cpu, "periods", val) : 0;
 
 	memreg_ctl_close(c);
-	return rc;
+	return !c ? MEMCAL_ENOMEM : rc ? MEMCAL_EIO : 0;
 }
 
 /*

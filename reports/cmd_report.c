@@ -266,7 +266,7 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 	}
 	if (rc) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s",
-			       rc < 0 || rc == MEMCAL_ENOMEM ? "out of memory" :
+			       rc == MEMCAL_ENOMEM ? "out of memory" :
 			       memcal_db_errmsg(db));
 	} else {
 		for (size_t i = 0; i < r->n_missing; i++)

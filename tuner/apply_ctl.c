@@ -255,19 +255,25 @@ int tune_reg_monitor(struct tune_reg *r, bool on, char *err, size_t errlen)
 	return rc ? ctl_rc(rc) : MEMCAL_OK;
 }
 
-/** tune_reg_stats() - CPU @cpu's counters; -1 when unreadable. */
+/**
+ * tune_reg_stats() - CPU @cpu's counters; 0, or MEMCAL_ENOMEM or
+ * ctl_rc() of the failed read when unreadable.
+ */
 int tune_reg_stats(struct tune_reg *r, int cpu, struct tune_reg_stats *s)
 {
 	struct memreg_ctl *h = memreg_ctl_open(r->sysfs);
 	int rc;
 
 	if (!h)
-		return -1;
-	rc = memreg_ctl_read_u64(h, cpu, "throttles", &s->throttles) ||
-	     memreg_ctl_read_u64(h, cpu, "throttled_ns", &s->throttled_ns) ||
-	     memreg_ctl_read_u64(h, cpu, "periods", &s->periods);
+		return MEMCAL_ENOMEM;
+	rc = memreg_ctl_read_u64(h, cpu, "throttles", &s->throttles);
+	if (!rc)
+		rc = memreg_ctl_read_u64(h, cpu, "throttled_ns",
+					 &s->throttled_ns);
+	if (!rc)
+		rc = memreg_ctl_read_u64(h, cpu, "periods", &s->periods);
 	memreg_ctl_close(h);
-	return rc ? -1 : 0;
+	return rc ? ctl_rc(rc) : MEMCAL_OK;
 }
 
 /**

@@ -64,7 +64,8 @@ static size_t put_array(const struct tune_config *c, char *buf, size_t len,
  * "rt_exempt=CPULIST" when real-time cores are exempt,
  * "read_event_cpus=CPUS:SPEC,..." when CPUs count their own events), the
  * string both the modprobe export and 'memtune apply' (finit_module) use.
- * Return: 0, or -1 if @len was too small.
+ * Return: 0, MEMCAL_ERANGE if @len was too small, or MEMCAL_ESYNTAX when
+ * a CPU's own event is not a memreg event spec.
  */
 int tune_export_module_params(const struct tune_config *c, char *buf, size_t len)
 {
@@ -94,15 +95,16 @@ int tune_export_module_params(const struct tune_config *c, char *buf, size_t len
 					 0, " rt_exempt=%s", cpus);
 	for (int k = 0; k < TUNE_NR_CLASSES; k++) {
 		char list[2048];
+		int rc = tune_config_event_cpus(c, k, list, sizeof(list));
 
-		if (tune_config_event_cpus(c, k, list, sizeof(list)))
-			return -1;
+		if (rc)
+			return rc;
 		if (list[0])	/* only when asked, as rt_exempt */
 			used += (size_t)snprintf(buf + used, used < len ? len - used :
 						 0, " %s_event_cpus=%s",
 						 k ? "write" : "read", list);
 	}
-	return used < len ? 0 : -1;
+	return used < len ? 0 : MEMCAL_ERANGE;
 }
 
 /* header - the comment lines every text export starts with. */

@@ -107,7 +107,8 @@ int tune_export_sh_quote(const char *s, char *buf, size_t len)
  * @exe: @s is the executable: systemd refuses an executable name with a
  *       quote or a backslash in it, whatever the quoting.
  *
- * Return: 0, or -1 with @why set when @s has a control character (or,
+ * Return: 0, or MEMCAL_EREFUSED with @why set when @s has a control
+ * character (or,
  * for @exe, a quote or a backslash), is not an absolute path, or does
  * not fit in @len.
  */
@@ -130,12 +131,12 @@ int tune_export_unit_arg(const char *s, bool exe, char *buf, size_t len,
 			*why = "holds a quote or a backslash, which systemd "
 			       "refuses in an executable name";
 	if (*why)
-		return -1;
+		return MEMCAL_EREFUSED;
 	if (plain(s)) {
 		if (snprintf(buf, len, "%s", s) < (int)len)
 			return 0;
 		*why = "is too long";
-		return -1;
+		return MEMCAL_EREFUSED;
 	}
 	ok = put(buf, len, &n, '"');
 	for (const char *p = s; ok && *p; p++) {
@@ -148,7 +149,7 @@ int tune_export_unit_arg(const char *s, bool exe, char *buf, size_t len,
 	if (ok && put(buf, len, &n, '"'))
 		return 0;
 	*why = "is too long";
-	return -1;
+	return MEMCAL_EREFUSED;
 }
 
 /**

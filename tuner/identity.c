@@ -27,7 +27,10 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* fnv_file - fold the contents of @path into *@h; -1 if unreadable. */
+/*
+ * fnv_file - fold the contents of @path into *@h; 0, MEMCAL_ECANTOPEN or
+ * MEMCAL_EIO (errno says why).
+ */
 static int fnv_file(const char *path, uint64_t *h)
 {
 	unsigned char buf[65536];
@@ -35,12 +38,12 @@ static int fnv_file(const char *path, uint64_t *h)
 	size_t n;
 
 	if (!f)
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		*h = fnv(*h, buf, n);
 	n = (size_t)ferror(f);
 	fclose(f);
-	return n ? -1 : 0;
+	return n ? MEMCAL_EIO : 0;
 }
 
 /**

@@ -334,7 +334,7 @@ static int on_profile(const struct memcal_profile *p, void *user)
 	d->trace_read = malloc((p->trace_len ? p->trace_len : 1) * 8);
 	d->trace_write = malloc((p->trace_len ? p->trace_len : 1) * 8);
 	if (!d->trace_read || !d->trace_write)
-		return -1;
+		return MEMCAL_ENOMEM;
 	memcpy(d->trace_read, p->trace_read, p->trace_len * 8);
 	memcpy(d->trace_write, p->trace_write, p->trace_len * 8);
 	ti->have[i] = true;
@@ -350,12 +350,16 @@ int tune_inputs_profiles(memcal_db *db, const struct mix *m,
 		    struct tune_inputs *ti, char *err, size_t errlen)
 {
 	void *ctx[2] = { ti, (void *)m };
+	int rc;
 
 	ti->in.mix = m;
-	if (memcal_db_profile_latest(db, ti->in.platform_id, m->name,
-				     on_profile, ctx) < 0) {
-		snprintf(err, errlen, "out of memory loading profiles");
-		return MEMCAL_ENOMEM;
+	rc = memcal_db_profile_latest(db, ti->in.platform_id, m->name,
+				      on_profile, ctx);
+	if (rc) {
+		snprintf(err, errlen, "%s", rc == MEMCAL_ENOMEM ?
+			 "out of memory loading profiles" :
+			 memcal_db_errmsg(db));
+		return rc;
 	}
 	for (int i = 0; i < m->n; i++) {
 		const struct memcal_profile *p = &ti->profiles[i];

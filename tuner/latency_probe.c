@@ -142,7 +142,10 @@ static const char *skip_blank(const char *s)
 	return s;
 }
 
-/* read_u64 - a decimal at @s (after blanks); *@end past it.  -1: none. */
+/*
+ * read_u64 - a decimal at @s (after blanks); *@end past it.  0, or
+ * MEMCAL_ESYNTAX when there is none.
+ */
 static int read_u64(const char *s, uint64_t *v, const char **end)
 {
 	char *e;
@@ -150,11 +153,11 @@ static int read_u64(const char *s, uint64_t *v, const char **end)
 
 	s = skip_blank(s);
 	if (*s < '0' || *s > '9')
-		return -1;
+		return MEMCAL_ESYNTAX;
 	errno = 0;
 	x = strtoull(s, &e, 10);
 	if (errno)
-		return -1;
+		return MEMCAL_ESYNTAX;
 	*v = x;
 	*end = e;
 	return 0;
@@ -176,7 +179,7 @@ static int summary_field(const char *line, const char *key, uint64_t *v)
 
 	snprintf(pat, sizeof(pat), " %s:", key);
 	p = strstr(line, pat);
-	return p ? read_u64(p + strlen(pat), v, &end) : -1;
+	return p ? read_u64(p + strlen(pat), v, &end) : MEMCAL_ESYNTAX;
 }
 
 /**
@@ -197,7 +200,10 @@ struct ct_parse {
 	uint64_t cycles;
 };
 
-/* ct_line - fold one line of cyclictest output into @p and @d. */
+/*
+ * ct_line - fold one line of cyclictest output into @p and @d; 0 or
+ * MEMCAL_ESYNTAX.
+ */
 static int ct_line(const char *line, struct ct_parse *p, struct lat_dist *d)
 {
 	const char *v, *end;
@@ -207,7 +213,7 @@ static int ct_line(const char *line, struct ct_parse *p, struct lat_dist *d)
 		/* "BUCKET COUNT [COUNT...]": thread 0's count */
 		if (read_u64(line, &b, &end) || read_u64(end, &c, &end) ||
 		    end[strspn(end, "0123456789 \t\r")])
-			return -1;
+			return MEMCAL_ESYNTAX;
 		p->hist_lines++;
 		if (b < d->n_buckets) {
 			d->counts[b] += c;
@@ -220,15 +226,15 @@ static int ct_line(const char *line, struct ct_parse *p, struct lat_dist *d)
 		return 0;
 	}
 	if ((v = after_tag(line, "# Total:")))
-		return read_u64(v, &b, &end) ? -1 : (p->total = (int64_t)b, 0);
+		return read_u64(v, &b, &end) ? MEMCAL_ESYNTAX : (p->total = (int64_t)b, 0);
 	if ((v = after_tag(line, "# Histogram Overflows:")))
-		return read_u64(v, &b, &end) ? -1 : (p->overflow += b, 0);
+		return read_u64(v, &b, &end) ? MEMCAL_ESYNTAX : (p->overflow += b, 0);
 	if ((v = after_tag(line, "# Max Latencies:")))
-		return read_u64(v, &b, &end) ? -1 : (p->max_us = (int64_t)b, 0);
+		return read_u64(v, &b, &end) ? MEMCAL_ESYNTAX : (p->max_us = (int64_t)b, 0);
 	if ((v = after_tag(line, "T:")) && !read_u64(v, &b, &end) && b == 0) {
 		if (summary_field(line, "C", &p->cycles) ||
 		    summary_field(line, "Max", &c))
-			return -1;
+			return MEMCAL_ESYNTAX;
 		p->summary = true;
 		if (p->max_us < 0)
 			p->max_us = (int64_t)c;

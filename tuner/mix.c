@@ -820,13 +820,13 @@ int tune_mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus
 	return MEMCAL_OK;
 }
 
-/** tune_mix_find() - index of the workload named @name, or -1. */
+/** tune_mix_find() - index of the workload named @name, or TUNE_MIX_NONE. */
 int tune_mix_find(const struct mix *m, const char *name)
 {
 	for (int i = 0; i < m->n; i++)
 		if (!strcmp(m->wl[i].name, name))
 			return i;
-	return -1;
+	return TUNE_MIX_NONE;
 }
 
 /** tune_mix_argv_json() - the command of @w as a JSON array (malloc'd text). */

@@ -97,6 +97,8 @@ int tune_mix_check_cpus(const struct mix *m, const bool *cpu_exists, int nr_cpus
 		   char *err, size_t errlen);
 void tune_mix_free(struct mix *m);
 int tune_mix_split_command(const char *cmd, char ***argv, int *argc);
+/* What tune_mix_find() returns for a name the mix does not have. */
+#define TUNE_MIX_NONE (-1)
 int tune_mix_find(const struct mix *m, const char *name);
 char *tune_mix_argv_json(const struct mix_workload *w);
 

@@ -13,6 +13,7 @@
 
 #include <yaml.h>
 
+#include "memcal_status.h"
 #include "mix_lines.h"
 
 /*
@@ -76,7 +77,8 @@ static void offset_pos(const char *buf, size_t off, int *line, int *col)
  * @len: its length.
  * @ml:  filled; zeroed first.
  *
- * Return: 0, or -1 when the text cannot be parsed (the caller then
+ * Return: 0, MEMCAL_ENOMEM, or MEMCAL_ESYNTAX when the text cannot be
+ * parsed (the caller then
  * reports libcyaml's own error, which names the line).
  */
 int tune_mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml)
@@ -95,7 +97,7 @@ int tune_mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml)
 
 	memset(ml, 0, sizeof(*ml));
 	if (!yaml_parser_initialize(&p))
-		return -1;
+		return MEMCAL_ENOMEM;
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	for (bool done = false; !done;) {
 		struct mix_line_entry *e;
@@ -112,7 +114,7 @@ int tune_mix_lines_scan(const char *buf, size_t len, struct mix_lines *ml)
 				 p.problem ? p.problem : "YAML error",
 				 p.context ? " " : "",
 				 p.context ? p.context : "");
-			rc = -1;
+			rc = MEMCAL_ESYNTAX;
 			break;
 		}
 		line = (int)ev.start_mark.line + 1;

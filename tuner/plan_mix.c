@@ -43,7 +43,7 @@ double tune_plan_mix_share(const struct plan_traces *t)
  * (the nearest one outside the measured range), which it names in
  * @m->lo_pct and @m->hi_pct, a lower bound when either is one.
  *
- * Return: 0, or -1 when @f holds no curve.
+ * Return: 0, or MEMCAL_ENOTFOUND when @f holds no curve.
  */
 int tune_plan_mix_interpolate(const struct plan_family *f, double share,
 			 struct plan_mix *m)
@@ -64,7 +64,7 @@ int tune_plan_mix_interpolate(const struct plan_family *f, double share,
 	if (hi < 0)
 		hi = lo;
 	if (lo < 0)
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	m->lo_pct = f->read_pct[lo];
 	m->hi_pct = f->read_pct[hi];
 	m->lower_bound = f->lower_bound[lo] || f->lower_bound[hi];

@@ -57,7 +57,7 @@ struct pmu {
 	uint64_t last[2];
 };
 
-/* trace_push - append one tick to @t. */
+/* trace_push - append one tick to @t; 0 or MEMCAL_ENOMEM. */
 static int trace_push(struct trace *t, uint64_t r, uint64_t w, size_t *cap)
 {
 	if (t->n == *cap) {
@@ -65,11 +65,11 @@ static int trace_push(struct trace *t, uint64_t r, uint64_t w, size_t *cap)
 		uint64_t *a = realloc(t->rd, nc * 8), *b;
 
 		if (!a)
-			return -1;
+			return MEMCAL_ENOMEM;
 		t->rd = a;
 		b = realloc(t->wr, nc * 8);
 		if (!b)
-			return -1;
+			return MEMCAL_ENOMEM;
 		t->wr = b;
 		*cap = nc;
 	}
@@ -78,7 +78,10 @@ static int trace_push(struct trace *t, uint64_t r, uint64_t w, size_t *cap)
 	return 0;
 }
 
-/* trace_read_file - a memcal-load trace file; -1 if absent/invalid. */
+/*
+ * trace_read_file - a memcal-load trace file; 0, MEMCAL_ECANTOPEN if
+ * absent or MEMCAL_ESYNTAX if invalid or empty.
+ */
 static int trace_read_file(const char *path, struct trace *t)
 {
 	FILE *f = fopen(path, "r");
@@ -89,24 +92,24 @@ static int trace_read_file(const char *path, struct trace *t)
 
 	memset(t, 0, sizeof(*t));
 	if (!f)
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	if (!fgets(line, sizeof(line), f) ||
 	    strncmp(line, "memcal-load-trace 1", 19) ||
 	    fscanf(f, " tick_us %u", &tick) != 1 || !tick) {
 		fclose(f);
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	if (!fgets(line, sizeof(line), f) || !fgets(line, sizeof(line), f)) {
 		/* rest of tick line, then "mode ..." */
 		fclose(f);
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	while (fscanf(f, "%llu %llu", &r, &w) == 2)
 		if (trace_push(t, r, w, &cap))
 			break;
 	fclose(f);
 	t->tick_us = tick;
-	return t->n ? 0 : -1;
+	return t->n ? 0 : MEMCAL_ESYNTAX;
 }
 
 /* perf_open - a disabled, enable-on-exec counter on @pid. */
@@ -126,7 +129,10 @@ static int perf_open(pid_t pid, const struct tune_counter *c)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-/* pmu_attach - runner hook: open the counters before the child execs. */
+/*
+ * pmu_attach - runner hook: open the counters before the child execs; 0
+ * or MEMCAL_ECANTOPEN (errno says why).
+ */
 static int pmu_attach(pid_t pid, void *user)
 {
 	struct pmu *p = user;
@@ -137,7 +143,7 @@ static int pmu_attach(pid_t pid, void *user)
 		if (p->cfg[k].validated) {
 			p->fd[k] = perf_open(pid, &p->cfg[k]);
 			if (p->fd[k] < 0)
-				return -1;
+				return MEMCAL_ECANTOPEN;
 		}
 	}
 	return 0;

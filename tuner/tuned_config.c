@@ -182,7 +182,7 @@ static void copy_str(char *dst, size_t len, json_t *v)
 	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
-/* read_budget - one class's limits; -1 if malformed. */
+/* read_budget - one class's limits; 0 or MEMCAL_ESYNTAX if malformed. */
 static int read_budget(json_t *o, struct tune_budget *b)
 {
 	json_int_t g = -1, ce = -1, fe = 0;
@@ -193,14 +193,14 @@ static int read_budget(json_t *o, struct tune_budget *b)
 			"guaranteed_events", &g, "ceiling_events", &ce,
 			"floor_bps", &b->floor_bps, "floor_events", &fe) ||
 	    g < 0 || ce < 0 || fe < 0)
-		return -1;
+		return MEMCAL_ESYNTAX;
 	b->guaranteed_events = (uint64_t)g;
 	b->ceiling_events = (uint64_t)ce;
 	b->floor_events = (uint64_t)fe;
 	return 0;
 }
 
-/* read_counter - one class's counter; -1 if malformed. */
+/* read_counter - one class's counter; 0 or MEMCAL_ESYNTAX if malformed. */
 static int read_counter(json_t *o, struct tune_counter *k)
 {
 	json_int_t type = 0, conf = 0;
@@ -209,23 +209,23 @@ static int read_counter(json_t *o, struct tune_counter *k)
 	if (json_unpack(o, "{s:s,s:s,s:I,s:I,s:F,s:s}", "event", &ev, "name",
 			&name, "perf_type", &type, "perf_config", &conf,
 			"bytes_per_event", &k->bytes_per_event, "source", &src))
-		return -1;
+		return MEMCAL_ESYNTAX;
 	snprintf(k->event, sizeof(k->event), "%s", ev);
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	k->perf_type = (uint32_t)type;
 	k->perf_config = (uint64_t)conf;
 	k->validated = !strcmp(src, "validated");
-	return k->bytes_per_event > 0 ? 0 : -1;
+	return k->bytes_per_event > 0 ? 0 : MEMCAL_ESYNTAX;
 }
 
-/* read_cpus - the per-CPU array; -1 if malformed. */
+/* read_cpus - the per-CPU array; 0 or MEMCAL_ESYNTAX if malformed. */
 static int read_cpus(json_t *a, struct tune_config *c)
 {
 	size_t i;
 	json_t *o;
 
 	if (!json_is_array(a) || json_array_size(a) > TUNE_MAX_CPUS)
-		return -1;
+		return MEMCAL_ESYNTAX;
 	json_array_foreach(a, i, o) {
 		struct tune_cpu *p = &c->cpus[i];
 		json_t *names = json_object_get(o, "workloads"), *n;
@@ -236,7 +236,7 @@ static int read_cpus(json_t *a, struct tune_config *c)
 				&reg) ||
 		    read_budget(json_object_get(o, "read"), &p->b[TUNE_READ]) ||
 		    read_budget(json_object_get(o, "write"), &p->b[TUNE_WRITE]))
-			return -1;
+			return MEMCAL_ESYNTAX;
 		p->regulated = reg;
 		p->rt_exempt = json_is_true(json_object_get(o, "rt_exempt"));
 		copy_str(p->kind, sizeof(p->kind), json_object_get(o, "kind"));
@@ -246,7 +246,7 @@ static int read_cpus(json_t *a, struct tune_config *c)
 
 			if (ev && (!json_is_string(ev) ||
 				   strlen(json_string_value(ev)) >= sizeof(p->event[0])))
-				return -1;
+				return MEMCAL_ESYNTAX;
 			copy_str(p->event[cls], sizeof(p->event[cls]), ev);
 		}
 		copy_str(p->role, sizeof(p->role), json_object_get(o, "role"));
@@ -263,14 +263,14 @@ static int read_cpus(json_t *a, struct tune_config *c)
 	return 0;
 }
 
-/* read_workloads - the placed workloads; -1 if malformed. */
+/* read_workloads - the placed workloads; 0 or MEMCAL_ESYNTAX if malformed. */
 static int read_workloads(json_t *a, struct tune_config *c)
 {
 	size_t i;
 	json_t *o;
 
 	if (!json_is_array(a) || json_array_size(a) > TUNE_MAX_WL)
-		return -1;
+		return MEMCAL_ESYNTAX;
 	json_array_foreach(a, i, o) {
 		struct tune_wl *w = &c->wl[i];
 		json_int_t d = 0, p = 0;
@@ -280,7 +280,7 @@ static int read_workloads(json_t *a, struct tune_config *c)
 		if (json_unpack(o, "{s:i,s:s,s:I,s:I}", "cpu", &w->cpu,
 				"criticality", &crit, "deadline_us", &d,
 				"period_us", &p))
-			return -1;
+			return MEMCAL_ESYNTAX;
 		copy_str(w->name, sizeof(w->name), json_object_get(o, "name"));
 		w->rt = !strcmp(crit, "rt");
 		w->deadline_us = (uint64_t)d;
@@ -333,7 +333,9 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 		snprintf(err, errlen, "tuned configuration version %d is not "
 			 "supported by this memtune (it reads version %d)",
 			 version, TUNE_CONFIG_VERSION);
-		return MEMCAL_EUNSUPPORTED;
+		/* a document, not the hardware: EUNSUPPORTED would exit 77 */
+		return version > TUNE_CONFIG_VERSION ? MEMCAL_ENEWER :
+		       MEMCAL_ESYNTAX;
 	}
 	plat = json_object_get(doc, "platform");
 	modes = json_object_get(doc, "modes");
@@ -378,7 +380,7 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 					 "cpu %d %s.event '%s' is not a memreg "
 					 "event spec: %s", c->cpus[n].cpu,
 					 k ? "write" : "read", ev, why);
-				return -1;
+				return MEMCAL_ESYNTAX;
 			}
 		}
 	c->platform_id = pid;
@@ -594,7 +596,8 @@ const char *tune_cpu_event(const struct tune_config *c,
  * as one range ("" when every CPU counts the class's event).  The text is
  * checked with the module's own parser.
  *
- * Return: 0, or -1 when it does not fit @len or does not parse.
+ * Return: 0, MEMCAL_ERANGE when it does not fit @len, or MEMCAL_ESYNTAX
+ * when it does not parse.
  */
 int tune_config_event_cpus(const struct tune_config *c, int cls, char *buf,
 		      size_t len)
@@ -630,9 +633,9 @@ int tune_config_event_cpus(const struct tune_config *c, int cls, char *buf,
 		i = j;
 	}
 	if (used >= len)
-		return -1;
+		return MEMCAL_ERANGE;
 	memreg_event_list_begin(&it, buf, TUNE_MAX_CPUS);
 	while ((rc = memreg_event_list_next(&it, &e, NULL)) == 1)
 		;
-	return rc ? -1 : 0;
+	return rc ? MEMCAL_ESYNTAX : 0;
 }

@@ -38,7 +38,10 @@ struct co_result {
 	int64_t jobs, misses;
 };
 
-/* read_report - jobs and misses from a memcal-load report; 0 if read. */
+/*
+ * read_report - jobs and misses from a memcal-load report; 0,
+ * MEMCAL_ECANTOPEN or MEMCAL_ESYNTAX.
+ */
 static int read_report(const char *path, int64_t *jobs, int64_t *misses)
 {
 	FILE *f = fopen(path, "r");
@@ -46,11 +49,11 @@ static int read_report(const char *path, int64_t *jobs, int64_t *misses)
 	int n;
 
 	if (!f)
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	n = fscanf(f, "jobs %lld misses %lld max_ns %lld", &j, &m, &mx);
 	fclose(f);
 	if (n != 3)
-		return -1;
+		return MEMCAL_ESYNTAX;
 	*jobs = j;
 	*misses = m;
 	return 0;

@@ -59,7 +59,8 @@ static const char *sibling_path(const char *name, char *buf, size_t len)
  * sibling memcal-load, a name with a slash as given, else the first
  * executable match along $PATH (execvp's default when unset); written to
  * @buf as an absolute path without symbolic links.
- * Return: 0, or -1 when no executable file answers to @name.
+ * Return: 0, MEMCAL_ENOTFOUND when no executable file answers to @name,
+ * or MEMCAL_ERANGE when its path does not fit in @len.
  */
 int tune_runner_resolve(const char *name, char *buf, size_t len)
 {
@@ -68,11 +69,12 @@ int tune_runner_resolve(const char *name, char *buf, size_t len)
 	const char *path = getenv("PATH");
 
 	if (!name || !*name)
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	if (strchr(file, '/')) {
 		if (access(file, X_OK) || !realpath(file, real))
-			return -1;
-		return snprintf(buf, len, "%s", real) >= (int)len ? -1 : 0;
+			return MEMCAL_ENOTFOUND;
+		return snprintf(buf, len, "%s", real) >= (int)len ?
+		       MEMCAL_ERANGE : 0;
 	}
 	if (!path)
 		path = "/bin:/usr/bin";
@@ -83,10 +85,10 @@ int tune_runner_resolve(const char *name, char *buf, size_t len)
 			 file);
 		if (!access(cand, X_OK) && realpath(cand, real))
 			return snprintf(buf, len, "%s", real) >= (int)len ?
-			       -1 : 0;
+			       MEMCAL_ERANGE : 0;
 		path += n + (path[n] == ':');
 	}
-	return -1;
+	return MEMCAL_ENOTFOUND;
 }
 
 /**

@@ -522,7 +522,7 @@ Test(plan, document_round_trip)
 	cr_assert_str_eq(s1, s2);
 	json_object_set_new(j, "version", json_integer(2));
 	cr_assert_eq(tune_config_from_json(j, d, err, sizeof(err)),
-		     MEMCAL_EUNSUPPORTED);
+		     MEMCAL_ENEWER);
 	cr_assert(strstr(err, "version 2"), "%s", err);
 	free(s1);
 	free(s2);
@@ -667,7 +667,8 @@ Test(plan, family_is_interpolated_between_the_measured_mixes)
 	cr_assert_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m), 0);
 	cr_expect(near(m.total_bps, 15e9));
 	f->in.family.n = 0;
-	cr_expect_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m), -1);
+	cr_expect_eq(tune_plan_mix_interpolate(&f->in.family, 0.3, &m),
+		     MEMCAL_ENOTFOUND);
 	free(f);
 }
 
