@@ -222,6 +222,50 @@ int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online)
 	return MEMREG_OK;
 }
 
+/*
+ * Spare or proportional sharing: take the release or the new period the
+ * master published for @c's period, if not taken yet.  Returns 1 if it
+ * took something.
+ */
+static int memreg_take_release(struct memreg *r, struct memreg_cpu *c)
+{
+	memreg_u32 cls, mode = r->cfg.share_mode;
+	memreg_u64 gen = 0;
+	int stale = 0;
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES && !gen; cls++) {
+		memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
+
+		if (!(r->cfg.flags & MEMREG_F_UNCOUNTED(cls)) &&
+		    memreg_word_tag(w) == (memreg_u32)c->period)
+			gen = memreg_word_val(w);
+	}
+	if (!gen || (c->share_period == c->period + 1 &&
+		     (mode == MEMREG_SHARE_SPARE || c->share_gen >= gen)))
+		return 0;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 b = c->budget[cls];
+
+		if ((r->cfg.flags & MEMREG_F_UNCOUNTED(cls)) ||
+		    b == MEMREG_BUDGET_INF)
+			continue;
+		if (mode == MEMREG_SHARE_SPARE)
+			c->budget[cls] = MEMREG_BUDGET_INF;
+		else	/* used <= E and a budget <= E: no overflow */
+			c->budget[cls] = c->used[cls] +
+				memreg_base_budget(r, c, cls, c->period, &stale);
+	}
+	if (mode == MEMREG_SHARE_SPARE) {
+		c->stats.released++;
+	} else {
+		c->stats.periods++;
+		c->stats.restarts++;
+	}
+	MEMREG_WRITE_ONCE(c->share_gen, gen);
+	MEMREG_WRITE_ONCE(c->share_period, c->period + 1);
+	return 1;
+}
+
 int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 			struct memreg_arm *arm)
 {
@@ -232,7 +276,9 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
 		return MEMREG_ENODEV;
 	c = &r->cpu[cpu];
-	if (c->share_period != c->period + 1) {
+	if (r->cfg.share_mode != MEMREG_SHARE_GRANT) {
+		got = memreg_take_release(r, c);
+	} else if (c->share_period != c->period + 1) {
 		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 			memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
 			memreg_u64 g = memreg_word_val(w);

@@ -118,6 +118,8 @@ struct memreg_sim_period {
  * @reclaimed: per class, events taken from the reclaim pool
  * @donated: per class, events donated to the pool
  * @shared: per class, events received as spare grants
+ * @released: periods spare sharing released the core until their end
+ * @restarts: new periods proportional sharing started early
  * @throttled_ns: total throttled time
  * @throttles: running -> throttled transitions
  * @periods_throttled: core-periods with any throttled time
@@ -136,6 +138,8 @@ struct memreg_sim_summary {
 	uint64_t reclaimed[MEMREG_NR_CLASSES];
 	uint64_t donated[MEMREG_NR_CLASSES];
 	uint64_t shared[MEMREG_NR_CLASSES];
+	uint64_t released;
+	uint64_t restarts;
 	uint64_t throttled_ns;
 	uint64_t throttles;
 	uint64_t periods_throttled;

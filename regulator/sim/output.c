@@ -25,12 +25,13 @@ static void put_summary(FILE *f, const char *who, const struct memreg_sim_summar
 		" achieved %.4f overuse %" PRIu64 "/%" PRIu64 " (max %" PRIu64 "/%" PRIu64
 		") throttled %.6f s in %" PRIu64 " periods, %" PRIu64 " throttles"
 		" reclaimed %" PRIu64 "/%" PRIu64 " shared %" PRIu64 "/%" PRIu64
+		" released %" PRIu64 " restarts %" PRIu64
 		" pred-err %.1f/%.1f (%.1f%%/%.1f%%)\n",
 		who, s->demanded[0], s->demanded[1], s->served[0], s->served[1],
 		s->achieved_ratio, s->overuse[0], s->overuse[1], s->max_overuse[0],
 		s->max_overuse[1], (double)s->throttled_ns / 1e9, s->periods_throttled,
 		s->throttles, s->reclaimed[0], s->reclaimed[1], s->shared[0],
-		s->shared[1], s->pred_abs_err[0], s->pred_abs_err[1],
+		s->shared[1], s->released, s->restarts, s->pred_abs_err[0], s->pred_abs_err[1],
 		100 * s->pred_rel_err[0], 100 * s->pred_rel_err[1]);
 }
 
@@ -95,7 +96,7 @@ static json_t *pair_real(const double v[2])
 /* One summary object. */
 static json_t *summary_json(const struct memreg_sim_summary *s)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:o,s:o,s:f}",
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:f}",
 			 "demanded", pair_u64(s->demanded, 0),
 			 "served", pair_u64(s->served, 0),
 			 "overuse", pair_u64(s->overuse, 0),
@@ -106,6 +107,8 @@ static json_t *summary_json(const struct memreg_sim_summary *s)
 			 "throttled_ns", (json_int_t)s->throttled_ns,
 			 "throttles", (json_int_t)s->throttles,
 			 "periods_throttled", (json_int_t)s->periods_throttled,
+			 "released", (json_int_t)s->released,
+			 "restarts", (json_int_t)s->restarts,
 			 "pred_abs_err", pair_real(s->pred_abs_err),
 			 "pred_rel_err", pair_real(s->pred_rel_err),
 			 "achieved_ratio", s->achieved_ratio);

@@ -420,3 +420,45 @@ Test(cli, good_trace_prints_table_and_valid_json)
 	unlink(good);
 	free(good);
 }
+
+Test(sim, spare_sharing_mode_releases_every_core_to_the_period_end)
+{
+	const uint64_t rd[2] = { 200, 170 };
+	struct simrun *s = mk(2, 3, rd, 50, 300, MEMREG_F_SHARE);
+
+	s->cfg.reg.share_mode = MEMREG_SHARE_SPARE;
+	run(s);
+	/* both exhaust 50, then run unregulated to the end of the period */
+	cr_assert_eq(s->rows[0].consumed[0], 200);
+	cr_assert_eq(s->rows[1].consumed[0], 170);
+	cr_assert_eq(s->rows[0].budget_end[0], MEMREG_BUDGET_INF);
+	cr_assert_eq(s->rows[2].budget_start[0], 50, "regulated again");
+	cr_assert_eq(s->res.core[0].released, 3, "once per period");
+	cr_assert_eq(s->res.core[1].released, 3);
+	cr_assert_eq(s->res.total.shared[0], 0, "no grant");
+	/* one core below its budget: nobody is released */
+	s->ev[2] = s->ev[6] = s->ev[10] = 40;
+	run(s);
+	cr_assert_eq(s->res.total.released, 0);
+	cr_assert_eq(s->rows[0].consumed[0], 50);
+	free(s);
+}
+
+Test(sim, proportional_sharing_mode_starts_new_periods)
+{
+	const uint64_t rd[2] = { 200, 200 };
+	struct simrun *s = mk(2, 2, rd, 50, 300, MEMREG_F_SHARE);
+
+	s->cfg.reg.share_mode = MEMREG_SHARE_PROPORTIONAL;
+	run(s);
+	/*
+	 * 50 per (sub-)period: all throttled at 50, 100, 150 and 200 (the
+	 * last exhausts exactly at the demand), a new period each time
+	 */
+	cr_assert_eq(s->rows[0].consumed[0], 200);
+	cr_assert_eq(s->rows[1].consumed[0], 200);
+	cr_assert_eq(s->res.core[0].restarts, 8, "4 per grid period");
+	cr_assert_eq(s->res.core[1].restarts, 8);
+	cr_assert_eq(s->res.total.released, 0);
+	free(s);
+}
