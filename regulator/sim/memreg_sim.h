@@ -93,6 +93,8 @@ struct memreg_sim_config {
  * @throttled_frac: @throttled_ns / period_ns
  * @achieved: per class, served rate: bytes/s (or events/s, see
  *	@bytes_per_event)
+ * @released: 1 if spare sharing released the core in this period
+ * @restarts: new periods proportional sharing started in this period
  */
 struct memreg_sim_period {
 	uint64_t period;
@@ -107,6 +109,8 @@ struct memreg_sim_period {
 	uint64_t throttled_ns;
 	double throttled_frac;
 	double achieved[MEMREG_NR_CLASSES];
+	uint64_t released;
+	uint64_t restarts;
 };
 
 /**

@@ -126,7 +126,7 @@ int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 		const struct memreg_sim_period *p = &res->periods[i];
 
 		json_array_append_new(rows,
-			json_pack("{s:I,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:f,s:o}",
+			json_pack("{s:I,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:f,s:o,s:I,s:I}",
 				  "period", (json_int_t)p->period, "cpu", (int)p->cpu,
 				  "budget_start", pair_u64(p->budget_start, 1),
 				  "budget", pair_u64(p->budget_end, 1),
@@ -137,16 +137,20 @@ int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 				  "predicted", pair_u64(p->predicted, 0),
 				  "throttled_ns", (json_int_t)p->throttled_ns,
 				  "throttled_frac", p->throttled_frac,
-				  "achieved", pair_real(p->achieved)));
+				  "achieved", pair_real(p->achieved),
+				  "released", (json_int_t)p->released,
+				  "restarts", (json_int_t)p->restarts));
 	}
 	for (cpu = 0; cpu < res->nr_cores; cpu++)
 		json_array_append_new(cores, summary_json(&res->core[cpu]));
-	root = json_pack("{s:{s:I,s:I,s:I,s:i,s:i,s:s},s:o,s:o,s:o}",
+	root = json_pack("{s:{s:I,s:I,s:I,s:i,s:i,s:s,s:s},s:o,s:o,s:o}",
 			 "run", "period_ns", (json_int_t)res->period_ns,
 			 "subtick_ns", (json_int_t)res->subtick_ns,
 			 "periods", (json_int_t)res->nr_periods,
 			 "cores", (int)res->nr_cores,
 			 "flags", (int)cfg->reg.flags,
+			 "share", (cfg->reg.flags & MEMREG_F_SHARE) ?
+				  memreg_share_name(cfg->reg.share_mode) : "off",
 			 "rate_unit", cfg->bytes_per_event ? "bytes/s" : "events/s",
 			 "periods", rows, "cores", cores,
 			 "summary", summary_json(&res->total));

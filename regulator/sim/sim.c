@@ -28,6 +28,8 @@
  * @left_want: per class, demand left unserved in sub-tick @left_k
  * @left_t: time left unserved in sub-tick @left_k, ns
  * @left_k: the sub-tick the leftover belongs to (+1; 0: none)
+ * @released0: the core's stats.released at the period start
+ * @restarts0: the core's stats.restarts at the period start
  * @throttled: non-zero while the core is throttled
  */
 struct sim_core {
@@ -42,6 +44,8 @@ struct sim_core {
 	uint64_t left_want[MEMREG_NR_CLASSES];
 	uint64_t left_t;
 	uint64_t left_k;
+	uint64_t released0;
+	uint64_t restarts0;
 	int throttled;
 };
 
@@ -314,6 +318,8 @@ static int sim_period_start(struct sim_state *st, uint64_t p)
 		memset(sc->demand, 0, sizeof(sc->demand));
 		sc->throttled_ns = 0;
 		sc->left_k = 0;
+		sc->released0 = st->reg.cpu[cpu].stats.released;
+		sc->restarts0 = st->reg.cpu[cpu].stats.restarts;
 		sim_take_arm(sc, &arm);
 		memcpy(sc->budget_start, arm.budget, sizeof(sc->budget_start));
 	}
@@ -361,6 +367,8 @@ static void sim_period_end(struct sim_state *st, uint64_t p,
 			if (row.overuse[c] > sum->max_overuse[c])
 				sum->max_overuse[c] = row.overuse[c];
 		}
+		row.released = st->reg.cpu[cpu].stats.released - sc->released0;
+		row.restarts = st->reg.cpu[cpu].stats.restarts - sc->restarts0;
 		row.throttled_ns = sc->throttled_ns;
 		row.throttled_frac = (double)sc->throttled_ns /
 				     (double)st->cfg->reg.period_ns;

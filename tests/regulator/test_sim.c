@@ -434,6 +434,7 @@ Test(sim, spare_sharing_mode_releases_every_core_to_the_period_end)
 	cr_assert_eq(s->rows[0].budget_end[0], MEMREG_BUDGET_INF);
 	cr_assert_eq(s->rows[2].budget_start[0], 50, "regulated again");
 	cr_assert_eq(s->res.core[0].released, 3, "once per period");
+	cr_assert_eq(s->rows[2].released, 1, "per-period row");
 	cr_assert_eq(s->res.core[1].released, 3);
 	cr_assert_eq(s->res.total.shared[0], 0, "no grant");
 	/* one core below its budget: nobody is released */
@@ -458,7 +459,40 @@ Test(sim, proportional_sharing_mode_starts_new_periods)
 	cr_assert_eq(s->rows[0].consumed[0], 200);
 	cr_assert_eq(s->rows[1].consumed[0], 200);
 	cr_assert_eq(s->res.core[0].restarts, 8, "4 per grid period");
+	cr_assert_eq(s->rows[2].restarts, 4, "per-period row (period 1, cpu0)");
 	cr_assert_eq(s->res.core[1].restarts, 8);
 	cr_assert_eq(s->res.total.released, 0);
 	free(s);
+}
+
+Test(cli, share_mode_option_and_its_json)
+{
+	char out[65536];
+	char *good = tmp_trace("memreg-trace 1\ntick_ns 100000\ncores 2\ndata\n"
+			       "200 0 200 0\n200 0 200 0\n");
+	char args[512];
+	json_t *root, *c0;
+	json_error_t jerr;
+
+	snprintf(args, sizeof(args), "--json --guaranteed 50,10 --platform-ceiling 300,300 "
+		 "--share=spare %s", good);
+	cr_assert_eq(run_cli(args, out, sizeof(out), 0), 0, "%s", out);
+	root = json_loads(out, 0, &jerr);
+	cr_assert_not_null(root, "bad JSON: %s", jerr.text);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "run"),
+							   "share")), "spare");
+	c0 = json_array_get(json_object_get(root, "cores"), 0);
+	cr_assert_eq(json_integer_value(json_object_get(c0, "released")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(
+		json_object_get(root, "periods"), 0), "released")), 1);
+	json_decref(root);
+	snprintf(args, sizeof(args), "--guaranteed 50,10 --platform-ceiling 300,300 "
+		 "--share=proportional %s", good);
+	cr_assert_eq(run_cli(args, out, sizeof(out), 1), 0, "%s", out);
+	cr_assert(strstr(out, "restarts 8"), "%s", out);
+	snprintf(args, sizeof(args), "--guaranteed 50,10 --platform-ceiling 300,300 "
+		 "--share=sometimes %s", good);
+	cr_assert_neq(run_cli(args, out, sizeof(out), 1), 0, "%s", out);
+	unlink(good);
+	free(good);
 }
