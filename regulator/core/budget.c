@@ -224,23 +224,34 @@ int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online)
 
 /*
  * Spare or proportional sharing: take the release or the new period the
- * master published for @c's period, if not taken yet.  Returns 1 if it
- * took something.
+ * master published for @c's period, if not taken yet.  A decision for
+ * the next period is taken too: the master decides by the grid period,
+ * and a CPU whose periods start after the grid (the master CPU carrying
+ * the tick) or whose timer is late is still in the previous one while
+ * throttled with the others; it is released (or starts anew) for what is
+ * left of its own period.  Returns 1 if it took something.
  */
 static int memreg_take_release(struct memreg *r, struct memreg_cpu *c)
 {
 	memreg_u32 cls, mode = r->cfg.share_mode;
-	memreg_u64 gen = 0;
+	memreg_u64 gen = 0, t = 0;
 	int stale = 0;
 
 	for (cls = 0; cls < MEMREG_NR_CLASSES && !gen; cls++) {
 		memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
+		memreg_u32 tag = memreg_word_tag(w);
 
-		if (!(r->cfg.flags & MEMREG_F_UNCOUNTED(cls)) &&
-		    memreg_word_tag(w) == (memreg_u32)c->period)
-			gen = memreg_word_val(w);
+		if (r->cfg.flags & MEMREG_F_UNCOUNTED(cls))
+			continue;
+		if (tag == (memreg_u32)c->period)
+			t = c->period;
+		else if (tag == (memreg_u32)(c->period + 1))
+			t = c->period + 1;
+		else
+			continue;
+		gen = memreg_word_val(w);
 	}
-	if (!gen || (c->share_period == c->period + 1 &&
+	if (!gen || (c->share_period == t + 1 &&
 		     (mode == MEMREG_SHARE_SPARE || c->share_gen >= gen)))
 		return 0;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
@@ -262,7 +273,7 @@ static int memreg_take_release(struct memreg *r, struct memreg_cpu *c)
 		c->stats.restarts++;
 	}
 	MEMREG_WRITE_ONCE(c->share_gen, gen);
-	MEMREG_WRITE_ONCE(c->share_period, c->period + 1);
+	MEMREG_WRITE_ONCE(c->share_period, t + 1);
 	return 1;
 }
 

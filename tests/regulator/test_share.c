@@ -198,3 +198,54 @@ Test(share, grant_mode_is_the_default_and_unchanged)
 	cr_assert_eq(r->cpu[0].stats.released + r->cpu[0].stats.restarts, 0);
 	free(r);
 }
+
+Test(share, a_cpu_behind_the_grid_takes_the_next_periods_release)
+{
+	struct memreg *r = share_setup(MEMREG_SHARE_SPARE, 0);
+	struct memreg_arm a;
+
+	/* cpu0 (the master, a quarter period behind) still in period 1 */
+	memreg_replenish(r, 0, 1, zero2, 0, &a);
+	memreg_replenish(r, 1, 2, zero2, 0, &a);
+	memreg_overflow(r, 0, MEMREG_READ, 100, &a);
+	memreg_overflow(r, 1, MEMREG_READ, 100, &a);
+	cr_assert_eq(a.action, MEMREG_THROTTLE_ALL);
+	cr_assert_eq(memreg_master_share(r, 2, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_accept_share(r, 0, &a), MEMREG_OK,
+		     "released for the rest of its period 1");
+	cr_assert_eq(a.budget[0], MEMREG_BUDGET_INF);
+	cr_assert_eq(memreg_accept_share(r, 1, &a), MEMREG_OK);
+	/* its period 2 starts regulated; period 2's release was taken */
+	memreg_replenish(r, 0, 2, zero2, 0, &a);
+	cr_assert_eq(a.budget[0], 100);
+	memreg_overflow(r, 0, MEMREG_READ, 100, &a);
+	cr_assert_eq(memreg_accept_share(r, 0, &a), MEMREG_ENOSPC);
+	cr_assert_eq(r->cpu[0].stats.released, 1);
+	/* a decision two periods ahead is not taken */
+	memreg_replenish(r, 1, 4, zero2, 0, &a);
+	memreg_overflow(r, 1, MEMREG_READ, 100, &a);
+	cr_assert_eq(memreg_master_share(r, 4, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_accept_share(r, 0, &a), MEMREG_ENOSPC);
+	free(r);
+}
+
+Test(share, proportional_new_period_for_a_cpu_behind_the_grid)
+{
+	struct memreg *r = share_setup(MEMREG_SHARE_PROPORTIONAL, 0);
+	struct memreg_arm a;
+
+	memreg_replenish(r, 0, 1, zero2, 0, &a);
+	memreg_replenish(r, 1, 2, zero2, 0, &a);
+	memreg_overflow(r, 0, MEMREG_READ, 100, &a);
+	memreg_overflow(r, 1, MEMREG_READ, 100, &a);
+	cr_assert_eq(memreg_master_share(r, 2, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_accept_share(r, 0, &a), MEMREG_OK);
+	cr_assert_eq(a.remaining[0], 100);
+	cr_assert_eq(memreg_accept_share(r, 1, &a), MEMREG_OK);
+	memreg_overflow(r, 0, MEMREG_READ, 200, &a);
+	memreg_overflow(r, 1, MEMREG_READ, 200, &a);
+	cr_assert_eq(a.action, MEMREG_THROTTLE_ALL);
+	cr_assert_eq(memreg_master_share(r, 2, NULL), MEMREG_OK,
+		     "both took the first new period");
+	free(r);
+}
