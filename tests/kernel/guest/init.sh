@@ -170,7 +170,8 @@ regulate_both() {
 # ceiling 4x one budget: once both are throttled the master shares
 # (4B - 2B) / 2 = B more to each.  memreg_check flag-ab judges both.
 group_reclaim() {
-	plan reclaim-off reclaim-on share-off share-on
+	plan reclaim-off reclaim-on share-off share-on share-param \
+		share-spare-release share-spare-sim share-prop-period share-prop-sim
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	r0=$(pf_rate 1 1)
 	rmmod memreg
@@ -186,6 +187,8 @@ group_reclaim() {
 	/memreg_check flag-ab share read_shared "$B"
 	kill $w0 2>/dev/null; wait $w0 2>/dev/null
 	rmmod memreg
+	# share=spare and share=proportional (sharemode.c)
+	/sharemode -k $KO -p "$P" -b "$B"
 }
 
 group_fuzz() {
