@@ -13,36 +13,41 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* read_meminfo_kb - value of "@key:" in /proc/meminfo in kB, or -1. */
-static long long read_meminfo_kb(const char *key)
+/*
+ * read_meminfo_kb - *@kb: the value of "@key:" in /proc/meminfo in kB.
+ * Returns 0, MEMCAL_ECANTOPEN or MEMCAL_ENOTFOUND (no such line).
+ */
+static int read_meminfo_kb(const char *key, long long *kb)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
 	char line[256];
 	size_t klen = strlen(key);
-	long long v = -1;
+	int rc = MEMCAL_ENOTFOUND;
 
 	if (!f)
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			v = atoll(line + klen + 1);
+			*kb = atoll(line + klen + 1);
+			rc = *kb < 0 ? MEMCAL_ESYNTAX : 0;
 			break;
 		}
 	}
 	fclose(f);
-	return v;
+	return rc;
 }
 
 /*
  * cal_mem_available - MemAvailable of /proc/meminfo in bytes.
- * Returns 0, or -1 when it cannot be read.
+ * Returns 0, or the status of why it cannot be read.
  */
 int cal_mem_available(uint64_t *bytes)
 {
-	long long kb = read_meminfo_kb("MemAvailable");
+	long long kb;
+	int rc = read_meminfo_kb("MemAvailable", &kb);
 
-	if (kb < 0)
-		return -1;
+	if (rc)
+		return rc;
 	*bytes = (uint64_t)kb * 1024;
 	return 0;
 }
@@ -56,7 +61,7 @@ int cal_buffer_check_total(uint64_t total, char *err, size_t errlen)
 {
 	uint64_t avail;
 
-	if (cal_mem_available(&avail) < 0)
+	if (cal_mem_available(&avail))
 		return 0;	/* cannot tell: let mmap decide */
 	if ((double)total > MEMCAL_BUF_MAX_SHARE * (double)avail) {
 		if (err && errlen)
@@ -88,10 +93,10 @@ uint64_t cal_buffer_default_size(const struct memcal_topology *t,
 /* hugetlb_free_bytes - bytes of reserved huge pages free now. */
 static uint64_t hugetlb_free_bytes(size_t *page)
 {
-	long long nfree = read_meminfo_kb("HugePages_Free");
-	long long kb = read_meminfo_kb("Hugepagesize");
+	long long nfree, kb;
 
-	if (nfree <= 0 || kb <= 0)
+	if (read_meminfo_kb("HugePages_Free", &nfree) ||
+	    read_meminfo_kb("Hugepagesize", &kb) || nfree <= 0 || kb <= 0)
 		return 0;
 	*page = (size_t)kb * 1024;
 	return (uint64_t)nfree * (uint64_t)kb * 1024;

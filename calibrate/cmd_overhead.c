@@ -211,8 +211,8 @@ int cal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	rc = cal_overhead_measure(ctx, &t, &a.p, &r, err, sizeof(err));
 	if (rc) {
-		rc = cli_error(ctx, rc == MEMCAL_EINVAL ? CLI_EXIT_USAGE :
-			       CLI_EXIT_FAILURE, "%s; nothing stored", err);
+		rc = cli_error(ctx, cli_exit_for(rc), "%s; nothing stored",
+			       err);
 		goto out_res;
 	}
 	if (cal_overhead_record(db, &t, &r, &run_id, err, sizeof(err))) {

@@ -19,7 +19,7 @@
 #include "buffers.h"
 #include "guaranteed.h"
 #include "memcal_db.h"
-#include "memcal_reports.h"
+#include "memcal_figures.h"
 #include "overhead.h"
 #include "replay.h"
 #include "results.h"
@@ -353,14 +353,14 @@ static int emit(struct cli_ctx *ctx, memcal_db *db,
 		const struct memcal_run_result *r)
 {
 	if (ctx->json) {
-		json_t *doc = cal_result_to_json(r);
+		json_t *doc = cal_result_to_json(db, r);
 
-		if (doc)
-			json_object_set_new(doc, "db",
-					    json_string(memcal_db_path(db)));
-		if (doc && r->overhead)
-			json_object_set_new(doc, "overhead",
-					    cal_overhead_to_json(r->overhead));
+		if (!doc)
+			return cli_error(ctx, CLI_EXIT_FAILURE, "run %lld was "
+					 "stored but cannot be read back: %s",
+					 (long long)r->run.id,
+					 memcal_db_errmsg(db));
+		json_object_set_new(doc, "db", json_string(memcal_db_path(db)));
 		return cli_emit_json(ctx, doc);
 	}
 	cal_result_print(r, ctx->out);
@@ -396,12 +396,12 @@ static int replay(struct cli_ctx *ctx, const struct run_args *a,
 
 		if (doc && n_g)	/* checked and shown, stored nowhere */
 			json_object_set_new(doc, "guaranteed",
-					    report_guaranteed_json(g, n_g));
+					    fig_guaranteed_json(g, n_g));
 		rc = cli_emit_json(ctx, doc);
 	} else {
 		cal_replay_print(&r, ctx->out);
 		if (n_g) {
-			json_t *arr = report_guaranteed_json(g, n_g);
+			json_t *arr = fig_guaranteed_json(g, n_g);
 
 			fprintf(ctx->out, "declared (checked, not stored: "
 				"--replay stores nothing):\n");
@@ -479,9 +479,8 @@ int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 			rc = MEMCAL_ENOMEM;
 		}
 	if (rc) {
-		rc = cli_error(ctx, rc == MEMCAL_EUNSUPPORTED
-			       ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAILURE,
-			       "%s; nothing was stored", err);
+		rc = cli_error(ctx, cli_exit_for(rc), "%s; nothing was stored",
+			       err);
 	} else if (cal_result_store(db, &r, err, sizeof(err))) {
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	} else {

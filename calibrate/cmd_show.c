@@ -12,8 +12,7 @@
 
 #include "memcal_cmds.h"
 #include "memcal_db.h"
-#include "memcal_db_guaranteed.h"
-#include "memcal_reports.h"
+#include "memcal_figures.h"
 #include "results.h"
 
 enum { OPT_RUN = 256 };
@@ -63,110 +62,6 @@ static int add_platform(const struct memcal_platform *p, void *user)
 	return 0;
 }
 
-/* add_bw - a bandwidth row as JSON. */
-static int add_bw(const struct memcal_bw *bw, void *user)
-{
-	json_array_append_new(user, json_pack(
-		"{s:s, s:s, s:s, s:i, s:s, s:I, s:f, s:i, s:f, s:f, s:f}",
-		"kind", bw->kind, "scope", bw->scope, "cpus", bw->cpus,
-		"n_cpus", bw->n_cpus, "variant", bw->variant,
-		"buffer_bytes", (json_int_t)bw->buffer_bytes,
-		"read_share", bw->read_share, "repetitions", bw->repetitions,
-		"median_bps", bw->median_bps, "min_bps", bw->min_bps,
-		"max_bps", bw->max_bps));
-	return 0;
-}
-
-/* add_latency - a loaded-latency point as JSON. */
-static int add_latency(const struct memcal_latency_point *pt, void *user)
-{
-	json_array_append_new(user, json_pack(
-		"{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f}",
-		"traffic", pt->traffic, "chase_cpu", pt->chase_cpu,
-		"load_cpus", pt->load_cpus, "pace", pt->pace,
-		"bandwidth_bps", pt->bandwidth_bps,
-		"latency_ns", pt->latency_ns,
-		"latency_min_ns", pt->latency_min_ns,
-		"latency_max_ns", pt->latency_max_ns));
-	return 0;
-}
-
-/* add_sustainable - a sustainable-bandwidth figure as JSON. */
-static int add_sustainable(const struct memcal_sustainable *s, void *user)
-{
-	json_array_append_new(user, json_pack(
-		"{s:s, s:f, s:f, s:f, s:s, s:b}",
-		"traffic", s->traffic, "bandwidth_bps", s->bandwidth_bps,
-		"idle_latency_ns", s->idle_latency_ns,
-		"bound_ratio", s->bound_ratio, "criterion", s->criterion,
-		"lower_bound", s->lower_bound));
-	return 0;
-}
-
-/* add_mix - a curve of the bandwidth-latency family as JSON. */
-static int add_mix(const struct memcal_mix_curve *c, void *user)
-{
-	json_array_append_new(user, report_mix_curve_json(c));
-	return 0;
-}
-
-/* add_pmu_event - a candidate PMU event as JSON. */
-static int add_pmu_event(const struct memcal_pmu_event *e, void *user)
-{
-	json_array_append_new(user, json_pack(
-		"{s:s, s:s, s:s, s:i, s:I, s:I, s:b, s:f, s:f, s:b, s:s}",
-		"name", e->name, "pmu", e->pmu, "traffic", e->traffic,
-		"perf_type", (int)e->perf_type,
-		"perf_config", (json_int_t)e->perf_config,
-		"perf_config1", (json_int_t)e->perf_config1,
-		"opened", e->opened, "bytes_per_event", e->bytes_per_event,
-		"error_pct", e->error_pct, "chosen", e->chosen,
-		"message", e->message));
-	return 0;
-}
-
-/* add_kind - a kind of CPU as JSON (cal_cpu_kinds_json()'s form). */
-static int add_kind(const struct memcal_cpu_kind *k, void *user)
-{
-	json_t *one = cal_cpu_kinds_json(k, 1);
-
-	json_array_extend(user, one);
-	json_decref(one);
-	return 0;
-}
-
-/* add_selfcheck - a PMU self-check as JSON. */
-static int add_selfcheck(const struct memcal_selfcheck *c, void *user)
-{
-	json_array_append_new(user, report_selfcheck_json(c));
-	return 0;
-}
-
-/* add_overhead - an interrupt-overhead point as JSON. */
-static int add_overhead(const struct memcal_overhead_point *pt, void *user)
-{
-	json_array_append_new(user, json_pack(
-		"{s:i, s:i, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:b}",
-		"cpu", pt->cpu, "period_us", pt->period_us,
-		"benchmark", pt->benchmark, "method", pt->method,
-		"master_cpu", pt->master_cpu, "repetitions", pt->repetitions,
-		"ratio_median", pt->ratio_median, "ratio_min", pt->ratio_min,
-		"ratio_max", pt->ratio_max, "lower_bound", pt->lower_bound));
-	return 0;
-}
-
-/* add_overhead_model - a fitted overhead model as JSON. */
-static int add_overhead_model(const struct memcal_overhead_model *m,
-			      void *user)
-{
-	json_array_append_new(user, json_pack(
-		"{s:i, s:s, s:s, s:f, s:f, s:f}", "cpu", m->cpu,
-		"benchmark", m->benchmark, "method", m->method,
-		"cost_per_irq_ns", m->cost_per_irq_ns,
-		"base_ratio", m->base_ratio, "r2", m->r2));
-	return 0;
-}
-
 /* run_json - the run's own row as a JSON object (without figures). */
 static json_t *run_json(const struct memcal_run *r)
 {
@@ -183,95 +78,24 @@ static json_t *run_json(const struct memcal_run *r)
 }
 
 /**
- * struct guar_rows - the guaranteed-bandwidth rows of a run.
- * @g: the rows, @n of them (a run stores at most MEMCAL_DB_GUARANTEED_MAX).
- */
-struct guar_rows {
-	struct memcal_guaranteed g[MEMCAL_DB_GUARANTEED_MAX];
-	size_t n;
-};
-
-/* keep_guar - memcal_db_guaranteed_list() callback: collect the row. */
-static int keep_guar(const struct memcal_guaranteed *g, void *user)
-{
-	struct guar_rows *gr = user;
-
-	if (gr->n < MEMCAL_DB_GUARANTEED_MAX)
-		gr->g[gr->n++] = *g;
-	return 0;
-}
-
-/*
- * add_guaranteed - the run's guaranteed figures as "guaranteed" in @o
- * (report_guaranteed_json(): each with "stands").
- */
-static int add_guaranteed(memcal_db *db, int64_t run_id, json_t *o)
-{
-	struct guar_rows gr = { .n = 0 };
-	int rc = memcal_db_guaranteed_list(db, run_id, keep_guar, &gr);
-
-	if (!rc)
-		json_object_set_new(o, "guaranteed",
-				    report_guaranteed_json(gr.g, gr.n));
-	return rc;
-}
-
-/**
- * run_figures() - every figure stored for @run_id, as JSON arrays in @o.
- * Return: MEMCAL_OK or the first database error.
+ * run_figures() - every figure stored for @run_id, as fig_run_json()'s
+ * keys in @o (the form the reports write too).
+ * Return: MEMCAL_OK or the database's code (message on @db).
  */
 static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 {
-	json_t *bw = json_array(), *lat = json_array(), *sus = json_array();
-	json_t *ev = json_array(), *ovh = json_array(), *mod = json_array();
-	json_t *mix = json_array();
-	json_t *sc = json_array(), *kinds = json_array();
-	struct memcal_pmu_status ps;
-	int rc;
+	struct fig_run f;
+	json_t *j;
+	int rc = fig_run_load(db, run_id, &f);
 
-	json_object_set_new(o, "bandwidth", bw);
-	json_object_set_new(o, "latency", lat);
-	json_object_set_new(o, "sustainable", sus);
-	json_object_set_new(o, "mix_curves", mix);
-	json_object_set_new(o, "pmu_events", ev);
-	json_object_set_new(o, "pmu_selfchecks", sc);
-	json_object_set_new(o, "overhead", ovh);
-	json_object_set_new(o, "overhead_models", mod);
-	rc = memcal_db_bw_list(db, run_id, add_bw, bw);
-	if (!rc)
-		rc = memcal_db_latency_list(db, run_id, add_latency, lat);
-	if (!rc)
-		rc = memcal_db_sustainable_list(db, run_id, add_sustainable, sus);
-	if (!rc)
-		rc = memcal_db_mix_curve_list(db, run_id, add_mix, mix);
-	if (!rc)
-		rc = add_guaranteed(db, run_id, o);
-	if (!rc)
-		rc = memcal_db_pmu_event_list(db, run_id, add_pmu_event, ev);
-	if (!rc)
-		rc = memcal_db_selfcheck_list(db, run_id, add_selfcheck, sc);
-	if (!rc)
-		rc = memcal_db_cpu_kind_list(db, run_id, add_kind, kinds);
-	/* only runs that stored kinds of CPU have the key */
-	if (json_array_size(kinds))
-		json_object_set(o, "cpu_kinds", kinds);
-	json_decref(kinds);
-	if (!rc)
-		rc = memcal_db_overhead_list(db, run_id, add_overhead, ovh);
-	if (!rc)
-		rc = memcal_db_overhead_model_list(db, run_id,
-						   add_overhead_model, mod);
 	if (rc)
 		return rc;
-	rc = memcal_db_pmu_status_get(db, run_id, &ps);
-	if (rc == MEMCAL_OK)
-		json_object_set_new(o, "pmu", json_pack("{s:b, s:s, s:s}",
-				    "available", ps.available, "pmu_name",
-				    ps.pmu_name, "message", ps.message));
-	else if (rc == MEMCAL_ENOTFOUND)
-		json_object_set_new(o, "pmu", json_null());
-	else
-		return rc;
+	j = fig_run_json(&f);
+	fig_run_free(&f);
+	if (!j)
+		return MEMCAL_ENOMEM;
+	json_object_update(o, j);
+	json_decref(j);
 	return MEMCAL_OK;
 }
 
@@ -292,45 +116,6 @@ static double worst_overhead(json_t *arr, const char **method)
 		}
 	}
 	return worst;
-}
-
-/**
- * struct run_rows - the rows of one run that its headline is computed
- * from (malloc'd arrays).
- * @bw, @n_bw:   bandwidth rows.
- * @sus, @n_sus: sustainable-bandwidth rows.
- */
-struct run_rows {
-	struct memcal_bw *bw;
-	size_t n_bw;
-	struct memcal_sustainable *sus;
-	size_t n_sus;
-};
-
-/* keep_bw - memcal_db_bw_list() callback: collect the row. */
-static int keep_bw(const struct memcal_bw *bw, void *user)
-{
-	struct run_rows *rr = user;
-
-	return report_push((void **)&rr->bw, &rr->n_bw, sizeof(*bw), bw);
-}
-
-/* keep_sus - memcal_db_sustainable_list() callback: collect the row. */
-static int keep_sus(const struct memcal_sustainable *s, void *user)
-{
-	struct run_rows *rr = user;
-
-	return report_push((void **)&rr->sus, &rr->n_sus, sizeof(*s), s);
-}
-
-/* add_family - a curve's sustainable figure for the headline. */
-static int add_family(const struct memcal_mix_curve *c, void *user)
-{
-	json_array_append_new(user, json_pack("{s:i, s:f, s:b}", "read_pct",
-			      c->read_pct, "sustainable_bps",
-			      c->sustainable_bps, "lower_bound",
-			      c->lower_bound));
-	return 0;
 }
 
 /* bw_or_zero - a figure for JSON: 0 when it was not measured. */
@@ -367,12 +152,24 @@ static void guar_headline(json_t *h, json_t *arr)
 	}
 }
 
+/* family - each curve's sustainable figure, for the headline. */
+static json_t *family(const struct fig_run *f)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < f->n_mix; i++)
+		json_array_append_new(a, json_pack("{s:i, s:o, s:b}",
+			"read_pct", f->mix[i].read_pct, "sustainable_bps",
+			fig_num(f->mix[i].sustainable_bps), "lower_bound",
+			f->mix[i].lower_bound));
+	return a;
+}
+
 /**
  * headline() - the few figures a run is known by: one core and peak
- * bandwidth and the sustainable bandwidth from the run's rows, computed by
- * the reports' own functions (report_figures.h) so that `memcal show` and
- * `memcal report` print the same numbers; PMU and overhead from @fig
- * (output of run_figures()).
+ * bandwidth and the sustainable bandwidth, computed from the run's rows
+ * by figures/' own functions so that `memcal show` and `memcal report`
+ * print the same numbers; PMU and overhead from @fig (run_figures()'s).
  * Return: a new JSON object, or NULL on a database or memory failure.
  */
 static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
@@ -380,26 +177,24 @@ static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
 	json_t *pmu = json_object_get(fig, "pmu");
 	json_t *ovh = json_object_get(fig, "overhead");
 	const struct memcal_sustainable *sr, *sw;
-	struct run_rows rr = { 0 };
 	const char *method;
 	double worst = worst_overhead(ovh, &method), pr, pw;
+	struct fig_run f;
 	int nr = 0, nw = 0;
-	json_t *h = NULL, *family = json_array();
+	json_t *h;
 
-	if (memcal_db_bw_list(db, run_id, keep_bw, &rr) ||
-	    memcal_db_sustainable_list(db, run_id, keep_sus, &rr) ||
-	    memcal_db_mix_curve_list(db, run_id, add_family, family))
-		goto out;
-	pr = report_figures_bw_peak(rr.bw, rr.n_bw, "read", &nr);
-	pw = report_figures_bw_peak(rr.bw, rr.n_bw, "write", &nw);
-	sr = report_figures_sustainable(rr.sus, rr.n_sus, "read");
-	sw = report_figures_sustainable(rr.sus, rr.n_sus, "write");
+	if (fig_run_load(db, run_id, &f))
+		return NULL;
+	pr = fig_bw_peak(&f, "read", &nr);
+	pw = fig_bw_peak(&f, "write", &nw);
+	sr = fig_sustainable(&f, "read");
+	sw = fig_sustainable(&f, "write");
 	h = json_pack("{s:f, s:f, s:f, s:i, s:f, s:i, s:f, s:f, s:b, s:b, s:o,"
-		      " s:I, s:f, s:s?}",
-		"core_read_bps", bw_or_zero(report_figures_bw_at(rr.bw, rr.n_bw,
-					    "read", 1, NULL, NULL)),
-		"core_write_bps", bw_or_zero(report_figures_bw_at(rr.bw, rr.n_bw,
-					     "write", 1, NULL, NULL)),
+		      " s:I, s:f, s:s?, s:o}",
+		"core_read_bps", bw_or_zero(fig_bw_at(&f, "read", 1, NULL,
+						      NULL)),
+		"core_write_bps", bw_or_zero(fig_bw_at(&f, "write", 1, NULL,
+						       NULL)),
 		"aggregate_read_bps", bw_or_zero(pr), "aggregate_read_cores",
 		nr, "aggregate_write_bps", bw_or_zero(pw),
 		"aggregate_write_cores", nw,
@@ -411,15 +206,11 @@ static json_t *headline(memcal_db *db, int64_t run_id, json_t *fig)
 			json_incref(json_object_get(pmu, "available")) :
 			json_null(),
 		"overhead_points", (json_int_t)json_array_size(ovh),
-		"overhead_worst_ratio", worst, "overhead_method", method);
-	if (h)
-		json_object_set(h, "family", family);
+		"overhead_worst_ratio", worst, "overhead_method", method,
+		"family", family(&f));
 	if (h)
 		guar_headline(h, json_object_get(fig, "guaranteed"));
-out:
-	json_decref(family);
-	free(rr.bw);
-	free(rr.sus);
+	fig_run_free(&f);
 	return h;
 }
 

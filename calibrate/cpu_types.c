@@ -60,7 +60,10 @@ const char *cal_procfs_root(void)
 	return (r && *r) ? r : "/proc";
 }
 
-/* read_text - the first line of @root/@rel into @buf, newline cut; 0/-1. */
+/*
+ * read_text - the first line of @root/@rel into @buf, newline cut; 0,
+ * MEMCAL_ECANTOPEN or MEMCAL_EIO.
+ */
 static int read_text(const char *root, const char *rel, char *buf,
 		     size_t len)
 {
@@ -69,13 +72,13 @@ static int read_text(const char *root, const char *rel, char *buf,
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >=
 	    sizeof(path))
-		return -1;	/* a longer root names no file we could open */
+		return MEMCAL_ECANTOPEN; /* a longer root names no file */
 	f = fopen(path, "r");
 	if (!f)
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	if (!fgets(buf, (int)len, f)) {
 		fclose(f);
-		return -1;
+		return MEMCAL_EIO;
 	}
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
@@ -113,7 +116,7 @@ static int read_cpuinfo(struct cpuinfo *ci)
 	snprintf(path, sizeof(path), "%s/cpuinfo", cal_procfs_root());
 	f = fopen(path, "r");
 	if (!f)
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	while (fgets(line, sizeof(line), f)) {
 		const char *v;
 
@@ -162,17 +165,21 @@ static void read_midrs(struct cpuinfo *ci)
 	}
 }
 
-/* read_cpulist - parse the cpulist file @root/@rel into @cpus; n or -1. */
-static long read_cpulist(const char *root, const char *rel, uint32_t *cpus)
+/*
+ * read_cpulist - parse the cpulist file @root/@rel into @cpus[0..*@n);
+ * 0 or the status of the read or the parse.
+ */
+static int read_cpulist(const char *root, const char *rel, uint32_t *cpus,
+			size_t *n)
 {
 	char buf[1024];
 	const char *why;
-	size_t n;
+	int rc = read_text(root, rel, buf, sizeof(buf));
 
-	if (read_text(root, rel, buf, sizeof(buf)) ||
-	    cli_parse_u32_list(buf, 0, MAX_CPUS - 1, cpus, MAX_CPUS, &n, &why))
-		return -1;
-	return (long)n;
+	if (!rc)
+		rc = cli_parse_u32_list(buf, 0, MAX_CPUS - 1, cpus, MAX_CPUS, n,
+					&why);
+	return rc;
 }
 
 /* set_cpus - @t's CPU list from @cpus (@n of them). */
@@ -259,17 +266,17 @@ static void group_x86(const struct cpuinfo *ci, struct memcal_cpu_types *t)
 	for (size_t i = 0; i < 2; i++) {
 		struct memcal_cpu_type *k;
 		char rel[64];
-		long got;
+		size_t got;
 
 		snprintf(rel, sizeof(rel), "bus/event_source/devices/cpu_%s/cpus",
 			 kinds[i]);
-		got = read_cpulist(memcal_platform_sysfs_root(), rel, cpus);
-		if (got <= 0)
+		if (read_cpulist(memcal_platform_sysfs_root(), rel, cpus, &got) ||
+		    !got)
 			continue;
 		k = &t->types[t->n++];
 		snprintf(k->hybrid_kind, sizeof(k->hybrid_kind), "%s",
 			 kinds[i]);
-		set_cpus(k, cpus, (size_t)got);
+		set_cpus(k, cpus, got);
 	}
 	if (!t->n) {
 		for (unsigned c = 0; c < MAX_CPUS; c++)
@@ -453,7 +460,8 @@ static void assign_family(struct memcal_cpu_type *k)
 
 /*
  * cal_cpu_types_discover - every kind of CPU of this board (or of the
- * board recorded under the sysfs and procfs roots).  Return: 0, or -1 with
+ * board recorded under the sysfs and procfs roots).  Return: 0, or
+ * MEMCAL_ENOMEM, MEMCAL_ECANTOPEN or MEMCAL_ENOTFOUND (no processor) with
  * @t->error saying what could not be read.
  */
 int cal_cpu_types_discover(struct memcal_cpu_types *t)
@@ -464,13 +472,13 @@ int cal_cpu_types_discover(struct memcal_cpu_types *t)
 	memset(t, 0, sizeof(*t));
 	if (!ci) {
 		snprintf(t->error, sizeof(t->error), "out of memory");
-		return -1;
+		return MEMCAL_ENOMEM;
 	}
 	if (read_cpuinfo(ci)) {
 		snprintf(t->error, sizeof(t->error), "cannot read %s/cpuinfo",
 			 cal_procfs_root());
 		free(ci);
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	}
 	read_midrs(ci);
 	for (unsigned c = 0; c < MAX_CPUS && !arm; c++)
@@ -483,7 +491,7 @@ int cal_cpu_types_discover(struct memcal_cpu_types *t)
 	if (!t->n) {
 		snprintf(t->error, sizeof(t->error), "no processor found in "
 			 "%s/cpuinfo", cal_procfs_root());
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		find_event_source(&t->types[i]);

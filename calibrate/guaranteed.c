@@ -134,7 +134,7 @@ static int measure_class(struct memcal_bench *b,
 		if (v > 0)
 			samples[kept++] = v;
 	}
-	if (cal_stats_compute(samples, kept, true, &st) < 0)
+	if (cal_stats_compute(samples, kept, true, &st))
 		return MEMCAL_ERROR;
 	memset(g, 0, sizeof(*g));
 	snprintf(g->traffic, sizeof(g->traffic), "%s", write ? "write" : "read");

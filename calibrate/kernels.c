@@ -7,6 +7,7 @@
  * "neon") forces a variant when it is supported (benchmarks, tests).
  */
 #include "kernels.h"
+#include "memcal_status.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ const char *cal_op_name(enum memcal_op op)
 	return (unsigned)op < MEMCAL_OP_COUNT ? op_names[op] : "?";
 }
 
-/* cal_op_parse - inverse of cal_op_name(); 0 or -1. */
+/* cal_op_parse - inverse of cal_op_name(); 0 or MEMCAL_ENOTFOUND. */
 int cal_op_parse(const char *name, enum memcal_op *op)
 {
 	for (unsigned i = 0; i < MEMCAL_OP_COUNT; i++)
@@ -39,7 +40,7 @@ int cal_op_parse(const char *name, enum memcal_op *op)
 			*op = (enum memcal_op)i;
 			return 0;
 		}
-	return -1;
+	return MEMCAL_ENOTFOUND;
 }
 
 /* cal_isa_name - stored name of @isa ("avx2", "c", ...). */
@@ -217,13 +218,13 @@ unsigned cal_mix_pct(unsigned idx)
 	return idx < MEMCAL_MIX_COUNT ? 100 - 25 * idx : 0;
 }
 
-/* cal_mix_index - the mix index of @read_pct, or -1 when not measured. */
+/* cal_mix_index - the mix index of @read_pct, or CAL_MIX_NONE. */
 int cal_mix_index(unsigned read_pct)
 {
 	for (unsigned i = 0; i < MEMCAL_MIX_COUNT; i++)
 		if (cal_mix_pct(i) == read_pct)
 			return (int)i;
-	return -1;
+	return CAL_MIX_NONE;
 }
 
 /*

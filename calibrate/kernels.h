@@ -102,6 +102,8 @@ const struct memcal_kernel *cal_kernel_best(enum memcal_op op);
 uint64_t cal_kernel_bytes(enum memcal_op op, size_t bytes);
 bool cal_kernel_check(const void *dst, const void *src, size_t bytes);
 unsigned cal_mix_pct(unsigned idx);
+/* What cal_mix_index() returns for a read share that is not measured. */
+#define CAL_MIX_NONE (-1)
 int cal_mix_index(unsigned read_pct);
 unsigned cal_mix_mask(unsigned idx);
 const struct memcal_kernel *cal_mix_kernel_get(unsigned idx,

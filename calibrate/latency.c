@@ -3,6 +3,7 @@
  * latency.c - pointer chase and paced load generators (see latency.h).
  */
 #include "latency.h"
+#include "memcal_status.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,7 +27,8 @@ static uint64_t xorshift64(uint64_t *s)
 /*
  * cal_chase_build - turn @buf into one random cycle through all its
  * @line-byte lines: the first word of each line points to the next line.
- * Returns 0, or -1 when @buf holds fewer than two lines or memory is short.
+ * Returns 0, MEMCAL_EINVAL when @buf holds fewer than two lines (or more
+ * than 2^32) or MEMCAL_ENOMEM.
  */
 int cal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed)
 {
@@ -35,10 +37,10 @@ int cal_chase_build(void *buf, size_t bytes, unsigned line, uint64_t seed)
 	char *base = buf;
 
 	if (n < 2 || n > UINT32_MAX)
-		return -1;
+		return MEMCAL_EINVAL;
 	perm = malloc(n * sizeof(*perm));
 	if (!perm)
-		return -1;
+		return MEMCAL_ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		perm[i] = (uint32_t)i;
 	if (!seed)

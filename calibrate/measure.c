@@ -227,7 +227,7 @@ int cal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 	}
 	if (have_ps)
 		cal_procstat_free(&ps0);
-	if (cal_stats_compute(samples, kept, true, &r->agg) < 0) {
+	if (cal_stats_compute(samples, kept, true, &r->agg)) {
 		snprintf(err, errlen, "no repetition could be timed");
 		rc = MEMCAL_ERROR;
 	}

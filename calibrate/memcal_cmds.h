@@ -11,7 +11,5 @@
 int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 int cal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv);
 int cal_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
-/* Implemented in reports/ (cmd_report.c). */
-int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv);
 
 #endif /* MEMCAL_CMDS_H */

@@ -4,6 +4,7 @@
  * profile in the database.  The subcommands are a table, as in bpftool.
  */
 #include "memcal_cmds.h"
+#include "memcal_report.h"
 
 static const struct cli_command memcal_commands[] = {
 	{ "run", cal_cmd_run,

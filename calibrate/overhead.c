@@ -196,12 +196,16 @@ char *cal_overhead_params_json(const struct overhead_params *p)
 	return txt;
 }
 
-/* cal_overhead_other_core - the first core of @t other than @cpu (where the
- * master goes when it is not on the measured core), or -1. */
-int cal_overhead_other_core(const struct memcal_topology *t, unsigned cpu)
+/* cal_overhead_other_core - *@other: the first core of @t other than @cpu
+ * (where the master goes when it is not on the measured core); false when
+ * @t has no other. */
+bool cal_overhead_other_core(const struct memcal_topology *t, unsigned cpu,
+			     unsigned *other)
 {
 	for (unsigned i = 0; i < t->n_cores; i++)
-		if (t->cpus[i] != cpu)
-			return (int)t->cpus[i];
-	return -1;
+		if (t->cpus[i] != cpu) {
+			*other = t->cpus[i];
+			return true;
+		}
+	return false;
 }

@@ -169,7 +169,8 @@ int cal_overhead_measure(struct cli_ctx *ctx, const struct memcal_topology *t,
 		     char *err, size_t len);
 uint64_t cal_overhead_timer_res_ns(void);
 char *cal_overhead_params_json(const struct overhead_params *p);
-int cal_overhead_other_core(const struct memcal_topology *t, unsigned cpu);
+bool cal_overhead_other_core(const struct memcal_topology *t, unsigned cpu,
+			     unsigned *other);
 void cal_overhead_result_free(struct overhead_result *r);
 void cal_overhead_note(struct overhead_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -467,12 +467,13 @@ static int sweep_series(struct sweep *s, enum ovh_bench b, unsigned cpu,
 {
 	struct mcfg cfg[2];
 	unsigned ncfg = 0;
-	int other = cal_overhead_other_core(s->t, cpu);
+	unsigned other;
+	bool has_other = cal_overhead_other_core(s->t, cpu, &other);
 
 	memset(cfg, 0, sizeof(cfg));
-	if (other >= 0)
-		cfg[ncfg++].master = other;
-	if (s->p->master_effect || other < 0)
+	if (has_other)
+		cfg[ncfg++].master = (int)other;
+	if (s->p->master_effect || !has_other)
 		cfg[ncfg++].master = (int)cpu;
 	for (size_t i = 0; i < n_per; i++) {
 		char what[64];

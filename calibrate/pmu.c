@@ -4,6 +4,7 @@
  */
 #include "pmu.h"
 #include "pmu_tables_arm.h"
+#include "memcal_status.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -145,7 +146,8 @@ const struct memcal_pmu_family *cal_pmu_family_find(const char *pfm_name,
 
 /*
  * encode - perf attr for candidate @c: libpfm4 first ("<pmu>::<event>"),
- * then the raw number.  Fills @e's name and encoding; 0 or -1.
+ * then the raw number.  Fills @e's name and encoding; 0, or
+ * MEMCAL_EUNSUPPORTED when neither encodes it.
  */
 static int encode(const struct memcal_pmu_candidate *c, const char *pmu,
 		  struct memcal_pmu_event *e, struct perf_event_attr *attr)
@@ -164,7 +166,7 @@ static int encode(const struct memcal_pmu_candidate *c, const char *pmu,
 		else
 			w = snprintf(e->name, sizeof(e->name), "%s", c->event);
 		if (w < 0 || (size_t)w >= sizeof(e->name))
-			return -1;
+			return MEMCAL_EINVAL;
 		rc = pfm_get_os_event_encoding(e->name, PFM_PLM3,
 					       PFM_OS_PERF_EVENT, &arg);
 		if (rc == PFM_SUCCESS)
@@ -174,7 +176,7 @@ static int encode(const struct memcal_pmu_candidate *c, const char *pmu,
 		memset(attr, 0, sizeof(*attr));
 	}
 	if (!c->has_raw)
-		return -1;
+		return MEMCAL_EUNSUPPORTED;
 	attr->type = PERF_TYPE_RAW;
 	attr->config = c->raw;
 	attr->exclude_kernel = 1;
@@ -191,7 +193,7 @@ done:
 /*
  * cal_pmu_discover - identify the family, encode and open every
  * candidate, and fill @r->status.  Always returns 0 unless memory runs
- * out (-1): "no PMU" is a result, not an error.
+ * out (MEMCAL_ENOMEM): "no PMU" is a result, not an error.
  */
 int cal_pmu_discover(struct memcal_pmu_report *r)
 {
@@ -233,7 +235,7 @@ int cal_pmu_discover(struct memcal_pmu_report *r)
 	r->events = calloc(r->n_events, sizeof(*r->events));
 	r->fds = calloc(r->n_events, sizeof(*r->fds));
 	if (!r->events || !r->fds)
-		return -1;
+		return MEMCAL_ENOMEM;
 	for (size_t i = 0; i < r->n_events; i++) {
 		const struct memcal_pmu_candidate *c = &r->family->events[i];
 		struct memcal_pmu_event *e = &r->events[i];
@@ -243,7 +245,7 @@ int cal_pmu_discover(struct memcal_pmu_report *r)
 		r->fds[i] = -1;
 		snprintf(e->pmu, sizeof(e->pmu), "%s", r->status.pmu_name);
 		snprintf(e->traffic, sizeof(e->traffic), "%s", c->traffic);
-		if (encode(c, pfm_ok ? pfm : NULL, e, &attr) < 0) {
+		if (encode(c, pfm_ok ? pfm : NULL, e, &attr)) {
 			if (!e->message[0])
 				snprintf(e->message, sizeof(e->message),
 					 "cannot be encoded");
@@ -298,7 +300,10 @@ double cal_pmu_error_pct(double bpe)
 	return best;
 }
 
-/* count_pass - one kernel pass over @buf with @fd counting; count or -1. */
+/*
+ * count_pass - one kernel pass over @buf with @fd counting; the count, or
+ * CAL_PMU_NO_COUNT.
+ */
 static double count_pass(int fd, const struct memcal_kernel *k, void *buf,
 			 size_t bytes)
 {
@@ -311,21 +316,21 @@ static double count_pass(int fd, const struct memcal_kernel *k, void *buf,
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	(void)sink;
 	if (read(fd, &count, sizeof(count)) != sizeof(count))
-		return -1;
+		return CAL_PMU_NO_COUNT;
 	return (double)count;
 }
 
 /*
  * cal_pmu_count_pass - what @fd counts while the best read (or, with
  * @write, write) kernel passes once over @buf (@bytes, a multiple of
- * MEMCAL_KERNEL_GRANULE); -1 when it cannot be read.
+ * MEMCAL_KERNEL_GRANULE); CAL_PMU_NO_COUNT when it cannot be read.
  */
 double cal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes)
 {
 	const struct memcal_kernel *k =
 		cal_kernel_best(write ? MEMCAL_OP_WRITE : MEMCAL_OP_READ);
 
-	return k ? count_pass(fd, k, buf, bytes) : -1;
+	return k ? count_pass(fd, k, buf, bytes) : CAL_PMU_NO_COUNT;
 }
 
 /*

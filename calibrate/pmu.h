@@ -84,6 +84,8 @@ const struct memcal_pmu_family *cal_pmu_family_find(const char *pfm_name,
 						       unsigned arm_part);
 int cal_pmu_discover(struct memcal_pmu_report *r);
 int cal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes);
+/* What cal_pmu_count_pass() returns when the counter cannot be read. */
+#define CAL_PMU_NO_COUNT (-1.0)
 double cal_pmu_count_pass(int fd, bool write, void *buf, size_t bytes);
 double cal_pmu_error_pct(double bytes_per_event);
 void cal_pmu_report_free(struct memcal_pmu_report *r);

@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "cpu_types.h"
 #include "kernels.h"
+#include "memcal_status.h"
 #include "memreg.h"
 #include "pmu_selfcheck.h"
 #include "stats.h"
@@ -199,7 +200,7 @@ kind_of(const struct memcal_cpu_kind *kinds, size_t n, unsigned cpu)
  * check counts on @cpu with, by memtune's rule: with several kinds of CPU
  * in @kinds, the kind's own event (its memreg spec, "9:0x2a": the type
  * is the kind's PMU); else, or when the kind has none, the run's chosen
- * event of @r.  Return: 0, or -1 when there is neither.
+ * event of @r.  Return: 0, or MEMCAL_ENOTFOUND when there is neither.
  */
 int cal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 			       const struct memcal_cpu_kind *kinds,
@@ -233,7 +234,7 @@ int cal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 		    !strcmp(r->events[i].traffic, traffic))
 			run = &r->events[i];
 	if (!run)
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	e->attr.type = run->perf_type;
 	e->attr.config = run->perf_config;
 	e->attr.config1 = run->perf_config1;
@@ -354,7 +355,7 @@ static double count_median(int fd, bool wr, void *buf, size_t bytes,
  * the median of three passes after a warm-up is judged.  An event that
  * counts nothing loses its "chosen" mark.  @read_rate receives the read
  * event's count per second (0 when unknown).  Runs on the thread that
- * opened @r's events.  Return: 0, or -1 when @add fails.
+ * opened @r's events.  Return: 0, or MEMCAL_ENOMEM when @add fails.
  */
 int cal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 			    size_t bytes, unsigned line, double *read_rate,
@@ -374,7 +375,7 @@ int cal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 		snprintf(c.check, sizeof(c.check), "%s-count", traffic[t]);
 		if (!r->status.available) {
 			if (skip(add, user, c.check, NO_COUNTER))
-				return -1;
+				return MEMCAL_ENOMEM;
 			continue;
 		}
 		i = checked_event(r, traffic[t]);
@@ -383,7 +384,7 @@ int cal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 				 "opened, so none can be checked", traffic[t],
 				 r->family ? r->family->name : "this PMU");
 			if (skip(add, user, c.check, why))
-				return -1;
+				return MEMCAL_ENOMEM;
 			continue;
 		}
 		snprintf(c.event, sizeof(c.event), "%s", r->events[i].name);
@@ -400,7 +401,7 @@ int cal_selfcheck_counts(struct memcal_pmu_report *r, void *buf,
 		if (!wr && secs > 0)
 			*read_rate = c.measured / secs;
 		if (add(user, &c))
-			return -1;
+			return MEMCAL_ENOMEM;
 	}
 	return 0;
 }
@@ -483,7 +484,7 @@ static int kind_count(struct memcal_cpu_kind *kinds, size_t n_kinds,
  * event that counts nothing is taken from @kinds (its why says so).  A
  * kind with no CPU in the run is stored as skipped.  One kind: nothing
  * (the run's events are the kind's, checked by cal_selfcheck_counts).
- * Return: 0, or -1 when @add fails.
+ * Return: 0, or MEMCAL_ENOMEM when @add fails.
  */
 int cal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
 				 size_t n_kinds, const unsigned *cpus,
@@ -509,7 +510,7 @@ int cal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
 				if (kind_count(kinds, n_kinds, i, cpus[j],
 					       traffic[t], buf, bytes, line,
 					       add, user))
-					return -1;
+					return MEMCAL_ENOMEM;
 				continue;
 			}
 			snprintf(check, sizeof(check), "%s-count", traffic[t]);
@@ -518,7 +519,7 @@ int cal_selfcheck_kind_counts(struct memcal_cpu_kind *kinds,
 				 "checked", k->label, k->cpus, traffic[t],
 				 k->event[t]);
 			if (skip(add, user, check, why))
-				return -1;
+				return MEMCAL_ENOMEM;
 		}
 	}
 	return 0;
@@ -558,7 +559,7 @@ static void read_for(double seconds, void *user)
  * will use it must deliver its overflow interrupts at
  * MEMCAL_SELFCHECK_PERIOD_US's rate.  The sample period is taken from
  * @read_rate so that the load should overflow four times as often as
- * needed.  Return: 0, or -1 when @add fails.
+ * needed.  Return: 0, or MEMCAL_ENOMEM when @add fails.
  */
 int cal_selfcheck_delivery(const struct memcal_pmu_report *r,
 			      const struct memcal_cpu_kind *kinds,
@@ -590,7 +591,7 @@ int cal_selfcheck_delivery(const struct memcal_pmu_report *r,
 				 "cannot be checked with it on cpu %u",
 				 cpus[i]);
 			if (add(user, &c))
-				return -1;
+				return MEMCAL_ENOMEM;
 			continue;
 		}
 		e.attr.exclude_kernel = 1;
@@ -607,7 +608,7 @@ int cal_selfcheck_delivery(const struct memcal_pmu_report *r,
 		snprintf(c.message, sizeof(c.message), "%.250s%s%.255s", e.whose,
 			 e.whose[0] ? ": " : "", d.message);
 		if (add(user, &c))
-			return -1;
+			return MEMCAL_ENOMEM;
 	}
 	return 0;
 }

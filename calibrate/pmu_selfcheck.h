@@ -79,7 +79,10 @@ int cal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 			       const char *traffic,
 			       struct memcal_selfcheck_event *e);
 
-/* Receives each self-check as it is decided; returns 0 or -1 (memory). */
+/*
+ * Receives each self-check as it is decided; returns 0, non-zero when out
+ * of memory (the self-checks then return MEMCAL_ENOMEM).
+ */
 typedef int (*memcal_selfcheck_add_fn)(void *user,
 				       const struct memcal_selfcheck *c);
 

@@ -167,6 +167,7 @@ static int check_file(const char *dir, const char *rel, bool want_dir,
 /*
  * set_root - point environment variable @name at @dir/@rel, keeping its
  * old value in @old (malloc'd, NULL when unset) for restore_root().
+ * Returns 0 or MEMCAL_ENOMEM.
  */
 static int set_root(const char *name, const char *dir, const char *rel,
 		    char **old)
@@ -176,9 +177,9 @@ static int set_root(const char *name, const char *dir, const char *rel,
 
 	*old = v ? strdup(v) : NULL;
 	if (v && !*old)
-		return -1;
+		return MEMCAL_ENOMEM;
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	return setenv(name, path, 1);
+	return setenv(name, path, 1) ? MEMCAL_ENOMEM : 0;
 }
 
 /* restore_root - put @name back as set_root() found it; frees @old. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * results.c - the in-memory run, and storing and loading it (one
- * transaction per run).
+ * results.c - the in-memory run and storing it (one transaction per run);
+ * a stored run is read back by figures/' fig_run_load().
  */
 #include "results.h"
 #include "overhead.h"
@@ -10,58 +10,64 @@
 #include <string.h>
 #include <unistd.h>
 
-/* grow - make room for one more element of @size in *@v (cap doubles). */
+/*
+ * grow - make room for one more element of @size in *@v (cap doubles);
+ * MEMCAL_OK or MEMCAL_ENOMEM.
+ */
 static int grow(void **v, size_t n, size_t *cap, size_t size)
 {
 	void *p;
 	size_t nc;
 
 	if (n < *cap)
-		return 0;
+		return MEMCAL_OK;
 	nc = *cap ? 2 * *cap : 16;
 	p = realloc(*v, nc * size);
 	if (!p)
-		return -1;
+		return MEMCAL_ENOMEM;
 	*v = p;
 	*cap = nc;
-	return 0;
+	return MEMCAL_OK;
 }
 
-/* cal_result_add_bw - append a bandwidth row; 0 or -1 (no memory). */
+/* cal_result_add_bw - append a bandwidth row; MEMCAL_OK or MEMCAL_ENOMEM. */
 int cal_result_add_bw(struct memcal_run_result *r,
 			 const struct memcal_bw *bw)
 {
 	if (grow((void **)&r->bw, r->n_bw, &r->cap_bw, sizeof(*bw)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	r->bw[r->n_bw++] = *bw;
-	return 0;
+	return MEMCAL_OK;
 }
 
-/* cal_result_add_latency - append a latency row; 0 or -1. */
+/* cal_result_add_latency - append a latency row; MEMCAL_OK or MEMCAL_ENOMEM. */
 int cal_result_add_latency(struct memcal_run_result *r,
 			      const struct memcal_latency_point *pt)
 {
 	if (grow((void **)&r->lat, r->n_lat, &r->cap_lat, sizeof(*pt)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	r->lat[r->n_lat++] = *pt;
-	return 0;
+	return MEMCAL_OK;
 }
 
-/* cal_result_add_pmu_event - append a PMU candidate row; 0 or -1. */
+/*
+ * cal_result_add_pmu_event - append a PMU candidate row; MEMCAL_OK or
+ * MEMCAL_ENOMEM.
+ */
 int cal_result_add_pmu_event(struct memcal_run_result *r,
 				const struct memcal_pmu_event *e)
 {
 	if (grow((void **)&r->pmu_events, r->n_pmu_events, &r->cap_pmu,
 		 sizeof(*e)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	r->pmu_events[r->n_pmu_events++] = *e;
-	return 0;
+	return MEMCAL_OK;
 }
 
 /*
  * cal_result_add_selfcheck - append a self-check to the result @r (a
  * struct memcal_run_result; void so it serves as memcal_selfcheck_add_fn).
- * Returns 0 or -1.
+ * Returns MEMCAL_OK or MEMCAL_ENOMEM.
  */
 int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 {
@@ -69,9 +75,9 @@ int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 
 	if (grow((void **)&res->checks, res->n_checks, &res->cap_checks,
 		 sizeof(*c)))
-		return -1;
+		return MEMCAL_ENOMEM;
 	res->checks[res->n_checks++] = *c;
-	return 0;
+	return MEMCAL_OK;
 }
 
 /*
@@ -90,7 +96,7 @@ int cal_result_add_guaranteed(struct memcal_run_result *r,
 
 /*
  * cal_result_note - append a sentence to the run's notes ("; "
- * separated).  Returns 0 or -1.
+ * separated).  Returns MEMCAL_OK or MEMCAL_ENOMEM.
  */
 int cal_result_note(struct memcal_run_result *r, const char *note)
 {
@@ -98,12 +104,12 @@ int cal_result_note(struct memcal_run_result *r, const char *note)
 	char *p = realloc(r->run.notes, old + strlen(note) + 3);
 
 	if (!p)
-		return -1;
+		return MEMCAL_ENOMEM;
 	if (old)
 		strcpy(p + old, "; ");
 	strcpy(p + old + (old ? 2 : 0), note);
 	r->run.notes = p;
-	return 0;
+	return MEMCAL_OK;
 }
 
 /* cal_result_free - release everything the result owns. */
@@ -177,107 +183,6 @@ int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 			 memcal_db_errmsg(db));
 		memcal_db_rollback(db);
 		r->run.id = 0;
-	}
-	return rc;
-}
-
-/* load_bw - list callback: append a bandwidth row. */
-static int load_bw(const struct memcal_bw *bw, void *user)
-{
-	return cal_result_add_bw(user, bw) ? MEMCAL_ERROR : 0;
-}
-
-/* load_lat - list callback: append a latency row. */
-static int load_lat(const struct memcal_latency_point *pt, void *user)
-{
-	return cal_result_add_latency(user, pt) ? MEMCAL_ERROR : 0;
-}
-
-/* load_sus - list callback: keep up to two sustainable rows. */
-static int load_sus(const struct memcal_sustainable *s, void *user)
-{
-	struct memcal_run_result *r = user;
-
-	if (r->n_sus < 2)
-		r->sus[r->n_sus++] = *s;
-	return 0;
-}
-
-/* load_mix - list callback: keep the family's curves. */
-static int load_mix(const struct memcal_mix_curve *c, void *user)
-{
-	struct memcal_run_result *r = user;
-
-	if (r->n_mix < MEMCAL_MIX_COUNT)
-		r->mix[r->n_mix++] = *c;
-	return 0;
-}
-
-/* load_pmu - list callback: append a PMU candidate row. */
-static int load_pmu(const struct memcal_pmu_event *e, void *user)
-{
-	return cal_result_add_pmu_event(user, e) ? MEMCAL_ERROR : 0;
-}
-
-/* load_kind - list callback: keep a kind of CPU (as many as a run stores). */
-static int load_kind(const struct memcal_cpu_kind *k, void *user)
-{
-	struct memcal_run_result *r = user;
-
-	if (r->n_kinds < sizeof(r->kinds) / sizeof(r->kinds[0]))
-		r->kinds[r->n_kinds++] = *k;
-	return 0;
-}
-
-/* load_guar - list callback: keep a guaranteed-bandwidth figure. */
-static int load_guar(const struct memcal_guaranteed *g, void *user)
-{
-	cal_result_add_guaranteed(user, g);	/* more than a run stores: dropped */
-	return 0;
-}
-
-/* load_check - list callback: append a self-check. */
-static int load_check(const struct memcal_selfcheck *c, void *user)
-{
-	return cal_result_add_selfcheck(user, c) ? MEMCAL_ERROR : 0;
-}
-
-/*
- * cal_result_load - read run @run_id and all its rows back into @r
- * (free it with cal_result_free()).  Returns a MEMCAL_DB_* code.
- */
-int cal_result_load(memcal_db *db, int64_t run_id,
-		       struct memcal_run_result *r, char *err, size_t errlen)
-{
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	rc = memcal_db_run_get(db, run_id, &r->run);
-	if (!rc)
-		rc = memcal_db_platform_get(db, r->run.platform_id, &r->platform);
-	if (!rc)
-		rc = memcal_db_bw_list(db, run_id, load_bw, r);
-	if (!rc)
-		rc = memcal_db_latency_list(db, run_id, load_lat, r);
-	if (!rc)
-		rc = memcal_db_sustainable_list(db, run_id, load_sus, r);
-	if (!rc)
-		rc = memcal_db_mix_curve_list(db, run_id, load_mix, r);
-	if (!rc)
-		rc = memcal_db_pmu_status_get(db, run_id, &r->pmu);
-	if (rc == MEMCAL_ENOTFOUND && r->run.id)
-		rc = 0;	/* a run without PMU status (overhead runs) */
-	if (!rc)
-		rc = memcal_db_pmu_event_list(db, run_id, load_pmu, r);
-	if (!rc)
-		rc = memcal_db_selfcheck_list(db, run_id, load_check, r);
-	if (!rc)
-		rc = memcal_db_cpu_kind_list(db, run_id, load_kind, r);
-	if (!rc)
-		rc = memcal_db_guaranteed_list(db, run_id, load_guar, r);
-	if (rc) {
-		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
-		cal_result_free(r);
 	}
 	return rc;
 }

@@ -2,7 +2,7 @@
 /*
  * results.h - everything one `memcal run` measured, held in memory until
  * it is stored in the database in one transaction (so an interrupted run
- * leaves nothing), and loaded back from it for display.
+ * leaves nothing); figures/ reads a stored run back (fig_run_load()).
  *
  * The rows are the database's own structs (db/memcal_db.h): what is
  * printed, emitted as JSON and stored is the same data.
@@ -79,17 +79,14 @@ void cal_result_free(struct memcal_run_result *r);
 
 int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 			char *err, size_t errlen);
-int cal_result_load(memcal_db *db, int64_t run_id,
-		       struct memcal_run_result *r, char *err, size_t errlen);
 
 void cal_result_print(const struct memcal_run_result *r, FILE *out);
 void cal_selfchecks_print(FILE *out, const struct memcal_selfcheck *c,
 			     size_t n);
 void cal_print_wrapped(FILE *out, const char *lead, const char *text,
 			 int width);
-json_t *cal_result_to_json(const struct memcal_run_result *r);
+json_t *cal_result_to_json(memcal_db *db, const struct memcal_run_result *r);
 void cal_guaranteed_print(FILE *out, json_t *arr);
-json_t *cal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n);
 void cal_cpu_kinds_print(FILE *out, json_t *arr);
 void cal_mix_print(FILE *out, json_t *arr);
 

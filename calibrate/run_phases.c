@@ -317,13 +317,15 @@ struct knee_figures {
  * knee_of - the knee of @n points of @pts; a curve that never left the
  * bound is a lower bound: the larger of its highest bandwidth and
  * @ceiling (the most the same traffic reached unpaced), described as
- * @what traffic.  -1 when no knee can be computed.
+ * @what traffic.  Returns 0 or cal_knee_find()'s status when no knee can
+ * be computed.
  */
 static int knee_of(const struct memcal_lat_point *pts, unsigned n,
 		   double ceiling, unsigned n_load, const char *what,
 		   struct knee_figures *f)
 {
 	struct memcal_curve_point curve[n];
+	int rc;
 
 	/* The knee uses each point's best repetition: foreign load only
 	 * ever adds time to a chase. */
@@ -331,8 +333,9 @@ static int knee_of(const struct memcal_lat_point *pts, unsigned n,
 		curve[i].bw = pts[i].bw;
 		curve[i].lat = pts[i].lat.min;
 	}
-	if (cal_knee_find(curve, n, MEMCAL_KNEE_BOUND_RATIO, &f->knee))
-		return -1;
+	rc = cal_knee_find(curve, n, MEMCAL_KNEE_BOUND_RATIO, &f->knee);
+	if (rc)
+		return rc;
 	f->sustainable = f->knee.bandwidth;
 	if (f->knee.lower_bound) {
 		if (ceiling > f->sustainable)
@@ -550,7 +553,7 @@ static int phase_latency(struct run_state *s, char *err, size_t errlen)
 		peak[m] = k ? mix_peak(s, k, err, errlen) : 0;
 	}
 	if (cal_chase_build(s->b.bufs[0].base, s->b.bytes,
-			       memcal_platform_topology_line_size(s->t), 0x5eed) < 0) {
+			       memcal_platform_topology_line_size(s->t), 0x5eed)) {
 		snprintf(err, errlen, "cannot build the pointer chase over %zu "
 			 "bytes", s->b.bytes);
 		return MEMCAL_ENOMEM;

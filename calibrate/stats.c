@@ -3,6 +3,7 @@
  * stats.c - medians, collapse filtering and /proc/stat foreign load.
  */
 #include "stats.h"
+#include "memcal_status.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,8 @@ double cal_median(double *v, unsigned n)
 /*
  * cal_stats_compute - drop collapsed repetitions of @samples (see
  * stats.h) and summarise the rest into @out.  @higher_is_better is true
- * for bandwidths and false for times/latencies.  Returns 0, or -1 when
- * @n is 0 or memory runs out.
+ * for bandwidths and false for times/latencies.  Returns 0, MEMCAL_EINVAL
+ * when @n is 0 or MEMCAL_ENOMEM.
  */
 int cal_stats_compute(const double *samples, unsigned n,
 			 bool higher_is_better, struct memcal_stats *out)
@@ -42,10 +43,10 @@ int cal_stats_compute(const double *samples, unsigned n,
 
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
-		return -1;
+		return MEMCAL_EINVAL;
 	v = malloc(n * sizeof(*v));
 	if (!v)
-		return -1;
+		return MEMCAL_ENOMEM;
 	memcpy(v, samples, n * sizeof(*v));
 	med = cal_median(v, n);
 	for (unsigned i = 0; i < n; i++) {
@@ -75,7 +76,7 @@ void cal_procstat_free(struct memcal_procstat *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* grow - enlarge the per-CPU arrays of @s to @nc entries; 0 or -1. */
+/* grow - enlarge the per-CPU arrays of @s to @nc entries; 0 or MEMCAL_ENOMEM. */
 static int grow(struct memcal_procstat *s, unsigned nc, unsigned *cap)
 {
 	uint64_t *b;
@@ -83,19 +84,19 @@ static int grow(struct memcal_procstat *s, unsigned nc, unsigned *cap)
 
 	b = realloc(s->busy, nc * sizeof(*b));
 	if (!b)
-		return -1;
+		return MEMCAL_ENOMEM;
 	s->busy = b;
 	b = realloc(s->total, nc * sizeof(*b));
 	if (!b)
-		return -1;
+		return MEMCAL_ENOMEM;
 	s->total = b;
 	b = realloc(s->steal, nc * sizeof(*b));
 	if (!b)
-		return -1;
+		return MEMCAL_ENOMEM;
 	s->steal = b;
 	c = realloc(s->cpu_id, nc * sizeof(*c));
 	if (!c)
-		return -1;
+		return MEMCAL_ENOMEM;
 	s->cpu_id = c;
 	*cap = nc;
 	return 0;
@@ -103,7 +104,7 @@ static int grow(struct memcal_procstat *s, unsigned nc, unsigned *cap)
 
 /*
  * cal_procstat_read - snapshot /proc/stat into @s (free it with
- * cal_procstat_free()).  Returns 0 or -1.
+ * cal_procstat_free()).  Returns 0, MEMCAL_ECANTOPEN or MEMCAL_ENOMEM.
  */
 int cal_procstat_read(struct memcal_procstat *s)
 {
@@ -113,7 +114,7 @@ int cal_procstat_read(struct memcal_procstat *s)
 
 	memset(s, 0, sizeof(*s));
 	if (!f)
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long v[10] = { 0 };
 		unsigned id;
@@ -128,10 +129,10 @@ int cal_procstat_read(struct memcal_procstat *s)
 			   &id, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
 			   &v[7]) < 9)
 			continue;
-		if (s->n_cpus == cap && grow(s, cap ? 2 * cap : 8, &cap) < 0) {
+		if (s->n_cpus == cap && grow(s, cap ? 2 * cap : 8, &cap)) {
 			fclose(f);
 			cal_procstat_free(s);
-			return -1;
+			return MEMCAL_ENOMEM;
 		}
 		/* user nice system idle iowait irq softirq steal */
 		s->cpu_id[s->n_cpus] = id;

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * summary.c - a run as a human summary table and as JSON.  `memcal run`
- * prints it at the end; `memcal show` can print a stored run the same way
- * (cal_result_load() then cal_result_print()).
+ * prints it at the end; its JSON is the stored run in figures/' form, the
+ * one `memcal show` and the reports print.
  *
  * Bandwidths are program-visible bytes per second in GB/s (10^9): a
  * store counts once although ordinary stores cause about twice that DRAM
  * traffic (read for ownership, then write-back); a copy counts the bytes
  * read plus the bytes written.
  */
-#include "memcal_reports.h"
 #include "results.h"
 
 #include <string.h>
 
-#include "memcal_reports.h"
+#include "memcal_figures.h"
 
 /* print_bw - the bandwidth table. */
 static void print_bw(const struct memcal_run_result *r, FILE *out)
@@ -72,7 +71,7 @@ static void print_sustainable(const struct memcal_run_result *r, FILE *out)
 }
 
 /**
- * cal_mix_print() - the family from its JSON (report_mix_curve_json()
+ * cal_mix_print() - the family from its JSON (fig_mix_curve_json()
  * elements of @arr): per read share the unpaced peak, the knee, the
  * sustainable figure and the curve as bandwidth/latency pairs.
  */
@@ -168,25 +167,6 @@ void cal_guaranteed_print(FILE *out, json_t *arr)
 }
 
 /**
- * cal_cpu_kinds_json() - @n kinds of CPU as the JSON array `memcal
- * run --json` and `memcal show --json` carry as "cpu_kinds".
- */
-json_t *cal_cpu_kinds_json(const struct memcal_cpu_kind *k, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:i, s:{s:s, s:s, s:s}, s:{s:s, s:s, s:s}}",
-			"cpus", k[i].cpus, "label", k[i].label, "perf_pmu", k[i].perf_pmu,
-			"perf_type", k[i].perf_type, "read", "event", k[i].event[0],
-			"name", k[i].event_name[0], "why", k[i].why[0], "write",
-			"event", k[i].event[1], "name", k[i].event_name[1], "why",
-			k[i].why[1]));
-	return a;
-}
-
-/**
  * cal_cpu_kinds_print() - the kinds of CPU of @arr (the JSON above)
  * and the event each counts with, the one memtune gives its CPUs, or why
  * it has none.  Nothing for a run that stored no kind.
@@ -241,7 +221,7 @@ static void print_pmu(const struct memcal_run_result *r, FILE *out)
 				e->message[0] ? e->message : "not validated");
 	}
 	cal_selfchecks_print(out, r->checks, r->n_checks);
-	kinds = cal_cpu_kinds_json(r->kinds, r->n_kinds);
+	kinds = fig_cpu_kinds_json(r->kinds, r->n_kinds);
 	cal_cpu_kinds_print(out, kinds);
 	json_decref(kinds);
 }
@@ -325,7 +305,7 @@ void cal_result_print(const struct memcal_run_result *r, FILE *out)
 	print_latency(r, out);
 	print_sustainable(r, out);
 	if (r->n_guar) {
-		json_t *g = report_guaranteed_json(r->guar, r->n_guar);
+		json_t *g = fig_guaranteed_json(r->guar, r->n_guar);
 
 		cal_guaranteed_print(out, g);
 		json_decref(g);
@@ -335,7 +315,7 @@ void cal_result_print(const struct memcal_run_result *r, FILE *out)
 
 		for (size_t i = 0; i < r->n_mix; i++)
 			json_array_append_new(mix,
-					      report_mix_curve_json(&r->mix[i]));
+					      fig_mix_curve_json(&r->mix[i]));
 		cal_mix_print(out, mix);
 		json_decref(mix);
 	}
@@ -344,102 +324,44 @@ void cal_result_print(const struct memcal_run_result *r, FILE *out)
 		cal_print_wrapped(out, "notes: ", r->run.notes, 78);
 }
 
-/* bw_json - one bandwidth row as JSON. */
-static json_t *bw_json(const struct memcal_bw *b)
-{
-	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:I, s:f, s:i, s:f, s:f, "
-			 "s:f}", "kind", b->kind, "scope", b->scope,
-			 "cpus", b->cpus, "n_cpus", b->n_cpus,
-			 "variant", b->variant,
-			 "buffer_bytes", (json_int_t)b->buffer_bytes,
-			 "read_share", b->read_share,
-			 "repetitions", b->repetitions,
-			 "median_bps", b->median_bps, "min_bps", b->min_bps,
-			 "max_bps", b->max_bps);
-}
-
-/* lat_json - one latency point as JSON. */
-static json_t *lat_json(const struct memcal_latency_point *p)
-{
-	return json_pack("{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f}",
-			 "traffic", p->traffic, "chase_cpu", p->chase_cpu,
-			 "load_cpus", p->load_cpus, "pace", p->pace,
-			 "bandwidth_bps", p->bandwidth_bps,
-			 "latency_ns", p->latency_ns,
-			 "latency_min_ns", p->latency_min_ns,
-			 "latency_max_ns", p->latency_max_ns);
-}
-
-/* pmu_event_json - one PMU candidate as JSON. */
-static json_t *pmu_event_json(const struct memcal_pmu_event *e)
-{
-	return json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:b, s:f, s:f, s:b, "
-			 "s:s}", "name", e->name, "pmu", e->pmu,
-			 "traffic", e->traffic, "perf_type", (int)e->perf_type,
-			 "perf_config", (json_int_t)e->perf_config,
-			 "perf_config1", (json_int_t)e->perf_config1,
-			 "opened", e->opened,
-			 "bytes_per_event", e->bytes_per_event,
-			 "error_pct", e->error_pct, "chosen", e->chosen,
-			 "message", e->message);
-}
-
-/*
- * cal_result_to_json - the whole run as one JSON object (new
- * reference, or NULL when memory runs out).
+/**
+ * cal_result_to_json() - stored run @r as one JSON document: its own row,
+ * its board, and its figures as the database holds them now
+ * (fig_run_load(), fig_run_json(): what `memcal show --run ID --json`
+ * prints for the run).
+ * Return: a new object, or NULL on a database failure (message on @db)
+ * or when memory ran out.
  */
-json_t *cal_result_to_json(const struct memcal_run_result *r)
+json_t *cal_result_to_json(memcal_db *db, const struct memcal_run_result *r)
 {
-	json_t *bw = json_array(), *lat = json_array(), *sus = json_array(),
-	       *ev = json_array(), *mix = json_array(), *sc = json_array(),
-	       *topo = NULL, *params = NULL, *doc;
 	const struct memcal_platform *p = &r->platform;
+	json_t *topo = NULL, *params = NULL, *doc, *figs;
+	struct fig_run f;
 
-	for (size_t i = 0; i < r->n_mix; i++)
-		json_array_append_new(mix, report_mix_curve_json(&r->mix[i]));
-	for (size_t i = 0; i < r->n_bw; i++)
-		json_array_append_new(bw, bw_json(&r->bw[i]));
-	for (size_t i = 0; i < r->n_lat; i++)
-		json_array_append_new(lat, lat_json(&r->lat[i]));
-	for (size_t i = 0; i < r->n_sus; i++)
-		json_array_append_new(sus, json_pack(
-			"{s:s, s:f, s:f, s:f, s:s, s:b}",
-			"traffic", r->sus[i].traffic,
-			"bandwidth_bps", r->sus[i].bandwidth_bps,
-			"idle_latency_ns", r->sus[i].idle_latency_ns,
-			"bound_ratio", r->sus[i].bound_ratio,
-			"criterion", r->sus[i].criterion,
-			"lower_bound", r->sus[i].lower_bound));
-	for (size_t i = 0; i < r->n_pmu_events; i++)
-		json_array_append_new(ev, pmu_event_json(&r->pmu_events[i]));
-	for (size_t i = 0; i < r->n_checks; i++)
-		json_array_append_new(sc, report_selfcheck_json(&r->checks[i]));
+	if (fig_run_load(db, r->run.id, &f))
+		return NULL;
+	figs = fig_run_json(&f);
+	fig_run_free(&f);
 	if (p->topology_json)
 		topo = json_loads(p->topology_json, 0, NULL);
 	if (r->run.params_json)
 		params = json_loads(r->run.params_json, 0, NULL);
 	doc = json_pack("{s:I, s:s, s:s, s:s, s:s, s:o?, s:s?, "
-			 "s:{s:s, s:s, s:s, s:s, s:s, s:o?}, "
-			 "s:o, s:o, s:o, s:o, s:{s:b, s:s, s:s, s:o, s:o}}",
-			 "run_id", (json_int_t)r->run.id, "kind", r->run.kind,
-			 "tool_version", r->run.tool_version,
-			 "started_at", r->run.started_at,
-			 "finished_at", r->run.finished_at, "params", params,
-			 "notes", r->run.notes,
-			 "platform", "fingerprint", p->fingerprint,
-			 "hostname", p->hostname, "arch", p->arch,
-			 "cpu_model", p->cpu_model, "kernel", p->kernel,
-			 "topology", topo,
-			 "bandwidth", bw, "latency", lat, "sustainable", sus,
-			 "mix_curves", mix, "pmu", "available", r->pmu.available,
-			 "pmu_name", r->pmu.pmu_name, "message", r->pmu.message,
-			 "events", ev, "selfchecks", sc);
-	/* only runs that stored kinds of CPU have the key */
-	if (doc && r->n_kinds)
-		json_object_set_new(doc, "cpu_kinds",
-				    cal_cpu_kinds_json(r->kinds, r->n_kinds));
-	if (doc)
-		json_object_set_new(doc, "guaranteed",
-				    report_guaranteed_json(r->guar, r->n_guar));
-	return doc;
+			"s:{s:s, s:s, s:s, s:s, s:s, s:o?}}",
+			"run_id", (json_int_t)r->run.id, "kind", r->run.kind,
+			"tool_version", r->run.tool_version,
+			"started_at", r->run.started_at,
+			"finished_at", r->run.finished_at, "params", params,
+			"notes", r->run.notes,
+			"platform", "fingerprint", p->fingerprint,
+			"hostname", p->hostname, "arch", p->arch,
+			"cpu_model", p->cpu_model, "kernel", p->kernel,
+			"topology", topo);
+	if (doc && figs && !json_object_update(doc, figs)) {
+		json_decref(figs);
+		return doc;
+	}
+	json_decref(figs);
+	json_decref(doc);
+	return NULL;
 }

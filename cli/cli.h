@@ -29,7 +29,10 @@
 
 #include <jansson.h>
 
-/* Exit codes shared by every command. */
+/*
+ * Exit codes shared by every command.  A library's status becomes one
+ * through cli_exit_for(); CLI_EXIT_USAGE is the command line's own.
+ */
 enum cli_exit {
 	CLI_EXIT_OK = 0,
 	CLI_EXIT_FAILURE = 1,
@@ -37,8 +40,29 @@ enum cli_exit {
 	CLI_EXIT_UNSUPPORTED = 77,	/* not supported on this hardware */
 };
 
-/* Returned by cli_parse_options() when --help was printed: exit 0. */
-#define CLI_HELP_SHOWN (-1)
+/*
+ * What cli_parse_options() returns besides 0 and a CLI_EXIT_* code:
+ * --help or --version was printed and the command ends with exit 0.  It
+ * lies outside 0..255, so it is never taken for an exit code; cli_main()
+ * turns it into CLI_EXIT_OK.
+ */
+enum cli_parse_result {
+	CLI_HELP_SHOWN = 256,
+};
+
+/**
+ * cli_exit_for() - the exit code of a command that failed with @status.
+ * @status: an enum memcal_status (db/status/memcal_status.h).
+ *
+ * MEMCAL_OK is CLI_EXIT_OK, MEMCAL_EUNSUPPORTED is CLI_EXIT_UNSUPPORTED,
+ * every other status CLI_EXIT_FAILURE: a library cannot tell whether a
+ * bad value came from the command line, so CLI_EXIT_USAGE is chosen by
+ * the command's own parsing only.  The table is in docs/design.md
+ * ("Status codes") and the man pages' EXIT STATUS.
+ *
+ * Return: the CLI_EXIT_* code.
+ */
+int cli_exit_for(int status);
 
 /**
  * struct cli_ctx - state every subcommand receives.
@@ -130,6 +154,10 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 
 /* Output: the one JSON writer, used for results and for errors. */
 int cli_emit_json(struct cli_ctx *ctx, json_t *doc);
+
+/* Significant digits of every number in a JSON document memcal writes. */
+#define CLI_JSON_PRECISION 12
+bool cli_json_dumpf(const json_t *doc, FILE *f);
 int cli_error(struct cli_ctx *ctx, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cli_warn(struct cli_ctx *ctx, const char *fmt, ...)
@@ -202,7 +230,10 @@ void cli_progress_begin(struct cli_progress *p, struct cli_ctx *ctx,
 void cli_progress_step(struct cli_progress *p, const char *what);
 void cli_progress_end(struct cli_progress *p);
 
-/* Value parsers: 0 on success, -1 with *why set to a static message. */
+/*
+ * Value parsers: 0 on success; MEMCAL_ESYNTAX (malformed) or MEMCAL_EINVAL
+ * (out of range) with *why set to a static message.
+ */
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		  const char **why);
 int cli_parse_size(const char *s, uint64_t *out, const char **why);

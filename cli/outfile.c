@@ -32,8 +32,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "memcal_status.h"
 
-/* sink_write - cookie write: all of @buf to the fd, or -1 with the errno kept. */
+/*
+ * sink_write - cookie write: all of @buf to the fd, or 0 (fopencookie(3)'s
+ * failure, which sets the stream's error) with the errno kept.
+ */
 static ssize_t sink_write(void *cookie, const char *buf, size_t len)
 {
 	struct cli_sink *s = cookie;
@@ -47,14 +51,14 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
 		if (n <= 0) {
 			if (!s->err)
 				s->err = n < 0 ? errno : EIO;
-			return -1;
+			return 0;
 		}
 		done += (size_t)n;
 	}
 	return (ssize_t)len;
 }
 
-/* sink_close - cookie close: close the fd when the sink owns it. */
+/* sink_close - cookie close: close the fd when the sink owns it; 0 or EOF. */
 static int sink_close(void *cookie)
 {
 	struct cli_sink *s = cookie;
@@ -62,7 +66,7 @@ static int sink_close(void *cookie)
 	if (s->own_fd && close(s->fd)) {
 		if (!s->err)
 			s->err = errno;
-		return -1;
+		return EOF;
 	}
 	return 0;
 }
@@ -104,27 +108,30 @@ int cli_stream_errno(const struct cli_sink *s, int fallback)
 	return s && s->err ? s->err : fallback ? fallback : EIO;
 }
 
-/* connect_socket - a stream connection to the AF_UNIX socket @path. */
-static int connect_socket(const char *path)
+/*
+ * connect_socket - *@fd: a stream connection to the AF_UNIX socket @path.
+ * Return: 0 or MEMCAL_ECANTOPEN with errno saying why.
+ */
+static int connect_socket(const char *path, int *fd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, e;
+	int e;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		errno = ENAMETOOLONG;
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	}
 	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+	*fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*fd < 0)
+		return MEMCAL_ECANTOPEN;
+	if (connect(*fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		e = errno;
-		close(fd);
+		close(*fd);
 		errno = e;
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	}
-	return fd;
+	return 0;
 }
 
 /* current_umask - the process umask, read without changing it for long. */
@@ -137,62 +144,67 @@ static mode_t current_umask(void)
 }
 
 /*
- * open_replacement - the temporary file beside @o->target that will be
- * renamed over it; @st describes the file it replaces (NULL: new file).
+ * open_replacement - *@fd: the temporary file beside @o->target that will
+ * be renamed over it; @st describes the file it replaces (NULL: new file).
+ * Return: 0 or MEMCAL_ECANTOPEN with errno saying why.
  */
-static int open_replacement(struct cli_output *o, const struct stat *st)
+static int open_replacement(struct cli_output *o, const struct stat *st,
+			    int *fd)
 {
 	char dir[PATH_MAX], base[PATH_MAX];
 	mode_t mode = st ? st->st_mode & 07777 :
 			   0666 & ~current_umask();
-	int fd;
 
 	snprintf(dir, sizeof(dir), "%s", o->target);
 	snprintf(base, sizeof(base), "%s", o->target);
 	if (snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dirname(dir),
 		     basename(base)) >= (int)sizeof(o->tmp)) {
 		errno = ENAMETOOLONG;
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	}
-	fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
+	*fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (*fd < 0) {
 		o->tmp[0] = '\0';
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	}
-	if (st && fchown(fd, st->st_uid, st->st_gid))
+	if (st && fchown(*fd, st->st_uid, st->st_gid))
 		(void)0;	/* only root may give a file away: keep ours */
-	if (fchmod(fd, mode)) {
+	if (fchmod(*fd, mode)) {
 		int e = errno;
 
-		close(fd);
+		close(*fd);
 		unlink(o->tmp);
 		o->tmp[0] = '\0';
 		errno = e;
-		return -1;
+		return MEMCAL_ECANTOPEN;
 	}
-	return fd;
+	return 0;
 }
 
 /*
- * open_target - open @o->target according to its type (@st, or NULL when
- * it does not exist).  Return: an fd, -1 with errno, or -2 with @why set.
+ * open_target - *@fd: @o->target opened according to its type (@st, or
+ * NULL when it does not exist).  Return: 0, MEMCAL_ECANTOPEN with errno
+ * saying why, or MEMCAL_EINVAL (a kind of file not written) with
+ * @why set.
  */
 static int open_target(struct cli_output *o, const struct stat *st,
-		       const char **why)
+		       int *fd, const char **why)
 {
 	if (!st)
-		return open_replacement(o, NULL);
+		return open_replacement(o, NULL, fd);
 	if (S_ISREG(st->st_mode))
-		return open_replacement(o, st);
-	if (S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode))
-		return open(o->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		return open_replacement(o, st, fd);
+	if (S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode)) {
+		*fd = open(o->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		return *fd < 0 ? MEMCAL_ECANTOPEN : 0;
+	}
 	if (S_ISSOCK(st->st_mode))
-		return connect_socket(o->target);
+		return connect_socket(o->target, fd);
 	*why = S_ISDIR(st->st_mode) ?
 		"is a directory: give a file name (or - for stdout)" :
 		"is a block device: memcal writes only files, character "
 		"devices, FIFOs and sockets";
-	return -2;
+	return MEMCAL_EINVAL;
 }
 
 /**
@@ -213,7 +225,7 @@ int cli_output_open(struct cli_ctx *ctx, struct cli_output *o,
 	const char *why = NULL;
 	struct stat st;
 	bool exists;
-	int fd;
+	int fd, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->path = path && strcmp(path, "-") ? path : "-";
@@ -243,11 +255,11 @@ int cli_output_open(struct cli_ctx *ctx, struct cli_output *o,
 						 strerror(errno));
 		}
 	}
-	fd = open_target(o, exists ? &st : NULL, &why);
-	if (fd == -2)
+	rc = open_target(o, exists ? &st : NULL, &fd, &why);
+	if (rc == MEMCAL_EINVAL)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write %s: it %s",
 				 path, why);
-	if (fd < 0)
+	if (rc)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "cannot write %s: %s",
 				 path, strerror(errno));
 	o->f = cli_sink_open(&o->sink, fd, true);

@@ -49,6 +49,21 @@ int cli_stdout_failed(struct cli_ctx *ctx, int err)
 	return CLI_EXIT_FAILURE;
 }
 
+/**
+ * cli_json_dumpf() - write @doc on @f the one way every memcal document is
+ * written (command output, report, exported configuration): indented by
+ * two, numbers with CLI_JSON_PRECISION significant digits, a final
+ * newline.  The same figure therefore prints the same wherever it appears.
+ * Return: true when written, false on a write error (see ferror(@f)).
+ */
+bool cli_json_dumpf(const json_t *doc, FILE *f)
+{
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) |
+			    JSON_REAL_PRECISION(CLI_JSON_PRECISION));
+
+	return fputc('\n', f) != EOF && !rc;
+}
+
 /* write_doc - @doc (stolen) on @ctx->out, flushed; 0 or CLI_EXIT_FAILURE. */
 static int write_doc(struct cli_ctx *ctx, json_t *doc)
 {
@@ -60,9 +75,8 @@ static int write_doc(struct cli_ctx *ctx, json_t *doc)
 		return CLI_EXIT_FAILURE;
 	}
 	ctx->emitted = true;
-	rc = json_dumpf(doc, ctx->out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	rc = !cli_json_dumpf(doc, ctx->out);
 	json_decref(doc);
-	fputc('\n', ctx->out);
 	if (rc || fflush(ctx->out) || ferror(ctx->out))
 		return cli_stdout_failed(ctx, errno);
 	return CLI_EXIT_OK;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "memcal_status.h"
 
 /* parse_digits - a plain decimal number at *s, advancing *s past it. */
 static int parse_digits(const char **s, uint64_t *out, const char **why)
@@ -18,14 +19,14 @@ static int parse_digits(const char **s, uint64_t *out, const char **why)
 
 	if (!isdigit((unsigned char)*p)) {
 		*why = "expected a whole number";
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	for (; isdigit((unsigned char)*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 
 		if (v > (UINT64_MAX - d) / 10) {
 			*why = "number too large";
-			return -1;
+			return MEMCAL_EINVAL;
 		}
 		v = v * 10 + d;
 	}
@@ -39,22 +40,29 @@ static int parse_digits(const char **s, uint64_t *out, const char **why)
  * @s: text.  @min, @max: inclusive range.  @out: result.
  * @why: set to a static reason on failure.
  *
- * Return: 0 or -1.
+ * Return: 0, MEMCAL_ESYNTAX (not a number of this form) or MEMCAL_EINVAL
+ * (a well-formed value out of range).
  */
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		  const char **why)
 {
 	uint64_t v;
+	int rc;
 
-	if (!s || parse_digits(&s, &v, why))
-		return -1;
+	if (!s) {
+		*why = "expected a whole number";
+		return MEMCAL_ESYNTAX;
+	}
+	rc = parse_digits(&s, &v, why);
+	if (rc)
+		return rc;
 	if (*s) {
 		*why = "trailing characters after the number";
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	if (v < min || v > max) {
 		*why = "number out of range";
-		return -1;
+		return MEMCAL_EINVAL;
 	}
 	*out = v;
 	return 0;
@@ -81,7 +89,7 @@ static int size_multiplier(const char *suf, uint64_t *mult)
 			*mult = units[i].mult;
 			return 0;
 		}
-	return -1;
+	return MEMCAL_ENOTFOUND;
 }
 
 /**
@@ -89,25 +97,32 @@ static int size_multiplier(const char *suf, uint64_t *mult)
  * @s: text.  @out: bytes (non-zero).  @why: static reason on failure.
  *
  * K/M/G/T and KiB/MiB/GiB/TiB are binary; KB/MB/GB/TB decimal.
- * Return: 0 or -1.
+ * Return: 0, MEMCAL_ESYNTAX (not a number of this form) or MEMCAL_EINVAL
+ * (a well-formed value out of range).
  */
 int cli_parse_size(const char *s, uint64_t *out, const char **why)
 {
 	uint64_t v, mult;
+	int rc;
 
-	if (!s || parse_digits(&s, &v, why))
-		return -1;
+	if (!s) {
+		*why = "expected a whole number";
+		return MEMCAL_ESYNTAX;
+	}
+	rc = parse_digits(&s, &v, why);
+	if (rc)
+		return rc;
 	if (size_multiplier(s, &mult)) {
 		*why = "unknown size suffix (use K, M, G, T, KiB..., KB...)";
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	if (v == 0) {
 		*why = "size must be greater than zero";
-		return -1;
+		return MEMCAL_EINVAL;
 	}
 	if (v > UINT64_MAX / mult) {
 		*why = "size too large";
-		return -1;
+		return MEMCAL_EINVAL;
 	}
 	*out = v * mult;
 	return 0;
@@ -120,7 +135,8 @@ int cli_parse_size(const char *s, uint64_t *out, const char **why)
  *       without duplicates.  @n: number stored.
  * @why: static reason on failure.
  *
- * Return: 0 or -1.
+ * Return: 0, MEMCAL_ESYNTAX (not a number of this form) or MEMCAL_EINVAL
+ * (a well-formed value out of range).
  */
 int cli_parse_u32_list(const char *s, uint32_t min, uint32_t max,
 		       uint32_t *out, size_t cap, size_t *n, const char **why)
@@ -128,26 +144,28 @@ int cli_parse_u32_list(const char *s, uint32_t min, uint32_t max,
 	*n = 0;
 	if (!s || !*s) {
 		*why = "empty list";
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	for (;;) {
 		uint64_t lo, hi;
+		int rc = parse_digits(&s, &lo, why);
 
-		if (parse_digits(&s, &lo, why))
-			return -1;
+		if (rc)
+			return rc;
 		hi = lo;
 		if (*s == '-') {
 			s++;
-			if (parse_digits(&s, &hi, why))
-				return -1;
+			rc = parse_digits(&s, &hi, why);
+			if (rc)
+				return rc;
 			if (hi < lo) {
 				*why = "range end below its start";
-				return -1;
+				return MEMCAL_EINVAL;
 			}
 		}
 		if (lo < min || hi > max) {
 			*why = "value out of range";
-			return -1;
+			return MEMCAL_EINVAL;
 		}
 		for (uint64_t v = lo; v <= hi; v++) {
 			bool dup = false;
@@ -158,7 +176,7 @@ int cli_parse_u32_list(const char *s, uint32_t min, uint32_t max,
 				continue;
 			if (*n >= cap) {
 				*why = "too many values in the list";
-				return -1;
+				return MEMCAL_EINVAL;
 			}
 			out[(*n)++] = (uint32_t)v;
 		}
@@ -166,7 +184,7 @@ int cli_parse_u32_list(const char *s, uint32_t min, uint32_t max,
 			return 0;
 		if (*s != ',') {
 			*why = "expected ',' or '-' between numbers";
-			return -1;
+			return MEMCAL_ESYNTAX;
 		}
 		s++;
 	}

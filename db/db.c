@@ -47,14 +47,17 @@ int memcal_db_default_path(char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? MEMCAL_OK : MEMCAL_EINVAL;
 }
 
-/* make_parent_dirs - mkdir -p of the directory holding @path. */
+/*
+ * make_parent_dirs - mkdir -p of the directory holding @path: 0,
+ * MEMCAL_EINVAL (path too long) or MEMCAL_ECANTOPEN (errno says why).
+ */
 static int make_parent_dirs(const char *path)
 {
 	char dir[PATH_MAX];
 	char *slash;
 
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -1;
+		return MEMCAL_EINVAL;
 	slash = strrchr(dir, '/');
 	if (!slash || slash == dir)
 		return 0;
@@ -64,7 +67,7 @@ static int make_parent_dirs(const char *path)
 			continue;
 		*p = '\0';
 		if (mkdir(dir, 0755) && errno != EEXIST)
-			return -1;
+			return MEMCAL_ECANTOPEN;
 		*p = '/';
 	}
 	return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;

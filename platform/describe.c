@@ -59,7 +59,7 @@ static uint64_t fnv1a(uint64_t h, const char *s)
  * memcal_platform_describe - fill @p from this machine's identity and
  * the topology @t.  The fingerprint hashes the CPU model, architecture
  * and the topology's shape (counts and caches), so the same board gets
- * the same row across runs.  Returns 0 or -1.
+ * the same row across runs.  Returns 0 or MEMCAL_ENOMEM.
  */
 int memcal_platform_describe(const struct memcal_topology *t,
 			     struct memcal_platform *p)
@@ -71,7 +71,7 @@ int memcal_platform_describe(const struct memcal_topology *t,
 
 	memset(p, 0, sizeof(*p));
 	if (!topo)
-		return -1;
+		return MEMCAL_ENOMEM;
 	if (uname(&u) == 0) {
 		snprintf(p->hostname, sizeof(p->hostname), "%s", u.nodename);
 		snprintf(p->arch, sizeof(p->arch), "%.31s", u.machine);

@@ -56,7 +56,8 @@ const char *memcal_platform_sysfs_root(void)
 
 /*
  * memcal_platform_cpulist_format - write @n OS CPU numbers as a compact list
- * ("0-3,6").  Returns 0, or -1 when @buf is too small (it is truncated).
+ * ("0-3,6").  Returns 0, or MEMCAL_ERANGE when @buf is too small (it is
+ * truncated).
  */
 int memcal_platform_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 			  size_t len)
@@ -64,7 +65,7 @@ int memcal_platform_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 	size_t i = 0, off = 0;
 
 	if (!len)
-		return -1;
+		return MEMCAL_ERANGE;
 	buf[0] = '\0';
 	while (i < n) {
 		size_t j = i;
@@ -79,7 +80,7 @@ int memcal_platform_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 			w = snprintf(buf + off, len - off, "%s%u-%u",
 				     off ? "," : "", cpus[i], cpus[j]);
 		if (w < 0 || (size_t)w >= len - off)
-			return -1;
+			return MEMCAL_ERANGE;
 		off += (size_t)w;
 		i = j + 1;
 	}
@@ -297,7 +298,7 @@ bool memcal_platform_topology_has_pu(const struct memcal_topology *t, unsigned c
 
 /*
  * memcal_platform_topology_cpu_node - OS number of the NUMA node whose memory is
- * local to @cpu, or -1 when unknown.
+ * local to @cpu, or MEMCAL_PLATFORM_NODE_UNKNOWN (negative).
  */
 int memcal_platform_topology_cpu_node(const struct memcal_topology *t, unsigned cpu)
 {
@@ -305,7 +306,7 @@ int memcal_platform_topology_cpu_node(const struct memcal_topology *t, unsigned 
 	hwloc_obj_t o;
 
 	if (!pu)
-		return -1;
+		return MEMCAL_PLATFORM_NODE_UNKNOWN;
 	for (o = pu; o; o = o->parent) {
 		if (o->memory_arity > 0) {
 			hwloc_obj_t m = o->memory_first_child;
@@ -316,7 +317,7 @@ int memcal_platform_topology_cpu_node(const struct memcal_topology *t, unsigned 
 				return (int)m->os_index;
 		}
 	}
-	return -1;
+	return MEMCAL_PLATFORM_NODE_UNKNOWN;
 }
 
 /*

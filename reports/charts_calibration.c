@@ -7,8 +7,8 @@
  * against the period per core with the master core highlighted (the shape
  * of Figure 1 of the MemGuard overhead reproduction report).
  *
- * Each chart function writes one <svg> and returns 1, or writes a
- * placeholder saying what is missing and returns 0.
+ * Each chart function writes one <svg>, or a placeholder saying what is
+ * missing, and returns 0, or MEMCAL_ENOMEM when memory ran out.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -136,8 +136,8 @@ int report_chart_bandwidth(FILE *f, const struct report *r)
 		"read", "write (stores)", "non-temporal write",
 	};
 	const char *title = "Bandwidth against number of cores";
-	const struct memcal_sustainable *s = report_sustainable(r, "read");
-	int maxn = report_max_cpus(r);
+	const struct memcal_sustainable *s = fig_sustainable(&r->cal, "read");
+	int maxn = fig_max_cpus(&r->cal);
 	struct svg_chart c;
 	struct svg_ticks xt = { .step = 1 }, yt;
 	struct xy pts[3][MAX_PTS];
@@ -151,7 +151,7 @@ int report_chart_bandwidth(FILE *f, const struct report *r)
 	}
 	for (int k = 0; k < 3; k++)
 		for (int n = 1; n <= maxn && np[k] < MAX_PTS; n++) {
-			double lo, hi, v = report_bw_at(r, kinds[k], n, &lo, &hi);
+			double lo, hi, v = fig_bw_at(&r->cal, kinds[k], n, &lo, &hi);
 
 			if (isnan(v))
 				continue;
@@ -195,7 +195,7 @@ int report_chart_bandwidth(FILE *f, const struct report *r)
 	}
 	guaranteed_lines(&c, r);
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /* latency_series - the points of one traffic class, sorted by bandwidth. */
@@ -204,8 +204,8 @@ static size_t latency_series(const struct report *r, const char *traffic,
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->n_lat && n < MAX_PTS; i++) {
-		const struct memcal_latency_point *p = &r->lat[i];
+	for (size_t i = 0; i < r->cal.n_lat && n < MAX_PTS; i++) {
+		const struct memcal_latency_point *p = &r->cal.lat[i];
 
 		if (strcmp(p->traffic, traffic))
 			continue;
@@ -284,16 +284,16 @@ int report_chart_latency(FILE *f, const struct report *r)
 		return 0;
 	}
 	/* the x axis is the curves': a knee past them is noted, not drawn */
-	for (size_t i = 0; i < r->n_sus; i++)
-		ymax = fmax(ymax, r->sus[i].idle_latency_ns *
-			    r->sus[i].bound_ratio);
+	for (size_t i = 0; i < r->cal.n_sus; i++)
+		ymax = fmax(ymax, r->cal.sus[i].idle_latency_ns *
+			    r->cal.sus[i].bound_ratio);
 	report_svg_chart_begin(&c, f, "chart-latency", title, "Pointer-chase latency "
 			"while the other cores generate traffic; whiskers min "
 			"to max. The knee is the sustainable bandwidth.", W, H);
 	latency_axes(&c, xmax, ymax, &xt, &yt);
 	for (int k = 0; k < 2; k++) {
 		const struct memcal_sustainable *s =
-			report_sustainable(r, traffic[k]);
+			fig_sustainable(&r->cal, traffic[k]);
 		const char *color = report_svg_palette((size_t)k);
 		char label[128];
 
@@ -308,7 +308,7 @@ int report_chart_latency(FILE *f, const struct report *r)
 		draw_knee(&c, s, pts[k], np[k], color);
 	}
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /*
@@ -326,15 +326,15 @@ int report_chart_family(FILE *f, const struct report *r)
 	struct svg_chart c;
 	struct svg_ticks xt, yt;
 
-	for (size_t i = 0; i < r->n_mix; i++)
-		for (int p = 0; p < r->mix[i].n_points; p++) {
-			const struct memcal_mix_point *pt = &r->mix[i].points[p];
+	for (size_t i = 0; i < r->cal.n_mix; i++)
+		for (int p = 0; p < r->cal.mix[i].n_points; p++) {
+			const struct memcal_mix_point *pt = &r->cal.mix[i].points[p];
 
 			xmax = fmax(xmax, pt->bandwidth_bps / 1e9);
 			ymax = fmax(ymax, fmax(pt->latency_ns,
 					       pt->latency_max_ns));
 		}
-	if (!r->n_mix || !(xmax > 0)) {
+	if (!r->cal.n_mix || !(xmax > 0)) {
 		report_svg_placeholder(f, "chart-family", title, W, H,
 				"No bandwidth-latency family across read/write "
 				"mixes: run 'memcal run' with this memcal.");
@@ -345,8 +345,8 @@ int report_chart_family(FILE *f, const struct report *r)
 			"lines they touch and write the rest; whiskers min to "
 			"max.", W, H);
 	latency_axes(&c, xmax, ymax, &xt, &yt);
-	for (size_t i = 0; i < r->n_mix; i++) {
-		const struct memcal_mix_curve *m = &r->mix[i];
+	for (size_t i = 0; i < r->cal.n_mix; i++) {
+		const struct memcal_mix_curve *m = &r->cal.mix[i];
 		const char *color = report_svg_palette(i);
 		struct xy pts[MEMCAL_MIX_MAX_POINTS];
 		size_t n = 0;
@@ -371,7 +371,7 @@ int report_chart_family(FILE *f, const struct report *r)
 		report_svg_legend_add(&c, label, color, i % 2 ? "6 3" : NULL, 2, false);
 	}
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /**
@@ -417,18 +417,18 @@ static struct ov_series *ov_group(struct ov_series *s, size_t *n, size_t cap,
 	return &s[(*n)++];
 }
 
-/* cpu_color - the colour of @cpu: its rank among the cores of @r->ov. */
+/* cpu_color - the colour of @cpu: its rank among the cores of @r->ovh.ov. */
 static const char *cpu_color(const struct report *r, int cpu)
 {
 	size_t rank = 0;
 
-	for (size_t i = 0; i < r->n_ov; i++) {
+	for (size_t i = 0; i < r->ovh.n_ov; i++) {
 		bool seen = false;
 
-		if (r->ov[i].cpu >= cpu)
+		if (r->ovh.ov[i].cpu >= cpu)
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = r->ov[j].cpu == r->ov[i].cpu;
+			seen = r->ovh.ov[j].cpu == r->ovh.ov[i].cpu;
 		rank += !seen;
 	}
 	return report_svg_palette(rank);
@@ -468,7 +468,7 @@ int report_chart_overhead(FILE *f, const struct report *r)
 	struct svg_ticks xt, yt;
 	char sub[240];
 
-	if (!r->n_ov) {
+	if (!r->ovh.n_ov) {
 		report_svg_placeholder(f, "chart-overhead", title, W, H,
 				"No interrupt-overhead measurements: run "
 				"'memcal overhead'.");
@@ -476,9 +476,9 @@ int report_chart_overhead(FILE *f, const struct report *r)
 	}
 	s = calloc(SVG_MAX_LEGEND, sizeof(*s));
 	if (!s)
-		return -1;
-	for (size_t i = 0; i < r->n_ov; i++) {
-		const struct memcal_overhead_point *p = &r->ov[i];
+		return MEMCAL_ENOMEM;
+	for (size_t i = 0; i < r->ovh.n_ov; i++) {
+		const struct memcal_overhead_point *p = &r->ovh.ov[i];
 		struct ov_series *g = ov_group(s, &ns, SVG_MAX_LEGEND - 2, p);
 		struct xy pt = { p->period_us, p->ratio_median, p->ratio_min,
 				 p->ratio_max };
@@ -546,5 +546,5 @@ int report_chart_overhead(FILE *f, const struct report *r)
 	report_svg_legend_add(&c, "no overhead (1.0)", "#888888", "3 3", 1.5, false);
 	report_svg_chart_end(&c);
 	free(s);
-	return 1;
+	return 0;
 }

@@ -4,8 +4,8 @@
  * against the sustainable bandwidth, validation slowdowns per workload
  * (unregulated, under static budgets and regulated, side by side), and
  * LMS predicted against actual demand over time.  Same contract as
- * charts_calibration.c: 1 when drawn, 0 for a placeholder that names what
- * is missing, -1 when memory ran out.
+ * charts_calibration.c: the chart or a placeholder that names what is
+ * missing, and 0 or MEMCAL_ENOMEM.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@
 static double ceiling_of(const struct report *r, const char *cls,
 			 const char **what)
 {
-	const struct memcal_sustainable *s = report_sustainable(r, cls);
+	const struct memcal_sustainable *s = fig_sustainable(&r->cal, cls);
 	char path[64];
 
 	if (s) {
@@ -173,12 +173,12 @@ int report_chart_budgets(FILE *f, const struct report *r)
 		report_svg_legend_add(&c, label, "#D55E00", "6 4", 1.5, false);
 	}
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /*
  * val_bar - workload @i's slowdown bar in co-run condition @k (an index of
- * report_corun_name), in its slot of the workload's category, or "not
+ * fig_corun_name), in its slot of the workload's category, or "not
  * measured" there when the condition has no time; a real-time workload's
  * bar says how many jobs it missed where the condition stores that.
  * @regulated: the validation ran the regulated condition.
@@ -187,13 +187,13 @@ static void val_bar(struct svg_chart *c,
 		    const struct memcal_validation_result *v, size_t i, int k,
 		    bool regulated)
 {
-	static const double x0[REPORT_N_CORUN] = { 0.08, 0.37, 0.66 };
-	static const double x1[REPORT_N_CORUN] = { 0.34, 0.63, 0.92 };
-	static const size_t colour[REPORT_N_CORUN] = { 1, 3, 0 };
-	int64_t misses[REPORT_N_CORUN] = { -1, v->static_deadline_misses,
+	static const double x0[FIG_N_CORUN] = { 0.08, 0.37, 0.66 };
+	static const double x1[FIG_N_CORUN] = { 0.34, 0.63, 0.92 };
+	static const size_t colour[FIG_N_CORUN] = { 1, 3, 0 };
+	int64_t misses[FIG_N_CORUN] = { -1, v->static_deadline_misses,
 					   v->deadline_misses };
-	const char *cond = report_corun_name[k];
-	double ns = report_corun_ns(v, regulated, k);
+	const char *cond = fig_corun_name[k];
+	double ns = fig_corun_ns(v, regulated, k);
 	double s = v->solo_ns > 0 ? ns / v->solo_ns : NAN;
 	double mid = i + (x0[k] + x1[k]) / 2;
 	char label[256];
@@ -250,8 +250,8 @@ int report_chart_validation(FILE *f, const struct report *r)
 		const struct memcal_validation_result *v = &r->res[i];
 
 		names[i] = v->workload;
-		for (int k = 0; k < REPORT_N_CORUN && v->solo_ns > 0; k++)
-			ymax = fmax(ymax, report_corun_ns(v, r->validation.regulated,
+		for (int k = 0; k < FIG_N_CORUN && v->solo_ns > 0; k++)
+			ymax = fmax(ymax, fig_corun_ns(v, r->validation.regulated,
 							  k) / v->solo_ns);
 	}
 	report_svg_chart_begin(&c, f, "chart-validation", title, "Co-scheduled run "
@@ -272,7 +272,7 @@ int report_chart_validation(FILE *f, const struct report *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
 
-		for (int k = 0; k < REPORT_N_CORUN; k++)
+		for (int k = 0; k < FIG_N_CORUN; k++)
 			val_bar(&c, v, i, k, r->validation.regulated);
 	}
 	report_svg_hline(&c, 1, NAN, NAN, "#444444", "3 3", NULL);
@@ -282,7 +282,7 @@ int report_chart_validation(FILE *f, const struct report *r)
 	report_svg_legend_add(&c, "regulated (memreg)", report_svg_palette(0), NULL, 0, true);
 	report_svg_legend_add(&c, "solo run time", "#444444", "3 3", 1.5, false);
 	report_svg_chart_end(&c);
-	return 1;
+	return 0;
 }
 
 /*
@@ -309,7 +309,7 @@ int report_chart_lms(FILE *f, const struct report *r)
 	}
 	t = calloc(n * 3, sizeof(double));
 	if (!t)
-		return -1;
+		return MEMCAL_ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		ymax = fmax(ymax, fmax(r->lms.actual[i], r->lms.predicted[i]));
 	if (ymax < 1e9) {
@@ -345,5 +345,5 @@ int report_chart_lms(FILE *f, const struct report *r)
 	report_svg_legend_add(&c, "LMS prediction", report_svg_palette(1), "5 3", 1.8, false);
 	report_svg_chart_end(&c);
 	free(t);
-	return 1;
+	return 0;
 }

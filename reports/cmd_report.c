@@ -29,10 +29,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "memcal_report.h"
 #include "report.h"
-
-int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv);
-int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv);
 
 enum { OPT_ID = 256, OPT_OUT, OPT_FORMAT };
 
@@ -81,7 +79,10 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 	}
 }
 
-/* render - write @r to @f in @format.  Return: 0 or -errno. */
+/*
+ * render - write @r to @f in @format.  Return: 0, MEMCAL_ENOMEM or
+ * MEMCAL_EIO.
+ */
 static int render(FILE *f, const struct report *r, enum report_format format)
 {
 	switch (format) {
@@ -195,7 +196,8 @@ static int emit(struct cli_ctx *ctx, const struct report *r,
 		return rc;
 	rc = render(out.f, r, o->format);
 	if (rc)
-		return cli_output_fail(ctx, &out, rc < 0 ? -rc : 0);
+		return cli_output_fail(ctx, &out,
+				       rc == MEMCAL_ENOMEM ? ENOMEM : 0);
 	rc = cli_output_commit(ctx, &out);
 	if (rc || out.is_stdout)
 		return rc;
@@ -263,8 +265,9 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 			    report_load_calibration(r, db, o.id);
 	}
 	if (rc) {
-		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", rc < 0 ?
-			       "out of memory" : memcal_db_errmsg(db));
+		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s",
+			       rc < 0 || rc == MEMCAL_ENOMEM ? "out of memory" :
+			       memcal_db_errmsg(db));
 	} else {
 		for (size_t i = 0; i < r->n_missing; i++)
 			cli_debug(ctx, "missing: %s", r->missing[i]);

@@ -21,7 +21,6 @@
  * event, tolerance and message), warning, missing.  Values are in base units (B/s, ns, us) with 10
  * significant digits; an empty field means "not applicable".
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -105,7 +104,7 @@ static void summary(FILE *f, const struct report *r)
 
 	for (int k = 0; k < 3; k++) {
 		int n = 0;
-		double v = report_peak_bw(r, kinds[k], &n);
+		double v = fig_bw_peak(&r->cal, kinds[k], &n);
 		char series[32];
 
 		if (isnan(v))
@@ -115,7 +114,7 @@ static void summary(FILE *f, const struct report *r)
 					   "B/s", NAN, NAN, NULL });
 		snprintf(series, sizeof(series), "single_core_%s", kinds[k]);
 		line(f, &(struct csv_row){ "summary", series, -1, 1, "cores",
-					   report_bw_at(r, kinds[k], 1, NULL,
+					   fig_bw_at(&r->cal, kinds[k], 1, NULL,
 							NULL), "B/s", NAN, NAN,
 					   NULL });
 	}
@@ -140,8 +139,8 @@ static void calibration(FILE *f, const struct report *r)
 {
 	char series[160], note[128];
 
-	for (size_t i = 0; i < r->n_bw; i++) {
-		const struct memcal_bw *b = &r->bw[i];
+	for (size_t i = 0; i < r->cal.n_bw; i++) {
+		const struct memcal_bw *b = &r->cal.bw[i];
 
 		snprintf(series, sizeof(series), "%s/%s", b->kind, b->scope);
 		snprintf(note, sizeof(note), "cpus %s, %s", b->cpus, b->variant);
@@ -149,8 +148,8 @@ static void calibration(FILE *f, const struct report *r)
 					   "cores", b->median_bps, "B/s",
 					   b->min_bps, b->max_bps, note });
 	}
-	for (size_t i = 0; i < r->n_lat; i++) {
-		const struct memcal_latency_point *p = &r->lat[i];
+	for (size_t i = 0; i < r->cal.n_lat; i++) {
+		const struct memcal_latency_point *p = &r->cal.lat[i];
 
 		snprintf(note, sizeof(note), "%d load cpus, pace %.3g",
 			 p->load_cpus, p->pace);
@@ -159,8 +158,8 @@ static void calibration(FILE *f, const struct report *r)
 					   p->latency_ns, "ns", p->latency_min_ns,
 					   p->latency_max_ns, note });
 	}
-	for (size_t i = 0; i < r->n_sus; i++) {
-		const struct memcal_sustainable *s = &r->sus[i];
+	for (size_t i = 0; i < r->cal.n_sus; i++) {
+		const struct memcal_sustainable *s = &r->cal.sus[i];
 
 		snprintf(series, sizeof(series), "%s%s", s->traffic,
 			 s->lower_bound ? " (lower bound)" : "");
@@ -169,8 +168,8 @@ static void calibration(FILE *f, const struct report *r)
 					   s->bandwidth_bps, "B/s", NAN, NAN,
 					   s->criterion });
 	}
-	for (size_t i = 0; i < r->n_mix; i++) {
-		const struct memcal_mix_curve *m = &r->mix[i];
+	for (size_t i = 0; i < r->cal.n_mix; i++) {
+		const struct memcal_mix_curve *m = &r->cal.mix[i];
 
 		snprintf(series, sizeof(series), "%d%% read", m->read_pct);
 		for (int p = 0; p < m->n_points; p++) {
@@ -193,8 +192,8 @@ static void calibration(FILE *f, const struct report *r)
 					   m->knee_bps, m->peak_bps,
 					   m->criterion });
 	}
-	for (size_t i = 0; i < r->n_guar; i++) {
-		const struct memcal_guaranteed *g = &r->guar[i];
+	for (size_t i = 0; i < r->cal.n_guar; i++) {
+		const struct memcal_guaranteed *g = &r->cal.guar[i];
 		bool skipped = !strcmp(g->status, "skipped");
 		char gnote[640];
 
@@ -209,8 +208,8 @@ static void calibration(FILE *f, const struct report *r)
 					   skipped ? NAN : g->min_bps,
 					   skipped ? NAN : g->max_bps, gnote });
 	}
-	for (size_t i = 0; i < r->n_ov; i++) {
-		const struct memcal_overhead_point *p = &r->ov[i];
+	for (size_t i = 0; i < r->ovh.n_ov; i++) {
+		const struct memcal_overhead_point *p = &r->ovh.ov[i];
 
 		snprintf(series, sizeof(series), "%s/%s", p->benchmark,
 			 p->method);
@@ -232,8 +231,8 @@ static void calibration(FILE *f, const struct report *r)
  */
 static void selfchecks(FILE *f, const struct report *r)
 {
-	for (size_t i = 0; i < r->n_sc; i++) {
-		const struct memcal_selfcheck *c = &r->sc[i];
+	for (size_t i = 0; i < r->cal.n_sc; i++) {
+		const struct memcal_selfcheck *c = &r->cal.sc[i];
 		bool skipped = !strcmp(c->verdict, "skip");
 		bool count = !skipped && strstr(c->check, "-count");
 		bool delivery = !skipped && !strcmp(c->check, "delivery");
@@ -283,12 +282,12 @@ static void validation_static(FILE *f, const struct report *r,
 					   NAN, "static not measured" });
 	if (v->deadline_ns > 0)
 		return;
-	for (int k = 0; k < REPORT_N_CORUN; k++) {
-		double t = report_corun_ns(v, r->validation.regulated, k);
+	for (int k = 0; k < FIG_N_CORUN; k++) {
+		double t = fig_corun_ns(v, r->validation.regulated, k);
 		char series[160];
 
 		snprintf(series, sizeof(series), "%s %s", v->workload,
-			 report_corun_name[k]);
+			 fig_corun_name[k]);
 		line(f, &(struct csv_row){ "validation_throughput", series,
 					   v->cpu, t, "ns", solo / t,
 					   "solo time / co-run time", NAN, NAN,
@@ -356,7 +355,7 @@ static void tuning(FILE *f, const struct report *r)
 
 /**
  * report_write_csv() - the data of @r as CSV on @f.
- * Return: 0, or -EIO when writing failed.
+ * Return: 0, or MEMCAL_EIO when writing failed.
  */
 int report_write_csv(FILE *f, const struct report *r)
 {
@@ -372,5 +371,5 @@ int report_write_csv(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->n_missing; i++)
 		line(f, &(struct csv_row){ "missing", NULL, -1, NAN, NULL, NAN,
 					   NULL, NAN, NAN, r->missing[i] });
-	return ferror(f) ? -EIO : 0;
+	return ferror(f) ? MEMCAL_EIO : 0;
 }

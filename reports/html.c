@@ -5,7 +5,6 @@
  * summary (board, calibration, headline figures, tuned choices and why),
  * warnings, what is missing, the charts, then the data tables.
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -101,19 +100,19 @@ static void summary_figures(FILE *f, const struct report *r)
 	char buf[512], b1[32], b2[32];
 	int n;
 
-	for (int k = 0; k < 3 && r->n_bw; k++) {
-		double v = report_peak_bw(r, kinds[k], &n);
+	for (int k = 0; k < 3 && r->cal.n_bw; k++) {
+		double v = fig_bw_peak(&r->cal, kinds[k], &n);
 
 		if (isnan(v))
 			continue;
 		snprintf(buf, sizeof(buf), "%s with %d core%s (one core: %s)",
 			 gbps(v, b1, sizeof(b1)), n, n == 1 ? "" : "s",
-			 gbps(report_bw_at(r, kinds[k], 1, NULL, NULL), b2,
+			 gbps(fig_bw_at(&r->cal, kinds[k], 1, NULL, NULL), b2,
 			      sizeof(b2)));
 		row(f, names[k], buf);
 	}
-	for (size_t i = 0; i < r->n_sus; i++) {
-		const struct memcal_sustainable *s = &r->sus[i];
+	for (size_t i = 0; i < r->cal.n_sus; i++) {
+		const struct memcal_sustainable *s = &r->cal.sus[i];
 		char key[64];
 
 		snprintf(key, sizeof(key), "Sustainable %s bandwidth",
@@ -125,22 +124,22 @@ static void summary_figures(FILE *f, const struct report *r)
 			 s->lower_bound ? " - lower bound only" : "");
 		row(f, key, buf);
 	}
-	if (r->have_pmu) {
-		snprintf(buf, sizeof(buf), "%s%s%s", r->pmu.available ?
-			 r->pmu.pmu_name : "no usable PMU",
-			 r->pmu.message[0] ? ": " : "", r->pmu.message);
+	if (r->cal.have_pmu) {
+		snprintf(buf, sizeof(buf), "%s%s%s", r->cal.pmu.available ?
+			 r->cal.pmu.pmu_name : "no usable PMU",
+			 r->cal.pmu.message[0] ? ": " : "", r->cal.pmu.message);
 		row(f, "PMU", buf);
 	}
-	if (r->n_ov) {
+	if (r->ovh.n_ov) {
 		int shortest = 0;
 
-		for (size_t i = 0; i < r->n_ov; i++)
-			if (!shortest || r->ov[i].period_us < shortest)
-				shortest = r->ov[i].period_us;
+		for (size_t i = 0; i < r->ovh.n_ov; i++)
+			if (!shortest || r->ovh.ov[i].period_us < shortest)
+				shortest = r->ovh.ov[i].period_us;
 		n = snprintf(buf, sizeof(buf), "at %d us:", shortest);
-		for (size_t i = 0; i < r->n_ov && n < (int)sizeof(buf) - 60;
+		for (size_t i = 0; i < r->ovh.n_ov && n < (int)sizeof(buf) - 60;
 		     i++) {
-			const struct memcal_overhead_point *p = &r->ov[i];
+			const struct memcal_overhead_point *p = &r->ovh.ov[i];
 
 			if (p->period_us == shortest)
 				n += snprintf(buf + n, sizeof(buf) - (size_t)n,
@@ -267,8 +266,8 @@ static int charts(FILE *f, const struct report *r)
 		if (sections[i].tuning && !tuning)
 			continue;
 		fputs("<figure>\n", f);
-		if (sections[i].fn(f, r) < 0)
-			return -ENOMEM;
+		if (sections[i].fn(f, r))
+			return MEMCAL_ENOMEM;
 		fputs("<figcaption>", f);
 		report_html_escape(f, sections[i].caption);
 		fputs("</figcaption></figure>\n", f);
@@ -278,7 +277,7 @@ static int charts(FILE *f, const struct report *r)
 
 /**
  * report_write_html() - write the whole page for @r to @f.
- * Return: 0, -ENOMEM, or -EIO when writing failed.
+ * Return: 0, MEMCAL_ENOMEM, or MEMCAL_EIO when writing failed.
  */
 int report_write_html(FILE *f, const struct report *r)
 {
@@ -317,5 +316,5 @@ int report_write_html(FILE *f, const struct report *r)
 	fputs("</body>\n</html>\n", f);
 	if (rc)
 		return rc;
-	return ferror(f) ? -EIO : 0;
+	return ferror(f) ? MEMCAL_EIO : 0;
 }

@@ -87,7 +87,7 @@ static void tail(FILE *f)
 static double p99_ms(const struct report *r, const char *wl, const char *cond)
 {
 	const struct memcal_job_latency *l =
-		report_job_latency_find(r->jl, r->n_jl, wl, cond);
+		fig_job_latency_find(r->jl, r->n_jl, wl, cond);
 
 	return l ? (double)l->p99_ns / 1e6 : NAN;
 }
@@ -108,11 +108,11 @@ static void table_static(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->n_res; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
 		double solo = v->solo_ns > 0 ? v->solo_ns : NAN;
-		double t[REPORT_N_CORUN];
+		double t[FIG_N_CORUN];
 		bool rt = v->deadline_ns > 0;
 
-		for (int k = 0; k < REPORT_N_CORUN; k++)
-			t[k] = report_corun_ns(v, r->validation.regulated, k);
+		for (int k = 0; k < FIG_N_CORUN; k++)
+			t[k] = fig_corun_ns(v, r->validation.regulated, k);
 
 		cells(f, "%s|%s|%.3f|%.3f|%.3f|%.3f|%.3f|%.3f|%.0f|%.0f|%.3f|"
 		      "%.3f|%.3f", v->workload, rt ? "real-time" : "best-effort",
@@ -201,11 +201,11 @@ static void tables_calibration(FILE *f, const struct report *r)
 {
 	size_t i;
 
-	if (r->n_bw) {
+	if (r->cal.n_bw) {
 		head(f, "Bandwidth", "kind|scope|CPUs|cores|variant|buffer (MiB)|"
 		     "repetitions|median (GB/s)|min (GB/s)|max (GB/s)");
-		for (i = 0; i < r->n_bw; i++) {
-			const struct memcal_bw *b = &r->bw[i];
+		for (i = 0; i < r->cal.n_bw; i++) {
+			const struct memcal_bw *b = &r->cal.bw[i];
 
 			cells(f, "%s|%s|%s|%d|%s|%.0f|%d|%.2f|%.2f|%.2f", b->kind,
 			      b->scope, b->cpus, b->n_cpus, b->variant,
@@ -215,24 +215,24 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
-	if (r->n_sus) {
+	if (r->cal.n_sus) {
 		head(f, "Sustainable bandwidth", "traffic|bandwidth (GB/s)|"
 		     "idle latency (ns)|bound (x idle)|criterion|lower bound");
-		for (i = 0; i < r->n_sus; i++)
-			cells(f, "%s|%.2f|%.1f|%.2f|%s|%s", r->sus[i].traffic,
-			      r->sus[i].bandwidth_bps / 1e9,
-			      r->sus[i].idle_latency_ns, r->sus[i].bound_ratio,
-			      r->sus[i].criterion,
-			      r->sus[i].lower_bound ? "yes" : "no");
+		for (i = 0; i < r->cal.n_sus; i++)
+			cells(f, "%s|%.2f|%.1f|%.2f|%s|%s", r->cal.sus[i].traffic,
+			      r->cal.sus[i].bandwidth_bps / 1e9,
+			      r->cal.sus[i].idle_latency_ns, r->cal.sus[i].bound_ratio,
+			      r->cal.sus[i].criterion,
+			      r->cal.sus[i].lower_bound ? "yes" : "no");
 		tail(f);
 	}
-	if (r->n_guar) {
+	if (r->cal.n_guar) {
 		head(f, "Guaranteed bandwidth (every access a row miss)",
 		     "traffic|method|status|bandwidth (GB/s)|min (GB/s)|"
 		     "max (GB/s)|CPUs|streams|repetitions|stands for the "
 		     "class|criterion|source or reason");
-		for (i = 0; i < r->n_guar; i++) {
-			const struct memcal_guaranteed *g = &r->guar[i];
+		for (i = 0; i < r->cal.n_guar; i++) {
+			const struct memcal_guaranteed *g = &r->cal.guar[i];
 			bool skipped = !strcmp(g->status, "skipped");
 
 			cells(f, "%s|%s|%s|%s|%s|%s|%s|%d|%d|%s|%s|%s",
@@ -248,12 +248,12 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
-	if (r->n_mix) {
+	if (r->cal.n_mix) {
 		head(f, "Bandwidth-latency family", "read share (%)|variant|"
 		     "load CPUs|peak (GB/s)|knee (GB/s)|sustainable (GB/s)|"
 		     "idle latency (ns)|criterion|lower bound");
-		for (i = 0; i < r->n_mix; i++) {
-			const struct memcal_mix_curve *m = &r->mix[i];
+		for (i = 0; i < r->cal.n_mix; i++) {
+			const struct memcal_mix_curve *m = &r->cal.mix[i];
 
 			cells(f, "%d|%s|%d|%.2f|%.2f|%.2f|%.1f|%s|%s",
 			      m->read_pct, m->variant, m->load_cpus,
@@ -263,11 +263,11 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
-	if (r->n_lat) {
+	if (r->cal.n_lat) {
 		head(f, "Loaded latency", "traffic|chase CPU|load CPUs|pace|"
 		     "bandwidth (GB/s)|latency (ns)|min (ns)|max (ns)");
-		for (i = 0; i < r->n_lat; i++) {
-			const struct memcal_latency_point *p = &r->lat[i];
+		for (i = 0; i < r->cal.n_lat; i++) {
+			const struct memcal_latency_point *p = &r->cal.lat[i];
 
 			cells(f, "%s|%d|%d|%.2f|%.2f|%.1f|%.1f|%.1f", p->traffic,
 			      p->chase_cpu, p->load_cpus, p->pace,
@@ -276,11 +276,11 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
-	if (r->n_ev) {
+	if (r->cal.n_ev) {
 		head(f, "PMU events", "event|PMU|traffic|opened|bytes/event|"
 		     "error (%)|chosen|note");
-		for (i = 0; i < r->n_ev; i++) {
-			const struct memcal_pmu_event *e = &r->ev[i];
+		for (i = 0; i < r->cal.n_ev; i++) {
+			const struct memcal_pmu_event *e = &r->cal.ev[i];
 
 			cells(f, "%s|%s|%s|%s|%.1f|%.1f|%s|%s", e->name, e->pmu,
 			      e->traffic, e->opened ? "yes" : "no",
@@ -289,11 +289,11 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
-	if (r->n_sc) {
+	if (r->cal.n_sc) {
 		head(f, "PMU self-checks", "check|CPU|event|expected|measured|"
 		     "tolerance (%)|verdict|message");
-		for (i = 0; i < r->n_sc; i++) {
-			const struct memcal_selfcheck *c = &r->sc[i];
+		for (i = 0; i < r->cal.n_sc; i++) {
+			const struct memcal_selfcheck *c = &r->cal.sc[i];
 			char cpu[16];
 
 			if (c->cpu >= 0)
@@ -307,11 +307,11 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
-	if (r->n_ov) {
+	if (r->ovh.n_ov) {
 		head(f, "Interrupt overhead", "CPU|period (us)|benchmark|method|"
 		     "master CPU|repetitions|C'/C median|min|max");
-		for (i = 0; i < r->n_ov; i++) {
-			const struct memcal_overhead_point *p = &r->ov[i];
+		for (i = 0; i < r->ovh.n_ov; i++) {
+			const struct memcal_overhead_point *p = &r->ovh.ov[i];
 
 			cells(f, "%d|%d|%s|%s|%d|%d|%.3f|%.3f|%.3f", p->cpu,
 			      p->period_us, p->benchmark, p->method,
@@ -320,14 +320,14 @@ static void tables_calibration(FILE *f, const struct report *r)
 		}
 		tail(f);
 	}
-	if (r->n_om) {
+	if (r->ovh.n_om) {
 		head(f, "Overhead model (ratio = base + cost / period)", "CPU|"
 		     "benchmark|method|cost per interrupt (ns)|base ratio|R2");
-		for (i = 0; i < r->n_om; i++)
-			cells(f, "%d|%s|%s|%.0f|%.3f|%.3f", r->om[i].cpu,
-			      r->om[i].benchmark, r->om[i].method,
-			      r->om[i].cost_per_irq_ns, r->om[i].base_ratio,
-			      r->om[i].r2);
+		for (i = 0; i < r->ovh.n_om; i++)
+			cells(f, "%d|%s|%s|%.0f|%.3f|%.3f", r->ovh.om[i].cpu,
+			      r->ovh.om[i].benchmark, r->ovh.om[i].method,
+			      r->ovh.om[i].cost_per_irq_ns, r->ovh.om[i].base_ratio,
+			      r->ovh.om[i].r2);
 		tail(f);
 	}
 }
@@ -342,7 +342,7 @@ int report_write_html_tables(FILE *f, const struct report *r)
 	if (r->tool && !strcmp(r->tool, "memtune"))
 		tables_tuning(f, r);
 	tables_calibration(f, r);
-	if (!r->n_bw && !r->n_ov && !r->n_res && !r->n_cores)
+	if (!r->cal.n_bw && !r->ovh.n_ov && !r->n_res && !r->n_cores)
 		fputs("<p>The database holds no data for this report yet.</p>\n",
 		      f);
 	return 0;

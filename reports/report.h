@@ -21,7 +21,8 @@
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
 #include "memcal_db_job_latency.h"
-#include "memcal_reports.h"
+#include "memcal_figures.h"
+#include "memcal_figures.h"
 
 #define REPORT_MAX_NOTES 32
 #define REPORT_NOTE_LEN 4096
@@ -79,18 +80,10 @@ struct report_lms_trace {
  * @overhead_run: the run the overhead points come from (may be @run).
  * @have_platform: @platform was found.
  * @platform:    the board.
- * @bw, @n_bw:   bandwidth rows of @run.
- * @lat, @n_lat: loaded-latency points of @run.
- * @sus, @n_sus: sustainable bandwidth per traffic class.
- * @mix, @n_mix: the bandwidth-latency family, 100 % read first.
- * @guar, @n_guar: guaranteed-bandwidth figures, per class and method
- *               (skipped ones included), reads first.
- * @have_pmu:    @pmu was stored.
- * @pmu:         the PMU verdict.
- * @ev, @n_ev:   PMU events considered.
- * @sc, @n_sc:   PMU self-checks with their verdicts.
- * @ov, @n_ov:   overhead points.
- * @om, @n_om:   overhead models.
+ * @cal:         every figure row of @run (fig_run_load()); its overhead
+ *               rows are not used: @ovh holds those.
+ * @ovh:         the figure rows of @overhead_run: its overhead points and
+ *               models (@ovh.ov, @ovh.om) are the report's.
  * @have_config: @config (memtune report) was found.
  * @config:      the tuned configuration.
  * @doc:         its JSON document, parsed (NULL if unparsable).
@@ -114,26 +107,8 @@ struct report {
 	struct memcal_run overhead_run;
 	bool have_platform;
 	struct memcal_platform platform;
-	struct memcal_bw *bw;
-	size_t n_bw;
-	struct memcal_latency_point *lat;
-	size_t n_lat;
-	struct memcal_sustainable sus[4];
-	size_t n_sus;
-	struct memcal_mix_curve *mix;
-	size_t n_mix;
-	struct memcal_guaranteed guar[MEMCAL_DB_GUARANTEED_MAX];
-	size_t n_guar;
-	bool have_pmu;
-	struct memcal_pmu_status pmu;
-	struct memcal_pmu_event *ev;
-	size_t n_ev;
-	struct memcal_selfcheck *sc;
-	size_t n_sc;
-	struct memcal_overhead_point *ov;
-	size_t n_ov;
-	struct memcal_overhead_model *om;
-	size_t n_om;
+	struct fig_run cal;
+	struct fig_run ovh;
 
 	bool have_config;
 	struct memcal_config config;
@@ -157,7 +132,6 @@ struct report {
 /* report_load.c */
 int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id);
 int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id);
-void report_no_database(struct report *r, const char *path);
 void report_free(struct report *r);
 const struct memcal_guaranteed *report_guaranteed(const struct report *r,
 						  const char *traffic);
@@ -170,21 +144,19 @@ void report_missing(struct report *r, const char *fmt, ...)
 int report_read_config_doc(struct report *r, memcal_db *db);
 const char *report_doc_reason(const struct report *r, const char *key);
 double report_doc_number(const json_t *obj, const char *const *keys);
-const struct memcal_sustainable *report_sustainable(const struct report *r,
-						    const char *traffic);
 double report_bytes_per_event(const struct report *r, const char *traffic);
 bool report_has_static(const struct report *r);
 
 /* report_summary.c: headline figures shared by every format. */
-double report_bw_at(const struct report *r, const char *kind, int n_cpus,
-		    double *lo, double *hi);
-int report_max_cpus(const struct report *r);
-double report_peak_bw(const struct report *r, const char *kind, int *n_cpus);
+/* report_overhead_master() of points without one master (negative). */
+#define REPORT_NO_MASTER (-1)
 int report_overhead_master(const struct report *r);
-double report_overhead_at(const struct report *r, int cpu, int period_us);
 bool report_overhead_proxy(const struct report *r);
 
-/* Charts: each writes one <svg> (a placeholder when data is missing). */
+/*
+ * Charts: each writes one <svg> (a placeholder when data is missing);
+ * 0 or MEMCAL_ENOMEM.
+ */
 #define REPORT_CHART_WIDTH 780.0
 #define REPORT_CHART_HEIGHT 400.0
 int report_chart_bandwidth(FILE *f, const struct report *r);
@@ -202,7 +174,9 @@ void report_job_latency_free(struct report *r);
 int report_chart_job_latency(FILE *f, const struct report *r);
 json_t *report_job_latency_json(const struct report *r);
 
-/* Renderers.  Each returns 0 or -errno. */
+/*
+ * Renderers.  Each returns MEMCAL_OK, MEMCAL_ENOMEM or MEMCAL_EIO.
+ */
 int report_write_html(FILE *f, const struct report *r);
 int report_write_html_tables(FILE *f, const struct report *r);
 int report_write_csv(FILE *f, const struct report *r);

@@ -5,8 +5,8 @@
  * as one cumulative distribution per workload and condition (solo, co-run
  * unregulated, co-run regulated) with each 99th percentile and the
  * deadline marked, and given to the JSON export.  Same chart contract as
- * charts_tuning.c: 1 when drawn, 0 for a placeholder naming what is
- * missing, -1 when memory ran out.
+ * charts_tuning.c: the chart or a placeholder naming what is missing,
+ * and 0 or MEMCAL_ENOMEM.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ static int collect_jl(const struct memcal_job_latency *l, void *user)
 
 	c.histogram = strdup(l->histogram ? l->histogram : "[]");
 	if (!c.histogram ||
-	    report_push((void **)&r->jl, &r->n_jl, sizeof(c), &c)) {
+	    fig_push((void **)&r->jl, &r->n_jl, sizeof(c), &c)) {
 		free(c.histogram);
 		return MEMCAL_EINVAL;
 	}
@@ -63,10 +63,11 @@ void report_job_latency_free(struct report *r)
 /*
  * cdf_points - the step curve of @l's histogram in ms and fractions,
  * ending at the maximum (overflow samples) with 1.  *@x and *@y are
- * malloc'd; returns the number of points, 0 when empty, -1 on error.
+ * malloc'd and *@n their number of points (0 when empty).  Returns 0 or
+ * MEMCAL_ENOMEM.
  */
-static long cdf_points(const struct memcal_job_latency *l, double **x,
-		       double **y)
+static int cdf_points(const struct memcal_job_latency *l, double **x,
+		      double **y, size_t *n_out)
 {
 	json_t *h = json_loads(l->histogram, 0, NULL), *e;
 	size_t n = json_array_size(h), k = 0, i;
@@ -74,9 +75,10 @@ static long cdf_points(const struct memcal_job_latency *l, double **x,
 
 	*x = calloc(2 * n + 2, sizeof(double));
 	*y = calloc(2 * n + 2, sizeof(double));
+	*n_out = 0;
 	if (!*x || !*y || l->samples <= 0) {
 		json_decref(h);
-		return !*x || !*y ? -1 : 0;
+		return !*x || !*y ? MEMCAL_ENOMEM : 0;
 	}
 	json_array_foreach(h, i, e) {
 		double us = (double)json_integer_value(json_array_get(e, 0));
@@ -94,7 +96,8 @@ static long cdf_points(const struct memcal_job_latency *l, double **x,
 		(*x)[k] = (double)l->max_ns / 1e6;
 		(*y)[k++] = 1;
 	}
-	return (long)k;
+	*n_out = k;
+	return 0;
 }
 
 /* cond_index - 0 solo, 1 unregulated, 2 regulated, 3 static. */
@@ -149,15 +152,15 @@ int report_chart_job_latency(FILE *f, const struct report *r)
 		size_t k = cond_index(l->condition);
 		const char *col = report_svg_palette(k);
 		double *x, *y, px = (double)l->p99_ns / 1e6, py = 0.99;
-		long n = cdf_points(l, &x, &y);
+		size_t n;
 		char label[96], tip[256];
 
-		if (n < 0) {
+		if (cdf_points(l, &x, &y, &n)) {
 			free(x);
 			free(y);
-			return -1;
+			return MEMCAL_ENOMEM;
 		}
-		report_svg_series_line(&c, x, y, (size_t)n, col, 1.8, dash[k]);
+		report_svg_series_line(&c, x, y, n, col, 1.8, dash[k]);
 		snprintf(tip, sizeof(tip), "%s %s: p99 %.3f ms", l->workload,
 			 l->condition, px);
 		report_svg_series_points(&c, &px, &py, 1, col, 4, tip);
@@ -175,39 +178,7 @@ int report_chart_job_latency(FILE *f, const struct report *r)
 		report_svg_vline(&c, deadline, "#c0392b", "6 4", dl);
 	}
 	report_svg_chart_end(&c);
-	return 1;
-}
-
-/**
- * report_job_latency_find() - the row of workload @wl in condition @cond
- * among the @n rows @jl, or NULL when it was not timed there.
- */
-const struct memcal_job_latency *
-report_job_latency_find(const struct memcal_job_latency *jl, size_t n,
-			const char *wl, const char *cond)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(jl[i].workload, wl) && !strcmp(jl[i].condition, cond))
-			return &jl[i];
-	return NULL;
-}
-
-/**
- * report_job_latency_row_json() - one row's figures as a JSON object, the
- * form both 'memtune validate --json' and the report's JSON use.
- */
-json_t *report_job_latency_row_json(const struct memcal_job_latency *l)
-{
-	return json_pack("{s:s,s:i,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
-			 "workload", l->workload, "cpu", l->cpu, "condition",
-			 l->condition, "probe", l->probe, "period_ns",
-			 (json_int_t)l->period_ns, "deadline_ns",
-			 (json_int_t)l->deadline_ns, "samples",
-			 (json_int_t)l->samples, "p50_ns",
-			 (json_int_t)l->p50_ns, "p99_ns",
-			 (json_int_t)l->p99_ns, "max_ns",
-			 (json_int_t)l->max_ns, "deadline_misses",
-			 (json_int_t)l->misses);
+	return 0;
 }
 
 /* report_job_latency_json() - every row's figures as a JSON array. */
@@ -216,7 +187,7 @@ json_t *report_job_latency_json(const struct report *r)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < r->n_jl; i++)
-		json_array_append_new(a, report_job_latency_row_json(
+		json_array_append_new(a, fig_job_latency_row_json(
 					      &r->jl[i]));
 	return a;
 }

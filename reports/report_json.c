@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * report_json.c - the report's data as one JSON document (schema
- * "memcal.report/1"): the same rows the page and the CSV show, in base
+ * "memcal.report/2"): the same rows the page and the CSV show, in base
  * units (B/s, ns, us), with the warnings and what is missing.  A value
  * that was not measured is null (JSON has no NaN).
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "cli.h"
 #include "report.h"
-
-/* num - a JSON number, or null when @v is not finite. */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 /* notes - an array of the strings of @tab. */
 static json_t *notes(const char (*tab)[REPORT_NOTE_LEN], size_t n)
@@ -63,158 +57,43 @@ static json_t *summary_json(const struct report *r)
 
 	for (int k = 0; s && k < 3; k++) {
 		int n = 0;
-		double v = report_peak_bw(r, kinds[k], &n);
+		double v = fig_bw_peak(&r->cal, kinds[k], &n);
 		char key[32];
 
 		snprintf(key, sizeof(key), "peak_%s_bps", kinds[k]);
-		json_object_set_new(s, key, num(v));
+		json_object_set_new(s, key, fig_num(v));
 		snprintf(key, sizeof(key), "peak_%s_cores", kinds[k]);
 		json_object_set_new(s, key, n ? json_integer(n) : json_null());
 		snprintf(key, sizeof(key), "single_core_%s_bps", kinds[k]);
-		json_object_set_new(s, key, num(report_bw_at(r, kinds[k], 1,
+		json_object_set_new(s, key, fig_num(fig_bw_at(&r->cal, kinds[k], 1,
 							     NULL, NULL)));
 	}
 	json_object_set_new(s, "overhead_master_cpu",
 			    json_integer(report_overhead_master(r)));
 	json_object_set_new(s, "overhead_proxy",
 			    json_boolean(report_overhead_proxy(r)));
-	json_object_set_new(s, "pmu_available", r->have_pmu ?
-			    json_boolean(r->pmu.available) : json_null());
+	json_object_set_new(s, "pmu_available", r->cal.have_pmu ?
+			    json_boolean(r->cal.pmu.available) : json_null());
 	return s;
 }
 
-/**
- * report_selfcheck_json() - one PMU self-check as JSON.
- * @c: the check.
- *
- * Return: a new object (cpu null for a check that is not per CPU).
+/*
+ * calibration_json - the figures of the run into @o, in fig_run_json()'s
+ * form (`memcal show --run ID --json` prints the same), the overhead
+ * points and models being those of the overhead run.
  */
-json_t *report_selfcheck_json(const struct memcal_selfcheck *c)
-{
-	return json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:s}", "check",
-			 c->check, "cpu", c->cpu >= 0 ? json_integer(c->cpu) :
-			 json_null(), "event", c->event, "expected",
-			 num(c->expected), "measured", num(c->measured),
-			 "tolerance_pct", num(c->tolerance_pct), "verdict",
-			 c->verdict, "message", c->message);
-}
-
-/**
- * report_guaranteed_json() - @n guaranteed-bandwidth figures as the JSON
- * array `memcal run --json`, `memcal show --json` and the report carry as
- * "guaranteed": every field, and "stands" true on the figure that stands
- * for its class (memcal_db_guaranteed_choose()).
- */
-json_t *report_guaranteed_json(const struct memcal_guaranteed *g, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:f, s:f, s:f, s:s, s:i, s:I, s:i, "
-			"s:i, s:s, s:s, s:b}",
-			"traffic", g[i].traffic, "method", g[i].method,
-			"status", g[i].status, "bandwidth_bps", g[i].bandwidth_bps,
-			"min_bps", g[i].min_bps, "max_bps", g[i].max_bps,
-			"cpus", g[i].cpus, "n_cpus", g[i].n_cpus,
-			"buffer_bytes", (json_int_t)g[i].buffer_bytes,
-			"streams", g[i].streams, "repetitions", g[i].repetitions,
-			"criterion", g[i].criterion, "source", g[i].source,
-			"stands", memcal_db_guaranteed_choose(g, n, g[i].traffic) ==
-				  &g[i]));
-	return a;
-}
-
-/* calibration_json - add the calibration rows to @o. */
 static void calibration_json(json_t *o, const struct report *r)
 {
-	json_t *a = json_array(), *lat = json_array(), *sus = json_array(),
-	       *ev = json_array(), *ov = json_array(), *om = json_array(),
-	       *mix = json_array(), *sc = json_array();
+	struct fig_run fig = r->cal;
+	json_t *f;
 
-	for (size_t i = 0; i < r->n_mix; i++)
-		json_array_append_new(mix, report_mix_curve_json(&r->mix[i]));
-
-	for (size_t i = 0; i < r->n_bw; i++) {
-		const struct memcal_bw *b = &r->bw[i];
-
-		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:i, s:s, s:I, s:f, s:i, s:o, s:o, s:o}",
-			"kind", b->kind, "scope", b->scope, "cpus", b->cpus,
-			"n_cpus", b->n_cpus, "variant", b->variant,
-			"buffer_bytes", (json_int_t)b->buffer_bytes,
-			"read_share", b->read_share, "repetitions",
-			b->repetitions, "median_bps", num(b->median_bps),
-			"min_bps", num(b->min_bps), "max_bps", num(b->max_bps)));
-	}
-	for (size_t i = 0; i < r->n_lat; i++) {
-		const struct memcal_latency_point *p = &r->lat[i];
-
-		json_array_append_new(lat, json_pack(
-			"{s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "traffic",
-			p->traffic, "chase_cpu", p->chase_cpu, "load_cpus",
-			p->load_cpus, "pace", num(p->pace), "bandwidth_bps",
-			num(p->bandwidth_bps), "latency_ns", num(p->latency_ns),
-			"latency_min_ns", num(p->latency_min_ns),
-			"latency_max_ns", num(p->latency_max_ns)));
-	}
-	for (size_t i = 0; i < r->n_sus; i++) {
-		const struct memcal_sustainable *s = &r->sus[i];
-
-		json_array_append_new(sus, json_pack(
-			"{s:s, s:o, s:o, s:o, s:s, s:b}", "traffic", s->traffic,
-			"bandwidth_bps", num(s->bandwidth_bps),
-			"idle_latency_ns", num(s->idle_latency_ns),
-			"bound_ratio", num(s->bound_ratio), "criterion",
-			s->criterion, "lower_bound", s->lower_bound));
-	}
-	for (size_t i = 0; i < r->n_ev; i++) {
-		const struct memcal_pmu_event *e = &r->ev[i];
-
-		json_array_append_new(ev, json_pack(
-			"{s:s, s:s, s:s, s:b, s:o, s:o, s:b, s:s}", "name",
-			e->name, "pmu", e->pmu, "traffic", e->traffic, "opened",
-			e->opened, "bytes_per_event", num(e->bytes_per_event),
-			"error_pct", num(e->error_pct), "chosen", e->chosen,
-			"message", e->message));
-	}
-	for (size_t i = 0; i < r->n_ov; i++) {
-		const struct memcal_overhead_point *p = &r->ov[i];
-
-		json_array_append_new(ov, json_pack(
-			"{s:i, s:i, s:s, s:s, s:i, s:b, s:i, s:o, s:o, s:o, "
-			"s:b}", "cpu", p->cpu, "period_us", p->period_us, "benchmark",
-			p->benchmark, "method", p->method, "master_cpu",
-			p->master_cpu, "on_master", p->master_cpu == p->cpu,
-			"repetitions", p->repetitions,
-			"ratio_median", num(p->ratio_median), "ratio_min",
-			num(p->ratio_min), "ratio_max", num(p->ratio_max),
-			"lower_bound", p->lower_bound));
-	}
-	for (size_t i = 0; i < r->n_om; i++) {
-		const struct memcal_overhead_model *m = &r->om[i];
-
-		json_array_append_new(om, json_pack(
-			"{s:i, s:s, s:s, s:o, s:o, s:o}", "cpu", m->cpu,
-			"benchmark", m->benchmark, "method", m->method,
-			"cost_per_irq_ns", num(m->cost_per_irq_ns),
-			"base_ratio", num(m->base_ratio), "r2", num(m->r2)));
-	}
-	json_object_set_new(o, "bandwidth", a);
-	json_object_set_new(o, "latency", lat);
-	json_object_set_new(o, "sustainable", sus);
-	json_object_set_new(o, "mix_curves", mix);
-	json_object_set_new(o, "guaranteed",
-			    report_guaranteed_json(r->guar, r->n_guar));
-	for (size_t i = 0; i < r->n_sc; i++)
-		json_array_append_new(sc, report_selfcheck_json(&r->sc[i]));
-	json_object_set_new(o, "pmu", r->have_pmu ? json_pack(
-		"{s:b, s:s, s:s, s:o, s:o}", "available", r->pmu.available,
-		"pmu_name", r->pmu.pmu_name, "message", r->pmu.message,
-		"events", ev, "selfchecks", sc) :
-		(json_decref(ev), json_decref(sc), json_null()));
-	json_object_set_new(o, "overhead", json_pack("{s:o, s:o}", "points",
-						     ov, "models", om));
+	fig.ov = r->ovh.ov;
+	fig.n_ov = r->ovh.n_ov;
+	fig.om = r->ovh.om;
+	fig.n_om = r->ovh.n_om;
+	f = fig_run_json(&fig);
+	json_object_update(o, f);
+	json_decref(f);
 }
 
 /* array_of - a JSON array of @n doubles. */
@@ -223,54 +102,8 @@ static json_t *array_of(const double *v, size_t n)
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, num(v[i]));
+		json_array_append_new(a, fig_num(v[i]));
 	return a;
-}
-
-/* ratio_or_null - @a / @b when both are measurements, else null. */
-static json_t *ratio_or_null(double a, double b)
-{
-	return a > 0 && b > 0 ? json_real(a / b) : json_null();
-}
-
-/**
- * report_validation_conditions_json() - add to @e workload @v's static
- * figures (null when the static condition did not run, never 0), the
- * slowdown of each condition (co-run time over solo time; null for a
- * condition that did not run) and, for a best-effort workload, its
- * throughput (solo time over co-run time) in each.  One form for the
- * report and for validate's and show's --json.
- * @regulated: the validation ran the regulated condition.
- */
-void report_validation_conditions_json(json_t *e,
-				       const struct memcal_validation_result *v,
-				       bool regulated)
-{
-	bool s = v->has_static;
-	char key[40];
-
-	json_object_set_new(e, "has_static", json_boolean(s));
-	json_object_set_new(e, "static_ns", s ? num(v->static_ns) :
-			    json_null());
-	json_object_set_new(e, "static_deadline_misses", s ?
-			    json_integer(v->static_deadline_misses) :
-			    json_null());
-	json_object_set_new(e, "static_throttles", s ?
-			    json_integer(v->static_throttles) : json_null());
-	json_object_set_new(e, "static_throttled_ns", s ?
-			    json_integer(v->static_throttled_ns) :
-			    json_null());
-	for (int k = 0; k < REPORT_N_CORUN; k++) {
-		double t = report_corun_ns(v, regulated, k);
-
-		snprintf(key, sizeof(key), "slowdown_%s", report_corun_name[k]);
-		json_object_set_new(e, key, ratio_or_null(t, v->solo_ns));
-		if (v->deadline_ns > 0)
-			continue;
-		snprintf(key, sizeof(key), "throughput_%s",
-			 report_corun_name[k]);
-		json_object_set_new(e, key, ratio_or_null(v->solo_ns, t));
-	}
 }
 
 /* tuning_json - add the configuration, budgets, validation and LMS. */
@@ -298,9 +131,9 @@ static void tuning_json(json_t *o, const struct report *r)
 		json_array_append_new(b, json_pack(
 			"{s:i, s:s, s:b, s:o, s:o, s:o, s:o}", "cpu", c->cpu,
 			"workload", c->workload, "rt", c->rt, "read_bps",
-			num(c->read_bps), "write_bps", num(c->write_bps),
-			"read_events", num(c->read_events), "write_events",
-			num(c->write_events)));
+			fig_num(c->read_bps), "write_bps", fig_num(c->write_bps),
+			"read_events", fig_num(c->read_events), "write_events",
+			fig_num(c->write_events)));
 	}
 	json_object_set_new(o, "budgets", b);
 	for (size_t i = 0; i < r->n_res; i++) {
@@ -309,15 +142,15 @@ static void tuning_json(json_t *o, const struct report *r)
 		json_t *e = json_pack(
 			"{s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I}",
 			"workload", v->workload, "cpu", v->cpu, "solo_ns",
-			num(v->solo_ns), "unregulated_ns",
-			num(v->unregulated_ns), "regulated_ns",
-			num(v->regulated_ns), "deadline_ns",
-			num(v->deadline_ns), "jobs", (json_int_t)v->jobs,
+			fig_num(v->solo_ns), "unregulated_ns",
+			fig_num(v->unregulated_ns), "regulated_ns",
+			fig_num(v->regulated_ns), "deadline_ns",
+			fig_num(v->deadline_ns), "jobs", (json_int_t)v->jobs,
 			"deadline_misses", (json_int_t)v->deadline_misses,
 			"throttles", (json_int_t)v->throttles, "throttled_ns",
 			(json_int_t)v->throttled_ns);
 
-		report_validation_conditions_json(e, v, r->validation.regulated);
+		fig_validation_conditions_json(e, v, r->validation.regulated);
 		json_array_append_new(res, e);
 	}
 	json_object_set_new(o, "validation", !r->have_validation ?
@@ -344,7 +177,7 @@ static void tuning_json(json_t *o, const struct report *r)
 json_t *report_to_json(const struct report *r)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:i}", "schema",
-			      "memcal.report/1", "tool",
+			      "memcal.report/2", "tool",
 			      r->tool ? r->tool : "memcal", "generated_at",
 			      r->generated_at, "database", r->db_path,
 			      "charts", report_chart_count(r));
@@ -367,18 +200,18 @@ json_t *report_to_json(const struct report *r)
 }
 
 /**
- * report_write_json() - the document of report_to_json() on @f, indented.
- * Return: 0, -ENOMEM, -EIO.
+ * report_write_json() - the document of report_to_json() on @f, written
+ * by cli_json_dumpf() like every memcal document.
+ * Return: MEMCAL_OK, MEMCAL_ENOMEM or MEMCAL_EIO.
  */
 int report_write_json(FILE *f, const struct report *r)
 {
 	json_t *o = report_to_json(r);
-	int rc;
+	bool ok;
 
 	if (!o)
-		return -ENOMEM;
-	rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		return MEMCAL_ENOMEM;
+	ok = cli_json_dumpf(o, f);
 	json_decref(o);
-	fputc('\n', f);
-	return rc || ferror(f) ? -EIO : 0;
+	return ok && !ferror(f) ? MEMCAL_OK : MEMCAL_EIO;
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "memcal_reports.h"
+#include "memcal_figures.h"
 #include "memreg.h"
 
 /*
@@ -78,13 +78,6 @@ const char *report_doc_reason(const struct report *r, const char *key)
 	       json_string_value(s) : NULL;
 }
 
-/* report_sustainable() - the sustainable row of @traffic, or NULL. */
-const struct memcal_sustainable *report_sustainable(const struct report *r,
-						    const char *traffic)
-{
-	return report_figures_sustainable(r->sus, r->n_sus, traffic);
-}
-
 /*
  * report_bytes_per_event() - bytes one counter event of @traffic stands
  * for: the document's counter, else the calibration's chosen PMU event;
@@ -99,10 +92,10 @@ double report_bytes_per_event(const struct report *r, const char *traffic)
 	v = report_doc_number(r->doc, (const char *const[]){ path, NULL });
 	if (v > 0)
 		return v;
-	for (size_t i = 0; i < r->n_ev; i++)
-		if (r->ev[i].chosen && !strcmp(r->ev[i].traffic, traffic) &&
-		    r->ev[i].bytes_per_event > 0)
-			return r->ev[i].bytes_per_event;
+	for (size_t i = 0; i < r->cal.n_ev; i++)
+		if (r->cal.ev[i].chosen && !strcmp(r->cal.ev[i].traffic, traffic) &&
+		    r->cal.ev[i].bytes_per_event > 0)
+			return r->cal.ev[i].bytes_per_event;
 	return NAN;
 }
 
@@ -127,7 +120,10 @@ static void class_budget(const struct report *r, const json_t *cpu,
 		*bps = *events * bpe / period;
 }
 
-/* read_cores - the per-CPU budgets of the document's "cpus" array. */
+/*
+ * read_cores - the per-CPU budgets of the document's "cpus" array; 0 or
+ * MEMCAL_ENOMEM.
+ */
 static int read_cores(struct report *r)
 {
 	json_t *cpus = json_object_get(r->doc, "cpus");
@@ -171,8 +167,8 @@ static int read_cores(struct report *r)
 			continue;
 		class_budget(r, c, "read", &b.read_bps, &b.read_events);
 		class_budget(r, c, "write", &b.write_bps, &b.write_events);
-		if (report_push((void **)&r->cores, &r->n_cores, sizeof(b), &b))
-			return -1;
+		if (fig_push((void **)&r->cores, &r->n_cores, sizeof(b), &b))
+			return MEMCAL_ENOMEM;
 	}
 	return 0;
 }
@@ -251,7 +247,8 @@ static size_t lms_ticks_per_period(int period_us, int tick_us)
  * replay_lms - feed a profile's read trace through the core's NLMS at the
  * regulation period, as memreg runs it: the trace's ticks (often 100 us)
  * are summed into periods of the configuration's length first, and a
- * partial period at the end is dropped.
+ * partial period at the end is dropped.  Returns 0, MEMCAL_ENOMEM, or the
+ * status of reading the profile.
  */
 static int replay_lms(struct report *r, memcal_db *db)
 {
@@ -286,7 +283,7 @@ static int replay_lms(struct report *r, memcal_db *db)
 	r->lms.predicted = calloc(n ? n : 1, sizeof(double));
 	if (!r->lms.actual || !r->lms.predicted || !(dt > 0)) {
 		memcal_db_profile_free(&p);
-		return -1;
+		return MEMCAL_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		double bytes = 0;
@@ -321,7 +318,7 @@ static int collect_res(const struct memcal_validation_result *v, void *user)
 {
 	struct report *r = user;
 
-	return report_push((void **)&r->res, &r->n_res, sizeof(*v), v);
+	return fig_push((void **)&r->res, &r->n_res, sizeof(*v), v);
 }
 
 /**

@@ -8,10 +8,10 @@
  * y axis on its left and the x axis below it, the legend in a column to the
  * right of the plot, so that no legend ever covers data.
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "memcal_status.h"
 #include "svg.h"
 
 #define MARGIN_LEFT	72.0
@@ -73,7 +73,7 @@ static void wrapped(FILE *f, double x, double y, double room, double size,
 /*
  * report_svg_chart_begin() - open a chart of @width x @height pixels: the <svg>
  * element with id @id, a white background, the title and subtitle, and
- * the clipPath of the plot rectangle.  Return: 0, -EINVAL.
+ * the clipPath of the plot rectangle.  Return: 0, MEMCAL_EINVAL.
  */
 int report_svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 		    const char *title, const char *subtitle, double width,
@@ -82,7 +82,7 @@ int report_svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 	memset(c, 0, sizeof(*c));
 	if (!f || !id || width < LEGEND_COLUMN + MARGIN_LEFT + 100 ||
 	    height < MARGIN_TOP + MARGIN_BOTTOM + 60)
-		return -EINVAL;
+		return MEMCAL_EINVAL;
 	c->f = f;
 	snprintf(c->id, sizeof(c->id), "%s", id);
 	c->width = width;
@@ -462,7 +462,7 @@ void report_svg_note(struct svg_chart *c, double x, double y, const char *anchor
 
 /*
  * report_svg_legend_add() - add an entry to the chart's legend (drawn by
- * report_svg_chart_end()).  Return: 0, -ENOSPC when the legend is full.
+ * report_svg_chart_end()).  Return: 0, MEMCAL_ERANGE when the legend is full.
  */
 int report_svg_legend_add(struct svg_chart *c, const char *label, const char *color,
 		   const char *dash, double width, bool bar)
@@ -470,7 +470,7 @@ int report_svg_legend_add(struct svg_chart *c, const char *label, const char *co
 	struct svg_legend_entry *e;
 
 	if (c->n_legend >= SVG_MAX_LEGEND)
-		return -ENOSPC;
+		return MEMCAL_ERANGE;
 	e = &c->legend[c->n_legend++];
 	snprintf(e->label, sizeof(e->label), "%s", label ? label : "");
 	snprintf(e->color, sizeof(e->color), "%s", color ? color : "#000");
@@ -483,7 +483,7 @@ int report_svg_legend_add(struct svg_chart *c, const char *label, const char *co
 /*
  * report_svg_legend_marker() - report_svg_legend_add() of a line swatch (none when
  * @width is 0) with the point marker @m drawn on it.
- * Return: 0, -ENOSPC when the legend is full.
+ * Return: 0, MEMCAL_ERANGE when the legend is full.
  */
 int report_svg_legend_marker(struct svg_chart *c, const char *label,
 		      const char *color, const char *dash, double width,

@@ -4,10 +4,10 @@
  * nice numbers, ticks and their labels, segment clipping, XML escaping and
  * text measurement.  Nothing here writes a chart; svg.c does.
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "memcal_status.h"
 #include "svg.h"
 
 /*
@@ -67,7 +67,7 @@ double report_svg_nice_num(double x, bool round)
 /*
  * report_svg_linear_ticks() - about @target nicely spaced ticks covering the data
  * interval [@lo, @hi]: every tick lies inside it.  A degenerate interval
- * gets one tick.  Return: 0, -EINVAL for non-finite bounds.
+ * gets one tick.  Return: 0, MEMCAL_EINVAL for non-finite bounds.
  */
 int report_svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *t)
 {
@@ -75,7 +75,7 @@ int report_svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *
 
 	memset(t, 0, sizeof(*t));
 	if (!isfinite(lo) || !isfinite(hi))
-		return -EINVAL;
+		return MEMCAL_EINVAL;
 	if (hi < lo) {
 		double tmp = lo;
 
@@ -103,7 +103,7 @@ int report_svg_linear_ticks(double lo, double hi, int target, struct svg_ticks *
 /*
  * report_svg_log_ticks() - ticks of a log axis over [@lo, @hi] (both > 0): the
  * powers of ten, plus 2x and 5x when the interval spans at most two
- * decades.  Return: 0, -EINVAL for bounds that are not positive.
+ * decades.  Return: 0, MEMCAL_EINVAL for bounds that are not positive.
  */
 int report_svg_log_ticks(double lo, double hi, struct svg_ticks *t)
 {
@@ -113,7 +113,7 @@ int report_svg_log_ticks(double lo, double hi, struct svg_ticks *t)
 
 	memset(t, 0, sizeof(*t));
 	if (!(lo > 0) || !(hi > 0) || !isfinite(lo) || !isfinite(hi))
-		return -EINVAL;
+		return MEMCAL_EINVAL;
 	if (hi < lo) {
 		double tmp = lo;
 

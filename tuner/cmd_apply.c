@@ -10,13 +10,6 @@
 #include "apply.h"
 #include "memtune_cmds.h"
 
-/* exit_code - the CLI exit code for a tune_reg result. */
-static int exit_code(int rc)
-{
-	return rc == MEMCAL_EUNSUPPORTED ? CLI_EXIT_UNSUPPORTED :
-	       CLI_EXIT_FAILURE;
-}
-
 /**
  * struct apply_args - options of 'memtune apply'.
  * @id:    --config.
@@ -100,7 +93,7 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 		int r = tune_reg_apply(&a.reg, c, err, sizeof(err));
 
 		if (r)
-			rc = cli_error(ctx, exit_code(r), "cannot apply "
+			rc = cli_error(ctx, cli_exit_for(r), "cannot apply "
 				       "configuration %lld: %s", (long long)id,
 				       err);
 	}

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "memcal_db_job_latency.h"
-#include "memcal_reports.h"
+#include "memcal_figures.h"
+#include "memcal_figures.h"
 #include "memtune_cmds.h"
 #include "validate.h"
 
@@ -183,7 +184,7 @@ static int on_result(const struct memcal_validation_result *r, void *user)
 	struct shown *s = user;
 
 	s->has_static |= r->has_static;
-	return report_push((void **)&s->res, &s->n_res, sizeof(*r), r);
+	return fig_push((void **)&s->res, &s->n_res, sizeof(*r), r);
 }
 
 /* on_latency - collect one latency row, its histogram dropped (callback). */
@@ -193,7 +194,7 @@ static int on_latency(const struct memcal_job_latency *l, void *user)
 	struct memcal_job_latency c = *l;
 
 	c.histogram = NULL;
-	return report_push((void **)&s->lat, &s->n_lat, sizeof(c), &c);
+	return fig_push((void **)&s->lat, &s->n_lat, sizeof(c), &c);
 }
 
 /* cell - @v with @dec decimals in @buf when @ok, else "-". */
@@ -224,15 +225,15 @@ static void print_compare(FILE *f, const struct shown *s, bool regulated)
 	for (size_t i = 0; i < s->n_res; i++) {
 		const struct memcal_validation_result *r = &s->res[i];
 		bool rt = r->deadline_ns > 0;
-		char b[REPORT_N_CORUN][24], x[REPORT_N_CORUN][24], m[24];
-		const char *bs[REPORT_N_CORUN], *xs[REPORT_N_CORUN];
+		char b[FIG_N_CORUN][24], x[FIG_N_CORUN][24], m[24];
+		const char *bs[FIG_N_CORUN], *xs[FIG_N_CORUN];
 
-		for (int k = 0; k < REPORT_N_CORUN; k++) {
+		for (int k = 0; k < FIG_N_CORUN; k++) {
 			const struct memcal_job_latency *l =
-				report_job_latency_find(s->lat, s->n_lat,
+				fig_job_latency_find(s->lat, s->n_lat,
 							r->workload,
-							report_corun_name[k]);
-			double t = report_corun_ns(r, regulated, k);
+							fig_corun_name[k]);
+			double t = fig_corun_ns(r, regulated, k);
 			bool ok = !isnan(t) && r->solo_ns > 0;
 
 			xs[k] = cell(x[k], sizeof(x[k]), ok, 2, t / r->solo_ns);
@@ -277,7 +278,7 @@ static int show_validation(struct cli_ctx *ctx, memcal_db *db, int64_t id)
 			json_array_append_new(arr, tune_validate_result_json(
 					      &s.res[i], v.regulated));
 		for (size_t i = 0; i < s.n_lat; i++)
-			json_array_append_new(lat, report_job_latency_row_json(
+			json_array_append_new(lat, fig_job_latency_row_json(
 					      &s.lat[i]));
 		rc = cli_emit_json(ctx, json_pack(
 			"{s:s,s:I,s:I,s:s,s:s,s:b,s:b,s:s,s:o,s:o}", "kind",

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "cli.h"
 #include "export.h"
 #include "memreg.h"
 
@@ -14,16 +15,15 @@ int tune_export_json(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w)
 {
 	json_t *doc = tune_config_to_json(c);
-	int rc;
+	bool ok;
 
 	(void)o;
 	(void)w;
 	if (!doc)
-		return MEMCAL_EIO;
-	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		return MEMCAL_ENOMEM;
+	ok = cli_json_dumpf(doc, out);
 	json_decref(doc);
-	fputc('\n', out);
-	return rc ? MEMCAL_EIO : 0;
+	return ok ? MEMCAL_OK : MEMCAL_EIO;
 }
 
 /* max_cpu - highest CPU number in @c. */

@@ -22,8 +22,6 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
 int tune_cmd_list(struct cli_ctx *ctx, int argc, char **argv);
 int tune_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
 int tune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv);
-/* Implemented in reports/. */
-int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv);
 
 /* The most solo runs 'memtune profile --runs' takes (profile.c). */
 #define PROFILE_MAX_RUNS 50

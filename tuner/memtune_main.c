@@ -4,6 +4,7 @@
  * exported regulator configuration.  The subcommands are a table, as in
  * bpftool; each lives in its own file.
  */
+#include "memcal_report.h"
 #include "memtune_cmds.h"
 
 static const struct cli_command memtune_commands[] = {

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "memcal_reports.h"
+#include "memcal_figures.h"
 #include "validate.h"
 #include "workload_run.h"
 
@@ -176,7 +176,7 @@ json_t *tune_validate_result_json(const struct memcal_validation_result *r,
 			      (json_int_t)r->throttled_ns);
 
 	if (o)
-		report_validation_conditions_json(o, r, regulated);
+		fig_validation_conditions_json(o, r, regulated);
 	return o;
 }
 

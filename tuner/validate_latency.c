@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "memcal_db_job_latency.h"
-#include "memcal_reports.h"
+#include "memcal_figures.h"
 #include "validate_latency.h"
 
 const char *const tune_vlat_cond_name[VLAT_N_COND] = { "solo", "unregulated",
@@ -275,7 +275,7 @@ json_t *tune_vlat_json(const struct vlat *v, const struct mix *m)
 				continue;
 			to_row(v, m, i, k, &l);
 			json_array_append_new(a,
-					      report_job_latency_row_json(&l));
+					      fig_job_latency_row_json(&l));
 		}
 	return a;
 }

@@ -88,6 +88,8 @@ int memcal_platform_topology_load(struct memcal_topology *t, const char *synthet
 void memcal_platform_topology_free(struct memcal_topology *t);
 
 bool memcal_platform_topology_has_pu(const struct memcal_topology *t, unsigned cpu);
+/* What memcal_platform_topology_cpu_node() returns for a CPU without one. */
+#define MEMCAL_PLATFORM_NODE_UNKNOWN (-1)
 int memcal_platform_topology_cpu_node(const struct memcal_topology *t, unsigned cpu);
 const struct memcal_cache *
 memcal_platform_topology_llc(const struct memcal_topology *t, unsigned cpu);

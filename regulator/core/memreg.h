@@ -486,6 +486,23 @@ int memreg_cfg_fit_guaranteed(struct memreg_cfg *cfg);
 int memreg_init(struct memreg *r, const struct memreg_cfg *cfg,
 		const char **why);
 
+/*
+ * Change the configuration of a running @r to @cfg without resetting it
+ * (update.c): budgets, ceilings, platform ceilings, exemptions, the
+ * reclaim quantum, the LMS parameters (a change of taps restarts the
+ * predictors from the cold start) and the LMS, reclaim and share flags.
+ * Statistics, per-core state, the pool and published budgets stay: each
+ * CPU gets the new guarantee at its next period, the master's new budgets
+ * the period after.  The period, CPU slots, master CPU, the set of active
+ * CPUs and the MONITOR and UNCOUNTED flags must not change (MEMREG_EINVAL:
+ * re-initialise with memreg_init()).  No entry point may run meanwhile
+ * (the kernel glue calls it under stop_machine()).  Returns what
+ * memreg_cfg_validate() returns, or MEMREG_EINVAL; on error @r is left
+ * untouched.
+ */
+int memreg_update(struct memreg *r, const struct memreg_cfg *cfg,
+		  const char **why);
+
 /* ---- per-core path (budget.c, reclaim.c) ------------------------------ */
 
 /*

@@ -16,6 +16,7 @@
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/tick.h>
 
 #include "mrk.h"
 
@@ -169,12 +170,25 @@ static u64 mrk_overflows_per_period(const struct mrk_cfg *cfg, unsigned int cpu,
  * Refuse what would make perf throttle a counter or storm the CPU with
  * interrupts: a slack-scheme guarantee below slack_div (a granule of less
  * than one event: an overflow per event), and an overflow rate above
- * kernel.perf_event_max_sample_rate (per second, and per tick, which is
- * what perf enforces).  Monitor-only takes no overflow.  Writes the reason
- * to @err; returns 0 or -ERANGE.
+ * kernel.perf_event_max_sample_rate per second or at perf's per-tick
+ * limit.  perf (__perf_event_account_interrupt()) counts a counter's
+ * overflow interrupts per scheduler tick, starting at 1 with the first
+ * one after a tick, and throttles the one that brings the count to
+ * max_samples_per_tick = DIV_ROUND_UP(rate, HZ): k interrupts between two
+ * ticks are safe only when k == 1 or k < that limit.  Between two ticks
+ * fall the interrupts of one period (period >= tick) or of the periods
+ * one tick spans.  A nohz_full CPU may stop its tick for as long as one
+ * task runs there (perf_event_task_tick() is what advances the count, the
+ * housekeeping CPU's remote tick does not), so every interrupt of a
+ * re-armed counter that overflows each period piles up into one tick:
+ * refused there, monitor-only is fine.  (Page faults and the other
+ * software events of the slack scheme overflow one event at a time, which
+ * perf never throttles.)  Monitor-only takes no overflow.  Writes
+ * the reason to @err; returns 0 or -ERANGE.
  */
 static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
 {
+	const u64 tick_ns = NSEC_PER_SEC / HZ;
 	struct perf_event_attr attr;
 	unsigned int cpu, cls;
 	int rate = -1;
@@ -184,7 +198,7 @@ static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		for (cpu = 0; cpu < cfg->core.nr_cpus; cpu++) {
 			const struct memreg_cpu_cfg *cc = &cfg->core.cpu[cpu];
-			u64 n, per_s;
+			u64 n, k, per_s, per_tick;
 			bool rearm;
 
 			if (!cc->active ||
@@ -199,6 +213,14 @@ static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
 					  cfg->slack_div, mrk_cpu_event(cfg, cpu, cls));
 				return -ERANGE;
 			}
+			if (rearm && cpu < nr_cpu_ids && tick_nohz_full_cpu(cpu)) {
+				scnprintf(err, len, "cpu %u is nohz_full: perf counts overflow "
+					  "interrupts per scheduler tick, which a tick-less CPU "
+					  "may not take for seconds, and would throttle its %s "
+					  "counter: regulate housekeeping CPUs only, or "
+					  "monitor=1", cpu, cls ? "write" : "read");
+				return -ERANGE;
+			}
 			if (rate < 0)
 				rate = mrk_max_sample_rate();
 			if (rate < 0) {
@@ -209,16 +231,18 @@ static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
 			n = mrk_overflows_per_period(cfg, cpu, cls, rearm);
 			per_s = div64_u64(n * NSEC_PER_SEC + cfg->core.period_ns - 1,
 					  cfg->core.period_ns);
-			if (per_s > (u64)rate ||
-			    (cfg->core.period_ns >= NSEC_PER_SEC / HZ &&
-			     n > DIV_ROUND_UP((u64)rate, HZ))) {
+			k = n * div64_u64(tick_ns + cfg->core.period_ns - 1,
+					  cfg->core.period_ns);
+			per_tick = DIV_ROUND_UP((u64)rate, HZ);
+			if (per_s > (u64)rate || (k > 1 && k >= per_tick)) {
 				scnprintf(err, len, "cpu %u: the %s counter may take %llu "
-					  "overflow interrupts per %llu us period (%llu/s), "
-					  "above kernel.perf_event_max_sample_rate %d (%d per "
-					  "tick): raise it, lengthen period_us, lower slack_div "
-					  "or raise reclaim_quantum", cpu, cls ? "write" : "read",
-					  n, div64_u64(cfg->core.period_ns, NSEC_PER_USEC),
-					  per_s, rate, DIV_ROUND_UP(rate, HZ));
+					  "overflow interrupts per %llu us period (%llu/s, %llu "
+					  "per tick), at or above kernel.perf_event_max_sample_rate "
+					  "%d (perf throttles at %llu per tick): raise it, lengthen "
+					  "period_us, lower slack_div or raise reclaim_quantum",
+					  cpu, cls ? "write" : "read", n,
+					  div64_u64(cfg->core.period_ns, NSEC_PER_USEC),
+					  per_s, k, rate, per_tick);
 				return -ERANGE;
 			}
 		}

@@ -60,6 +60,17 @@ bool mrk_counter_throttled(struct perf_event *ev)
 }
 
 /*
+ * Has perf taken @ev off the PMU for good: ERROR (a pinned event that
+ * could not be scheduled, e.g. when the PMU was taken by an exclusive
+ * group) or OFF (disabled, or its CPU's perf context went down)?  It then
+ * neither counts nor overflows: budgets go unenforced.  Any context.
+ */
+bool mrk_counter_lost(struct perf_event *ev)
+{
+	return READ_ONCE(ev->state) < PERF_EVENT_STATE_INACTIVE;
+}
+
+/*
  * Set @ev, counting on this CPU, to overflow after @left more events (the
  * MemGuard way: stop and fold the count in, new sample period and period
  * left, start reloading the hardware counter).  Interrupts off, on @ev's
@@ -236,48 +247,70 @@ int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len)
 }
 
 /*
- * Create the counters of @c's CPU for the active configuration into
- * @c->detached (the caller installs them).  Holding mrk_cfg_mutex only:
- * creating a software event takes the CPU hotplug lock itself.  Returns 0,
- * -ENODEV if the CPU is (going) offline, or another error, recorded as the
- * last error.  On failure nothing is left.
+ * Create the counters of @c's CPU for @cfg into @c->fresh (the caller
+ * installs them, mrk_cpu_start()); the installed ones are not touched, so
+ * the CPU keeps regulating with them meanwhile.  Holding mrk_cfg_mutex
+ * only: creating a software event takes the CPU hotplug lock itself.
+ * Returns 0, -ENODEV if the CPU is (going) offline, or another error with
+ * "cpu N: cannot create ..." in @err.  On failure nothing is left.
  */
-int mrk_counters_create(struct mrk_cpu *c)
+int mrk_counters_create(struct mrk_cpu *c, const struct mrk_cfg *cfg,
+			char *err, size_t len)
 {
 	static const perf_overflow_handler_t handlers[MEMREG_NR_CLASSES] = {
 		mrk_overflow_read, mrk_overflow_write,
 	};
-	const struct memreg_cpu_cfg *cc = &mrk_active.core.cpu[c->cpu];
-	bool monitor = mrk_active.core.flags & MEMREG_F_MONITOR;
+	const struct memreg_cpu_cfg *cc = &cfg->core.cpu[c->cpu];
+	bool monitor = cfg->core.flags & MEMREG_F_MONITOR;
 	struct perf_event_attr attr;
 	struct perf_event *ev;
 	unsigned int cls;
 
 	lockdep_assert_held(&mrk_cfg_mutex);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		const char *spec = mrk_cpu_event(&mrk_active, c->cpu, cls);
+		const char *spec = mrk_cpu_event(cfg, c->cpu, cls);
+		bool rearm;
+		u64 sample;
 
 		if (mrk_parse_event(spec, &attr, NULL))
 			continue;	/* "none" (specs were checked) */
-		c->rearm[cls] = !monitor && mrk_event_rearms(&attr);
-		c->sample[cls] = monitor ? 0 : c->rearm[cls] ?
-			max_t(u64, 1, cc->guaranteed[cls]) :
-			max_t(u64, 1, cc->guaranteed[cls] / mrk_active.slack_div);
-		ev = mrk_counter_create(spec, c->cpu,
-					c->sample[cls], handlers[cls], c);
+		rearm = !monitor && mrk_event_rearms(&attr);
+		sample = monitor ? 0 : rearm ? max_t(u64, 1, cc->guaranteed[cls]) :
+			max_t(u64, 1, cc->guaranteed[cls] / cfg->slack_div);
+		ev = mrk_counter_create(spec, c->cpu, sample, handlers[cls], c);
 		if (IS_ERR(ev)) {
 			/* -ENODEV: perf already took the CPU down */
-			if (PTR_ERR(ev) != -ENODEV)
-				mrk_set_error("cpu %d: cannot create the %s counter "
-					      "'%s' (error %ld)", c->cpu,
-					      cls ? "write" : "read",
-					      spec, PTR_ERR(ev));
-			mrk_counters_release(c);
+			scnprintf(err, len, "cpu %d: cannot create the %s counter "
+				  "'%s' (error %ld%s)", c->cpu,
+				  cls ? "write" : "read", spec, PTR_ERR(ev),
+				  PTR_ERR(ev) == -EBUSY ? ": PMU busy" :
+				  PTR_ERR(ev) == -ENOENT ? ": no such event or no PMU" : "");
+			mrk_counters_discard(c);
 			return PTR_ERR(ev);
 		}
-		c->detached[cls] = ev;
+		c->fresh[cls] = ev;
+		c->fresh_sample[cls] = sample;
+		c->fresh_rearm[cls] = rearm;
 	}
 	return 0;
+}
+
+/*
+ * Release the created but not installed counters of @c (mrk_cfg_mutex
+ * only).
+ */
+void mrk_counters_discard(struct mrk_cpu *c)
+{
+	unsigned int cls;
+
+	lockdep_assert_held(&mrk_cfg_mutex);
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		if (c->fresh[cls]) {
+			perf_event_release_kernel(c->fresh[cls]);
+			c->fresh[cls] = NULL;
+		}
+	}
+	c->prepared = false;
 }
 
 /*
@@ -296,5 +329,4 @@ void mrk_counters_release(struct mrk_cpu *c)
 			c->detached[cls] = NULL;
 		}
 	}
-	c->prepared = false;
 }

@@ -35,10 +35,26 @@ DEFINE_MUTEX(mrk_cfg_mutex);
 static enum cpuhp_state mrk_hp_state;
 static bool mrk_unloading;	/* mrk_mutex */
 
+/* Is @cpu regulated by @cfg? */
+bool mrk_cfg_regulated(const struct mrk_cfg *cfg, unsigned int cpu)
+{
+	return cpu < cfg->core.nr_cpus && cfg->core.cpu[cpu].active;
+}
+
 /* Is @cpu regulated by the active configuration? */
 bool mrk_cpu_regulated(unsigned int cpu)
 {
-	return cpu < mrk_active.core.nr_cpus && mrk_active.core.cpu[cpu].active;
+	return mrk_cfg_regulated(&mrk_active, cpu);
+}
+
+/*
+ * Is @cpu regulated and not left without counters (mrk_cpu.failed)?  A
+ * failed master CPU has no period timer to carry the tick (master.c).
+ * mrk_mutex held.
+ */
+bool mrk_cpu_counting(unsigned int cpu)
+{
+	return mrk_cpu_regulated(cpu) && !per_cpu_ptr(&mrk_cpus, cpu)->failed;
 }
 
 /*
@@ -63,10 +79,10 @@ void mrk_core_set_online(unsigned int cpu, bool online)
 
 /*
  * Start regulating @c's CPU with the counters prepared for it (throttle
- * path, counters, timer).  A CPU without prepared counters, or one that
- * went offline since they were created (they are dead), is left to its
- * hotplug work.  cpus_read_lock() or a hotplug callback, mrk_mutex and
- * mrk_cfg_mutex held; the CPU online.
+ * path, counters, core told it is there, timer).  A CPU without prepared
+ * counters, or one that went offline since they were created (they are
+ * dead), is left to its hotplug work.  cpus_read_lock() or a hotplug
+ * callback, mrk_mutex and mrk_cfg_mutex held; the CPU online.
  */
 int mrk_cpu_start(struct mrk_cpu *c)
 {
@@ -82,10 +98,14 @@ int mrk_cpu_start(struct mrk_cpu *c)
 	if (ret)
 		return ret;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		c->event[cls] = c->detached[cls];
-		c->detached[cls] = NULL;
+		c->event[cls] = c->fresh[cls];
+		c->sample[cls] = c->fresh_sample[cls];
+		c->rearm[cls] = c->fresh_rearm[cls];
+		c->fresh[cls] = NULL;
 	}
 	c->prepared = false;
+	WRITE_ONCE(c->failed, 0);
+	mrk_core_set_online(c->cpu, true);
 	mrk_timer_start(c);
 	c->running = true;
 	return 0;
@@ -147,20 +167,22 @@ void mrk_cpu_detach(struct mrk_cpu *c)
 }
 
 /*
- * Create @c's counters for the active configuration, tagged with the
- * CPU's offline generation.  mrk_cfg_mutex only.  Returns 0 (also when
- * the CPU is not regulated or went offline) or a negative errno.
+ * Create @c's counters for @cfg into @c->fresh, tagged with the CPU's
+ * offline generation; the installed ones keep regulating meanwhile.
+ * mrk_cfg_mutex only.  Returns 0 (also when the CPU is not regulated or
+ * went offline) or a negative errno with the reason in @err.
  */
-int mrk_cpu_prepare(struct mrk_cpu *c)
+int mrk_cpu_prepare(struct mrk_cpu *c, const struct mrk_cfg *cfg, char *err,
+		    size_t len)
 {
 	u64 gen = READ_ONCE(c->offline_gen);
 	int ret;
 
 	lockdep_assert_held(&mrk_cfg_mutex);
 
-	if (!mrk_cpu_regulated(c->cpu) || !cpu_online(c->cpu))
+	if (!mrk_cfg_regulated(cfg, c->cpu) || !cpu_online(c->cpu))
 		return 0;
-	ret = mrk_counters_create(c);
+	ret = mrk_counters_create(c, cfg, err, len);
 	/*
 	 * Raced with an offline: perf's context goes down after this CPU's
 	 * teardown callback scheduled the hotplug work (which handles it),
@@ -176,20 +198,48 @@ int mrk_cpu_prepare(struct mrk_cpu *c)
 }
 
 /*
+ * @c is online and regulated but its counters could not be created (@ret,
+ * the reason in @why): leave it unregulated and out of the core's sums,
+ * its spare-sharing division and "every CPU throttled" (as if it were
+ * away), and say so in error.  A master CPU moves the tick to the tick
+ * timer, since no period timer of its own carries it.  Retried at the
+ * next commit or online.  cpus_read_lock(), mrk_mutex and mrk_cfg_mutex
+ * held.
+ */
+static void mrk_cpu_fail(struct mrk_cpu *c, int ret, const char *why)
+{
+	lockdep_assert_held(&mrk_mutex);
+	lockdep_assert_held(&mrk_cfg_mutex);
+	if (c->running || !mrk_cpu_regulated(c->cpu))
+		return;
+	mrk_core_set_online(c->cpu, false);
+	WRITE_ONCE(c->failed, ret < 0 ? -ret : EIO);
+	if (c->cpu == mrk_active.core.master_cpu) {
+		mrk_master_stop();
+		mrk_master_start();
+	}
+	mrk_set_error("%s: cpu %d is not regulated (retried at the next commit "
+		      "or when it comes online again)", why, c->cpu);
+}
+
+/*
  * Deferred part of a hotplug transition, in process context outside the
  * hotplug callbacks: release the counters of a CPU that went offline, and
- * start a CPU that came online (or whose counters died in a race).
+ * start a CPU that came online (or whose counters died in a race, or were
+ * lost, or could not be created before: mrk_cpu.failed).
  */
 static void mrk_cpu_work(struct work_struct *w)
 {
 	struct mrk_cpu *c = container_of(w, struct mrk_cpu, hp_work);
-	bool start;
+	char why[MRK_ERR_LEN];
+	bool start, restart;
 	int ret = 0;
 
 	mutex_lock(&mrk_cfg_mutex);
 	cpus_read_lock();
 	mutex_lock(&mrk_mutex);
-	if (!c->running)
+	restart = atomic_xchg(&c->restart, 0);
+	if (!c->running || restart)
 		mrk_cpu_detach(c);
 	start = !mrk_unloading && !c->running && cpu_online(c->cpu);
 	mutex_unlock(&mrk_mutex);
@@ -197,20 +247,41 @@ static void mrk_cpu_work(struct work_struct *w)
 	mrk_counters_release(c);
 
 	if (start)
-		ret = mrk_cpu_prepare(c);
-	if (start && !ret) {
+		ret = mrk_cpu_prepare(c, &mrk_active, why, sizeof(why));
+	if (start) {
 		cpus_read_lock();
 		mutex_lock(&mrk_mutex);
-		if (!mrk_unloading && cpu_online(c->cpu))
+		if (!mrk_unloading && cpu_online(c->cpu) && ret)
+			mrk_cpu_fail(c, ret, why);
+		if (!mrk_unloading && cpu_online(c->cpu) && !ret) {
+			/* a failed master CPU carries the tick again */
+			if (c->failed && c->cpu == mrk_active.core.master_cpu) {
+				mrk_master_stop();
+				WRITE_ONCE(c->failed, 0);
+				mrk_master_start();
+			}
 			ret = mrk_cpu_start(c);
+			if (ret)
+				mrk_set_error("cpu %d online: regulation not restarted (%d)",
+					      c->cpu, ret);
+		}
 		mutex_unlock(&mrk_mutex);
 		cpus_read_unlock();
-		mrk_counters_release(c);	/* not installed: dead or unused */
+		mrk_counters_discard(c);	/* not installed: dead or unused */
 	}
 	mutex_unlock(&mrk_cfg_mutex);
-	if (ret)
-		mrk_set_error("cpu %d online: regulation not restarted (%d)",
-			      c->cpu, ret);
+}
+
+/*
+ * A period timer of @c found a counter that perf took off the PMU
+ * (mrk_counter_lost()): have the hotplug work re-create the CPU's
+ * counters, or leave it unregulated and reported if that fails.  Hard irq
+ * on @c's CPU; the work is queued once per loss.
+ */
+void mrk_cpu_lost(struct mrk_cpu *c)
+{
+	if (!atomic_xchg(&c->restart, 1))
+		schedule_work(&c->hp_work);
 }
 
 /*
@@ -222,7 +293,7 @@ static int mrk_cpu_online(unsigned int cpu)
 {
 	mutex_lock(&mrk_mutex);
 	if (!mrk_unloading) {
-		mrk_core_set_online(cpu, true);
+		/* the core hears of it once its counters exist (mrk_cpu_start()) */
 		if (cpu == mrk_active.core.master_cpu)
 			mrk_master_start();
 		schedule_work(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
@@ -243,6 +314,7 @@ static int mrk_cpu_offline(unsigned int cpu)
 
 	mutex_lock(&mrk_mutex);
 	WRITE_ONCE(c->offline_gen, c->offline_gen + 1);
+	WRITE_ONCE(c->failed, 0);	/* away now, not failed */
 	mrk_cpu_quiesce(c);
 	if (!mrk_unloading)
 		mrk_core_set_online(cpu, false);
@@ -290,10 +362,8 @@ int mrk_hotplug_init(void)
 	mutex_lock(&mrk_cfg_mutex);
 	ret = mrk_switch(&boot);
 	mutex_unlock(&mrk_cfg_mutex);
-	if (ret) {
-		mrk_hotplug_remove();
-		mrk_stop_everything();
-	}
+	if (ret)
+		mrk_hotplug_exit();
 	return ret;
 }
 
@@ -303,6 +373,11 @@ int mrk_hotplug_init(void)
  */
 void mrk_hotplug_exit(void)
 {
+	unsigned int cpu;
+
 	mrk_hotplug_remove();
 	mrk_stop_everything();
+	/* a period timer that found a lost counter may have queued it since */
+	for_each_possible_cpu(cpu)
+		cancel_work_sync(&per_cpu_ptr(&mrk_cpus, cpu)->hp_work);
 }

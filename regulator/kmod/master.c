@@ -236,7 +236,8 @@ void mrk_master_init(void)
  * Start the master on the configured master CPU: accept pokes and, if a
  * mode needs it, have the tick run: on the master CPU's period timer if
  * that CPU is regulated (its timer is started after this and asks
- * mrk_master_rides()), else on the tick timer.  Process context,
+ * mrk_master_rides()), else (also when its counters failed) on the tick
+ * timer.  Process context,
  * mrk_mutex held (and the CPU hotplug lock, or on the master CPU in its
  * online callback).  A master CPU that is offline leaves the master
  * stopped (budgets then stay at the guarantees); hotplug starts it later.
@@ -251,7 +252,7 @@ int mrk_master_start(void)
 	WRITE_ONCE(mrk_master_running, true);
 	if (!mrk_master_needed(&mrk_active))
 		return 0;
-	if (mrk_cpu_regulated(cpu)) {
+	if (mrk_cpu_counting(cpu)) {
 		mrk_master_riding = true;
 		return 0;
 	}

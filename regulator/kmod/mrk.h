@@ -117,10 +117,15 @@ struct mrk_cfg {
  *                (ktime - offset_ns) / period_ns (owner)
  * @event:        perf counter per class, NULL if the class is not counted
  *                (installed: read by the timer and overflow path)
- * @detached:     counters off the regulation path: just created, or
- *                waiting to be released without locks (mrk_cfg_mutex)
- * @prepared:     @detached holds the counters for the active
- *                configuration (mrk_cfg_mutex)
+ * @detached:     counters off the regulation path, waiting to be released
+ *                without locks (mrk_cfg_mutex)
+ * @fresh:        counters created for the configuration being switched
+ *                to, not yet installed (mrk_cfg_mutex); a switch creates
+ *                them while the old ones still regulate
+ * @fresh_sample: @sample of each @fresh counter
+ * @fresh_rearm:  @rearm of each @fresh counter
+ * @prepared:     @fresh holds the counters for the configuration being
+ *                installed (mrk_cfg_mutex)
  * @prepared_gen: @offline_gen when they were created (mrk_cfg_mutex)
  * @offline_gen:  times the CPU went offline (mrk_mutex): counters created
  *                before the last offline are dead
@@ -156,6 +161,15 @@ struct mrk_cfg {
  * @stale:        the current period's budget is the guarantee because the
  *                master published none for it (owner's timer; traced)
  * @hp_work:      deferred hotplug work (hotplug.c)
+ * @failed:       0, or the errno (positive) of the counter creation that
+ *                failed while the CPU is online and regulated: it then
+ *                runs unregulated and the core counts it as away
+ *                (hotplug.c); retried at the next commit or online
+ *                (mrk_mutex; sysfs cpuN/counter_error)
+ * @lost:         periods whose timer found a counter that perf had moved
+ *                to ERROR or OFF (owner's timer; sysfs cpuN/counters_lost)
+ * @restart:      non-zero when the hotplug work must re-create the
+ *                counters of the running CPU (a counter was lost)
  */
 struct mrk_cpu {
 	int			cpu;
@@ -168,6 +182,9 @@ struct mrk_cpu {
 	u64			period;
 	struct perf_event	*event[MEMREG_NR_CLASSES];
 	struct perf_event	*detached[MEMREG_NR_CLASSES];
+	struct perf_event	*fresh[MEMREG_NR_CLASSES];
+	u64			fresh_sample[MEMREG_NR_CLASSES];
+	bool			fresh_rearm[MEMREG_NR_CLASSES];
 	bool			prepared;
 	u64			prepared_gen;
 	u64			offline_gen;
@@ -189,6 +206,9 @@ struct mrk_cpu {
 	u64			perf_throttled;
 	int			stale;
 	struct work_struct	hp_work;
+	int			failed;
+	u64			lost;
+	atomic_t		restart;
 };
 
 DECLARE_PER_CPU(struct mrk_cpu, mrk_cpus);
@@ -262,9 +282,12 @@ void mrk_get_error(char *buf, size_t len);
 void mrk_clear_error(void);
 
 /* counter.c */
-int mrk_counters_create(struct mrk_cpu *c);
+int mrk_counters_create(struct mrk_cpu *c, const struct mrk_cfg *cfg,
+			char *err, size_t len);
 void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm);
 void mrk_counters_release(struct mrk_cpu *c);
+void mrk_counters_discard(struct mrk_cpu *c);
+bool mrk_counter_lost(struct perf_event *ev);
 u64 mrk_counter_read(struct perf_event *ev);
 bool mrk_counter_throttled(struct perf_event *ev);
 int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len);
@@ -296,11 +319,15 @@ bool mrk_master_rides(unsigned int cpu);
 void mrk_master_tick(u64 period);
 
 /* hotplug.c */
+bool mrk_cfg_regulated(const struct mrk_cfg *cfg, unsigned int cpu);
 bool mrk_cpu_regulated(unsigned int cpu);
+bool mrk_cpu_counting(unsigned int cpu);
 void mrk_core_set_online(unsigned int cpu, bool online);
 int mrk_cpu_start(struct mrk_cpu *c);
 void mrk_cpu_detach(struct mrk_cpu *c);
-int mrk_cpu_prepare(struct mrk_cpu *c);
+int mrk_cpu_prepare(struct mrk_cpu *c, const struct mrk_cfg *cfg, char *err,
+		    size_t len);
+void mrk_cpu_lost(struct mrk_cpu *c);
 int mrk_hotplug_init(void);
 void mrk_hotplug_exit(void);
 

@@ -167,8 +167,10 @@ static u64 mrk_stat(unsigned int id, unsigned int cpu)
 	case 19: return READ_ONCE(c->core_outside_irq);
 	case 20: return READ_ONCE(s->restored[cls]);
 	case 21: return READ_ONCE(s->exempt_overruns);
-	case 22: return READ_ONCE(s->released);
-	case 23: return READ_ONCE(s->restarts);
+	case 22: return READ_ONCE(c->failed);
+	case 23: return READ_ONCE(c->lost);
+	case 24: return READ_ONCE(s->released);
+	case 25: return READ_ONCE(s->restarts);
 	}
 	return 0;
 }
@@ -352,7 +354,8 @@ static struct mrk_attr mrk_cpu_attrs[] = {
 	MRK_S(read_restored, 40), MRK_S(write_restored, 41),
 	MRK_C(rt_exempt, MRK_U32, exempt, 0, 1),
 	MRK_S(exempt_overruns, 42),
-	MRK_S(released, 44), MRK_S(restarts, 46),
+	MRK_S(counter_error, 44), MRK_S(counters_lost, 46),
+	MRK_S(released, 48), MRK_S(restarts, 50),
 	MRK_ATTR(read_event, 0644, MRK_CPU_EVENT, MEMREG_READ, 0, 0, 0),
 	MRK_ATTR(write_event, 0644, MRK_CPU_EVENT, MEMREG_WRITE, 0, 0, 0),
 };

@@ -31,7 +31,9 @@
 /*
  * Period timer handler: account the period that ended, start the one that
  * begins now (the core picks its budgets), unthrottle, re-arm at the next
- * grid point.  Missed grid points show up in the core's overrun count.
+ * grid point.  Missed grid points show up in the core's overrun count.  A
+ * counter perf took off the PMU (ERROR, OFF) is counted and handed to the
+ * hotplug work, which re-creates the CPU's counters or reports it.
  */
 static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 {
@@ -41,6 +43,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	u64 budget[MEMREG_NR_CLASSES];
 	u64 stale0 = rc->stats.stale_budgets;
 	int was_throttled = c->throttled;
+	bool lost = false;
 	struct memreg_arm arm;
 	struct mrk_cpu *me;
 	unsigned int cls;
@@ -63,6 +66,11 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 			atomic_set(&mrk_perf_throttled_cpu, c->cpu + 1);
 			mrk_master_report_queue();
 		}
+		lost |= mrk_counter_lost(c->event[cls]);
+	}
+	if (lost) {
+		c->lost++;
+		mrk_cpu_lost(c);
 	}
 	if (!c->started)
 		consumed[0] = consumed[1] = 0;

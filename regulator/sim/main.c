@@ -83,11 +83,11 @@ static int parse_u64(const char *s, uint64_t *v)
 	unsigned long long x;
 
 	if (!s || !*s || *s == '-' || *s == '+')
-		return -1;
+		return MEMCAL_ESYNTAX;
 	errno = 0;
 	x = strtoull(s, &end, 10);
 	if (errno || *end)
-		return -1;
+		return MEMCAL_ESYNTAX;
 	*v = x;
 	return 0;
 }
@@ -98,13 +98,18 @@ static int parse_pair(const char *s, uint64_t v[2])
 	char buf[64], *comma;
 
 	if (strlen(s) >= sizeof(buf))
-		return -1;
+		return MEMCAL_ESYNTAX;
 	strcpy(buf, s);
 	comma = strchr(buf, ',');
-	if (!comma)
-		return parse_u64(buf, &v[0]) || (v[1] = v[0], 0);
+	if (!comma) {
+		if (parse_u64(buf, &v[0]))
+			return MEMCAL_ESYNTAX;
+		v[1] = v[0];
+		return 0;
+	}
 	*comma = '\0';
-	return parse_u64(buf, &v[0]) || parse_u64(comma + 1, &v[1]) ? -1 : 0;
+	return parse_u64(buf, &v[0]) || parse_u64(comma + 1, &v[1]) ?
+	       MEMCAL_ESYNTAX : 0;
 }
 
 /* Parse a non-negative decimal fraction into Q16. */
@@ -114,11 +119,13 @@ static int parse_q16(const char *s, uint32_t *q)
 	double x;
 
 	if (!s || !*s)
-		return -1;
+		return MEMCAL_ESYNTAX;
 	errno = 0;
 	x = strtod(s, &end);
-	if (errno || *end || !(x >= 0) || x > 65535)
-		return -1;
+	if (errno || *end)
+		return MEMCAL_ESYNTAX;
+	if (!(x >= 0) || x > 65535)
+		return MEMCAL_EINVAL;
 	*q = (uint32_t)(x * MEMREG_ONE + 0.5);
 	return 0;
 }
@@ -159,7 +166,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Apply one option; returns 0, or -1 for a bad value. */
+/* Apply one option; returns 0, or MEMCAL_EINVAL/MEMCAL_ESYNTAX for a bad value. */
 static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 {
 	struct memreg_cfg *r = &o->cfg.reg;
@@ -168,7 +175,7 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case OPT_PERIOD_US:
 		if (parse_u64(arg, &v) || v > MEMREG_PERIOD_MAX_NS / 1000)
-			return -1;
+			return MEMCAL_EINVAL;
 		o->period_ns = v * 1000;
 		return 0;
 	case OPT_PERIOD_NS:
@@ -190,12 +197,12 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 		return 0;
 	case OPT_MASTER:
 		if (parse_u64(arg, &v) || v >= MEMREG_MAX_CPUS)
-			return -1;
+			return MEMCAL_EINVAL;
 		r->master_cpu = (uint32_t)v;
 		return 0;
 	case OPT_INACTIVE:
 		if (parse_u64(arg, &v) || v >= MEMREG_MAX_CPUS)
-			return -1;
+			return MEMCAL_EINVAL;
 		o->inactive |= (uint64_t)1 << v;
 		return 0;
 	case OPT_MONITOR: r->flags |= MEMREG_F_MONITOR; return 0;
@@ -215,7 +222,7 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 	case OPT_JSON: o->json = 1; return 0;
 	case OPT_TAPS:
 		if (parse_u64(arg, &v) || v > 0xffffffffu)
-			return -1;
+			return MEMCAL_EINVAL;
 		r->lms.taps = (uint32_t)v;
 		return 0;
 	case OPT_MU:
@@ -224,7 +231,7 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 		return parse_q16(arg, &r->lms.headroom);
 	case OPT_QUANTUM:
 		if (parse_u64(arg, &v) || v > 0xffffffffu)
-			return -1;
+			return MEMCAL_EINVAL;
 		r->reclaim_quantum = (uint32_t)v;
 		o->have_quantum = 1;
 		return 0;
@@ -232,12 +239,12 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 		return parse_u64(arg, &o->cfg.slack_events);
 	case OPT_BPE:
 		if (parse_u64(arg, &v) || !v || v > 0xffffffffu)
-			return -1;
+			return MEMCAL_EINVAL;
 		o->have_bpe = 1;
 		o->cfg.bytes_per_event = (uint32_t)v;
 		return 0;
 	}
-	return -1;
+	return MEMCAL_EINVAL;
 }
 
 /* Complete the regulator configuration from the options and the trace. */

@@ -155,8 +155,8 @@ int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 			 "periods", rows, "cores", cores,
 			 "summary", summary_json(&res->total));
 	if (!root)
-		return -1;
-	ret = json_dumpf(root, f, JSON_COMPACT);
+		return MEMCAL_ENOMEM;
+	ret = json_dumpf(root, f, JSON_COMPACT) ? MEMCAL_EIO : 0;
 	fputc('\n', f);
 	json_decref(root);
 	return ret;

@@ -295,7 +295,11 @@ static void sim_want(struct sim_state *st, uint32_t cpu, uint64_t k,
 	}
 }
 
-/* Start period @p on every core, then tick the master. */
+/*
+ * Start period @p on every core, then tick the master.  Returns 0, or
+ * MEMCAL_ERROR when the core refuses a replenishment (its MEMREG_E* code
+ * stays here).
+ */
 static int sim_period_start(struct sim_state *st, uint64_t p)
 {
 	const struct memreg_sim_trace *t = st->trace;
@@ -312,7 +316,7 @@ static int sim_period_start(struct sim_state *st, uint64_t p)
 			arm.budget[0] = arm.budget[1] = MEMREG_BUDGET_INF;
 		} else if (memreg_replenish(&st->reg, cpu, p, sc->consumed,
 					    sc->throttled_ns, &arm)) {
-			return -1;
+			return MEMCAL_ERROR;
 		}
 		memset(sc->consumed, 0, sizeof(sc->consumed));
 		memset(sc->demand, 0, sizeof(sc->demand));
@@ -515,10 +519,11 @@ static int sim_run(const struct memreg_sim_config *cfg,
 	memset(res->core, 0, sizeof(res->core));
 
 	for (p = 0; p < np; p++) {
-		if (sim_period_start(st, p)) {
+		ret = sim_period_start(st, p);
+		if (ret) {
 			*why = "regulator refused a replenishment";
 			free(st);
-			return MEMCAL_ERROR;
+			return ret;
 		}
 		for (s = 0; s < st->per_period; s++) {
 			uint64_t k = p * st->per_period + s;

@@ -14,7 +14,10 @@
 void sim_print_table(FILE *f, const struct memreg_sim_config *cfg,
 		     const struct memreg_sim_result *res);
 
-/* Print the whole result as one JSON document; returns 0 or -1. */
+/*
+ * Print the whole result as one JSON document; returns 0, MEMCAL_ENOMEM or
+ * MEMCAL_EIO.
+ */
 int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 		   const struct memreg_sim_result *res);
 

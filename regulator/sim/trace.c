@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,7 @@ struct trace_reader {
 
 /*
  * Format "name:line: message" into the error buffer and note the failure
- * as MEMCAL_ESYNTAX unless a caller noted another; returns -1.
+ * as MEMCAL_ESYNTAX unless a caller noted another; returns that status.
  */
 static int trace_error(struct trace_reader *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -53,20 +54,23 @@ static int trace_error(struct trace_reader *rd, const char *fmt, ...)
 		snprintf(rd->err, rd->errlen, "%s:%lu: %s", rd->name, rd->line, msg);
 	if (!rd->status)
 		rd->status = MEMCAL_ESYNTAX;
-	return -1;
+	return rd->status;
 }
 
 /*
  * Read the next line that is not blank or a comment into @buf, with the
- * comment stripped and separators (commas, tabs) turned into blanks.
- * Returns 1 for a line, 0 at end of file, -1 on error.
+ * comment stripped and separators (commas, tabs) turned into blanks;
+ * *@got says whether there was one (false at end of file).  Returns 0 or
+ * the status of the failure.
  */
-static int trace_next_line(struct trace_reader *rd, char *buf, size_t len)
+static int trace_next_line(struct trace_reader *rd, char *buf, size_t len,
+			   bool *got)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 
+	*got = false;
 	while ((n = getline(&line, &cap, rd->f)) >= 0) {
 		char *p;
 
@@ -91,7 +95,8 @@ static int trace_next_line(struct trace_reader *rd, char *buf, size_t len)
 			;
 		if (*p) {
 			free(line);
-			return 1;
+			*got = true;
+			return 0;
 		}
 	}
 	free(line);
@@ -102,7 +107,10 @@ static int trace_next_line(struct trace_reader *rd, char *buf, size_t len)
 	return 0;
 }
 
-/* Parse an unsigned decimal at *pp (advancing it); -1 if there is none. */
+/*
+ * Parse an unsigned decimal at *pp (advancing it); MEMCAL_ESYNTAX if there
+ * is none.
+ */
 static int trace_number(char **pp, uint64_t *out)
 {
 	char *p = *pp, *end;
@@ -111,17 +119,17 @@ static int trace_number(char **pp, uint64_t *out)
 	while (*p == ' ')
 		p++;
 	if (!isdigit((unsigned char)*p))
-		return -1;
+		return MEMCAL_ESYNTAX;
 	errno = 0;
 	v = strtoull(p, &end, 10);
 	if (errno == ERANGE || (*end && *end != ' '))
-		return -1;
+		return MEMCAL_ESYNTAX;
 	*out = v;
 	*pp = end;
 	return 0;
 }
 
-/* Parse "KEY VALUE" with a numeric value; -1 if malformed. */
+/* Parse "KEY VALUE" with a numeric value; MEMCAL_ESYNTAX if malformed. */
 static int trace_keyval(char *line, const char *key, uint64_t *v)
 {
 	size_t n = strlen(key);
@@ -130,13 +138,13 @@ static int trace_keyval(char *line, const char *key, uint64_t *v)
 	while (*p == ' ')
 		p++;
 	if (strncmp(p, key, n) || p[n] != ' ')
-		return -1;
+		return MEMCAL_ESYNTAX;
 	p += n;
 	if (trace_number(&p, v))
-		return -1;
+		return MEMCAL_ESYNTAX;
 	while (*p == ' ')
 		p++;
-	return *p ? -1 : 0;
+	return *p ? MEMCAL_ESYNTAX : 0;
 }
 
 /* Parse the header up to and including "data". */
@@ -144,21 +152,24 @@ static int trace_header(struct trace_reader *rd, char *buf,
 			struct memreg_sim_trace_buf *out, int *bytes)
 {
 	uint64_t v, tick = 0, cores = 0, bpe = 0;
-	int r;
+	bool got;
+	int rc;
 
-	r = trace_next_line(rd, buf, TRACE_LINE_MAX);
-	if (r <= 0)
-		return r < 0 ? -1 : trace_error(rd, "empty file: expected 'memreg-trace 1'");
+	rc = trace_next_line(rd, buf, TRACE_LINE_MAX, &got);
+	if (rc)
+		return rc;
+	if (!got)
+		return trace_error(rd, "empty file: expected 'memreg-trace 1'");
 	if (trace_keyval(buf, "memreg-trace", &v) || v != 1)
 		return trace_error(rd, "not a memreg trace: first line must be 'memreg-trace 1'");
 	*bytes = 0;
 	for (;;) {
 		char word[32];
 
-		r = trace_next_line(rd, buf, TRACE_LINE_MAX);
-		if (r < 0)
-			return -1;
-		if (!r)
+		rc = trace_next_line(rd, buf, TRACE_LINE_MAX, &got);
+		if (rc)
+			return rc;
+		if (!got)
 			return trace_error(rd, "missing 'data' line");
 		if (sscanf(buf, " %31s", word) != 1)
 			return trace_error(rd, "malformed header line");
@@ -210,7 +221,8 @@ int memreg_sim_trace_parse(FILE *f, const char *name,
 	size_t cap = 0, n = 0, per;
 	uint64_t *data = NULL;
 	char *buf;
-	int bytes = 0, r;
+	int bytes = 0, rc;
+	bool got;
 
 	memset(out, 0, sizeof(*out));
 	buf = malloc(TRACE_LINE_MAX);
@@ -222,7 +234,7 @@ int memreg_sim_trace_parse(FILE *f, const char *name,
 	if (trace_header(&rd, buf, out, &bytes))
 		goto fail;
 	per = (size_t)out->trace.nr_cores * 2;
-	while ((r = trace_next_line(&rd, buf, TRACE_LINE_MAX)) > 0) {
+	while (!(rc = trace_next_line(&rd, buf, TRACE_LINE_MAX, &got)) && got) {
 		char *p = buf;
 		size_t i;
 
@@ -261,7 +273,7 @@ int memreg_sim_trace_parse(FILE *f, const char *name,
 		}
 		n += per;
 	}
-	if (r < 0)
+	if (rc)
 		goto fail;
 	if (!n) {
 		trace_error(&rd, "trace has no data lines");

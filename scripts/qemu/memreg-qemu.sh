@@ -8,7 +8,8 @@
 # GROUP: one listed for the flavor in tests/kernel/groups (the guest side
 # is group_GROUP in tests/kernel/guest/init.sh); --timeout defaults to the
 # group's timeout there less 30 s.  The guest has two CPUs, four for a
-# group with the option smp4.
+# group with the option smp4; one with the option nohz1 boots with
+# nohz_full=1 (CPU 1 tick-less).
 # --flavor std boots the newest /boot/vmlinuz-*-amd64, rt the newest
 # /boot/vmlinuz-*-rt-amd64; the module is built from the working tree
 # (regulator/kmod and regulator/core as they are on disk, edits included)
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
 	--flavor) flavor=$2; shift 2 ;;
 	--build) build=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
-	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -47,7 +48,10 @@ std|rt) ;;
 esac
 gtmo=$(qemu_group_timeout "$flavor" "$group") || exit 1
 smp=2
-case " $(qemu_group_options "$flavor" "$group") " in *" smp4 "*) smp=4 ;; esac
+gopts=" $(qemu_group_options "$flavor" "$group") "
+case $gopts in *" smp4 "*) smp=4 ;; esac
+nohz=
+case $gopts in *" nohz1 "*) nohz="nohz_full=1" ;; esac
 [ -n "$tmo" ] || tmo=$((gtmo - 30))
 qemu_x86_kernel "$flavor"
 
@@ -80,7 +84,7 @@ log=$build/$flavor-$group.log
 echo "memreg-qemu: $flavor kernel $kver, group $group, log $log"
 qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
-	-append "console=ttyS0 quiet panic=-1 memreg_group=$group ${MEMREG_QEMU_APPEND:-}"
+	-append "console=ttyS0 quiet panic=-1 memreg_group=$group $nohz ${MEMREG_QEMU_APPEND:-}"
 rm -f "$initrd"
 
 if qemu_verdict memreg-qemu "$log" "$qrc" "$tmo"; then

@@ -250,7 +250,7 @@ Test(boards, missing_cpuinfo)
 	struct memcal_cpu_types t;
 
 	setenv("MEMCAL_PROCFS_ROOT", "/nonexistent-proc", 1);
-	cr_expect_eq(cal_cpu_types_discover(&t), -1);
+	cr_expect_eq(cal_cpu_types_discover(&t), MEMCAL_ECANTOPEN);
 	cr_expect(strstr(t.error, "/nonexistent-proc/cpuinfo") != NULL, "%s",
 		  t.error);
 	unsetenv("MEMCAL_PROCFS_ROOT");

@@ -240,7 +240,7 @@ Test(kernels, mixed_kernels_read_and_write_their_share_of_lines)
 		}
 	}
 	cr_expect_geq(tested, MEMCAL_MIX_COUNT, "the C mixed kernels exist");
-	cr_expect_eq(cal_mix_index(60), -1);
+	cr_expect_eq(cal_mix_index(60), CAL_MIX_NONE);
 	cr_expect_null(cal_kernel_get(MEMCAL_OP_MIX, MEMCAL_ISA_C),
 		       "a mixed kernel needs its share");
 	cr_expect_not_null(cal_mix_kernel_best(2));

@@ -415,7 +415,8 @@ Test(selfcheck, cpu_event_is_the_kinds_own_on_big_little)
 	/* A kind without its own event and no run event: nothing to check. */
 	k[0].event[0][0] = '\0';
 	ev[0].chosen = false;
-	cr_expect_eq(cal_selfcheck_cpu_event(&r, k, n, 1, "read", &e), -1);
+	cr_expect_eq(cal_selfcheck_cpu_event(&r, k, n, 1, "read", &e),
+		     MEMCAL_ENOTFOUND);
 	cr_expect_eq(cal_selfcheck_cpu_event(&r, k, n, 5, "read", &e), 0);
 	cr_expect_eq(e.attr.type, 9u);
 }

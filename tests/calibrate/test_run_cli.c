@@ -237,7 +237,7 @@ static void check_selfchecks(json_t *res)
 		  "stored: %s", got);
 	cr_expect(strstr(got, "pmu-users:pass;") ||
 		  strstr(got, "pmu-users:warn;"), "stored: %s", got);
-	sc = json_object_get(pmu, "selfchecks");
+	sc = json_object_get(res, "pmu_selfchecks");
 	cr_expect_geq(json_array_size(sc), 4);
 	json_array_foreach(sc, i, e) {
 		const char *v = json_string_value(json_object_get(e, "verdict"));

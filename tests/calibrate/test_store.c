@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "golden.h"
+#include "memcal_figures.h"
 #include "results.h"
 
 /* tmp_db - a fresh database path in a private directory. */
@@ -103,7 +104,10 @@ static int count_rows(const char *path, const char *table)
 
 Test(store, whole_run_round_trip)
 {
-	struct memcal_run_result r, back;
+	struct memcal_run_result r;
+	struct memcal_platform plat;
+	struct memcal_run run;
+	struct fig_run back;
 	memcal_db *db;
 	char path[256], err[512];
 
@@ -114,12 +118,14 @@ Test(store, whole_run_round_trip)
 	cr_assert_eq(cal_result_store(db, &r, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_assert_gt(r.run.id, 0);
-	cr_assert_eq(cal_result_load(db, r.run.id, &back, err, sizeof(err)),
-		     0, "%s", err);
-	cr_expect_str_eq(back.platform.fingerprint, r.platform.fingerprint);
-	cr_expect_eq(back.platform.cores, 4);
-	cr_expect_str_eq(back.run.kind, "full");
-	cr_expect_str_eq(back.run.notes, "first note; second note");
+	cr_assert_eq(memcal_db_run_get(db, r.run.id, &run), 0);
+	cr_assert_eq(memcal_db_platform_get(db, run.platform_id, &plat), 0);
+	cr_assert_eq(fig_run_load(db, r.run.id, &back), 0, "%s",
+		     memcal_db_errmsg(db));
+	cr_expect_str_eq(plat.fingerprint, r.platform.fingerprint);
+	cr_expect_eq(plat.cores, 4);
+	cr_expect_str_eq(run.kind, "full");
+	cr_expect_str_eq(run.notes, "first note; second note");
 	cr_assert_eq(back.n_bw, 2);
 	cr_expect_str_eq(back.bw[1].kind, "mixed");
 	cr_expect_str_eq(back.bw[1].cpus, "0-1");
@@ -130,20 +136,23 @@ Test(store, whole_run_round_trip)
 	cr_assert_eq(back.n_sus, 2);
 	cr_expect_str_eq(back.sus[0].criterion, "test criterion");
 	cr_expect(back.sus[1].lower_bound);
+	cr_expect(back.have_pmu);
 	cr_expect(back.pmu.available);
 	cr_expect_str_eq(back.pmu.pmu_name, "arm_ac53");
-	cr_assert_eq(back.n_pmu_events, 1);
-	cr_expect(back.pmu_events[0].chosen);
-	cr_expect_float_eq(back.pmu_events[0].bytes_per_event, 64.2, 1e-9);
-	cr_expect_eq(back.pmu_events[0].perf_config, 0x17);
+	cr_assert_eq(back.n_ev, 1);
+	cr_expect(back.ev[0].chosen);
+	cr_expect_float_eq(back.ev[0].bytes_per_event, 64.2, 1e-9);
+	cr_expect_eq(back.ev[0].perf_config, 0x17);
 	/* The same board stored twice is one platform row. */
 	r.run.id = 0;
 	cr_assert_eq(cal_result_store(db, &r, err, sizeof(err)), 0);
-	cr_expect_eq(back.platform.id, r.platform.id);
+	cr_expect_eq(plat.id, r.platform.id);
 	memcal_db_close(db);
 	cr_expect_eq(count_rows(path, "platform"), 1);
 	cr_expect_eq(count_rows(path, "calibration_run"), 2);
-	cal_result_free(&back);
+	memcal_db_run_free(&run);
+	memcal_db_platform_free(&plat);
+	fig_run_free(&back);
 	cal_result_free(&r);
 }
 
@@ -196,9 +205,10 @@ Test(store, locked_database_is_refused_cleanly)
 Test(store, summary_and_json_show_every_section)
 {
 	struct memcal_run_result r;
-	char *txt = NULL;
+	char *txt = NULL, path[256], err[512];
 	size_t len = 0;
 	FILE *f = open_memstream(&txt, &len);
+	memcal_db *db;
 	json_t *doc;
 
 	make_run(&r);
@@ -211,14 +221,21 @@ Test(store, summary_and_json_show_every_section)
 	cr_expect(strstr(txt, "[lower bound]") != NULL);
 	cr_expect(strstr(txt, "[chosen]") != NULL);
 	free(txt);
-	doc = cal_result_to_json(&r);
+	/* The JSON is the stored run, read back. */
+	tmp_db(path, sizeof(path));
+	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db, err,
+				    sizeof(err)), 0, "%s", err);
+	cr_assert_eq(cal_result_store(db, &r, err, sizeof(err)), 0, "%s", err);
+	doc = cal_result_to_json(db, &r);
 	cr_assert_not_null(doc);
 	cr_expect_eq(json_array_size(json_object_get(doc, "bandwidth")), 2);
+	cr_expect_eq(json_array_size(json_object_get(doc, "pmu_events")), 1);
 	cr_expect(json_is_true(json_object_get(json_object_get(doc, "pmu"),
 					       "available")));
 	cr_expect_not_null(json_object_get(json_object_get(doc, "platform"),
 					   "topology"));
 	json_decref(doc);
+	memcal_db_close(db);
 	cal_result_free(&r);
 }
 

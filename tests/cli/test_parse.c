@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include "cli.h"
+#include "memcal_status.h"
 
 Test(parse, u64_accepts_range_and_rejects_garbage)
 {
@@ -11,16 +12,16 @@ Test(parse, u64_accepts_range_and_rejects_garbage)
 
 	cr_assert_eq(cli_parse_u64("42", 1, 100, &v, &why), 0);
 	cr_assert_eq(v, 42);
-	cr_assert_eq(cli_parse_u64("0", 1, 100, &v, &why), -1);
+	cr_assert_eq(cli_parse_u64("0", 1, 100, &v, &why), MEMCAL_EINVAL);
 	cr_assert_str_eq(why, "number out of range");
-	cr_assert_eq(cli_parse_u64("101", 1, 100, &v, &why), -1);
-	cr_assert_eq(cli_parse_u64("-1", 0, 100, &v, &why), -1);
-	cr_assert_eq(cli_parse_u64("12abc", 0, 100, &v, &why), -1);
+	cr_assert_eq(cli_parse_u64("101", 1, 100, &v, &why), MEMCAL_EINVAL);
+	cr_assert_eq(cli_parse_u64("-1", 0, 100, &v, &why), MEMCAL_ESYNTAX);
+	cr_assert_eq(cli_parse_u64("12abc", 0, 100, &v, &why), MEMCAL_ESYNTAX);
 	cr_assert_str_eq(why, "trailing characters after the number");
-	cr_assert_eq(cli_parse_u64("", 0, 100, &v, &why), -1);
-	cr_assert_eq(cli_parse_u64(" 5", 0, 100, &v, &why), -1);
+	cr_assert_eq(cli_parse_u64("", 0, 100, &v, &why), MEMCAL_ESYNTAX);
+	cr_assert_eq(cli_parse_u64(" 5", 0, 100, &v, &why), MEMCAL_ESYNTAX);
 	cr_assert_eq(cli_parse_u64("18446744073709551616", 0, UINT64_MAX, &v,
-				   &why), -1);
+				   &why), MEMCAL_EINVAL);
 	cr_assert_str_eq(why, "number too large");
 	cr_assert_eq(cli_parse_u64("18446744073709551615", 0, UINT64_MAX, &v,
 				   &why), 0);
@@ -42,12 +43,12 @@ Test(parse, sizes_with_binary_and_decimal_suffixes)
 	cr_assert_eq(v, 2ULL << 30);
 	cr_assert_eq(cli_parse_size("3MB", &v, &why), 0);
 	cr_assert_eq(v, 3000000);
-	cr_assert_eq(cli_parse_size("0", &v, &why), -1);
-	cr_assert_eq(cli_parse_size("1X", &v, &why), -1);
+	cr_assert_eq(cli_parse_size("0", &v, &why), MEMCAL_EINVAL);
+	cr_assert_eq(cli_parse_size("1X", &v, &why), MEMCAL_ESYNTAX);
 	cr_assert_not_null(strstr(why, "suffix"));
-	cr_assert_eq(cli_parse_size("99999999999T", &v, &why), -1);
+	cr_assert_eq(cli_parse_size("99999999999T", &v, &why), MEMCAL_EINVAL);
 	cr_assert_str_eq(why, "size too large");
-	cr_assert_eq(cli_parse_size("1.5G", &v, &why), -1);
+	cr_assert_eq(cli_parse_size("1.5G", &v, &why), MEMCAL_ESYNTAX);
 }
 
 Test(parse, lists_and_ranges)
@@ -62,14 +63,14 @@ Test(parse, lists_and_ranges)
 	cr_assert_eq(out[4], 6);
 	cr_assert_eq(cli_parse_u32_list("2,2,1-2", 0, 63, out, 8, &n, &why), 0);
 	cr_assert_eq(n, 2, "duplicates are dropped");
-	cr_assert_eq(cli_parse_u32_list("3-1", 0, 63, out, 8, &n, &why), -1);
+	cr_assert_eq(cli_parse_u32_list("3-1", 0, 63, out, 8, &n, &why), MEMCAL_EINVAL);
 	cr_assert_str_eq(why, "range end below its start");
-	cr_assert_eq(cli_parse_u32_list("0-9", 0, 63, out, 8, &n, &why), -1);
+	cr_assert_eq(cli_parse_u32_list("0-9", 0, 63, out, 8, &n, &why), MEMCAL_EINVAL);
 	cr_assert_str_eq(why, "too many values in the list");
-	cr_assert_eq(cli_parse_u32_list("64", 0, 63, out, 8, &n, &why), -1);
-	cr_assert_eq(cli_parse_u32_list("1;2", 0, 63, out, 8, &n, &why), -1);
-	cr_assert_eq(cli_parse_u32_list("1,", 0, 63, out, 8, &n, &why), -1);
-	cr_assert_eq(cli_parse_u32_list("", 0, 63, out, 8, &n, &why), -1);
+	cr_assert_eq(cli_parse_u32_list("64", 0, 63, out, 8, &n, &why), MEMCAL_EINVAL);
+	cr_assert_eq(cli_parse_u32_list("1;2", 0, 63, out, 8, &n, &why), MEMCAL_ESYNTAX);
+	cr_assert_eq(cli_parse_u32_list("1,", 0, 63, out, 8, &n, &why), MEMCAL_ESYNTAX);
+	cr_assert_eq(cli_parse_u32_list("", 0, 63, out, 8, &n, &why), MEMCAL_ESYNTAX);
 	cr_assert_eq(cli_parse_u32_list("20,32,1000", 1, 1000000, out, 8, &n,
 					&why), 0);
 	cr_assert_eq(out[2], 1000);

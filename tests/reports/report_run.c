@@ -9,10 +9,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "memcal_report.h"
 #include "report_run.h"
 
-int report_cmd_memcal(struct cli_ctx *ctx, int argc, char **argv);
-int report_cmd_memtune(struct cli_ctx *ctx, int argc, char **argv);
 
 /*
  * run_command() - `@tool @command ARGS --db @db` with stdout/stderr in @o,

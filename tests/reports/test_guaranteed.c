@@ -59,17 +59,17 @@ Test(report_guaranteed, loaded_and_picked_per_class, .init = load,
 	const struct memcal_guaranteed *rd = report_guaranteed(&rep, "read");
 	const struct memcal_guaranteed *wr = report_guaranteed(&rep, "write");
 
-	cr_assert_eq(rep.n_guar, 4);
+	cr_assert_eq(rep.cal.n_guar, 4);
 	cr_assert(rd && wr);
 	cr_expect_str_eq(rd->method, "random-line");
 	cr_expect_eq(rd->bandwidth_bps, 2.5e9);
 	cr_expect_str_eq(wr->method, "random-line");
 	cr_expect_eq(wr->bandwidth_bps, 1.5e9);
 	/* a declared figure stands before a measured one */
-	snprintf(rep.guar[1].method, sizeof(rep.guar[1].method), "declared");
-	snprintf(rep.guar[1].status, sizeof(rep.guar[1].status), "declared");
-	rep.guar[1].bandwidth_bps = 1e9;
-	cr_expect_eq(report_guaranteed(&rep, "read"), &rep.guar[1]);
+	snprintf(rep.cal.guar[1].method, sizeof(rep.cal.guar[1].method), "declared");
+	snprintf(rep.cal.guar[1].status, sizeof(rep.cal.guar[1].status), "declared");
+	rep.cal.guar[1].bandwidth_bps = 1e9;
+	cr_expect_eq(report_guaranteed(&rep, "read"), &rep.cal.guar[1]);
 	report_free(&rep);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "memcal_db.h"
 #include "fixture_report.h"
 #include "report_run.h"
 #include "results.h"
@@ -243,6 +244,106 @@ Test(show, headline_equals_the_reports_figures)
 			     number(e, "sustainable_bps"));
 	}
 	json_decref(sh);
+	json_decref(rep);
+}
+
+/* result_of - the document of a command's stdout, out of its envelope. */
+static json_t *result_of(const char *out)
+{
+	json_t *doc = json_loads(out, 0, NULL), *res;
+
+	cr_assert(doc, "not JSON: %.200s", out);
+	res = json_object_get(doc, "result");
+	res = json_incref(json_is_object(res) ? res : doc);
+	json_decref(doc);
+	return res;
+}
+
+/* show_run_json - `memcal show --run @id --json`, its result. */
+static json_t *show_run_json(int64_t id)
+{
+	struct run_out o;
+	char arg[32];
+	json_t *res;
+
+	snprintf(arg, sizeof(arg), "%lld", (long long)id);
+	run_command(&o, cal_cmd_show, "memcal", "show", db_path,
+		    (const char *const[]){ "--run", arg, "--json", NULL });
+	cr_assert_eq(o.rc, 0, "%s", o.err);
+	res = result_of(o.out);
+	run_out_free(&o);
+	return res;
+}
+
+/* has_median - a row of @rows has exactly @v as its median. */
+static bool has_median(json_t *rows, double v)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(rows, i, e)
+		if (json_real_value(json_object_get(e, "median_bps")) == v)
+			return true;
+	return false;
+}
+
+/*
+ * `memcal show --run ID --json` and `memcal report --run ID --format
+ * json` print every figure of the run the same, digit for digit: a row
+ * with twelve significant digits is added so that a writer with fewer
+ * prints it differently.  The report's overhead figures are those of the
+ * board's overhead run, which show prints for that run.
+ */
+Test(show, run_figures_equal_the_reports_digit_for_digit)
+{
+	static const char *const keys[] = { "bandwidth", "latency",
+		"sustainable", "mix_curves", "guaranteed", "pmu", "pmu_events",
+		"pmu_selfchecks", "cpu_kinds" };
+	struct memcal_bw odd = { .kind = "read", .scope = "core", .cpus = "3",
+		.n_cpus = 1, .variant = "c", .buffer_bytes = 1 << 30,
+		.read_share = 1, .repetitions = 3,
+		.median_bps = 12345678901.234567, .min_bps = 1.1111111111111e10,
+		.max_bps = 1.3333333333333e10 };
+	json_t *sh, *shov, *rep;
+	struct run_out o;
+	char arg[32], err[256];
+	memcal_db *db;
+
+	make_db();
+	cr_assert_eq(memcal_db_open(db_path, 0, &db, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(memcal_db_begin(db), 0);
+	cr_assert_eq(memcal_db_bw_store(db, ids.run_id, &odd), 0, "%s",
+		     memcal_db_errmsg(db));
+	cr_assert_eq(memcal_db_commit(db), 0);
+	memcal_db_close(db);
+	sh = show_run_json(ids.run_id);
+	shov = show_run_json(ids.overhead_run_id);
+	snprintf(arg, sizeof(arg), "%lld", (long long)ids.run_id);
+	run_report(&o, "memcal", db_path, (const char *const[]){
+		   "--run", arg, "--format", "json", NULL });
+	cr_assert_eq(o.rc, 0, "%s", o.err);
+	rep = result_of(o.out);
+	run_out_free(&o);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_t *a = json_object_get(sh, keys[k]);
+		json_t *b = json_object_get(rep, keys[k]);
+
+		cr_assert(a && b, "%s missing: show %p, report %p", keys[k],
+			  (void *)a, (void *)b);
+		cr_expect(json_equal(a, b), "%s differs", keys[k]);
+	}
+	cr_expect(json_equal(json_object_get(shov, "overhead"),
+			     json_object_get(rep, "overhead")));
+	cr_expect(json_equal(json_object_get(shov, "overhead_models"),
+			     json_object_get(rep, "overhead_models")));
+	cr_expect_gt(json_array_size(json_object_get(rep, "overhead")), 0);
+	/* the added row, parsed back: all twelve digits */
+	cr_expect(has_median(json_object_get(sh, "bandwidth"), 12345678901.2));
+	cr_expect(has_median(json_object_get(rep, "bandwidth"),
+			     12345678901.2));
+	json_decref(sh);
+	json_decref(shov);
 	json_decref(rep);
 }
 

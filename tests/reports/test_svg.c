@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memcal_status.h"
 #include "svg.h"
 
 /*
@@ -100,7 +101,7 @@ Test(svg_ticks, linear_ticks_edge_cases)
 {
 	struct svg_ticks t;
 
-	cr_expect_eq(report_svg_linear_ticks(NAN, 1, 5, &t), -EINVAL);
+	cr_expect_eq(report_svg_linear_ticks(NAN, 1, 5, &t), MEMCAL_EINVAL);
 	cr_assert_eq(report_svg_linear_ticks(4, 4, 5, &t), 0);
 	cr_expect_eq(t.n, 1);
 	cr_assert_eq(report_svg_linear_ticks(10, 0, 5, &t), 0);	/* swapped */
@@ -120,7 +121,7 @@ Test(svg_ticks, log_ticks)
 		cr_expect_float_eq(t.v[i], want[i], 1e-9);
 	cr_assert_eq(report_svg_log_ticks(1, 1e6, &t), 0);	/* decades only */
 	cr_expect_eq(t.n, 7);
-	cr_expect_eq(report_svg_log_ticks(0, 10, &t), -EINVAL);
+	cr_expect_eq(report_svg_log_ticks(0, 10, &t), MEMCAL_EINVAL);
 }
 
 Test(svg_ticks, nice_range)
@@ -281,6 +282,7 @@ Test(svg_chart, rejects_a_chart_too_small)
 	struct svg_chart c;
 	FILE *f = fopen("/dev/null", "w");
 
-	cr_expect_eq(report_svg_chart_begin(&c, f, "x", "t", NULL, 100, 50), -EINVAL);
+	cr_expect_eq(report_svg_chart_begin(&c, f, "x", "t", NULL, 100, 50),
+		     MEMCAL_EINVAL);
 	fclose(f);
 }

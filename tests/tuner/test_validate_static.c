@@ -23,7 +23,7 @@
 /*
  * The workload: log "NAME lms reclaim share monitor" and each CPU's read
  * and write guarantee and ceiling; then, monitor-only: 0.2 s; LMS off
- * (static): 0.6 s, 5 throttles of 5000 ns on its core and a job report
+ * (static): 1.2 s, 5 throttles of 5000 ns on its core and a job report
  * (what memcal-load writes to $MEMCAL_LOAD_REPORT) of 10 jobs, 3 missed;
  * LMS on (regulated): 0.3 s, 50 throttles of 50000 ns, 10 jobs, none
  * missed.
@@ -42,7 +42,7 @@ static const char script[] =
 	"max_ns 1\" > \"$MEMCAL_LOAD_REPORT\"; }\n"
 	"if [ \"$(v monitor)\" = 1 ]; then sleep 0.2; rep 0\n"
 	"elif [ \"$(v lms)\" = 0 ]; then add throttles 5; "
-	"add throttled_ns 5000; sleep 0.6; rep 3\n"
+	"add throttled_ns 5000; sleep 1.2; rep 3\n"
 	"else add throttles 50; add throttled_ns 50000; sleep 0.3; rep 0; "
 	"fi\nexit 0\n";
 
@@ -275,7 +275,7 @@ Test(validate_static, static_then_regulated_settings_and_fields,
 	cr_assert_eq(memcal_db_validation_result_list(h, vid, collect, res), 0);
 	for (int c = 0; c < 2; c++) {
 		cr_assert(res[c].has_static, "cpu %d", c);
-		cr_assert_geq(res[c].static_ns, 0.6e9, "cpu %d", c);
+		cr_assert_geq(res[c].static_ns, 1.2e9, "cpu %d", c);
 		cr_assert_geq(res[c].regulated_ns, 0.3e9, "cpu %d", c);
 		cr_assert_lt(res[c].regulated_ns, res[c].static_ns, "cpu %d",
 			     c);

@@ -232,6 +232,10 @@ group_pcpu() {
 		pcpu-type-refused pcpu-type-discarded pcpu-type-readback pcpu-type-counts \
 		pcpu-default-commit pcpu-default-readback pcpu-default-counts pcpu-unload \
 		bad-event-cpus-raw-garbage bad-event-cpus-beyond bad-write-event-cpus-list
+	# kmodfail's checks (below) on a line of their own: the harness joins
+	# every MEMREG-PLAN line, and a long one is easier to break on the console
+	plan commit-keeps-old commit-after-release cpu-counters-held cpu-counters-held-retry \
+		cpu-counters-held-master
 	opts=$(sed -n 's/^options memreg //p' /memreg.conf)
 	# shellcheck disable=SC2086 # the options line is split into parameters
 	insmod $KO $opts; rc=$?
@@ -252,6 +256,11 @@ group_pcpu() {
 	bad event-cpus-raw-garbage read_event=$EV read_event_cpus=0:raw:0x11,1:raw:0xzz
 	bad event-cpus-beyond read_event=$EV read_event_cpus=0:raw:0x11,2:raw:0x08
 	bad write-event-cpus-list read_event=$EV write_event_cpus=0,1:raw:0x08
+	# a commit whose counter cannot be created on cpu1 (its PMU taken by a
+	# pinned exclusive group) leaves the old configuration regulating
+	/kmodfail -k $KO excl
+	# cpu1's PMU held by such a group when it comes back online
+	/kmodfail -k $KO held
 }
 
 # selfcheck: memcal's overflow-delivery check on each CPU with the

@@ -211,7 +211,9 @@ group_cycles() {
 }
 
 group_hotplug() {
-	plan cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload share-cpu-offline
+	plan cpu1-offline cpu1-online commit-vs-hotplug hotplug-unload share-cpu-offline \
+		live-commit-budgets live-commit-events live-commit-slack cpu-counters-failed \
+		cpu-counters-retry
 	/pfload -c 0 -t 600 > /dev/null & w0=$!
 	/pfload -c 1 -t 600 > /dev/null & w1=$!
 	if insmod $KO cpus=0,1 period_us=1000 read_budget=20,20; then
@@ -223,6 +225,8 @@ group_hotplug() {
 	kill $w0 $w1 2>/dev/null
 	wait $w0 $w1 2>/dev/null
 	hotplug_share_check
+	/kmodfail -k $KO live
+	/kmodfail -k $KO failed
 }
 
 # hotplug_share_check: both CPUs regulated at 20 page faults per 10 ms
@@ -273,6 +277,14 @@ group_rt() {
 group_master() {
 	plan master-timer-armed master-rides-period master-unregulated-ticks master-no-tick master-throttled-ticks master-skipped-reported
 	/mastertick -k $KO -t 8
+}
+
+# nohz: booted with nohz_full=1 (option nohz1); the overflow-rate check
+# against perf's per-tick limit, which a tick-less CPU stretches to a
+# second (kmodfail.c measures and judges)
+group_nohz() {
+	plan rate-tick-equal nohz-rate-refused nohz-accepted-runs
+	/kmodfail -k $KO nohz
 }
 
 # ---- four CPUs (booted with -smp 4): smp4.c measures and judges
