@@ -249,3 +249,22 @@ Test(share, proportional_new_period_for_a_cpu_behind_the_grid)
 		     "both took the first new period");
 	free(r);
 }
+
+Test(share, a_live_mode_change_voids_the_periods_decision)
+{
+	struct memreg *r = share_setup(MEMREG_SHARE_GRANT, 0);
+	const uint64_t used[2] = { 100, 100 };
+	struct memreg_cfg c = r->cfg;
+	struct memreg_arm a;
+
+	cr_assert_eq(throttle_both(r, 1, used), MEMREG_THROTTLE_ALL);
+	cr_assert_eq(memreg_master_share(r, 1, NULL), MEMREG_OK, "a grant of 400");
+	c.share_mode = MEMREG_SHARE_PROPORTIONAL;
+	cr_assert_eq(memreg_update(r, &c, NULL), MEMREG_OK);
+	/* the grant's word is not read as 400 new periods already started */
+	cr_assert_eq(memreg_master_share(r, 1, NULL), MEMREG_OK);
+	cr_assert_eq(memreg_accept_share(r, 0, &a), MEMREG_OK);
+	cr_assert_eq(a.remaining[0], 100);
+	cr_assert_eq(r->cpu[0].stats.restarts, 1);
+	free(r);
+}
