@@ -155,7 +155,7 @@ int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 		{ "platform_read", c->ceiling_events[0] },
 		{ "platform_write", c->ceiling_events[1] },
 		{ "monitor", c->monitor }, { "lms", c->lms },
-		{ "reclaim", c->reclaim }, { "share", c->share },
+		{ "reclaim", c->reclaim },
 		{ "lms_taps", c->taps }, { "lms_mu", c->mu_q16 },
 		{ "lms_headroom", c->headroom_q16 },
 		{ "reclaim_quantum", c->reclaim_quantum },
@@ -166,6 +166,8 @@ int tune_ctl_stage_commit(struct tune_reg *r, const struct tune_config *c,
 	if (!h)
 		return MEMCAL_ERROR;
 	rc = memreg_ctl_stage(h, "read_event", c->counter[0].event);
+	if (!rc)
+		rc = memreg_ctl_stage(h, "share", tune_export_share(c));
 	if (!rc)
 		rc = memreg_ctl_stage(h, "write_event", c->counter[1].event);
 	for (size_t i = 0; !rc && i < sizeof(g) / sizeof(g[0]); i++)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "memreg.h"
 #include "tuned_config.h"
 
 /* mbps_pair - "guaranteed/ceiling" in MB/s. */
@@ -71,7 +72,10 @@ void tune_config_print(FILE *f, const struct tune_config *c, int64_t id)
 		"headroom %.0f%%), reclaim %s, share %s\n", c->period_us,
 		c->master_cpu, c->lms ? "on" : "off", c->taps,
 		c->mu_q16 / 65536.0, c->headroom_q16 * 100.0 / 65536.0,
-		c->reclaim ? "on" : "off", c->share ? "on" : "off");
+		c->reclaim ? "on" : "off", c->share ?
+		(c->share_mode == MEMREG_SHARE_SPARE ? "spare" :
+		 c->share_mode == MEMREG_SHARE_PROPORTIONAL ? "proportional" :
+		 "on") : "off");
 	fprintf(f, "  %-4s %-5s %-24s %21s %21s\n", "cpu", "role", "workloads",
 		"read MB/s g/ceil", "write MB/s g/ceil");
 	for (int i = 0; i < c->n_cpus; i++) {

@@ -72,6 +72,11 @@ int tune_export_unit_arg(const char *s, bool exe, char *buf, size_t len,
 		    const char **why);
 
 int tune_export_module_params(const struct tune_config *c, char *buf, size_t len);
+/*
+ * memreg's share value for @c: "0" (off), "1" (grant, as every memreg
+ * takes it), "spare" or "proportional".
+ */
+const char *tune_export_share(const struct tune_config *c);
 int tune_export_json(const struct tune_config *c, const struct export_opts *o,
 		FILE *out, struct export_warnings *w);
 int tune_export_modprobe(const struct tune_config *c, const struct export_opts *o,

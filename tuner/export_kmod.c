@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "memreg.h"
 
 /** tune_export_json() - the document, indented, keys in document order. */
 int tune_export_json(const struct tune_config *c, const struct export_opts *o,
@@ -67,6 +68,15 @@ static size_t put_array(const struct tune_config *c, char *buf, size_t len,
  * Return: 0, MEMCAL_ERANGE if @len was too small, or MEMCAL_ESYNTAX when
  * a CPU's own event is not a memreg event spec.
  */
+const char *tune_export_share(const struct tune_config *c)
+{
+	if (!c->share)
+		return "0";
+	if (c->share_mode == MEMREG_SHARE_GRANT)
+		return "1";
+	return memreg_share_name(c->share_mode);
+}
+
 int tune_export_module_params(const struct tune_config *c, char *buf, size_t len)
 {
 	char cpus[256];
@@ -83,11 +93,11 @@ int tune_export_module_params(const struct tune_config *c, char *buf, size_t len
 	used = put_array(c, buf, len, used, "write_max", TUNE_WRITE, true);
 	used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
 		" platform_read=%llu platform_write=%llu monitor=%d lms=%d"
-		" reclaim=%d share=%d lms_taps=%u lms_mu=%u lms_headroom=%u"
+		" reclaim=%d share=%s lms_taps=%u lms_mu=%u lms_headroom=%u"
 		" reclaim_quantum=%u",
 		(unsigned long long)c->ceiling_events[0],
 		(unsigned long long)c->ceiling_events[1], c->monitor, c->lms,
-		c->reclaim, c->share, c->taps, c->mu_q16, c->headroom_q16,
+		c->reclaim, tune_export_share(c), c->taps, c->mu_q16, c->headroom_q16,
 		c->reclaim_quantum);
 	tune_config_exempt_cpulist(c, cpus, sizeof(cpus));
 	if (cpus[0])	/* only when asked: older memreg lacks the parameter */

@@ -163,6 +163,10 @@ struct plan_exempt_figures {
  * @rt_throttle: mean fraction of time real-time cores were throttled.
  * @be_unserved: fraction of best-effort demand not served.
  * @pred_err:   mean relative LMS prediction error.
+ * @platform_excess: fraction of served traffic that ran above the
+ *              platform ceiling (all cores of a period together): what
+ *              spare and proportional sharing hand out beyond it.  Not in
+ *              @cost; the choice of the sharing mode adds it.
  * @cost:       the weighted sum the planner minimises.
  * @exempt:     per class, the real-time-exempt cores' traffic.
  * @exempt_periods: periods replayed.
@@ -175,6 +179,7 @@ struct plan_score {
 	double rt_throttle;
 	double be_unserved;
 	double pred_err;
+	double platform_excess;
 	double cost;
 	struct plan_exempt_figures exempt[TUNE_NR_CLASSES];
 	size_t exempt_periods;

@@ -99,6 +99,54 @@ static int effects(const struct plan_input *in, const struct plan_traces *t,
 	return rc;
 }
 
+/*
+ * Weight of the traffic above the platform ceiling in the mode choice
+ * when a real-time workload shares the platform (it is what delays its
+ * memory accesses); with best-effort work only it costs nothing.
+ */
+#define W_PLATFORM 1.0
+
+/* has_rt - whether a real-time workload runs on one of @t's cores. */
+static bool has_rt(const struct plan_traces *t)
+{
+	for (int c = 0; c < t->nr_cpus; c++)
+		if (t->has_work[c] && t->rt[c])
+			return true;
+	return false;
+}
+
+/*
+ * share_mode - with sharing on in @keep, replay it in each sharing mode
+ * (grant, spare, proportional) and keep the cheapest; with a real-time
+ * workload the traffic above the platform ceiling is counted (spare and
+ * proportional hand out beyond it, a grant never does).  On a tie the
+ * simpler mode stays (grant, then spare).  @costs: per mode.  Returns the
+ * replays' code.
+ */
+static int share_mode(const struct plan_input *in, const struct plan_traces *t,
+		      struct tune_config *keep, struct tune_config *c,
+		      double costs[3], char *err, size_t errlen)
+{
+	double w = has_rt(t) ? W_PLATFORM : 0;
+	uint32_t best = MEMREG_SHARE_GRANT;
+	int rc = MEMCAL_OK;
+
+	for (uint32_t m = 0; !rc && m <= MEMREG_SHARE_MAX; m++) {
+		struct plan_score s;
+
+		memcpy(c, keep, sizeof(*c));
+		c->share_mode = m;
+		rc = tune_plan_replay(in, t, c, &s, err, errlen);
+		if (rc)
+			break;
+		costs[m] = s.cost + w * s.platform_excess;
+		if (costs[m] < costs[best] - 1e-9)
+			best = m;
+	}
+	keep->share_mode = best;
+	return rc;
+}
+
 /**
  * tune_plan_lms() - set @out's LMS parameters and modes: LMS, reclaim and
  * sharing on unless switching one off replays cheaper, or its on and off
@@ -112,6 +160,7 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	struct tune_config *keep = malloc(sizeof(*keep));
 	double best = 0, lms_best;
 	bool have = false, off_by_cost[2], no_effect[3];
+	double costs[3] = { 0, 0, 0 };
 	int rc = MEMCAL_OK;
 
 	if (!c || !keep) {
@@ -120,6 +169,7 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 		return MEMCAL_ENOMEM;
 	}
 	out->lms = out->reclaim = out->share = true;
+	out->share_mode = MEMREG_SHARE_GRANT;
 	out->monitor = false;
 	/* taps x step at the default headroom, then the headroom */
 	for (size_t a = 0; !rc && a < sizeof(taps_grid) / 4; a++)
@@ -150,6 +200,8 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	off_by_cost[0] = !keep->reclaim;
 	off_by_cost[1] = !keep->share;
 	rc = effects(in, t, keep, no_effect, err, errlen);
+	if (!rc && keep->share)
+		rc = share_mode(in, t, keep, c, costs, err, errlen);
 	if (rc)
 		goto out;
 	out->taps = keep->taps;
@@ -158,6 +210,7 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 	out->lms = keep->lms;
 	out->reclaim = keep->reclaim;
 	out->share = keep->share;
+	out->share_mode = keep->share_mode;
 	if (no_effect[0])
 		tune_config_explain(out, "LMS: no effect in the replay (on and off "
 			       "replays give the same per-period budgets and "
@@ -186,6 +239,16 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 				       "replayed cheaper, and the replay with it "
 				       "off differs", name);
 	}
+	if (out->share)
+		tune_config_explain(out, "sharing mode %s: the cheapest replay "
+			       "(grant %.3f, spare %.3f, proportional %.3f; %s; "
+			       "a tie keeps the simpler mode)",
+			       memreg_share_name(out->share_mode), costs[0],
+			       costs[1], costs[2], has_rt(t) ?
+			       "traffic above the platform ceiling counted, "
+			       "a real-time workload shares it" :
+			       "best-effort work only: traffic above the "
+			       "platform ceiling costs nothing");
 out:
 	free(c);
 	free(keep);

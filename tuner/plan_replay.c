@@ -139,6 +139,7 @@ static void fill_reg(const struct tune_config *c, int nr_cpus,
 		   (c->reclaim ? MEMREG_F_RECLAIM : 0) |
 		   (c->share ? MEMREG_F_SHARE : 0) |
 		   (c->monitor ? MEMREG_F_MONITOR : 0);
+	r->share_mode = c->share_mode;
 	r->reclaim_quantum = c->reclaim_quantum ? c->reclaim_quantum : 1;
 	r->lms.taps = c->taps;
 	r->lms.mu = c->mu_q16;
@@ -237,6 +238,28 @@ static void fill_score(const struct plan_input *in,
 		  W_RT_THROTTLE * s->rt_throttle +
 		  W_BE_UNSERVED * s->be_unserved +
 		  (lms ? W_PRED * s->pred_err : 0);
+}
+
+/*
+ * platform_excess - the fraction of all traffic served in @res that ran
+ * above @c's platform ceiling, per class and period, all cores together.
+ */
+static double platform_excess(const struct tune_config *c,
+			      const struct memreg_sim_result *res)
+{
+	double over = 0, served = 0;
+
+	for (size_t p = 0; p < res->nr_periods; p++)
+		for (int k = 0; k < 2; k++) {
+			uint64_t sum = 0;
+
+			for (uint32_t cpu = 0; cpu < res->nr_cores; cpu++)
+				sum += res->periods[p * res->nr_cores + cpu].consumed[k];
+			served += (double)sum;
+			if (sum > c->ceiling_events[k])
+				over += (double)(sum - c->ceiling_events[k]);
+		}
+	return served > 0 ? over / served : 0;
 }
 
 /*
@@ -347,6 +370,7 @@ int tune_plan_replay(const struct plan_input *in, const struct plan_traces *t,
 	fill_score(in, t, ev, res, (size_t)(c->period_us / (int)t->tick_us),
 		   (uint64_t)c->period_us * 1000, c->lms, s);
 	s->digest = digest(res);
+	s->platform_excess = platform_excess(c, res);
 	tune_plan_exempt_score(c, res, in->mix->percentile, s);
 out:
 	if (res)

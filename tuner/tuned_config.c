@@ -123,7 +123,7 @@ json_t *tune_config_to_json(const struct tune_config *c)
 		"{s:s,s:i,s:s,s:s,s:s,"
 		"s:{s:I,s:s,s:s,s:s,s:i},"
 		"s:i,s:i,"
-		"s:{s:b,s:b,s:b,s:b},"
+		"s:{s:b,s:b,s:b,s:s,s:b},"
 		"s:{s:i,s:f,s:i,s:f,s:i},"
 		"s:i,"
 		"s:{s:o,s:o},"
@@ -139,7 +139,8 @@ json_t *tune_config_to_json(const struct tune_config *c)
 		"nr_cpus", c->nr_cpus,
 		"period_us", c->period_us, "master_cpu", c->master_cpu,
 		"modes", "lms", c->lms, "reclaim", c->reclaim, "share",
-		c->share, "monitor", c->monitor,
+		c->share, "share_mode", memreg_share_name(c->share_mode),
+		"monitor", c->monitor,
 		"lms", "taps", (int)c->taps, "mu", c->mu_q16 / 65536.0,
 		"mu_q16", (int)c->mu_q16, "headroom_pct",
 		c->headroom_q16 * 100.0 / 65536.0, "headroom_q16",
@@ -387,6 +388,20 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 	c->lms = b_lms;
 	c->reclaim = b_rec;
 	c->share = b_share;
+	c->share_mode = MEMREG_SHARE_GRANT;
+	v = json_object_get(modes, "share_mode");
+	if (v) {
+		memreg_u32 on = 0, mode = MEMREG_SHARE_GRANT;
+
+		if (!json_is_string(v) ||
+		    memreg_share_parse(json_string_value(v), &on, &mode) || !on) {
+			snprintf(err, errlen, "the tuned configuration's "
+				 "modes.share_mode is not grant, spare or "
+				 "proportional");
+			return MEMCAL_ESYNTAX;
+		}
+		c->share_mode = mode;
+	}
 	c->monitor = b_mon;
 	c->taps = (uint32_t)taps;
 	c->mu_q16 = (uint32_t)mu;

@@ -10,7 +10,8 @@
  *   format, version, mix, created_at, tool_version
  *   platform   {id, fingerprint, arch, cpu_model, nr_cpus}
  *   period_us, master_cpu
- *   modes      {lms, reclaim, share, monitor}
+ *   modes      {lms, reclaim, share, share_mode, monitor} (share_mode
+ *              "grant", "spare" or "proportional"; absent: grant)
  *   lms        {taps, mu, mu_q16, headroom_pct, headroom_q16}
  *   reclaim_quantum_events
  *   counters   {read|write: {event, perf_type, perf_config, bytes_per_event,
@@ -141,6 +142,9 @@ struct tune_wl {
  * @platform_id, @fingerprint, @arch, @cpu_model, @nr_cpus: the board.
  * @period_us, @master_cpu: headline choices.
  * @lms, @reclaim, @share, @monitor: modes.
+ * @share_mode: with @share, what memreg does once every regulated CPU is
+ *             throttled: MEMREG_SHARE_GRANT (0), _SPARE or _PROPORTIONAL
+ *             (regulator/core/memreg.h); chosen by replay (plan_lms.c).
  * @taps, @mu_q16, @headroom_q16: NLMS parameters.
  * @reclaim_quantum: events per take from the pool.
  * @counter: per class.
@@ -169,6 +173,7 @@ struct tune_config {
 	int period_us;
 	int master_cpu;
 	bool lms, reclaim, share, monitor;
+	uint32_t share_mode;
 	uint32_t taps, mu_q16, headroom_q16;
 	uint32_t reclaim_quantum;
 	struct tune_counter counter[TUNE_NR_CLASSES];

@@ -281,17 +281,73 @@ int memreg_cpu_set_online(struct memreg *r, memreg_u32 cpu, int online)
 	return MEMREG_OK;
 }
 
-int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
-			struct memreg_arm *arm)
+/*
+ * Spare or proportional sharing: take the release or the new period the
+ * master published for @c's period, if not taken yet.  A decision for
+ * the next period is taken too: the master decides by the grid period,
+ * and a CPU whose periods start after the grid (the master CPU carrying
+ * the tick) or whose timer is late is still in the previous one while
+ * throttled with the others; it is released (or starts anew) for what is
+ * left of its own period.  Returns 1 if it took something.
+ */
+static int memreg_take_release(struct memreg *r, struct memreg_cpu *c)
 {
-	struct memreg_cpu *c;
-	memreg_u32 cls, exhausted = 0;
+	memreg_u32 cls, mode = r->cfg.share_mode;
+	memreg_u64 gen = 0, t = 0;
+	int stale = 0;
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES && !gen; cls++) {
+		memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
+		memreg_u32 tag = memreg_word_tag(w);
+
+		if (r->cfg.flags & MEMREG_F_UNCOUNTED(cls))
+			continue;
+		if (tag == (memreg_u32)c->period)
+			t = c->period;
+		else if (tag == (memreg_u32)(c->period + 1))
+			t = c->period + 1;
+		else
+			continue;
+		gen = memreg_word_val(w);
+	}
+	if (!gen || (c->share_period == t + 1 &&
+		     (mode == MEMREG_SHARE_SPARE || c->share_gen >= gen)))
+		return 0;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_u64 b = c->budget[cls];
+
+		if ((r->cfg.flags & MEMREG_F_UNCOUNTED(cls)) ||
+		    b == MEMREG_BUDGET_INF)
+			continue;
+		if (mode == MEMREG_SHARE_SPARE)
+			c->budget[cls] = MEMREG_BUDGET_INF;
+		else	/* used <= E and a budget <= E: no overflow */
+			c->budget[cls] = c->used[cls] +
+				memreg_base_budget(r, c, cls, c->period, &stale);
+	}
+	if (mode == MEMREG_SHARE_SPARE) {
+		c->stats.released++;
+	} else {
+		c->stats.periods++;
+		c->stats.restarts++;
+	}
+	MEMREG_WRITE_ONCE(c->share_gen, gen);
+	MEMREG_WRITE_ONCE(c->share_period, t + 1);
+	return 1;
+}
+
+
+/*
+ * memreg_take_grant - share=grant: add this period's grant to each class
+ * of CPU @cpu, once per period.  Returns 1 when something was taken.
+ */
+static int memreg_take_grant(struct memreg *r, memreg_u32 cpu,
+			     struct memreg_cpu *c)
+{
+	memreg_u32 cls;
 	memreg_u64 gp;
 	int got = 0;
 
-	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
-		return MEMREG_ENODEV;
-	c = &r->cpu[cpu];
 	gp = c->period;
 	if (cpu == r->cfg.master_cpu) {
 		/*
@@ -305,25 +361,42 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 			    (memreg_u32)(c->period + 1))
 				gp = c->period + 1;
 	}
-	if (c->share_period != gp + 1) {
-		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-			memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
-			memreg_u64 g = memreg_word_val(w);
-			memreg_u64 ceil = c->ceiling[cls];
-			memreg_u64 b = c->budget[cls];
+	if (c->share_period == gp + 1)
+		return 0;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_s64 w = memreg_atomic64_read(&r->share[cls]);
+		memreg_u64 g = memreg_word_val(w);
+		memreg_u64 ceil = c->ceiling[cls];
+		memreg_u64 b = c->budget[cls];
 
-			if (memreg_word_tag(w) != (memreg_u32)gp || !g ||
-			    b == MEMREG_BUDGET_INF)
-				continue;
-			if (b + g > ceil)
-				g = ceil > b ? ceil - b : 0;
-			c->budget[cls] = b + g;
-			c->stats.shared[cls] = memreg_sat_add(c->stats.shared[cls], g);
-			got = 1;
-		}
-		if (got)
-			c->share_period = gp + 1;
+		if (memreg_word_tag(w) != (memreg_u32)gp || !g ||
+		    b == MEMREG_BUDGET_INF)
+			continue;
+		if (b + g > ceil)
+			g = ceil > b ? ceil - b : 0;
+		c->budget[cls] = b + g;
+		c->stats.shared[cls] = memreg_sat_add(c->stats.shared[cls], g);
+		got = 1;
 	}
+	if (got)
+		c->share_period = gp + 1;
+	return got;
+}
+
+int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
+			struct memreg_arm *arm)
+{
+	struct memreg_cpu *c;
+	memreg_u32 cls, exhausted = 0;
+	int got;
+
+	if (memreg_unlikely(!memreg_cpu_ok(r, cpu)))
+		return MEMREG_ENODEV;
+	c = &r->cpu[cpu];
+	if (r->cfg.share_mode != MEMREG_SHARE_GRANT)
+		got = memreg_take_release(r, c);
+	else
+		got = memreg_take_grant(r, cpu, c);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
 		if (c->used[cls] >= c->budget[cls])
 			exhausted |= 1U << cls;

@@ -42,6 +42,7 @@ void memreg_cfg_defaults(struct memreg_cfg *cfg, memreg_u32 nr_cpus)
 	cfg->master_cpu = 0;
 	cfg->flags = 0;
 	cfg->reclaim_quantum = ceiling / 100;
+	cfg->share_mode = MEMREG_SHARE_GRANT;
 	cfg->lms.taps = 4;
 	cfg->lms.mu = MEMREG_ONE / 2;
 	cfg->lms.headroom = MEMREG_ONE / 10;
@@ -95,6 +96,51 @@ int memreg_validate_flags(memreg_u32 flags, const char **why)
 	return memreg_pass(why);
 }
 
+static const char *const memreg_share_names[MEMREG_SHARE_MAX + 1] = {
+	[MEMREG_SHARE_GRANT] = "grant",
+	[MEMREG_SHARE_SPARE] = "spare",
+	[MEMREG_SHARE_PROPORTIONAL] = "proportional",
+};
+
+/* Whether NUL-terminated @a and @b are equal (no libc in the core). */
+static int memreg_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+int memreg_share_parse(const char *s, memreg_u32 *on, memreg_u32 *mode)
+{
+	memreg_u32 m;
+
+	if (!s)
+		return MEMREG_EINVAL;
+	if (memreg_streq(s, "0") || memreg_streq(s, "off")) {
+		*on = 0;
+		return MEMREG_OK;
+	}
+	if (memreg_streq(s, "1")) {
+		*on = 1;
+		*mode = MEMREG_SHARE_GRANT;
+		return MEMREG_OK;
+	}
+	for (m = 0; m <= MEMREG_SHARE_MAX; m++)
+		if (memreg_streq(s, memreg_share_names[m])) {
+			*on = 1;
+			*mode = m;
+			return MEMREG_OK;
+		}
+	return MEMREG_EINVAL;
+}
+
+const char *memreg_share_name(memreg_u32 mode)
+{
+	return mode <= MEMREG_SHARE_MAX ? memreg_share_names[mode] : "?";
+}
+
 /* Validate one active CPU's limits. */
 static int memreg_validate_cpu(const struct memreg_cpu_cfg *cc,
 			       const char **why)
@@ -144,6 +190,9 @@ int memreg_cfg_validate(const struct memreg_cfg *cfg, const char **why)
 	ret = memreg_validate_headroom(cfg->lms.headroom, why);
 	if (ret)
 		return ret;
+	if (cfg->share_mode > MEMREG_SHARE_MAX)
+		return memreg_fail(why, "share mode must be grant, spare or proportional",
+				   MEMREG_EINVAL);
 	if ((cfg->flags & MEMREG_F_RECLAIM) && cfg->reclaim_quantum < 1)
 		return memreg_fail(why, "reclaim quantum must be >= 1 event",
 				   MEMREG_EINVAL);

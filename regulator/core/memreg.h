@@ -141,7 +141,7 @@ enum memreg_class {
 #define MEMREG_F_MONITOR	0x1U	/* budgets infinite: count only */
 #define MEMREG_F_LMS		0x2U	/* NLMS-adapted budgets (master) */
 #define MEMREG_F_RECLAIM	0x4U	/* donate/take through the pool */
-#define MEMREG_F_SHARE		0x8U	/* spare grant once all throttled */
+#define MEMREG_F_SHARE		0x8U	/* share once all throttled (share_mode) */
 /*
  * No CPU counts the class (the glue has no counter for it): the master
  * leaves it alone (no prediction, publication, pool or grant) and its
@@ -152,6 +152,18 @@ enum memreg_class {
 #define MEMREG_F_ALL		0x3fU
 /* The MEMREG_F_UNCOUNTED_* flag of class @cls. */
 #define MEMREG_F_UNCOUNTED(cls)	(MEMREG_F_UNCOUNTED_READ << (cls))
+
+/*
+ * struct memreg_cfg.share_mode: what MEMREG_F_SHARE does once every active
+ * online CPU is throttled in a period.
+ */
+#define MEMREG_SHARE_GRANT	0	/* (ceiling - sum of budgets) / n, once */
+#define MEMREG_SHARE_SPARE	1	/* release every CPU until the period
+					 * ends (MemGuard's spare sharing) */
+#define MEMREG_SHARE_PROPORTIONAL 2	/* start a new period at once: budgets
+					 * replenished (MemGuard's
+					 * proportional share) */
+#define MEMREG_SHARE_MAX	2
 
 /* What the glue must do after a per-core entry point (memreg_arm.action). */
 #define MEMREG_RUN		0	/* run; re-arm counters per @remaining */
@@ -215,6 +227,11 @@ struct memreg_cpu_cfg {
  *	slack the master leaves a CPU above its last known use when it
  *	donates the rest; >= 1 when MEMREG_F_RECLAIM is set
  * @lms: NLMS parameters (used when MEMREG_F_LMS is set)
+ * @share_mode: MEMREG_SHARE_*, what sharing does when every active online
+ *	CPU is throttled (used when MEMREG_F_SHARE is set).  Spare and
+ *	proportional sharing hand out more than the platform ceiling in
+ *	such a period, by design: every CPU has used its budget, so the
+ *	guarantees were kept and what is left of the period is best effort.
  * @cpu: per-CPU limits, indexed by CPU number
  */
 struct memreg_cfg {
@@ -223,6 +240,7 @@ struct memreg_cfg {
 	memreg_u32 master_cpu;
 	memreg_u32 flags;
 	memreg_u32 reclaim_quantum;
+	memreg_u32 share_mode;
 	memreg_u64 platform_ceiling[MEMREG_NR_CLASSES];
 	struct memreg_lms_cfg lms;
 	struct memreg_cpu_cfg cpu[MEMREG_MAX_CPUS];
@@ -273,6 +291,10 @@ struct memreg_arm {
  *	in that period the platform ceiling yields to the guarantee
  * @exempt_overruns: periods in which an exempt CPU (memreg_cpu_cfg.exempt)
  *	exhausted a budget and would have been throttled
+ * @released: periods in which spare sharing released the CPU until the
+ *	period's end (MEMREG_SHARE_SPARE)
+ * @restarts: periods proportional sharing started early, once every CPU
+ *	was throttled (MEMREG_SHARE_PROPORTIONAL); each is also in @periods
  */
 struct memreg_stats {
 	memreg_u64 periods;
@@ -287,6 +309,8 @@ struct memreg_stats {
 	memreg_u64 shared[MEMREG_NR_CLASSES];
 	memreg_u64 restored[MEMREG_NR_CLASSES];
 	memreg_u64 exempt_overruns;
+	memreg_u64 released;
+	memreg_u64 restarts;
 };
 
 /**
@@ -330,6 +354,8 @@ struct memreg_lms_state {
  *	first period the master published a budget for: until then its
  *	budget is at most what the platform ceiling leaves the others
  * @share_period: (owner) tag+1 of the period whose spare grant was taken
+ * @share_gen: (owner; memreg_master_share() reads it) the last new period
+ *	of @share_period taken (proportional sharing)
  * @stats: (owner) statistics
  * @guaranteed: (init) copy of the CPU's configured guarantee per class
  * @ceiling: (init) copy of the CPU's configured ceiling per class
@@ -353,6 +379,7 @@ struct memreg_cpu {
 	memreg_u32 started;
 	memreg_u32 rejoin;
 	memreg_u64 share_period;
+	memreg_u64 share_gen;
 	struct memreg_stats stats;
 	memreg_u64 guaranteed[MEMREG_NR_CLASSES];
 	memreg_u64 ceiling[MEMREG_NR_CLASSES];
@@ -390,8 +417,10 @@ struct memreg_pool {
  * @throttled_mask: CPUs currently throttled (any class); set by
  *	memreg_overflow(), cleared by memreg_replenish() and
  *	memreg_accept_share(); cmpxchg-updated
- * @share: per class, packed {period tag, spare grant per CPU} published by
- *	memreg_master_share()
+ * @share: per class, packed {period tag, value} published by
+ *	memreg_master_share(): the spare grant per CPU (grant), 1 (spare:
+ *	released) or the number of new periods started in the tagged one
+ *	(proportional)
  * @pool: the reclaim pool
  * @master_ticks: (master) memreg_master_tick() calls
  * @master_period: (master) the period of the last memreg_master_tick()
@@ -439,6 +468,16 @@ int memreg_validate_taps(memreg_u32 taps, const char **why);
 int memreg_validate_mu(memreg_u32 mu, const char **why);
 int memreg_validate_headroom(memreg_u32 headroom, const char **why);
 int memreg_validate_flags(memreg_u32 flags, const char **why);
+
+/*
+ * Parse a sharing setting, the one parser of the module, the simulator
+ * and the tuner: "0" or "off" (sets *@on to 0), "1" or "grant", "spare",
+ * "proportional" (*@on 1 and *@mode the MEMREG_SHARE_* value).  Returns
+ * MEMREG_OK or MEMREG_EINVAL (nothing written).  memreg_share_name() is
+ * the name of @mode ("grant", "spare", "proportional"; "?" if unknown).
+ */
+int memreg_share_parse(const char *s, memreg_u32 *on, memreg_u32 *mode);
+const char *memreg_share_name(memreg_u32 mode);
 
 /*
  * Validate a whole configuration: every field in range and the rules
@@ -520,11 +559,18 @@ int memreg_overflow(struct memreg *r, memreg_u32 cpu, memreg_u32 cls,
 
 /*
  * A throttled @cpu learns (from the glue, after memreg_master_share()
- * published a grant for its period) that spare budget may be available.
- * Adds the grant of the current period once, capped by the CPU ceiling;
- * fills @arm with MEMREG_RUN if every class then has budget left, else
- * with MEMREG_THROTTLE.  Returns MEMREG_OK, or MEMREG_ENOSPC if there was
- * no grant for this period (already taken, none published, or zero).
+ * published a decision for its period) that it may run again.  Grant:
+ * adds the grant of the current period once, capped by the CPU ceiling.
+ * Spare: every counted class's budget becomes MEMREG_BUDGET_INF until the
+ * next replenishment (do not arm the counters: no overflow is needed
+ * before the period ends), once per period (stats.released).
+ * Proportional: a new period starts: every counted class gets its
+ * period's budget again on top of what it used (remaining = that budget),
+ * counted in stats.periods and stats.restarts, once per new period the
+ * master started.  Fills @arm with MEMREG_RUN if every class then has
+ * budget left, else with MEMREG_THROTTLE.  Returns MEMREG_OK, or
+ * MEMREG_ENOSPC if there was nothing new for this period (already taken,
+ * none published, or zero).
  */
 int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 			struct memreg_arm *arm);
@@ -566,12 +612,16 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period);
 /*
  * Called on the master CPU when a per-core path returned
  * MEMREG_THROTTLE_ALL in period @period.  If sharing is on and every
- * active CPU is still throttled, publishes, once per period, a spare
- * grant per CPU and class = (platform ceiling - sum of this period's
- * budgets) / active CPUs, and copies it to @grant (may be NULL).  The
- * glue then notifies the throttled CPUs, which call
- * memreg_accept_share().  Returns MEMREG_OK when a non-zero grant was
- * published, MEMREG_ENOSPC otherwise.
+ * active online CPU is still throttled, decides by cfg.share_mode.
+ * Grant: publishes, once per period, a spare grant per CPU and class =
+ * (platform ceiling - sum of this period's budgets) / active CPUs, and
+ * copies it to @grant (may be NULL).  Spare: publishes, once per period,
+ * the release of every CPU.  Proportional: publishes a new period, once
+ * every online CPU took the previous one (a second poke for the same
+ * round starts nothing).  @grant is 0 in the last two modes.  The glue
+ * then notifies the throttled CPUs, which call memreg_accept_share().
+ * Returns MEMREG_OK when something was published for @period (or a grant
+ * already was), MEMREG_ENOSPC otherwise.
  */
 int memreg_master_share(struct memreg *r, memreg_u64 period,
 			memreg_u64 grant[MEMREG_NR_CLASSES]);

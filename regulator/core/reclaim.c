@@ -47,6 +47,14 @@
  * out, and sum + donated + n * g <= ceiling.  Each CPU adds g at most once
  * per period (memreg_accept_share()).
  *
+ * That is cfg.share_mode MEMREG_SHARE_GRANT.  The two modes of MemGuard
+ * need no arithmetic: MEMREG_SHARE_SPARE publishes, once per period, that
+ * every CPU is released until the period ends (each takes an infinite
+ * budget for the rest of it); MEMREG_SHARE_PROPORTIONAL publishes a new
+ * period, numbered within the grid period, each time every online CPU
+ * is throttled again after taking the last one (each gets its period's
+ * budget again on top of what it used).
+ *
  * Donors first
  * ------------
  * A CPU whose budget the master lowered below its guarantee by donating
@@ -82,6 +90,69 @@ memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
 	return memreg_word_tag(w) == (memreg_u32)period ? memreg_word_val(w) : 0;
 }
 
+/*
+ * Whether every CPU of @on took new period @gen of @period (proportional
+ * sharing): a poke that comes before they all did belongs to the round
+ * already decided.  The owners' fields are read racily: a stale read only
+ * delays the next round to the next poke.
+ */
+static int memreg_all_took(const struct memreg *r, memreg_u64 on,
+			   memreg_u64 period, memreg_u64 gen)
+{
+	memreg_u32 cpu;
+
+	if (!gen)
+		return 1;
+	for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++) {
+		const struct memreg_cpu *c = &r->cpu[cpu];
+
+		if (!((on >> cpu) & 1))
+			continue;
+		if (MEMREG_READ_ONCE(c->share_period) != period + 1 ||
+		    MEMREG_READ_ONCE(c->share_gen) != gen)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Spare and proportional sharing: publish, in the share word of every
+ * counted class, 1 (spare: released, once per period) or the number of
+ * the next new period (proportional).
+ */
+static int memreg_master_release(struct memreg *r, memreg_u64 period,
+				 memreg_u64 on)
+{
+	memreg_u32 cls, mode = r->cfg.share_mode;
+	int published = 0;
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		memreg_s64 old = memreg_atomic64_read(&r->share[cls]);
+		memreg_u64 cur = memreg_word_tag(old) == (memreg_u32)period ?
+				 memreg_word_val(old) : 0;
+		memreg_u64 next;
+
+		if (r->cfg.flags & MEMREG_F_UNCOUNTED(cls))
+			continue;
+		if (mode == MEMREG_SHARE_SPARE) {
+			if (cur) {	/* already released this period */
+				published = 1;
+				continue;
+			}
+			next = 1;
+		} else {
+			if (!memreg_all_took(r, on, period, cur))
+				continue;
+			next = cur + 1;
+		}
+		/* One winner per decision if two pokes race. */
+		if (memreg_atomic64_cmpxchg(&r->share[cls], old,
+					    memreg_pack(period, next)) == old)
+			published = 1;
+	}
+	return published ? MEMREG_OK : MEMREG_ENOSPC;
+}
+
 int memreg_master_share(struct memreg *r, memreg_u64 period,
 			memreg_u64 grant[MEMREG_NR_CLASSES])
 {
@@ -96,6 +167,8 @@ int memreg_master_share(struct memreg *r, memreg_u64 period,
 		return MEMREG_ENOSPC;
 	if (!on || (mask & on) != on)
 		return MEMREG_ENOSPC;
+	if (r->cfg.share_mode != MEMREG_SHARE_GRANT)
+		return memreg_master_release(r, period, on);
 	for (cpu = 0; cpu < r->cfg.nr_cpus; cpu++)
 		n += (memreg_u32)((on >> cpu) & 1);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {

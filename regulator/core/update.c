@@ -36,6 +36,10 @@ int memreg_update(struct memreg *r, const struct memreg_cfg *cfg,
 	}
 	/* the predictors' history only means something for the same taps */
 	retap = cfg->lms.taps != old->lms.taps;
+	/* a share word means something else in another sharing mode */
+	if (cfg->share_mode != old->share_mode)
+		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
+			memreg_atomic64_set(&r->share[cls], 0);
 	r->cfg = *cfg;
 	for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 		if (!cfg->cpu[cpu].active)

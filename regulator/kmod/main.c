@@ -94,9 +94,9 @@ static bool reclaim;
 module_param(reclaim, bool, 0444);
 MODULE_PARM_DESC(reclaim, "donate unused guaranteed budget and take from the pool");
 
-static bool share;
-module_param(share, bool, 0444);
-MODULE_PARM_DESC(share, "spare sharing once every regulated CPU is throttled");
+static char *share = "0";
+module_param(share, charp, 0444);
+MODULE_PARM_DESC(share, "once every regulated CPU is throttled: 0/off, 1/grant (spare grant), spare (release all until the period ends) or proportional (start a new period)");
 
 static unsigned int lms_taps = 4;
 module_param(lms_taps, uint, 0444);
@@ -194,6 +194,30 @@ static void mrk_fill_array(struct mrk_cfg *cfg, size_t off, unsigned int cls,
 }
 
 /*
+ * Set sharing in @core from the share parameter @s: what the sysfs file
+ * takes, and y/n as when the parameter was a bool.
+ */
+static int mrk_share_param(const char *s, struct memreg_cfg *core,
+			   char *err, size_t len)
+{
+	u32 on = 0, mode = MEMREG_SHARE_GRANT;
+	bool b;
+
+	if (memreg_share_parse(s, &on, &mode)) {
+		if (kstrtobool(s, &b)) {
+			scnprintf(err, len, "share must be 0, 1, off, grant, spare "
+				  "or proportional");
+			return -EINVAL;
+		}
+		on = b;
+	}
+	if (on)
+		core->flags |= MEMREG_F_SHARE;
+	core->share_mode = mode;
+	return 0;
+}
+
+/*
  * Build the boot configuration from the module parameters into @cfg.
  * Range checks are left to mrk_cfg_check(); only what cannot be
  * represented is refused here, with a message in @err.
@@ -211,8 +235,10 @@ static int mrk_params_to_cfg(struct mrk_cfg *cfg, char *err, size_t len)
 	cfg->core.platform_ceiling[MEMREG_READ] = platform_read;
 	cfg->core.platform_ceiling[MEMREG_WRITE] = platform_write;
 	cfg->core.flags = (monitor ? MEMREG_F_MONITOR : 0) |
-		(lms ? MEMREG_F_LMS : 0) | (reclaim ? MEMREG_F_RECLAIM : 0) |
-		(share ? MEMREG_F_SHARE : 0);
+		(lms ? MEMREG_F_LMS : 0) | (reclaim ? MEMREG_F_RECLAIM : 0);
+	ret = mrk_share_param(share, &cfg->core, err, len);
+	if (ret)
+		return ret;
 	cfg->core.lms.taps = lms_taps;
 	cfg->core.lms.mu = lms_mu;
 	cfg->core.lms.headroom = lms_headroom;

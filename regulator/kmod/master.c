@@ -78,14 +78,18 @@ static bool mrk_master_needed(const struct mrk_cfg *cfg)
 
 /*
  * Master IPI callback (hard irq on the master CPU): take a pending share
- * request, run the core's spare-sharing decision for the current period
- * and, on a grant, send every throttled CPU its share csd.
+ * request, run the core's sharing decision for the current period and,
+ * when it decided, send every throttled CPU its share csd.  A release or
+ * a new period (share=spare, proportional) also goes to an exempt CPU,
+ * which the core counts as throttled though it is never held: it must
+ * take the new period for the next one to start.
  */
 static void mrk_master_share_fn(void *unused)
 {
+	bool grant = mrk_active.core.share_mode == MEMREG_SHARE_GRANT;
 	struct mrk_cpu *me;
 	unsigned int cpu;
-	u64 period;
+	u64 period, mask;
 	int ret;
 
 	if (!READ_ONCE(mrk_master_running) || !atomic_xchg(&mrk_share_req, 0))
@@ -98,11 +102,14 @@ static void mrk_master_share_fn(void *unused)
 	raw_spin_unlock(&mrk_master_lock);
 	if (ret != MEMREG_OK)
 		return;
+	mask = grant ? 0 : (u64)atomic64_read(&mrk_core->throttled_mask);
 	for_each_online_cpu(cpu) {
 		struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
+		bool held = READ_ONCE(c->throttled) ||
+			    (cpu < MEMREG_MAX_CPUS && ((mask >> cpu) & 1));
 
 		/* busy: a share callback is pending there and will take it */
-		if (READ_ONCE(c->started) && READ_ONCE(c->throttled))
+		if (READ_ONCE(c->started) && held)
 			smp_call_function_single_async(cpu, &c->share_csd);
 	}
 }

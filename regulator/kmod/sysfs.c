@@ -172,6 +172,8 @@ static u64 mrk_stat(unsigned int id, unsigned int cpu)
 	case 21: return READ_ONCE(s->exempt_overruns);
 	case 22: return READ_ONCE(c->failed);
 	case 23: return READ_ONCE(c->lost);
+	case 24: return READ_ONCE(s->released);
+	case 25: return READ_ONCE(s->restarts);
 	}
 	return 0;
 }
@@ -322,7 +324,6 @@ static struct mrk_attr mrk_global_attrs[] = {
 	MRK_F(monitor, MEMREG_F_MONITOR),
 	MRK_F(lms, MEMREG_F_LMS),
 	MRK_F(reclaim, MEMREG_F_RECLAIM),
-	MRK_F(share, MEMREG_F_SHARE),
 	MRK_G(lms_taps, MRK_U32, core.lms.taps, MEMREG_MIN_TAPS, MEMREG_MAX_TAPS),
 	MRK_G(lms_mu, MRK_U32, core.lms.mu, 1, MEMREG_MU_MAX),
 	MRK_G(lms_headroom, MRK_U32, core.lms.headroom, 0, MEMREG_HEADROOM_MAX),
@@ -357,6 +358,7 @@ static struct mrk_attr mrk_cpu_attrs[] = {
 	MRK_C(rt_exempt, MRK_U32, exempt, 0, 1),
 	MRK_S(exempt_overruns, 42),
 	MRK_S(counter_error, 44), MRK_S(counters_lost, 46),
+	MRK_S(released, 48), MRK_S(restarts, 50),
 	MRK_ATTR(read_event, 0644, MRK_CPU_EVENT, MEMREG_READ, 0, 0, 0),
 	MRK_ATTR(write_event, 0644, MRK_CPU_EVENT, MEMREG_WRITE, 0, 0, 0),
 };
@@ -380,6 +382,48 @@ static ssize_t commit_store(struct kobject *kobj, struct kobj_attribute *ka,
 	}
 	ret = mrk_commit();
 	return ret ? ret : count;
+}
+
+/*
+ * share: what happens once every regulated CPU is throttled (staged like
+ * the other control files).  Takes 0 or off, 1 or grant, spare,
+ * proportional; shows 0 and 1 for off and grant, as when it was a flag.
+ */
+static ssize_t share_show(struct kobject *kobj, struct kobj_attribute *ka,
+			  char *buf)
+{
+	bool on;
+	u32 mode;
+
+	mutex_lock(&mrk_mutex);
+	on = mrk_staged.core.flags & MEMREG_F_SHARE;
+	mode = mrk_staged.core.share_mode;
+	mutex_unlock(&mrk_mutex);
+	if (!on || mode == MEMREG_SHARE_GRANT)
+		return sysfs_emit(buf, "%d\n", on);
+	return sysfs_emit(buf, "%s\n", memreg_share_name(mode));
+}
+
+static ssize_t share_store(struct kobject *kobj, struct kobj_attribute *ka,
+			   const char *buf, size_t count)
+{
+	u32 on = 0, mode = MEMREG_SHARE_GRANT;
+	char str[16];
+
+	if (mrk_take_input(buf, count, str, sizeof(str)) ||
+	    memreg_share_parse(str, &on, &mode)) {
+		mrk_set_error("share: 0 (off), 1 (grant), off, grant, spare or "
+			      "proportional");
+		return -EINVAL;
+	}
+	mutex_lock(&mrk_mutex);
+	if (on)
+		mrk_staged.core.flags |= MEMREG_F_SHARE;
+	else
+		mrk_staged.core.flags &= ~MEMREG_F_SHARE;
+	mrk_staged.core.share_mode = mode;
+	mutex_unlock(&mrk_mutex);
+	return count;
 }
 
 /* error: the last refused write, commit or runtime failure ("none"). */
@@ -442,8 +486,9 @@ static struct kobj_attribute mrk_ticks_attr = __ATTR_RO(master_ticks);
 static struct kobj_attribute mrk_skipped_attr = __ATTR_RO(master_skipped);
 static struct kobj_attribute mrk_mtimer_attr = __ATTR_RO(master_timer);
 static struct kobj_attribute mrk_version_attr = __ATTR_RO(version);
+static struct kobj_attribute mrk_share_attr = __ATTR_RW(share);
 
-static struct attribute *mrk_global_list[ARRAY_SIZE(mrk_global_attrs) + 8];
+static struct attribute *mrk_global_list[ARRAY_SIZE(mrk_global_attrs) + 9];
 static struct attribute *mrk_cpu_list[ARRAY_SIZE(mrk_cpu_attrs) + 1];
 static const struct attribute_group mrk_global_group = {
 	.attrs = mrk_global_list,
@@ -466,6 +511,7 @@ static void mrk_build_lists(void)
 	mrk_global_list[n++] = &mrk_skipped_attr.attr;
 	mrk_global_list[n++] = &mrk_mtimer_attr.attr;
 	mrk_global_list[n++] = &mrk_version_attr.attr;
+	mrk_global_list[n++] = &mrk_share_attr.attr;
 	mrk_global_list[n] = NULL;
 	for (i = 0; i < ARRAY_SIZE(mrk_cpu_attrs); i++)
 		mrk_cpu_list[i] = &mrk_cpu_attrs[i].ka.attr;

@@ -8,9 +8,11 @@
  * while it holds the CPU in injected idle, nothing of lower priority (the
  * memory-hungry work) runs there.  The period timer clears the flag; the
  * thread then reports how long it held the CPU and sleeps again.  A spare
- * grant arrives as a call-single IPI from the master (master.c), whose
- * callback calls memreg_accept_share() in hard-irq context and lifts the
- * throttle; the thread notices between idle injections.
+ * grant, release or new period (share=grant, spare, proportional) arrives
+ * as a call-single IPI from the master (master.c), whose callback calls
+ * memreg_accept_share() in hard-irq context and lifts the throttle; the
+ * CPU whose throttle made every CPU throttled waits for that answer
+ * before its first injection, the others notice it between injections.
  *
  * Locking: mrk_cpu.throttled is written on its own CPU only, in hard irq
  * (timer, the two irq_works) or by the IPI that stops the CPU; the thread
@@ -31,6 +33,7 @@
 #include <uapi/linux/sched/types.h>
 
 #include "mrk.h"
+#include "trace.h"
 
 /*
  * The SCHED_FIFO priority the throttle threads run at under @cfg:
@@ -121,24 +124,54 @@ bool mrk_throttle_now(struct mrk_cpu *c, int action)
 }
 
 /*
+ * share=proportional started a new period on @c: record the one that
+ * ended, as the period timer does, under the same period number (its
+ * events count from the grid period's start).
+ */
+static void mrk_trace_new_period(struct mrk_cpu *c, const u64 budget[])
+{
+	u64 used[MEMREG_NR_CLASSES] = { 0, 0 };
+	unsigned int cls;
+
+	if (!trace_period_enabled())
+		return;
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
+		if (c->event[cls])
+			used[cls] = mrk_counter_read(c->event[cls]) -
+				    c->period_start[cls];
+	trace_period(c->cpu, c->period, used[0], used[1], budget[0], budget[1],
+		     1, c->stale);
+}
+
+/*
  * Share IPI callback on @info's CPU (hard irq), sent by the master when it
- * published a spare grant: take it and, if the CPU may run again, lift
- * the throttle and re-arm its counters to the new remaining budget.
+ * published a spare grant, a release or a new period: take it and, if the
+ * CPU may run again, lift the throttle and re-arm its counters to the new
+ * remaining budget (a release arms nothing: no overflow is needed before
+ * the period ends).  An exempt CPU, never held, takes a release or a new
+ * period too.
  */
 static void mrk_share_ipi(void *info)
 {
 	struct mrk_cpu *c = info;
+	u64 budget[MEMREG_NR_CLASSES];
 	struct memreg_arm arm;
 	struct mrk_cpu *me;
 	int ret;
 
-	if (!READ_ONCE(c->started) || !c->throttled ||
-	    c->cpu != smp_processor_id())
+	if (!READ_ONCE(c->started) || c->cpu != smp_processor_id() ||
+	    (!c->throttled && !mrk_core->cpu[c->cpu].throttled))
 		return;
+	budget[0] = mrk_core->cpu[c->cpu].budget[0];
+	budget[1] = mrk_core->cpu[c->cpu].budget[1];
 	me = mrk_core_enter(true);
 	ret = memreg_accept_share(mrk_core, c->cpu, &arm);
 	mrk_core_exit(me);
-	if (ret == MEMREG_OK && arm.action == MEMREG_RUN) {
+	if (ret != MEMREG_OK)
+		return;
+	if (mrk_active.core.share_mode == MEMREG_SHARE_PROPORTIONAL)
+		mrk_trace_new_period(c, budget);
+	if (arm.action == MEMREG_RUN) {
 		WRITE_ONCE(c->throttled, 0);
 		mrk_counters_arm(c, &arm);
 	}
@@ -211,6 +244,29 @@ static u64 mrk_idle_slice(const struct mrk_cpu *c)
 	return clamp_t(u64, end > now ? end - now : 0, MRK_IDLE_MIN_NS, cap);
 }
 
+/* how long a newly held CPU waits, running, for a pending share decision */
+#define MRK_SHARE_WAIT_NS	(30 * NSEC_PER_USEC)
+
+/*
+ * This CPU's throttle asked the master for a share decision (it made
+ * every CPU throttled): the answer comes within microseconds, and an
+ * idle injection, which cannot end early, would hold a released CPU to
+ * the injection's end.  Wait for it, spinning, at most MRK_SHARE_WAIT_NS.
+ * CPUs held before the decision notice it at their next injection's end.
+ */
+static void mrk_throttle_await_share(struct mrk_cpu *c)
+{
+	u64 t0;
+
+	if (!(mrk_active.core.flags & MEMREG_F_SHARE) ||
+	    !atomic_read(&mrk_share_req))
+		return;
+	t0 = ktime_get_ns();
+	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
+	       !need_resched() && ktime_get_ns() - t0 < MRK_SHARE_WAIT_NS)
+		cpu_relax();
+}
+
 /*
  * smpboot thread body, called when mrk_throttle_should_run(): keep the CPU
  * idle until the period timer (or a spare grant) lifts the throttle, or the
@@ -235,6 +291,7 @@ static void mrk_throttle_fn(unsigned int cpu)
 	struct hrtimer *fold = this_cpu_ptr(&mrk_fold_timer);
 	u64 t0 = ktime_get_ns();
 
+	mrk_throttle_await_share(c);
 	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
 	       !kthread_should_stop()) {
 		u64 slice = mrk_idle_slice(c);

@@ -66,7 +66,8 @@ static void usage(FILE *f)
 	      "  --cold-start R,W                NLMS cold-start demand\n"
 	      "  --reclaim  --quantum N          reclaim pool, events per take\n"
 	      "                                  (default: 1/8 of the smallest read guarantee)\n"
-	      "  --share                         spare sharing when all cores are throttled\n"
+	      "  --share[=MODE]                  sharing once all cores are throttled: grant\n"
+	      "                                  (default), spare or proportional\n"
 	      "  --slack N                       events a core overshoots at exhaustion\n"
 	      "  --backlog                       carry unserved demand forward\n"
 	      "  --bytes-per-event N             report bandwidth in bytes/s\n"
@@ -154,7 +155,7 @@ static const struct option long_opts[] = {
 	{ "cold-start", required_argument, NULL, OPT_COLD },
 	{ "reclaim", no_argument, NULL, OPT_RECLAIM },
 	{ "quantum", required_argument, NULL, OPT_QUANTUM },
-	{ "share", no_argument, NULL, OPT_SHARE },
+	{ "share", optional_argument, NULL, OPT_SHARE },
 	{ "slack", required_argument, NULL, OPT_SLACK },
 	{ "backlog", no_argument, NULL, OPT_BACKLOG },
 	{ "bytes-per-event", required_argument, NULL, OPT_BPE },
@@ -207,7 +208,15 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 	case OPT_MONITOR: r->flags |= MEMREG_F_MONITOR; return 0;
 	case OPT_LMS: r->flags |= MEMREG_F_LMS; return 0;
 	case OPT_RECLAIM: r->flags |= MEMREG_F_RECLAIM; return 0;
-	case OPT_SHARE: r->flags |= MEMREG_F_SHARE; return 0;
+	case OPT_SHARE: {
+		memreg_u32 on = 1, mode = MEMREG_SHARE_GRANT;
+
+		if (arg && memreg_share_parse(arg, &on, &mode))
+			return -1;
+		r->flags = on ? r->flags | MEMREG_F_SHARE : r->flags & ~MEMREG_F_SHARE;
+		r->share_mode = mode;
+		return 0;
+	}
 	case OPT_BACKLOG: o->cfg.carry_backlog = 1; return 0;
 	case OPT_SUMMARY: o->summary_only = 1; return 0;
 	case OPT_JSON: o->json = 1; return 0;

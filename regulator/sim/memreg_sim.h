@@ -93,6 +93,8 @@ struct memreg_sim_config {
  * @throttled_frac: @throttled_ns / period_ns
  * @achieved: per class, served rate: bytes/s (or events/s, see
  *	@bytes_per_event)
+ * @released: 1 if spare sharing released the core in this period
+ * @restarts: new periods proportional sharing started in this period
  */
 struct memreg_sim_period {
 	uint64_t period;
@@ -107,6 +109,8 @@ struct memreg_sim_period {
 	uint64_t throttled_ns;
 	double throttled_frac;
 	double achieved[MEMREG_NR_CLASSES];
+	uint64_t released;
+	uint64_t restarts;
 };
 
 /**
@@ -118,6 +122,8 @@ struct memreg_sim_period {
  * @reclaimed: per class, events taken from the reclaim pool
  * @donated: per class, events donated to the pool
  * @shared: per class, events received as spare grants
+ * @released: periods spare sharing released the core until their end
+ * @restarts: new periods proportional sharing started early
  * @throttled_ns: total throttled time
  * @throttles: running -> throttled transitions
  * @periods_throttled: core-periods with any throttled time
@@ -136,6 +142,8 @@ struct memreg_sim_summary {
 	uint64_t reclaimed[MEMREG_NR_CLASSES];
 	uint64_t donated[MEMREG_NR_CLASSES];
 	uint64_t shared[MEMREG_NR_CLASSES];
+	uint64_t released;
+	uint64_t restarts;
 	uint64_t throttled_ns;
 	uint64_t throttles;
 	uint64_t periods_throttled;

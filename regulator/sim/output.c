@@ -25,12 +25,13 @@ static void put_summary(FILE *f, const char *who, const struct memreg_sim_summar
 		" achieved %.4f overuse %" PRIu64 "/%" PRIu64 " (max %" PRIu64 "/%" PRIu64
 		") throttled %.6f s in %" PRIu64 " periods, %" PRIu64 " throttles"
 		" reclaimed %" PRIu64 "/%" PRIu64 " shared %" PRIu64 "/%" PRIu64
+		" released %" PRIu64 " restarts %" PRIu64
 		" pred-err %.1f/%.1f (%.1f%%/%.1f%%)\n",
 		who, s->demanded[0], s->demanded[1], s->served[0], s->served[1],
 		s->achieved_ratio, s->overuse[0], s->overuse[1], s->max_overuse[0],
 		s->max_overuse[1], (double)s->throttled_ns / 1e9, s->periods_throttled,
 		s->throttles, s->reclaimed[0], s->reclaimed[1], s->shared[0],
-		s->shared[1], s->pred_abs_err[0], s->pred_abs_err[1],
+		s->shared[1], s->released, s->restarts, s->pred_abs_err[0], s->pred_abs_err[1],
 		100 * s->pred_rel_err[0], 100 * s->pred_rel_err[1]);
 }
 
@@ -95,7 +96,7 @@ static json_t *pair_real(const double v[2])
 /* One summary object. */
 static json_t *summary_json(const struct memreg_sim_summary *s)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:o,s:o,s:f}",
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:f}",
 			 "demanded", pair_u64(s->demanded, 0),
 			 "served", pair_u64(s->served, 0),
 			 "overuse", pair_u64(s->overuse, 0),
@@ -106,6 +107,8 @@ static json_t *summary_json(const struct memreg_sim_summary *s)
 			 "throttled_ns", (json_int_t)s->throttled_ns,
 			 "throttles", (json_int_t)s->throttles,
 			 "periods_throttled", (json_int_t)s->periods_throttled,
+			 "released", (json_int_t)s->released,
+			 "restarts", (json_int_t)s->restarts,
 			 "pred_abs_err", pair_real(s->pred_abs_err),
 			 "pred_rel_err", pair_real(s->pred_rel_err),
 			 "achieved_ratio", s->achieved_ratio);
@@ -123,7 +126,7 @@ int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 		const struct memreg_sim_period *p = &res->periods[i];
 
 		json_array_append_new(rows,
-			json_pack("{s:I,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:f,s:o}",
+			json_pack("{s:I,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:f,s:o,s:I,s:I}",
 				  "period", (json_int_t)p->period, "cpu", (int)p->cpu,
 				  "budget_start", pair_u64(p->budget_start, 1),
 				  "budget", pair_u64(p->budget_end, 1),
@@ -134,16 +137,20 @@ int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 				  "predicted", pair_u64(p->predicted, 0),
 				  "throttled_ns", (json_int_t)p->throttled_ns,
 				  "throttled_frac", p->throttled_frac,
-				  "achieved", pair_real(p->achieved)));
+				  "achieved", pair_real(p->achieved),
+				  "released", (json_int_t)p->released,
+				  "restarts", (json_int_t)p->restarts));
 	}
 	for (cpu = 0; cpu < res->nr_cores; cpu++)
 		json_array_append_new(cores, summary_json(&res->core[cpu]));
-	root = json_pack("{s:{s:I,s:I,s:I,s:i,s:i,s:s},s:o,s:o,s:o}",
+	root = json_pack("{s:{s:I,s:I,s:I,s:i,s:i,s:s,s:s},s:o,s:o,s:o}",
 			 "run", "period_ns", (json_int_t)res->period_ns,
 			 "subtick_ns", (json_int_t)res->subtick_ns,
 			 "periods", (json_int_t)res->nr_periods,
 			 "cores", (int)res->nr_cores,
 			 "flags", (int)cfg->reg.flags,
+			 "share", (cfg->reg.flags & MEMREG_F_SHARE) ?
+				  memreg_share_name(cfg->reg.share_mode) : "off",
 			 "rate_unit", cfg->bytes_per_event ? "bytes/s" : "events/s",
 			 "periods", rows, "cores", cores,
 			 "summary", summary_json(&res->total));

@@ -28,6 +28,8 @@
  * @left_want: per class, demand left unserved in sub-tick @left_k
  * @left_t: time left unserved in sub-tick @left_k, ns
  * @left_k: the sub-tick the leftover belongs to (+1; 0: none)
+ * @released0: the core's stats.released at the period start
+ * @restarts0: the core's stats.restarts at the period start
  * @throttled: non-zero while the core is throttled
  */
 struct sim_core {
@@ -42,6 +44,8 @@ struct sim_core {
 	uint64_t left_want[MEMREG_NR_CLASSES];
 	uint64_t left_t;
 	uint64_t left_k;
+	uint64_t released0;
+	uint64_t restarts0;
 	int throttled;
 };
 
@@ -64,6 +68,9 @@ struct sim_state {
 	uint64_t per_period;
 	uint64_t g;
 };
+
+/* Most sharing decisions in one sub-tick (proportional sharing). */
+#define SIM_SHARE_ROUNDS	64
 
 /* Greatest common divisor. */
 static uint64_t sim_gcd(uint64_t a, uint64_t b)
@@ -137,23 +144,28 @@ static int sim_serve(struct sim_state *st, uint32_t cpu, uint64_t k,
 
 /*
  * Every active CPU is throttled in sub-tick @k: the master decides, the
- * CPUs accept.  A CPU released by a grant resumes what it left unserved
- * in this sub-tick (CPUs not yet stepped in it simply run when stepped).
+ * CPUs the core counts as throttled accept (an exempt one too: it must
+ * take a new period for the next to start).  A CPU released by a grant,
+ * a release or a new period resumes what it left unserved in this
+ * sub-tick (CPUs not yet stepped in it simply run when stepped).
  */
-static void sim_share(struct sim_state *st, uint64_t period, uint64_t k)
+static int sim_share(struct sim_state *st, uint64_t period, uint64_t k)
 {
 	struct memreg_arm arm;
 	uint32_t cpu, c;
+	int all = 0;
 
 	if (memreg_master_share(&st->reg, period, NULL) != MEMREG_OK)
-		return;
+		return 0;
 	for (cpu = 0; cpu < st->trace->nr_cores; cpu++) {
 		struct sim_core *sc = &st->core[cpu];
 		uint64_t want[MEMREG_NR_CLASSES];
 
-		if (!st->cfg->reg.cpu[cpu].active || !sc->throttled)
+		if (!st->cfg->reg.cpu[cpu].active || !st->reg.cpu[cpu].throttled)
 			continue;
 		memreg_accept_share(&st->reg, cpu, &arm);
+		if (st->cfg->reg.cpu[cpu].exempt)
+			continue;	/* never held: runs unbudgeted already */
 		sim_take_arm(sc, &arm);
 		if (sc->throttled || sc->left_k != k + 1)
 			continue;
@@ -165,8 +177,9 @@ static void sim_share(struct sim_state *st, uint64_t period, uint64_t k)
 			for (c = 0; c < MEMREG_NR_CLASSES; c++)
 				sc->backlog[c] -= sc->backlog[c] < want[c] ?
 						  sc->backlog[c] : want[c];
-		sim_serve(st, cpu, k, want, sc->left_t);
+		all |= sim_serve(st, cpu, k, want, sc->left_t);
 	}
+	return all;
 }
 
 /*
@@ -309,6 +322,8 @@ static int sim_period_start(struct sim_state *st, uint64_t p)
 		memset(sc->demand, 0, sizeof(sc->demand));
 		sc->throttled_ns = 0;
 		sc->left_k = 0;
+		sc->released0 = st->reg.cpu[cpu].stats.released;
+		sc->restarts0 = st->reg.cpu[cpu].stats.restarts;
 		sim_take_arm(sc, &arm);
 		memcpy(sc->budget_start, arm.budget, sizeof(sc->budget_start));
 	}
@@ -356,6 +371,8 @@ static void sim_period_end(struct sim_state *st, uint64_t p,
 			if (row.overuse[c] > sum->max_overuse[c])
 				sum->max_overuse[c] = row.overuse[c];
 		}
+		row.released = st->reg.cpu[cpu].stats.released - sc->released0;
+		row.restarts = st->reg.cpu[cpu].stats.restarts - sc->restarts0;
 		row.throttled_ns = sc->throttled_ns;
 		row.throttled_frac = (double)sc->throttled_ns /
 				     (double)st->cfg->reg.period_ns;
@@ -409,6 +426,10 @@ static void sim_summarise(struct sim_state *st, struct memreg_sim_result *res)
 			cs += s->served[c];
 		}
 		s->throttles = rc->stats.throttles;
+		s->released = rc->stats.released;
+		s->restarts = rc->stats.restarts;
+		tot->released += s->released;
+		tot->restarts += s->restarts;
 		s->achieved_ratio = cd ? (double)cs / (double)cd : 1.0;
 		tot->throttled_ns += s->throttled_ns;
 		tot->throttles += s->throttles;
@@ -464,7 +485,7 @@ static int sim_run(const struct memreg_sim_config *cfg,
 	const char *dummy;
 	struct sim_state *st;
 	uint64_t p, s, np;
-	uint32_t cpu;
+	uint32_t cpu, r;
 	int ret;
 
 	if (!why)
@@ -519,8 +540,13 @@ static int sim_run(const struct memreg_sim_config *cfg,
 				else
 					all |= sim_serve(st, cpu, k, want, st->g);
 			}
-			if (all)
-				sim_share(st, p, k);
+			/*
+			 * Proportional sharing may start several new periods
+			 * in one sub-tick; a bound keeps a tiny budget from
+			 * spinning (the module is bounded by its IPI latency).
+			 */
+			for (r = 0; all && r < SIM_SHARE_ROUNDS; r++)
+				all = sim_share(st, p, k);
 		}
 		sim_period_end(st, p, res);
 	}

@@ -420,3 +420,79 @@ Test(cli, good_trace_prints_table_and_valid_json)
 	unlink(good);
 	free(good);
 }
+
+Test(sim, spare_sharing_mode_releases_every_core_to_the_period_end)
+{
+	const uint64_t rd[2] = { 200, 170 };
+	struct simrun *s = mk(2, 3, rd, 50, 300, MEMREG_F_SHARE);
+
+	s->cfg.reg.share_mode = MEMREG_SHARE_SPARE;
+	run(s);
+	/* both exhaust 50, then run unregulated to the end of the period */
+	cr_assert_eq(s->rows[0].consumed[0], 200);
+	cr_assert_eq(s->rows[1].consumed[0], 170);
+	cr_assert_eq(s->rows[0].budget_end[0], MEMREG_BUDGET_INF);
+	cr_assert_eq(s->rows[2].budget_start[0], 50, "regulated again");
+	cr_assert_eq(s->res.core[0].released, 3, "once per period");
+	cr_assert_eq(s->rows[2].released, 1, "per-period row");
+	cr_assert_eq(s->res.core[1].released, 3);
+	cr_assert_eq(s->res.total.shared[0], 0, "no grant");
+	/* one core below its budget: nobody is released */
+	s->ev[2] = s->ev[6] = s->ev[10] = 40;
+	run(s);
+	cr_assert_eq(s->res.total.released, 0);
+	cr_assert_eq(s->rows[0].consumed[0], 50);
+	free(s);
+}
+
+Test(sim, proportional_sharing_mode_starts_new_periods)
+{
+	const uint64_t rd[2] = { 200, 200 };
+	struct simrun *s = mk(2, 2, rd, 50, 300, MEMREG_F_SHARE);
+
+	s->cfg.reg.share_mode = MEMREG_SHARE_PROPORTIONAL;
+	run(s);
+	/*
+	 * 50 per (sub-)period: all throttled at 50, 100, 150 and 200 (the
+	 * last exhausts exactly at the demand), a new period each time
+	 */
+	cr_assert_eq(s->rows[0].consumed[0], 200);
+	cr_assert_eq(s->rows[1].consumed[0], 200);
+	cr_assert_eq(s->res.core[0].restarts, 8, "4 per grid period");
+	cr_assert_eq(s->rows[2].restarts, 4, "per-period row (period 1, cpu0)");
+	cr_assert_eq(s->res.core[1].restarts, 8);
+	cr_assert_eq(s->res.total.released, 0);
+	free(s);
+}
+
+Test(cli, share_mode_option_and_its_json)
+{
+	char out[65536];
+	char *good = tmp_trace("memreg-trace 1\ntick_ns 100000\ncores 2\ndata\n"
+			       "200 0 200 0\n200 0 200 0\n");
+	char args[512];
+	json_t *root, *c0;
+	json_error_t jerr;
+
+	snprintf(args, sizeof(args), "--json --guaranteed 50,10 --platform-ceiling 300,300 "
+		 "--share=spare %s", good);
+	cr_assert_eq(run_cli(args, out, sizeof(out), 0), 0, "%s", out);
+	root = json_loads(out, 0, &jerr);
+	cr_assert_not_null(root, "bad JSON: %s", jerr.text);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "run"),
+							   "share")), "spare");
+	c0 = json_array_get(json_object_get(root, "cores"), 0);
+	cr_assert_eq(json_integer_value(json_object_get(c0, "released")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(
+		json_object_get(root, "periods"), 0), "released")), 1);
+	json_decref(root);
+	snprintf(args, sizeof(args), "--guaranteed 50,10 --platform-ceiling 300,300 "
+		 "--share=proportional %s", good);
+	cr_assert_eq(run_cli(args, out, sizeof(out), 1), 0, "%s", out);
+	cr_assert(strstr(out, "restarts 8"), "%s", out);
+	snprintf(args, sizeof(args), "--guaranteed 50,10 --platform-ceiling 300,300 "
+		 "--share=sometimes %s", good);
+	cr_assert_neq(run_cli(args, out, sizeof(out), 1), 0, "%s", out);
+	unlink(good);
+	free(good);
+}

@@ -227,6 +227,7 @@ Test(sim_recorded, spare_grants_when_every_core_is_throttled)
 	c->lms = false;
 	c->reclaim = false;	/* budget_end - budget_start: the grants alone */
 	c->share = true;
+	c->share_mode = MEMREG_SHARE_GRANT;	/* the plan may pick another */
 	simulate(c, &t, &rp);
 	for (size_t p = 0; p < rp.res.nr_periods; p++) {
 		uint64_t grant = 0;

@@ -87,7 +87,8 @@ xid=$(jq -er '.result.config_id' "$work/plan-x.json")
 hr_grt=16 hr_gbe=10 hr_ceil=64
 jq --argjson grt $hr_grt --argjson gbe $hr_gbe --argjson c $hr_ceil '
 	.period_us = 200000 | .reclaim_quantum_events = 1 |
-	.modes.lms = true | .modes.share = true | .modes.reclaim = false |
+	.modes.lms = true | .modes.share = true | .modes.share_mode = "grant" |
+	.modes.reclaim = false |
 	.platform_ceiling.read_events = $c |
 	.cpus |= map(if .role == "rt" then
 		.read.guaranteed_events = $grt | .read.floor_events = $grt |

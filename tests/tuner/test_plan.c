@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "export.h"
 
 #define TICKS 2000	/* 200 ms at 100 us */
 
@@ -939,4 +940,39 @@ Test(plan, exempt_realtime_needs_stay_outside_the_guaranteed_pool)
 	}
 	free(f);
 	free(c);
+}
+
+Test(plan, replay_chooses_the_sharing_mode_and_export_carries_it)
+{
+	struct tune_config *c = malloc(sizeof(*c)), *d = malloc(sizeof(*d));
+	struct fixture *f = board(3);
+	char err[512], params[8192];
+	json_t *j;
+
+	/* two best-effort hogs, every regulated core throttled in every
+	 * period: releasing them serves more, and no real-time work shares
+	 * the platform, so the replay takes spare sharing over a grant */
+	add(f, "hog1", false, 1, 30e9, false);
+	add(f, "hog2", false, 2, 30e9, false);
+	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
+	for (int i = 0; i < c->n_explain; i++)
+		cr_log_info("%s", c->explain[i]);
+	cr_assert(c->share, "%s", explained(c, "sharing") ? explained(c, "sharing") : "");
+	cr_expect_eq(c->share_mode, MEMREG_SHARE_SPARE, "%s",
+		     explained(c, "sharing mode") ? explained(c, "sharing mode") : "none");
+	cr_expect(explained(c, "sharing mode spare: the cheapest replay"));
+	cr_assert_eq(tune_export_module_params(c, params, sizeof(params)), 0);
+	cr_expect(strstr(params, " share=spare "), "%s", params);
+	j = tune_config_to_json(c);
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "modes"),
+							   "share_mode")), "spare");
+	cr_assert_eq(tune_config_from_json(j, d, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(d->share_mode, MEMREG_SHARE_SPARE);
+	json_object_set_new(json_object_get(j, "modes"), "share_mode", json_string("always"));
+	cr_expect_neq(tune_config_from_json(j, d, err, sizeof(err)), 0);
+	cr_expect(strstr(err, "share_mode"), "%s", err);
+	json_decref(j);
+	free(f);
+	free(c);
+	free(d);
 }

@@ -172,7 +172,9 @@ regulate_both() {
 # Last, two counted classes on cpu1 with reclaim on (/twoclass, 10,000
 # periods of 1 ms): neither class runs past its own budget.
 group_reclaim() {
-	plan reclaim-off reclaim-on share-off share-on twoclass-reclaim
+	plan reclaim-off reclaim-on share-off share-on share-param \
+		share-spare-release share-spare-sim share-prop-period \
+		share-prop-sim twoclass-reclaim
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	r0=$(pf_rate 1 1)
 	rmmod memreg
@@ -188,6 +190,8 @@ group_reclaim() {
 	/memreg_check flag-ab share read_shared "$B"
 	kill $w0 2>/dev/null; wait $w0 2>/dev/null
 	rmmod memreg
+	# share=spare and share=proportional (sharemode.c)
+	/sharemode -k $KO -p "$P" -b "$B"
 	/twoclass -k $KO
 }
 
