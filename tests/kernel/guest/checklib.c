@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,24 @@ pid_t mr_spawn(const char *out, char *const argv[])
 		_exit(127);
 	}
 	return pid;
+}
+
+pid_t mr_hog(int cpu, int secs)
+{
+	char c[16], t[16];
+	char *argv[] = { "/pfload", "-c", c, "-t", t, NULL };
+
+	snprintf(c, sizeof(c), "%d", cpu);
+	snprintf(t, sizeof(t), "%d", secs);
+	return mr_spawn(NULL, argv);
+}
+
+void mr_stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		mr_reap(pid);
+	}
 }
 
 int mr_reap(pid_t pid)

@@ -7,7 +7,8 @@
  *   plan and verdict lines   mr_plan(), mr_check()
  *   memreg's sysfs           mr_get(), mr_cpu(), mr_gets(), mr_put(), mr_commit()
  *   other files              mr_write()
- *   workloads                mr_run(), mr_spawn(), mr_reap(), mr_field(),
+ *   workloads                mr_run(), mr_spawn(), mr_hog(), mr_stop(),
+ *                            mr_reap(), mr_field(),
  *                            mr_tasks(), mr_task_pid()
  *   the module, CPUs         mr_insmod(), mr_rmmod(), mr_set_online()
  *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
@@ -63,6 +64,10 @@ int mr_run(char *out, size_t n, char *const argv[]);
 /* mr_spawn: start ARGV in the background, its stdout to the file OUT
  * (/dev/null when NULL); its pid */
 pid_t mr_spawn(const char *out, char *const argv[]);
+/* mr_hog: start /pfload on CPU for SECS seconds (page faults); its pid */
+pid_t mr_hog(int cpu, int secs);
+/* mr_stop: kill PID (if > 0) and reap it */
+void mr_stop(pid_t pid);
 /* mr_reap: wait for PID; its exit status */
 int mr_reap(pid_t pid);
 /* mr_field: the number after "KEY=" in LINE, DEF when absent */

@@ -99,25 +99,6 @@ static int failed;
 #define result(name, pass, ...) \
 	(failed |= !mr_check(name, pass, __VA_ARGS__))
 
-/* Start /pfload on @cpu for @secs seconds; returns its pid. */
-static pid_t hog(int cpu, int secs)
-{
-	char c[16], t[16];
-	char *argv[] = { "/pfload", "-c", c, "-t", t, NULL };
-
-	snprintf(c, sizeof(c), "%d", cpu);
-	snprintf(t, sizeof(t), "%d", secs);
-	return mr_spawn(NULL, argv);
-}
-
-static void stop_hog(pid_t p)
-{
-	if (p > 0) {
-		kill(p, SIGKILL);
-		mr_reap(p);
-	}
-}
-
 /* Overflows per period of cpu1 over @secs seconds; its periods in *@n. */
 static double ovf_rate(double secs, long long *n)
 {
@@ -146,7 +127,7 @@ static void check_live_slack(void)
 		result("live-commit-slack", 0, "insmod rc=%d", rc);
 		return;
 	}
-	h = hog(1, 30);
+	h = mr_hog(1, 30);
 	mr_sleep(0.3);
 	r0 = ovf_rate(1.0, &p0);
 	mr_putll(1, "slack_div");
@@ -154,7 +135,7 @@ static void check_live_slack(void)
 	pc = mr_cpu(1, "periods");
 	mr_sleep(0.1);
 	r1 = ovf_rate(1.0, &p1);
-	stop_hog(h);
+	mr_stop(h);
 	mr_rmmod();
 	result("live-commit-slack",
 	       !rc && pc >= p0 && r0 >= 1.0 && r1 <= r0 / 4,
@@ -183,7 +164,7 @@ static void check_live(void)
 		result("live-commit-events", 0, "insmod rc=%d", rc);
 		return;
 	}
-	h = hog(1, 30);
+	h = mr_hog(1, 30);
 	mr_sleep(1.0);
 	p0 = mr_cpu(1, "periods");
 	t0 = mr_cpu(1, "throttles");
@@ -224,7 +205,7 @@ static void check_live(void)
 	       "read_event cpu-clock -> page-faults, commit rc=%d: cpu1 periods "
 	       "%lld before, %lld right after (reset), running %lld", rc, p1,
 	       pc, mr_cpu(1, "running"));
-	stop_hog(h);
+	mr_stop(h);
 	mr_rmmod();
 	check_live_slack();
 }
@@ -250,8 +231,8 @@ static void check_failed(void)
 		result("cpu-counters-retry", 0, "insmod rc=%d", rc);
 		return;
 	}
-	h0 = hog(0, 30);
-	h1 = hog(1, 30);
+	h0 = mr_hog(0, 30);
+	h1 = mr_hog(1, 30);
 	r0 = mr_set_online(1, 0);
 	mr_put("raw:0x11", "cpu1/read_event");
 	rc = mr_commit();
@@ -285,8 +266,8 @@ static void check_failed(void)
 	result("cpu-counters-retry", !rc && ce == 0 && run == 1,
 	       "cpu1/read_event default, commit rc=%d: counter_error %lld "
 	       "running %lld error='%s'", rc, ce, run, err);
-	stop_hog(h0);
-	stop_hog(h1);
+	mr_stop(h0);
+	mr_stop(h1);
 	mr_rmmod();
 }
 
@@ -342,11 +323,11 @@ static int run_held(int cpu, long long *th, long long *pt)
 	rc = mr_insmod(ko, p);
 	if (rc)
 		return rc;
-	h = hog(cpu, 30);
+	h = mr_hog(cpu, 30);
 	mr_sleep(3.0);
 	*th = mr_cpu(cpu, "throttles");
 	*pt = mr_cpu(cpu, "perf_throttled");
-	stop_hog(h);
+	mr_stop(h);
 	mr_rmmod();
 	return 0;
 }
@@ -542,7 +523,7 @@ static void check_held(void)
 	result("cpu-counters-held-retry", !r2 && !r3 && ce == 0 && run == 1,
 	       "group closed, cpu1 offline rc=%d and online rc=%d again: "
 	       "counter_error %lld running %lld", r2, r3, ce, run);
-	stop_hog(sp);
+	mr_stop(sp);
 	close(p[0]);
 	close(p[1]);
 	mr_rmmod();

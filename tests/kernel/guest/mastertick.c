@@ -73,25 +73,6 @@ static int failed;
 #define result(name, pass, ...) \
 	(failed |= !mr_check(name, pass, __VA_ARGS__))
 
-/* Start /pfload on @cpu for @secs seconds; returns its pid. */
-static pid_t hog(int cpu, int secs)
-{
-	char c[16], t[16];
-	char *argv[] = { "/pfload", "-c", c, "-t", t, NULL };
-
-	snprintf(c, sizeof(c), "%d", cpu);
-	snprintf(t, sizeof(t), "%d", secs);
-	return mr_spawn(NULL, argv);
-}
-
-static void stop_hog(pid_t p)
-{
-	if (p > 0) {
-		kill(p, SIGKILL);
-		mr_reap(p);
-	}
-}
-
 /**
  * struct snap - what the checks read at one instant
  * @t: CLOCK_MONOTONIC, ns
@@ -293,12 +274,12 @@ static void check_throttled_ticks(double secs)
 		result("master-throttled-ticks", 0, "insmod rc=%d", rc);
 		return;
 	}
-	h = hog(0, (int)secs + 5);
+	h = mr_hog(0, (int)secs + 5);
 	mr_sleep(0.3);
 	snap(&a, 0);
 	mr_sleep(secs);
 	snap(&b, 0);
-	stop_hog(h);
+	mr_stop(h);
 	mr_gets(err, sizeof(err), "error");
 	ok = ticks_ok(&a, &b, p_ns, 3, d, sizeof(d));
 	thr = b.periods > a.periods ? (double)(b.throttles - a.throttles) /

@@ -155,24 +155,6 @@ static int throttle_traced(void)
 	return v[0] == '1';
 }
 
-static pid_t hog(int cpu, int secs)
-{
-	char c[16], t[16];
-	char *argv[] = { "/pfload", "-c", c, "-t", t, NULL };
-
-	snprintf(c, sizeof(c), "%d", cpu);
-	snprintf(t, sizeof(t), "%d", secs);
-	return mr_spawn(NULL, argv);
-}
-
-static void stop_hog(pid_t p)
-{
-	if (p > 0) {
-		kill(p, SIGKILL);
-		mr_reap(p);
-	}
-}
-
 /*
  * Load with share=@mode at @p_us and budget @b on both CPUs, run the hogs
  * and trace for @secs; fills tr[][] (the module stays loaded).  Returns 0,
@@ -190,8 +172,8 @@ static int traced_window(const char *mode, long long p_us, long long b, int secs
 		snprintf(why, n, "insmod %s failed", params);
 		return -1;
 	}
-	h0 = hog(0, secs + 2);
-	h1 = hog(1, secs / 2 + 1);
+	h0 = mr_hog(0, secs + 2);
+	h1 = mr_hog(1, secs / 2 + 1);
 	mr_sleep(1);
 	/* both events on before tracing starts: an enable takes effect late */
 	for (int k = 0; k < 5 && !throttle_traced(); k++) {
@@ -202,8 +184,8 @@ static int traced_window(const char *mode, long long p_us, long long b, int secs
 	mr_sleep(secs);
 	mr_trace_off("period");
 	mr_write(MR_TRACE "/events/memreg/throttle/enable", "0");
-	stop_hog(h1);
-	stop_hog(h0);
+	mr_stop(h1);
+	mr_stop(h0);
 	read_trace();
 	return 0;
 }
