@@ -199,11 +199,17 @@ static enum hrtimer_restart mrk_fold_fn(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
-/* Length of @c's next idle injection (ns), as described above. */
-static u64 mrk_idle_slice(const struct mrk_cpu *c)
+/*
+ * Length of @c's next idle injection (ns), as described above, in period
+ * @period: read before the caller tested the throttle, so that a period
+ * timer firing between the two either clears the throttle the caller
+ * sees or leaves an end in the past (the shortest slice), never a slice
+ * to the end of the next period.
+ */
+static u64 mrk_idle_slice(const struct mrk_cpu *c, u64 period)
 {
 	u64 now = ktime_get_ns();
-	u64 end = (READ_ONCE(c->period) + 1) * c->period_ns + c->offset_ns;
+	u64 end = (period + 1) * c->period_ns + c->offset_ns;
 	u64 cap = MRK_IDLE_MAX_NS;
 
 	if (mrk_active.core.flags & MEMREG_F_SHARE)
@@ -235,10 +241,18 @@ static void mrk_throttle_fn(unsigned int cpu)
 	struct hrtimer *fold = this_cpu_ptr(&mrk_fold_timer);
 	u64 t0 = ktime_get_ns();
 
-	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
-	       !kthread_should_stop()) {
-		u64 slice = mrk_idle_slice(c);
+	for (;;) {
+		/*
+		 * The period before the flag: the period timer runs on this
+		 * CPU and writes them in the other order (timer.c).
+		 */
+		u64 period = READ_ONCE(c->period);
+		u64 slice;
 
+		if (!READ_ONCE(c->throttled) || kthread_should_park() ||
+		    kthread_should_stop())
+			break;
+		slice = mrk_idle_slice(c, period);
 		WRITE_ONCE(*this_cpu_ptr(&mrk_in_injection), true);
 		hrtimer_start(fold, ns_to_ktime(slice + MRK_FOLD_DELAY_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
