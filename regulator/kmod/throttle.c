@@ -162,6 +162,8 @@ static int mrk_throttle_should_run(unsigned int cpu)
 #define MRK_IDLE_MAX_NS		(2 * NSEC_PER_MSEC)
 /* cpuidle exit latency allowed while rt_prio promises a prompt wake-up */
 #define MRK_IDLE_RT_LATENCY_NS	(100 * NSEC_PER_USEC)
+/* otherwise at most this fraction of the period: 5 % at each wake */
+#define MRK_IDLE_LATENCY_DIV	20
 
 /* how long after an injection's end its fold timer first looks */
 #define MRK_FOLD_DELAY_NS	(10 * NSEC_PER_USEC)
@@ -218,6 +220,24 @@ static u64 mrk_idle_slice(const struct mrk_cpu *c, u64 period)
 }
 
 /*
+ * The cpuidle exit latency an injection on @c allows (ns): the wake at the
+ * period start, and every interrupt routed to a held CPU, pay it, so at
+ * most 1/MRK_IDLE_LATENCY_DIV of the period (the deepest states of some
+ * boards take hundreds of microseconds to leave), and at most
+ * MRK_IDLE_RT_LATENCY_NS while rt_prio promises a prompt wake-up.  Not
+ * inlined: the rt QEMU group reads its result with a kretprobe (cpuidle's
+ * functions are notrace, and a TCG guest has no cpuidle driver).
+ */
+static noinline u64 mrk_idle_latency(const struct mrk_cpu *c)
+{
+	u64 lat = div_u64(c->period_ns, MRK_IDLE_LATENCY_DIV);
+
+	if (mrk_active.rt_prio)
+		lat = min_t(u64, lat, MRK_IDLE_RT_LATENCY_NS);
+	return lat;
+}
+
+/*
  * smpboot thread body, called when mrk_throttle_should_run(): keep the CPU
  * idle until the period timer (or a spare grant) lifts the throttle, or the
  * thread must park (CPU going offline) or stop (unload).
@@ -237,7 +257,7 @@ static u64 mrk_idle_slice(const struct mrk_cpu *c, u64 period)
 static void mrk_throttle_fn(unsigned int cpu)
 {
 	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
-	u64 latency = mrk_active.rt_prio ? MRK_IDLE_RT_LATENCY_NS : U64_MAX;
+	u64 latency = mrk_idle_latency(c);
 	struct hrtimer *fold = this_cpu_ptr(&mrk_fold_timer);
 	u64 t0 = ktime_get_ns();
 
