@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rtwake - guest-side real-time probe for the memreg QEMU checks: a
- * SCHED_FIFO task pinned to one CPU that sleeps to absolute deadlines
- * (clock_nanosleep, TIMER_ABSTIME) every INTERVAL microseconds and
- * measures how late it wakes, i.e. how long the CPU was held from it.
+ * rtwake - the real-time checks of the memreg QEMU group "rt" and their
+ * probe.  The probe: a SCHED_FIFO task pinned to one CPU that sleeps to
+ * absolute deadlines (clock_nanosleep, TIMER_ABSTIME) every INTERVAL
+ * microseconds and measures how late it wakes.
  *
  *   rtwake -c CPU -p PRIO -i INTERVAL_US -t SECONDS [-T [-v]]
+ *   rtwake -k wakes|idle-latency -P PERIOD_US
  *
- * Output: "rtwake cpu=C prio=P wakes=N p50_us=A p99_us=B max_us=M
- * over1ms=K" (K wakes later than 1 ms); with -T also the traced line
- * "rtwake-trace ..." (below), with -v one "rtwake-late" line per wake
- * later than 1 ms saying where its time went.  Exit 1 when it cannot set
- * its CPU or policy, 2 on bad usage.
+ * The probe prints "rtwake cpu=C prio=P wakes=N p50_us=A p99_us=B
+ * max_us=M over1ms=K" (K wakes later than 1 ms); with -T it traces its
+ * wakes and adds the line "rtwake-trace ..." (trace_report()); with -v
+ * also one "rtwake-w2r" line, the events in between, for each of the
+ * first 20 wakes that took over 1 ms from wakeup to running.  Exit 1
+ * when it cannot set its CPU or policy, 2 on bad usage.
+ *
+ * -k runs checks against the loaded memreg (cpu1 regulated and held
+ * beside a /pfload hog) and prints their MEMREG-CHECK lines: "wakes"
+ * rt-prio-held-off, rt-prio-wakes and rt-prio-unmap (rt_wakes()),
+ * "idle-latency" rt-idle-latency (idle_latency()).  Exit 0 when all pass.
  *
  * Linked statically for the initramfs.
  */
