@@ -195,6 +195,8 @@ static int mrk_throttle_should_run(unsigned int cpu)
 #define MRK_IDLE_MAX_NS		(2 * NSEC_PER_MSEC)
 /* cpuidle exit latency allowed while rt_prio promises a prompt wake-up */
 #define MRK_IDLE_RT_LATENCY_NS	(100 * NSEC_PER_USEC)
+/* otherwise at most this fraction of the period: 5 % at each wake */
+#define MRK_IDLE_LATENCY_DIV	20
 
 /* how long after an injection's end its fold timer first looks */
 #define MRK_FOLD_DELAY_NS	(10 * NSEC_PER_USEC)
@@ -232,11 +234,17 @@ static enum hrtimer_restart mrk_fold_fn(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
-/* Length of @c's next idle injection (ns), as described above. */
-static u64 mrk_idle_slice(const struct mrk_cpu *c)
+/*
+ * Length of @c's next idle injection (ns), as described above, in period
+ * @period: read before the caller tested the throttle, so that a period
+ * timer firing between the two either clears the throttle the caller
+ * sees or leaves an end in the past (the shortest slice), never a slice
+ * to the end of the next period.
+ */
+static u64 mrk_idle_slice(const struct mrk_cpu *c, u64 period)
 {
 	u64 now = ktime_get_ns();
-	u64 end = (READ_ONCE(c->period) + 1) * c->period_ns + c->offset_ns;
+	u64 end = (period + 1) * c->period_ns + c->offset_ns;
 	u64 cap = MRK_IDLE_MAX_NS;
 
 	if (mrk_active.core.flags & MEMREG_F_SHARE)
@@ -268,6 +276,24 @@ static void mrk_throttle_await_share(struct mrk_cpu *c)
 }
 
 /*
+ * The cpuidle exit latency an injection on @c allows (ns): the wake at the
+ * period start, and every interrupt routed to a held CPU, pay it, so at
+ * most 1/MRK_IDLE_LATENCY_DIV of the period (the deepest states of some
+ * boards take hundreds of microseconds to leave), and at most
+ * MRK_IDLE_RT_LATENCY_NS while rt_prio promises a prompt wake-up.  Not
+ * inlined: the rt QEMU group reads its result with a kretprobe (cpuidle's
+ * functions are notrace, and a TCG guest has no cpuidle driver).
+ */
+static noinline u64 mrk_idle_latency(const struct mrk_cpu *c)
+{
+	u64 lat = div_u64(c->period_ns, MRK_IDLE_LATENCY_DIV);
+
+	if (mrk_active.rt_prio)
+		lat = min_t(u64, lat, MRK_IDLE_RT_LATENCY_NS);
+	return lat;
+}
+
+/*
  * smpboot thread body, called when mrk_throttle_should_run(): keep the CPU
  * idle until the period timer (or a spare grant) lifts the throttle, or the
  * thread must park (CPU going offline) or stop (unload).
@@ -287,15 +313,23 @@ static void mrk_throttle_await_share(struct mrk_cpu *c)
 static void mrk_throttle_fn(unsigned int cpu)
 {
 	struct mrk_cpu *c = per_cpu_ptr(&mrk_cpus, cpu);
-	u64 latency = mrk_active.rt_prio ? MRK_IDLE_RT_LATENCY_NS : U64_MAX;
+	u64 latency = mrk_idle_latency(c);
 	struct hrtimer *fold = this_cpu_ptr(&mrk_fold_timer);
 	u64 t0 = ktime_get_ns();
 
 	mrk_throttle_await_share(c);
-	while (READ_ONCE(c->throttled) && !kthread_should_park() &&
-	       !kthread_should_stop()) {
-		u64 slice = mrk_idle_slice(c);
+	for (;;) {
+		/*
+		 * The period before the flag: the period timer runs on this
+		 * CPU and writes them in the other order (timer.c).
+		 */
+		u64 period = READ_ONCE(c->period);
+		u64 slice;
 
+		if (!READ_ONCE(c->throttled) || kthread_should_park() ||
+		    kthread_should_stop())
+			break;
+		slice = mrk_idle_slice(c, period);
 		WRITE_ONCE(*this_cpu_ptr(&mrk_in_injection), true);
 		hrtimer_start(fold, ns_to_ktime(slice + MRK_FOLD_DELAY_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);

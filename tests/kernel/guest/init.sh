@@ -246,11 +246,13 @@ hotplug_share_check() {
 }
 
 # ---- real-time options (throttle.c): idle while held, rt_prio, rt_exempt;
-# memreg_check rt-* measure and judge
+# memreg_check rt-* and rtwake -k (tests/kernel/guest/rtwake.c) measure and
+# judge
 group_rt() {
 	plan bad-throttle-prio0 bad-throttle-prio99 bad-rt-prio1 bad-rt-prio100 \
 		bad-rt-exempt-garbage bad-rt-exempt-missing rt-prio-sysfs rt-idle-while-held \
-		rt-prio-held-off rt-prio-wakes rt-prio-unmap rt-exempt rt-exempt-param rt-unload
+		rt-idle-latency rt-prio-held-off rt-prio-wakes rt-prio-unmap rt-exempt \
+		rt-exempt-param rt-unload
 	bad throttle-prio0 throttle_prio=0
 	bad throttle-prio99 throttle_prio=99
 	bad rt-prio1 rt_prio=1
@@ -267,7 +269,8 @@ group_rt() {
 		|| { result rt-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	/memreg_check rt-prio-sysfs
 	/memreg_check rt-idle "$P" "$B" "$r0"
-	/memreg_check rt-wakes "$P"
+	/rtwake -k idle-latency -P "$P"
+	/rtwake -k wakes -P "$P"
 	/memreg_check rt-exempt "$B"
 	rmmod memreg
 	insmod $KO cpus=0,1 period_us="$P" read_budget="$B,$B" platform_read=$((B * 2)) rt_exempt=1 \

@@ -20,8 +20,6 @@
  *   memreg_check cycles-no-leak N E V C  nothing left after N load/unload cycles
  *   memreg_check rt-prio-sysfs        priorities staged and committed
  *   memreg_check rt-idle P B R0       a held CPU idles
- *   memreg_check rt-wakes P           rt_prio against the period end,
- *                                     then a preempting task's munmap
  *   memreg_check rt-exempt B          an exempt CPU is never throttled
  *
  * The bounds and the reasons for them are beside each check.
@@ -669,175 +667,6 @@ static int rt_idle(long long P, long long B, double r0)
 			P, B, r0, ref, free_, hf, held, mr_per(held, ref));
 }
 
-/* rtwake: a SCHED_FIFO 20 task woken every 2 ms on cpu1 for SECS; its
- * summary line in OUT */
-static void rtwake(char *out, size_t n, const char *secs)
-{
-	char *argv[] = { "/rtwake", "-c", "1", "-p", "20", "-i", "2000", "-t", (char *)secs, NULL };
-
-	mr_run(out, n, argv);
-}
-
-/* rtwake_beside_hog: rtwake for 2 s while /pfload hogs cpu1 */
-static void rtwake_beside_hog(char *out, size_t n)
-{
-	char *hog[] = { "/pfload", "-c", "1", "-t", "3", NULL };
-	pid_t w = mr_spawn(NULL, hog);
-
-	mr_sleep(0.3);
-	rtwake(out, n, "2");
-	mr_reap(w);
-}
-
-/* late_share: the share of wakes later than 1 ms, to 3 decimals (1 when
- * none woke) */
-static double late_share(const char *r)
-{
-	double wakes = mr_field(r, "wakes", 0);
-
-	return wakes > 0 ? round(mr_field(r, "over1ms", 0) / wakes * 1000) / 1000 : 1;
-}
-
-/*
- * rt-prio-unmap (inside rt-wakes, rt_prio=20, cpu1 held beside its hog):
- * a SCHED_FIFO 20 task on cpu1 maps and touches 8 MiB, sleeps 1 ms and
- * unmaps it, in a loop for 3 s: woken, it preempts the throttle thread's
- * idle injection and is in munmap() when that injection ends.  An injection that ends while another task runs leaves that task
- * a need_resched the preempt count does not show; munmap's page-table
- * loop (zap_pte_range) polls need_resched() and calls cond_resched(), so
- * on a kernel without full preemption it spins forever unless the flag
- * is folded (throttle.c).  The task must finish within 20 s, after at
- * least 3 rounds (a loaded TCG host manages about 10 in the 3 s; without
- * the fold the task stayed stuck in the first run that tried).
- */
-static int rt_unmap(void)
-{
-	int fd[2], st = 0, done = 0;
-	long rounds = -1;
-	double t;
-	pid_t w;
-
-	if (pipe(fd))
-		return mr_check("rt-prio-unmap", 0, "pipe: %s", strerror(errno));
-	fflush(stdout);
-	w = fork();
-	if (w == 0) {
-		struct sched_param sp = { .sched_priority = 20 };
-		struct timespec ms = { 0, 1000000 }, t0, now;
-		size_t len = 8 << 20;
-		long n = 0;
-
-		close(fd[0]);
-		if (mr_pin(1) || sched_setscheduler(0, SCHED_FIFO, &sp))
-			_exit(1);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		do {
-			char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-			if (m == MAP_FAILED)
-				_exit(1);
-			memset(m, 1, len);
-			/* the held CPU injects idle while this sleeps; woken,
-			 * the task preempts the injection and unmaps at once,
-			 * so the injection's end falls inside munmap() */
-			nanosleep(&ms, NULL);
-			munmap(m, len);
-			n++;
-			clock_gettime(CLOCK_MONOTONIC, &now);
-		} while (now.tv_sec - t0.tv_sec < 3);
-		if (write(fd[1], &n, sizeof(n)) != sizeof(n))
-			_exit(1);
-		_exit(0);
-	}
-	close(fd[1]);
-	for (t = 0; w > 0 && t < 20 && !done; t += 0.1) {
-		mr_sleep(0.1);
-		done = waitpid(w, &st, WNOHANG) == w;
-	}
-	if (done && read(fd[0], &rounds, sizeof(rounds)) != sizeof(rounds))
-		rounds = -1;
-	close(fd[0]);
-	return mr_check("rt-prio-unmap", done && WIFEXITED(st) && WEXITSTATUS(st) == 0 && rounds >= 3,
-			"FIFO 20 task on the held cpu1, 8 MiB map/touch/sleep/unmap rounds for 3 s: %s, %ld rounds (exit status %d)",
-			done ? "finished" : "still running after 20 s (stuck in the kernel: see the kernel log)",
-			rounds, done ? st : -1);
-}
-
-/*
- * rt-wakes P: rt_prio: a SCHED_FIFO 20 task woken every 2 ms on the held
- * CPU; without rt_prio (throttle at FIFO 50) it waits for the period end.
- * The emulator's own wake-up latency beside the hog, unregulated, first.
- * Under TCG on a shared host a busy vCPU takes its timer interrupts late
- * (a FIFO task beside a plain spin loop, no module loaded, wakes with a
- * median of about 2 ms), so the absolute 1 ms cannot be judged here: the
- * check is that rt_prio adds nothing to the unregulated latency while the
- * CPU is held (median under 1 ms or not above the unregulated one; the
- * share of wakes later than 1 ms at most 10 points above the larger
- * unregulated share, beside the hog or on the idle CPU: a held CPU is
- * halted like an idle one, and TCG wakes a halted vCPU late more often
- * than a busy one), and that without rt_prio the same task waits for the
- * period end.
- */
-static int rt_wakes(long long P)
-{
-	char idle[256], spin[256], base[256], off[256], on[256];
-	double b50, on50, off50, lbase, lon, lidle;
-	long long t0, k0, t1, k1;
-	pid_t w;
-	int ok;
-
-	mr_put("1\n", "monitor");
-	mr_commit();
-	rtwake(idle, sizeof(idle), "2");
-	fflush(stdout);
-	w = fork();
-	if (w == 0) {
-		mr_pin(1);
-		for (;;)
-			;
-	}
-	mr_sleep(0.3);
-	rtwake(spin, sizeof(spin), "1");
-	printf("rt: spin hog: %s\n", spin);
-	kill(w, SIGKILL);
-	mr_reap(w);
-	rtwake_beside_hog(base, sizeof(base));
-	mr_put("0\n", "monitor");
-	mr_commit();
-	rtwake_beside_hog(off, sizeof(off));
-	/* The kernel's real-time throttling (95 % of a second) charges the
-	 * injected idle to the throttle thread and then stops every RT task
-	 * on the CPU, the probe included (README): off, as README advises
-	 * where rt_prio matters. */
-	mr_write("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
-	mr_put("20\n", "rt_prio");
-	mr_commit();
-	t0 = mr_cpu(1, "throttles"); k0 = mr_cpu(1, "periods");
-	rtwake_beside_hog(on, sizeof(on));
-	t1 = mr_cpu(1, "throttles"); k1 = mr_cpu(1, "periods");
-	w = mr_spawn(NULL, (char *[]){ "/pfload", "-c", "1", "-t", "4", NULL });
-	mr_sleep(0.3);
-	ok = rt_unmap();
-	mr_reap(w);
-	mr_write("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
-	b50 = mr_field(base, "p50_us", 0);
-	on50 = mr_field(on, "p50_us", 0);
-	off50 = mr_field(off, "p50_us", 0);
-	lbase = late_share(base);
-	lon = late_share(on);
-	lidle = late_share(idle);
-	ok &= mr_check("rt-prio-held-off", off50 > on50 + 1000 && off50 > b50 + 1000,
-		      "rt_prio=0: %s; medians unregulated %.0fus, rt_prio=20 %.0fus", off, b50, on50);
-	ok &= mr_check("rt-prio-wakes",
-		       (on50 < 1000 || on50 <= b50) && lon <= (lbase > lidle ? lbase : lidle) + 0.10 &&
-			       t1 - t0 >= 2e6 / (double)P,
-		       "unregulated: %s (late share %.3f), idle cpu1: %s (late share %.3f); rt_prio=20 (thread prio %ld), throttles meanwhile %lld in %lld periods: %s (late share %.3f)",
-		       base, lbase, idle, lidle, tprio(1), t1 - t0, k1 - k0, on, lon);
-	mr_put("0\n", "rt_prio");
-	return ok;
-}
-
 /* rt-exempt B: cpu1 exempt (sysfs), both CPUs hog beyond their budgets:
  * cpu1 is never throttled and counts its overruns, cpu0 is throttled */
 static int rt_exempt(long long B)
@@ -1029,7 +858,7 @@ static int usage(void)
 	fprintf(stderr, "usage: memreg_check period R0 | budget R0 PCT P | lms-params R0 | rearm-cpu-clock |\n"
 			"       accuracy | core-context | lms P Ls Hs L H G C | flag-ab FLAG STAT B |\n"
 			"       share-cpu-offline | hotplug P MIN W1 | mem-usage | cycles-no-leak N E0 V0 C0 |\n"
-			"       rt-prio-sysfs | rt-idle P B R0 | rt-wakes P | rt-exempt B\n");
+			"       rt-prio-sysfs | rt-idle P B R0 | rt-exempt B\n");
 	return 2;
 }
 
@@ -1069,8 +898,6 @@ int main(int argc, char **argv)
 		return !rt_prio_sysfs();
 	if (!strcmp(c, "rt-idle") && argc == 5)
 		return !rt_idle(atoll(argv[2]), atoll(argv[3]), atof(argv[4]));
-	if (!strcmp(c, "rt-wakes") && argc == 3)
-		return !rt_wakes(atoll(argv[2]));
 	if (!strcmp(c, "rt-exempt") && argc == 3)
 		return !rt_exempt(atoll(argv[2]));
 	return usage();
