@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -203,6 +204,17 @@ pid_t mr_spawn(const char *out, char *const argv[])
 		_exit(127);
 	}
 	return pid;
+}
+
+int mr_klog_has(const char *needle)
+{
+	static char buf[1 << 17];
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
 }
 
 pid_t mr_hog(int cpu, int secs)

@@ -64,6 +64,12 @@ int mr_run(char *out, size_t n, char *const argv[]);
 /* mr_spawn: start ARGV in the background, its stdout to the file OUT
  * (/dev/null when NULL); its pid */
 pid_t mr_spawn(const char *out, char *const argv[]);
+/*
+ * mr_klog_has: the kernel log holds NEEDLE (memreg logs every message it
+ * puts into `error`, which holds only the last one: a runtime report can
+ * replace a refusal before a check reads it)
+ */
+int mr_klog_has(const char *needle);
 /* mr_hog: start /pfload on CPU for SECS seconds (page faults); its pid */
 pid_t mr_hog(int cpu, int secs);
 /* mr_stop: kill PID (if > 0) and reap it */
