@@ -212,7 +212,7 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 		memreg_u32 on = 1, mode = MEMREG_SHARE_GRANT;
 
 		if (arg && memreg_share_parse(arg, &on, &mode))
-			return -1;
+			return MEMCAL_EINVAL;
 		r->flags = on ? r->flags | MEMREG_F_SHARE : r->flags & ~MEMREG_F_SHARE;
 		r->share_mode = mode;
 		return 0;
