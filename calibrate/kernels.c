@@ -43,12 +43,6 @@ int cal_op_parse(const char *name, enum memcal_op *op)
 	return MEMCAL_ENOTFOUND;
 }
 
-/* cal_isa_name - stored name of @isa ("avx2", "c", ...). */
-const char *cal_isa_name(enum memcal_isa isa)
-{
-	return (unsigned)isa < MEMCAL_ISA_COUNT ? isa_names[isa] : "?";
-}
-
 /* cal_isa_supported - whether this CPU (and OS) can run @isa code. */
 bool cal_isa_supported(enum memcal_isa isa)
 {

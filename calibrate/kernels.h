@@ -94,7 +94,6 @@ struct memcal_kernel {
 
 const char *cal_op_name(enum memcal_op op);
 int cal_op_parse(const char *name, enum memcal_op *op);
-const char *cal_isa_name(enum memcal_isa isa);
 bool cal_isa_supported(enum memcal_isa isa);
 const struct memcal_kernel *cal_kernel_get(enum memcal_op op,
 					      enum memcal_isa isa);
