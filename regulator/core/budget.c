@@ -339,28 +339,14 @@ static int memreg_take_release(struct memreg *r, struct memreg_cpu *c)
 
 /*
  * memreg_take_grant - share=grant: add this period's grant to each class
- * of CPU @cpu, once per period.  Returns 1 when something was taken.
+ * of CPU @c, once per period.  Returns 1 when something was taken.
  */
-static int memreg_take_grant(struct memreg *r, memreg_u32 cpu,
-			     struct memreg_cpu *c)
+static int memreg_take_grant(struct memreg *r, struct memreg_cpu *c)
 {
+	memreg_u64 gp = c->period;
 	memreg_u32 cls;
-	memreg_u64 gp;
 	int got = 0;
 
-	gp = c->period;
-	if (cpu == r->cfg.master_cpu) {
-		/*
-		 * A master riding its own period timer runs its periods a
-		 * quarter behind the grid: its period p reaches into grid
-		 * period p + 1, whose grant (it counted in its division) is
-		 * its to take there.
-		 */
-		for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
-			if (memreg_word_tag(memreg_atomic64_read(&r->share[cls])) ==
-			    (memreg_u32)(c->period + 1))
-				gp = c->period + 1;
-	}
 	if (c->share_period == gp + 1)
 		return 0;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
@@ -396,7 +382,7 @@ int memreg_accept_share(struct memreg *r, memreg_u32 cpu,
 	if (r->cfg.share_mode != MEMREG_SHARE_GRANT)
 		got = memreg_take_release(r, c);
 	else
-		got = memreg_take_grant(r, cpu, c);
+		got = memreg_take_grant(r, c);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
 		if (c->used[cls] >= c->budget[cls])
 			exhausted |= 1U << cls;

@@ -141,14 +141,15 @@ if [ "$mode" = memcal ]; then
 	[ "$arch" = x86_64 ] || skip "mode memcal is x86-64 only"
 	b=$cbuild
 	set -- "$b/calibrate/libmemcal_calibrate.a" "$b/reports/libmemcal_reports.a" \
-	       "$b/calibrate/libmemcal_calibrate.a" "$b/platform/libmemcal_platform.a" \
+	       "$b/calibrate/libmemcal_calibrate.a" "$b/figures/libmemcal_figures.a" \
+	       "$b/platform/libmemcal_platform.a" \
 	       "$b/cli/libmemcal_cli.a" "$b/db/libmemcal_db.a" \
 	       "$b/regulator/ctl/libmemreg_ctl.a" "$b/regulator/core/libmemreg_core.a"
 	for l in "$@"; do [ -f "$l" ] || skip "no built tree for a static memcal (--cmake-build; missing $l)"; done
 	grep -q '^MEMCAL_SANITIZE:STRING=.' "$b/CMakeCache.txt" 2>/dev/null &&
 		skip "sanitized build: its libraries cannot be linked statically"
 	gcc -static -O2 -D_GNU_SOURCE -DMEMCAL_VERSION='"guest"' -I"$src/calibrate" -I"$src/cli" -I"$src/db" -I"$src/db/status" \
-		-o "$build/memcal" "$src/calibrate/memcal_main.c" "$here/udev_stub.c" "$@" \
+		-I"$src/reports/include" -o "$build/memcal" "$src/calibrate/memcal_main.c" "$here/udev_stub.c" "$@" \
 		-lhwloc -lnuma -lpfm -lsqlite3 -lz -ljansson -lm -lpthread -ldl > "$build/memcal.linklog" 2>&1 \
 		|| { tail -20 "$build/memcal.linklog"; die "cannot link a static memcal"; }
 fi
