@@ -98,6 +98,24 @@ static void mrk_discard_all(void)
 }
 
 /*
+ * mrk_core_cfg - @cfg's core configuration into @core, with the classes no
+ * CPU counts marked (the core's copy only: staged and active must compare
+ * equal), checked by the core; the reason in `error` when it refuses.
+ */
+static int mrk_core_cfg(const struct mrk_cfg *cfg, struct memreg_cfg *core)
+{
+	const char *why = "";
+	int ret;
+
+	*core = cfg->core;
+	core->flags |= mrk_uncounted(cfg);
+	ret = memreg_cfg_validate(core, &why);
+	if (ret)
+		mrk_set_error("core refused the configuration: %s", why);
+	return ret;
+}
+
+/*
  * Make @cfg the active configuration and regulate with it: create the new
  * counters while the old ones still regulate, then stop and detach
  * everything, re-initialise the core, install the new counters, start
@@ -118,14 +136,9 @@ int mrk_switch(const struct mrk_cfg *cfg)
 
 	lockdep_assert_held(&mrk_cfg_mutex);
 
-	/* the core's copy only: staged and active must compare equal */
-	core = cfg->core;
-	core.flags |= mrk_uncounted(cfg);
-	ret = memreg_cfg_validate(&core, &why);
-	if (ret) {
-		mrk_set_error("core refused the configuration: %s", why);
+	ret = mrk_core_cfg(cfg, &core);
+	if (ret)
 		return ret;
-	}
 	for_each_possible_cpu(cpu) {
 		ret = mrk_cpu_prepare(per_cpu_ptr(&mrk_cpus, cpu), cfg, err,
 				      sizeof(err));
@@ -232,19 +245,14 @@ static int mrk_live_fn(void *arg)
 static int mrk_switch_live(const struct mrk_cfg *cfg)
 {
 	static struct memreg_cfg core;	/* mrk_cfg_mutex */
-	const char *why = "";
 	unsigned int cpu, cls;
 	int ret;
 
 	lockdep_assert_held(&mrk_cfg_mutex);
 
-	core = cfg->core;
-	core.flags |= mrk_uncounted(cfg);
-	ret = memreg_cfg_validate(&core, &why);
-	if (ret) {
-		mrk_set_error("core refused the configuration: %s", why);
+	ret = mrk_core_cfg(cfg, &core);
+	if (ret)
 		return ret;
-	}
 	ret = stop_machine(mrk_live_fn, &core, NULL);
 	if (ret) {
 		mrk_set_error("core refused the configuration live (%d)", ret);
