@@ -65,7 +65,7 @@ if [ $uninstall = 1 ]; then
 		file|link) rm -f "$root$p" || fail=1 ;;
 		dir) rmdir "$root$p" 2>/dev/null || echo "install.sh: kept $root$p: not empty" >&2 ;;
 		dkms) dkms remove "$p" --all || fail=1 ;;
-		depmod) if command -v depmod > /dev/null; then depmod ${root:+-b "$root"} "$p" || fail=1; fi ;;
+		depmod) if command -v depmod > /dev/null; then depmod ${root:+-b "$root"} "$p" || echo "install.sh: depmod failed" >&2; fi ;;
 		*) echo "install.sh: unknown manifest line '$line'" >&2; fail=1 ;;
 		esac
 	done <<EOF
@@ -152,10 +152,15 @@ if [ $use_dkms = 1 ]; then
 	dkms install "memreg/$MEMREG_VERSION" -k "$kernel" ||
 		die "dkms could not build memreg for $kernel (see above); run install.sh --uninstall to remove what was installed"
 else
-	# depmod recorded first: --uninstall runs it after removing the module
-	command -v depmod > /dev/null && record depmod "$kernel"
+	# the kernel's module index, where it has one, is refreshed (depmod
+	# recorded first: --uninstall runs it after removing the module)
+	index=0
+	if [ -f "$root/lib/modules/$kernel/modules.dep" ] && command -v depmod > /dev/null; then
+		index=1
+		record depmod "$kernel"
+	fi
 	put "$ko_src" "/lib/modules/$kernel/extra/memreg.ko" 0644
-	if command -v depmod > /dev/null; then
+	if [ $index = 1 ]; then
 		depmod ${root:+-b "$root"} "$kernel" ||
 			echo "install.sh: depmod failed: 'memtune apply' finds memreg.ko without it" >&2
 	fi
