@@ -15,7 +15,7 @@
 
 /*
  * octal - @v as @len - 1 octal digits and a NUL in @f (the ustar
- * numeric fields).  Return: 0, or -1 when @v does not fit.
+ * numeric fields).  Return: 0, or MEMCAL_EREFUSED when @v does not fit.
  */
 static int octal(char *f, size_t len, unsigned long long v)
 {
@@ -23,14 +23,14 @@ static int octal(char *f, size_t len, unsigned long long v)
 
 	if (snprintf(tmp, sizeof(tmp), "%0*llo", (int)(len - 1), v) !=
 	    (int)(len - 1))
-		return -1;
+		return MEMCAL_EREFUSED;
 	memcpy(f, tmp, len);
 	return 0;
 }
 
 /*
  * split - put @path into the header's name (100) and prefix (155) fields,
- * splitting at a '/'.  Return: 0, or -1 when no split fits.
+ * splitting at a '/'.  Return: 0, or MEMCAL_EREFUSED when no split fits.
  */
 static int split(char *hdr, const char *path)
 {
@@ -46,12 +46,12 @@ static int split(char *hdr, const char *path)
 		if (i > 155)
 			continue;
 		if (n - i - 1 > 100 || n - i - 1 == 0)
-			return -1;
+			return MEMCAL_EREFUSED;
 		memcpy(hdr + 345, path, i);
 		memcpy(hdr, path + i + 1, n - i - 1);
 		return 0;
 	}
-	return -1;
+	return MEMCAL_EREFUSED;
 }
 
 /**
