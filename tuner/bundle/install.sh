@@ -101,6 +101,9 @@ for p in "$CONFIG_PATH" /etc/modprobe.d/memreg.conf "/etc/systemd/system/$UNIT" 
 	 "/lib/modules/$kernel/extra/memreg.ko"; do
 	[ ! -e "$root$p" ] || die "$root$p exists already: remove it or uninstall what installed it (nothing was written)"
 done
+if [ $use_dkms = 1 ] && [ -e "/usr/src/$MEMREG_DIR" ]; then
+	die "/usr/src/$MEMREG_DIR exists already: dkms remove memreg/$MEMREG_VERSION --all and remove it first (nothing was written)"
+fi
 if [ -n "$memtune_src" ] && [ -e "$root$MEMTUNE_PATH" ]; then
 	die "$root$MEMTUNE_PATH exists already: remove it, or export the bundle with --bundle-memtune '' to use it (nothing was written)"
 fi
@@ -143,14 +146,14 @@ else
 	put "$here/modules-load.d/memreg.conf" /etc/modules-load.d/memreg.conf 0644
 fi
 if [ $use_dkms = 1 ]; then
-	[ ! -e "/usr/src/$MEMREG_DIR" ] || die "/usr/src/$MEMREG_DIR exists already: dkms remove memreg/$MEMREG_VERSION --all and remove it first"
 	mkdirs "/usr/src/$MEMREG_DIR"
 	for f in "$here/$MEMREG_DIR"/dkms.conf "$here/$MEMREG_DIR"/kmod/* "$here/$MEMREG_DIR"/core/*; do
 		put "$f" "/usr/src/$MEMREG_DIR/${f#"$here/$MEMREG_DIR/"}" 0644
 	done
 	record dkms "memreg/$MEMREG_VERSION"
-	dkms install "memreg/$MEMREG_VERSION" -k "$kernel" ||
+	if ! dkms add "memreg/$MEMREG_VERSION" || ! dkms install "memreg/$MEMREG_VERSION" -k "$kernel"; then
 		die "dkms could not build memreg for $kernel (see above); run install.sh --uninstall to remove what was installed"
+	fi
 else
 	# the kernel's module index, where it has one, is refreshed (depmod
 	# recorded first: --uninstall runs it after removing the module)
