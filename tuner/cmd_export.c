@@ -7,14 +7,18 @@
  * or FIFO is written through.  What the format cannot express is printed
  * as warnings (cli_warn(): stderr and the JSON envelope).  With --json and
  * no --out (or "--out -") the envelope carries the export itself.
+ * --format bundle writes many files (export_bundle.c): a new folder, or a
+ * tar file when --out ends in ".tar".
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "export.h"
+#include "export_bundle.h"
 #include "memtune_cmds.h"
 
 /**
@@ -24,6 +28,7 @@
  * @file:   --file.
  * @out:    --out.
  * @o:      exporter knobs.
+ * @b:      where the bundle's parts come from.
  */
 struct export_args {
 	const char *format;
@@ -31,6 +36,7 @@ struct export_args {
 	const char *file;
 	const char *out;
 	struct export_opts o;
+	struct bundle_opts b;
 };
 
 /* export_option - option callback. */
@@ -69,6 +75,15 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 	case 'C':
 		a->o.config_path = arg;
 		return 0;
+	case 'K':
+		a->b.kmod_src = arg;
+		return 0;
+	case 'k':
+		a->b.module = arg;
+		return 0;
+	case 'T':
+		a->b.memtune = arg;
+		return 0;
 	}
 	return CLI_EXIT_USAGE;
 }
@@ -83,7 +98,7 @@ static int render_error(struct cli_ctx *ctx, const struct export_args *a,
 	if (rc == MEMCAL_EFORMAT)
 		return cli_error(ctx, CLI_EXIT_USAGE, "unknown export format "
 				 "'%s': use json, modprobe, modules-load, "
-				 "systemd, resctrl or pqos", a->format);
+				 "systemd, resctrl, pqos or bundle", a->format);
 	return cli_error(ctx, CLI_EXIT_FAILURE, "%s", tune_export_strerror(rc, w));
 }
 
@@ -108,6 +123,60 @@ static int render_to(struct cli_ctx *ctx, const struct tune_config *c,
 	if (rc)
 		return cli_output_fail(ctx, &out, 0);
 	return cli_output_commit(ctx, &out);
+}
+
+/* is_tar - @path names a tar file ("*.tar"). */
+static bool is_tar(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && !strcmp(path + n - 4, ".tar");
+}
+
+/*
+ * render_bundle - the bundle into the folder --out (new or empty), or
+ * into --out FILE.tar through cli_output_open() (replaced atomically).
+ * Return: 0 or a CLI exit code (error reported).
+ */
+static int render_bundle(struct cli_ctx *ctx, const struct tune_config *c,
+			 struct export_args *a, struct export_warnings *w)
+{
+	struct tune_bundle b;
+	struct cli_output out;
+	char err[1024];
+	int rc;
+
+	if (!a->out || !strcmp(a->out, "-"))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--format bundle writes "
+				 "many files: give --out DIR or --out FILE.tar");
+	w->n = 0;
+	w->error[0] = '\0';
+	if (!strcmp(c->pool_from, "streaming"))
+		tune_export_warn(w, "%s", TUNE_STREAMING_WARNING);
+	rc = tune_bundle_build(c, &a->o, &a->b, &b, w);
+	if (rc)
+		return render_error(ctx, a, w, rc);
+	if (!is_tar(a->out)) {
+		rc = tune_bundle_write_dir(&b, a->out, err, sizeof(err));
+		tune_bundle_free(&b);
+		return rc ? cli_error(ctx, cli_exit_for(rc), "%s", err) : 0;
+	}
+	rc = cli_output_open(ctx, &out, a->out);
+	if (!rc) {
+		rc = tune_bundle_write_tar(&b, out.f, (long long)time(NULL));
+		if (rc == MEMCAL_EREFUSED) {
+			cli_output_abort(&out);
+			rc = cli_error(ctx, CLI_EXIT_FAILURE, "a path of the "
+				       "bundle is too long for a tar file: "
+				       "write a folder instead");
+		} else if (rc || fflush(out.f) || ferror(out.f)) {
+			rc = cli_output_fail(ctx, &out, 0);
+		} else {
+			rc = cli_output_commit(ctx, &out);
+		}
+	}
+	tune_bundle_free(&b);
+	return rc;
 }
 
 /*
@@ -159,14 +228,14 @@ static int emit(struct cli_ctx *ctx, const struct export_args *a,
 
 /**
  * tune_cmd_export() - 'memtune export --format json|modprobe|
- * modules-load|systemd|resctrl|pqos [--config ID | --file JSON]
+ * modules-load|systemd|resctrl|pqos|bundle [--config ID | --file JSON]
  * [--out FILE]'.
  */
 int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "format", 'f', "FMT", 'f', "json, modprobe, modules-load, "
-		  "systemd, resctrl or pqos" },
+		  "systemd, resctrl, pqos or bundle (--out DIR or FILE.tar)" },
 		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
 		  "newest)" },
 		{ "file", 0, "JSON", 'F', "read the configuration from a JSON "
@@ -181,6 +250,14 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 		  "runs (/usr/local/bin/memtune)" },
 		{ "config-path", 0, "PATH", 'C', "JSON file the systemd unit "
 		  "applies (/etc/memcal/tuned-config.json)" },
+		{ "kmod-src", 0, "DIR", 'K', "bundle: memreg's sources, kmod/ "
+		  "and core/ (default: /usr/src/memreg-VERSION, else the "
+		  "source tree memtune was built from)" },
+		{ "module", 0, "KO", 'k', "bundle: a prebuilt memreg.ko to "
+		  "carry for the kernel it was built for" },
+		{ "bundle-memtune", 0, "FILE", 'T', "bundle: the static memtune "
+		  "to carry (default: this one if static, else the build's "
+		  "memtune-static; '' none)" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct export_args a = { .o = { .mba_mbps = -1 } };
@@ -197,7 +274,8 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 			       export_option, &a, &first);
 	if (!rc && (first != argc || !a.format))
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "export needs --format "
-			       "json|modprobe|modules-load|systemd|resctrl|pqos "
+			       "json|modprobe|modules-load|systemd|resctrl|pqos|"
+			       "bundle "
 			       "and no other arguments");
 	if (!rc && !a.file)
 		rc = tune_open_db(ctx, false, &db);
@@ -205,7 +283,9 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
 	if (!rc) {
 		a.o.config_id = id;
-		if (ctx->json && (!a.out || !strcmp(a.out, "-")))
+		if (!strcmp(a.format, "bundle"))
+			rc = render_bundle(ctx, c, &a, &w);
+		else if (ctx->json && (!a.out || !strcmp(a.out, "-")))
 			rc = render_mem(ctx, c, &a, &w, &text);
 		else
 			rc = render_to(ctx, c, &a, &w);

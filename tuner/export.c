@@ -7,6 +7,21 @@
 
 #include "export.h"
 
+/*
+ * bundle_stream - the bundle is many files: cmd_export.c writes it to a
+ * folder or a tar file (export_bundle.c); a stream refuses.
+ */
+static int bundle_stream(const struct tune_config *c,
+			 const struct export_opts *o, FILE *out,
+			 struct export_warnings *w)
+{
+	(void)c;
+	(void)o;
+	(void)out;
+	return tune_export_refuse(w, "the bundle format writes many files: "
+				  "give --out DIR or --out FILE.tar");
+}
+
 /** tune_export_warn() - record what a format cannot express. */
 void tune_export_warn(struct export_warnings *w, const char *fmt, ...)
 {
@@ -39,6 +54,7 @@ int tune_export_render(const struct tune_config *c, const char *format,
 		{ "systemd", tune_export_systemd },
 		{ "resctrl", tune_export_resctrl },
 		{ "pqos", tune_export_pqos },
+		{ "bundle", bundle_stream },
 	};
 
 	w->n = 0;

@@ -24,6 +24,10 @@
 # planner's own export cannot serve: its budgets assume 64 bytes per
 # event of the stand-in counter, hundreds of thousands per period, which
 # page faults never reach in the guest.
+# memreg.ko is built from the DKMS tree of a deployment bundle (memtune
+# export --format bundle), which the guest's bundle checks
+# (tests/kernel/guest/bundle_e2e.sh) get as /bundle-src, with memcal and
+# the export tests' configuration as another board's (/cfg-other.json).
 # Pass/fail from the guest's MEMTUNE-PLAN and MEMTUNE-CHECK lines
 # (scripts/qemu/lib.sh).  Exit 0 all PASS, 1 a failure, 77 a missing tool.
 set -u
@@ -41,9 +45,16 @@ for b in "$memtune" "$load" "$memcal"; do [ -x "$b" ] || die "$b not built"; don
 
 work=$bdir/qemu-memtune
 rm -rf "$work" && mkdir -p "$work/guest"
-make -s -C "$src/regulator/kmod" OUT="$work/kmod" KDIR="$kdir" > "$work/kmod.log" 2>&1 \
-	|| { cat "$work/kmod.log"; die "module build failed"; }
-ko=$work/kmod/kmod/memreg.ko
+# memreg.ko from a deployment bundle's DKMS tree, built as dkms would
+# (in place, against the guest kernel's headers): the bundle carries
+# what the module needs; the guest's bundle checks reuse that tree
+"$memtune" export --format bundle --file "$src/tests/fixtures/export/config.json" \
+	--bundle-memtune '' --out "$work/bundle" > "$work/bundle.log" 2>&1 \
+	|| { cat "$work/bundle.log"; die "bundle export failed"; }
+mdir=$(cd "$work/bundle" && echo memreg-[0-9]*)
+make -s -C "$work/bundle/$mdir/kmod" KDIR="$kdir" > "$work/kmod.log" 2>&1 \
+	|| { cat "$work/kmod.log"; die "module build from the bundle's DKMS tree failed"; }
+ko=$work/bundle/$mdir/kmod/memreg.ko
 
 cat > "$work/mix.yaml" <<'MIX'
 name: qemu-e2e
@@ -104,7 +115,8 @@ root=$work/initramfs
 qemu_initramfs "$root" /bin/busybox
 mkdir -p "$root/lib/x86_64-linux-gnu" "$root/lib64"
 cp "$memtune" "$load" "$root/bin/"
-for lib in $(ldd "$memtune" "$load" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
+cp "$memcal" "$root/bin/"
+for lib in $(ldd "$memtune" "$load" "$memcal" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
 	case $lib in
 	*ld-linux*) cp -L "$lib" "$root/lib64/" ;;
 	/*) cp -L "$lib" "$root/lib/x86_64-linux-gnu/" ;;
@@ -120,6 +132,14 @@ echo "$xid" > "$root/exempt-config-id"
 cp "$work/cfg-headroom.json" "$root/cfg-headroom.json"
 echo "$hr_cpus" > "$root/headroom-cpus"
 cp "$work/guest/headroom" "$root/headroom"
+mkdir -p "$root/bundle-src"
+for d in kmod core; do
+	mkdir -p "$root/bundle-src/$d"
+	find "$work/bundle/$mdir/$d" -maxdepth 1 -type f \( -name '*.[ch]' -o -name Kbuild \
+		-o -name Makefile -o -name dkms.conf \) -exec cp {} "$root/bundle-src/$d/" \;
+done
+cp "$src/tests/fixtures/export/config.json" "$root/cfg-other.json"
+cp "$src/tests/kernel/guest/bundle_e2e.sh" "$root/bundle_e2e.sh"
 cp "$src/tests/kernel/guest/memtune_e2e.sh" "$root/init"
 chmod 755 "$root/init"
 initrd=$work/initrd.gz

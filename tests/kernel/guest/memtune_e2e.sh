@@ -25,7 +25,8 @@
 #
 # Expects /m.db (platform profile, workload profiles, the tuned
 # configuration), /cfg.json (its JSON export), /mix.yaml, /memreg.ko and
-# memtune and memcal-load on PATH.  Two optional parameters, both unset by
+# memtune and memcal-load on PATH; for the deployment bundle's checks
+# (bundle_e2e.sh) /bundle-src, /bundle_e2e.sh, /cfg-other.json and memcal.  Two optional parameters, both unset by
 # the x86-64 guest:
 #   MEMTUNE_E2E_NESTED=1    run by another /init (the arm64 guest's e2e
 #                           group, tests/arm64/guest/init.sh) that mounted
@@ -52,6 +53,9 @@ plan="apply-loads apply-period apply-lms-on apply-cpu1-regulated apply-matches-p
 [ -f /cfg-headroom.json ] && plan="$plan headroom-apply-loads be-budget-rises
 	be-budget-falls rt-budget-guaranteed share-none-alone share-grants-counted
 	headroom-unload"
+[ -d /bundle-src ] && plan="$plan bundle-fingerprint bundle-export bundle-install
+	bundle-boot-loads bundle-boot-params bundle-unload bundle-uninstall bundle-other-install
+	bundle-other-refused bundle-other-unloaded bundle-other-uninstall"
 [ -n "${MEMTUNE_E2E_PMU_EVENT:-}" ] && plan="$plan pmu-apply-loads pmu-apply-matches pmu-counts pmu-unload"
 # shellcheck disable=SC2086 # a list of names, on one line
 echo "MEMTUNE-PLAN" $plan
@@ -229,6 +233,10 @@ if [ -f /cfg-headroom.json ]; then
 	rmmod memreg
 	check headroom-unload $? ""
 fi
+
+# The deployment bundle, installed and booted (bundle_e2e.sh).
+# shellcheck source=tests/kernel/guest/bundle_e2e.sh
+[ -d /bundle-src ] && . /bundle_e2e.sh
 
 # The tuned configuration with its read counter on a hardware PMU event,
 # loaded by 'memtune apply' monitor-only: its budgets are in units of the
