@@ -80,7 +80,9 @@
  * struct mrk_cfg - a complete configuration: the core's plus the glue's
  * @core:      the regulator core's configuration (budgets, flags, LMS)
  * @event:     counter event per class: "none", "page-faults", "cpu-clock",
- *             "raw:0xNN" or "TYPE:CONFIG" (numbers in C syntax)
+ *             "raw:0xNN", "TYPE:CONFIG" or "PMU_NAME:CONFIG" (numbers in C
+ *             syntax; a PMU name is resolved to its type each time a
+ *             counter is created: load, commit, CPU online)
  * @cpu_event: per CPU and class, the CPU's own event spec ("" : @event);
  *             held as written until mrk_cfg_check() parses it
  * @slack_div: a counter overflows every max(1, guaranteed / slack_div)
@@ -270,7 +272,7 @@ static inline const char *mrk_cpu_event(const struct mrk_cfg *cfg,
 
 /* config.c */
 int mrk_parse_event(const char *spec, struct perf_event_attr *attr,
-		    const char **why);
+		    char *pmu, const char **why);
 int mrk_parse_event_cpus(struct mrk_cfg *cfg, unsigned int cls,
 			 const char *name, const char *list, char *err,
 			 size_t len);

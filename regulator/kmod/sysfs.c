@@ -229,14 +229,14 @@ static int mrk_check_event(const char *name, const char *spec)
 	for (p = spec; *p; p++)
 		if (!isgraph(*p))
 			goto bad;
-	ret = mrk_parse_event(spec, &attr, &why);
+	ret = mrk_parse_event(spec, &attr, NULL, &why);
 	if (ret == 0 || ret == -ENOENT)
 		return 0;
 	mrk_set_error("%s: '%s': %s", name, spec, why);
 	return -EINVAL;
 bad:
 	mrk_set_error("%s: not an event spec (none, page-faults, cpu-clock, "
-		      "raw:0xNN, TYPE:CONFIG)", name);
+		      "raw:0xNN, TYPE:CONFIG, PMU_NAME:CONFIG)", name);
 	return -EINVAL;
 }
 
