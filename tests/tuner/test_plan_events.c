@@ -284,3 +284,52 @@ Test(tune_plan_events, numeric_types_become_names_or_warn)
 	free(text);
 	tune_inputs_free(&ti);
 }
+
+/*
+ * The run's validated events: one of a dynamic PMU with its sysfs name
+ * stored comes back as NAME:CONFIG, one from before names were stored
+ * (perf_pmu '') as TYPE:CONFIG, which exports warn of; RAW stays raw.
+ */
+Test(tune_plan_events, run_events_of_dynamic_pmus_come_back_named)
+{
+	static const struct {
+		uint32_t type;
+		const char *pmu, *want;
+	} cases[] = {
+		{ 10, "arm_cmn_0", "arm_cmn_0:0x5" },
+		{ 10, "", "10:5" },
+		{ 4, "cpu", "raw:0x5" },
+	};
+	char path[] = "/tmp/memcal-pmuname-XXXXXX.db", err[512] = "";
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static struct tune_inputs ti;
+		struct memcal_pmu_event e = {
+			.name = "EV", .pmu = "pfm", .traffic = "read",
+			.perf_type = cases[i].type, .perf_config = 5,
+			.opened = true, .bytes_per_event = 64, .chosen = true,
+		};
+		struct fixture_ids ids;
+		memcal_db *db;
+		int fd;
+
+		strcpy(path, "/tmp/memcal-pmuname-XXXXXX.db");
+		fd = mkstemps(path, 3);
+		cr_assert_geq(fd, 0);
+		close(fd);
+		unlink(path);
+		snprintf(e.perf_pmu, sizeof(e.perf_pmu), "%s", cases[i].pmu);
+		cr_assert_eq(fixture_db_create(path, &ids), 0);
+		cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(memcal_db_begin(db), 0);
+		cr_assert_eq(memcal_db_pmu_event_store(db, ids.run_id, &e), 0, "%s",
+			     memcal_db_errmsg(db));
+		cr_assert_eq(memcal_db_commit(db), 0);
+		memset(&ti, 0, sizeof(ti));
+		cr_assert_eq(tune_inputs_platform(db, &ti, err, sizeof(err)), 0, "%s", err);
+		cr_expect_str_eq(ti.in.counter[TUNE_READ].event, cases[i].want);
+		memcal_db_close(db);
+		unlink(path);
+		tune_inputs_free(&ti);
+	}
+}
