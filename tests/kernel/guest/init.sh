@@ -54,7 +54,9 @@ pmuname_plan() {
 		pmu-unload
 }
 # waitfor CMD...: until CMD succeeds, at most 5 s (hotplug work is async)
-waitfor() { local i=0; while [ $i -lt 50 ] && ! "$@"; do sleep 0.1; i=$((i + 1)); done; }
+waitfor() { w=0; while [ $w -lt 50 ] && ! "$@"; do sleep 0.1; w=$((w + 1)); done; }
+# decoy_gone: unload pmudecoy; 0 once it is gone
+decoy_gone() { rmmod pmudecoy 2>/dev/null; ! grep -q '^pmudecoy ' /proc/modules; }
 # decoys: "a_adds/a_active b_adds/b_active"
 decoys() { echo "$(rd $D/a_adds)/$(rd $D/a_active) $(rd $D/b_adds)/$(rd $D/b_active)"; }
 # pmu_on_b NAME DETAIL: memreg runs cpu 1 on decoyB's counter, none on decoyA
@@ -64,7 +66,6 @@ pmu_on_b() {
 		-a "$(rd $M/cpu1/running)" = 1 -a "$(rd $M/cpu1/read_event)" = decoyB:0x1a
 }
 group_pmuname() {
-	local e rc ta tb
 	# shellcheck disable=SC2086 # $PMU_EV: several parameters
 	insmod /pmudecoy.ko order=ab && insmod $KO $PMU_EV read_event=decoyB:0x1a; rc=$?
 	ta=$(rd /sys/bus/event_source/devices/decoyA/type)
@@ -105,7 +106,8 @@ group_pmuname() {
 	insmod /pmudecoy.ko order=ab
 	# shellcheck disable=SC2086
 	insmod $KO $PMU_EV read_event=decoyB:0x1a
-	echo 0 > $CPU1_ONLINE; rmmod pmudecoy; rc=$?
+	# the offline CPU's counters are released by memreg's hotplug work
+	echo 0 > $CPU1_ONLINE; waitfor decoy_gone; decoy_gone; rc=$?
 	echo 1 > $CPU1_ONLINE
 	waitfor test "$(rd $M/cpu1/counter_error)" != 0
 	check pmu-online-absent "rmmod with cpu1 offline rc=$rc; online: running=$(rd $M/cpu1/running) counter_error=$(rd $M/cpu1/counter_error) error='$(rd $M/error)'" \
