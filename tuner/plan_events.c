@@ -82,37 +82,43 @@ bool tune_event_named(const char *pmu, uint64_t config, char *buf, size_t len)
 	return true;
 }
 
-/* numeric_type - the dynamic type number @spec gives, or -1. */
-static long long numeric_type(const char *spec)
+/* numeric_type - whether @spec gives a dynamic type by number, in *@type. */
+static bool numeric_type(const char *spec, unsigned *type)
 {
 	struct memreg_event ev;
 
 	if (memreg_event_parse(spec, (memreg_u32)strlen(spec), &ev, NULL) ||
 	    !ev.counted || ev.pmu || ev.type < EV_TYPE_DYNAMIC)
-		return -1;
-	return ev.type;
+		return false;
+	*type = ev.type;
+	return true;
 }
 
 int tune_config_numeric_events(const struct tune_config *c, char *buf,
 			       size_t len)
 {
 	const char *first = NULL;
+	unsigned type, first_type = 0;
 	int n = 0;
 
 	for (int cls = 0; cls < TUNE_NR_CLASSES; cls++)
-		if (numeric_type(c->counter[cls].event) >= 0 && n++ == 0)
+		if (numeric_type(c->counter[cls].event, &type) && n++ == 0) {
 			first = c->counter[cls].event;
+			first_type = type;
+		}
 	for (int i = 0; i < c->n_cpus; i++)
 		for (int cls = 0; cls < TUNE_NR_CLASSES; cls++)
-			if (numeric_type(c->cpus[i].event[cls]) >= 0 && n++ == 0)
+			if (numeric_type(c->cpus[i].event[cls], &type) && n++ == 0) {
 				first = c->cpus[i].event[cls];
+				first_type = type;
+			}
 	if (!n)
 		return 0;
-	snprintf(buf, len, "event '%s'%s gives PMU type %lld: PMUs are numbered "
+	snprintf(buf, len, "event '%s'%s gives PMU type %u: PMUs are numbered "
 		 "in the order they register, so on another kernel it may name "
 		 "another PMU and memreg counts the wrong event silently; re-run "
 		 "'memcal run' to store PMU names", first,
-		 n > 1 ? " (and others)" : "", numeric_type(first));
+		 n > 1 ? " (and others)" : "", first_type);
 	return n;
 }
 
