@@ -172,6 +172,9 @@ struct mrk_cfg {
  *                to ERROR or OFF (owner's timer; sysfs cpuN/counters_lost)
  * @restart:      non-zero when the hotplug work must re-create the
  *                counters of the running CPU (a counter was lost)
+ * @pmu_type:     per class, 1 + the perf type the installed counter was
+ *                created with (a PMU name resolved then), 0 without one
+ *                (mrk_mutex writes; sysfs cpuN/read_pmu_type reads)
  */
 struct mrk_cpu {
 	int			cpu;
@@ -211,6 +214,7 @@ struct mrk_cpu {
 	int			failed;
 	u64			lost;
 	atomic_t		restart;
+	u32			pmu_type[MEMREG_NR_CLASSES];
 };
 
 DECLARE_PER_CPU(struct mrk_cpu, mrk_cpus);

@@ -61,8 +61,9 @@ decoy_gone() { rmmod pmudecoy 2>/dev/null; ! grep -q '^pmudecoy ' /proc/modules;
 decoys() { echo "$(rd $D/a_adds)/$(rd $D/a_active) $(rd $D/b_adds)/$(rd $D/b_active)"; }
 # pmu_on_b NAME DETAIL: memreg runs cpu 1 on decoyB's counter, none on decoyA
 pmu_on_b() {
-	check "$1" "$2 decoys a,b adds/active=$(decoys) cpu1 running=$(rd $M/cpu1/running) read_event=$(rd $M/cpu1/read_event) error='$(rd $M/error)'" \
+	check "$1" "$2 decoys a,b adds/active=$(decoys) cpu1 running=$(rd $M/cpu1/running) read_event=$(rd $M/cpu1/read_event) read_pmu_type=$(rd $M/cpu1/read_pmu_type) error='$(rd $M/error)'" \
 		test "$(rd $D/a_adds)" = 0 -a "$(rd $D/b_adds)" -gt 0 -a "$(rd $D/b_active)" = 1 \
+		-a "$(rd $M/cpu1/read_pmu_type)" = "$(rd /sys/bus/event_source/devices/decoyB/type)" \
 		-a "$(rd $M/cpu1/running)" = 1 -a "$(rd $M/cpu1/read_event)" = decoyB:0x1a
 }
 group_pmuname() {
