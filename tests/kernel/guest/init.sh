@@ -103,10 +103,10 @@ group_pmuname() {
 	rmmod memreg
 	# resolved again when a CPU comes online: cpu 1 offline, decoys gone,
 	# online (refused: runs unregulated); offline, decoys back in the
-	# other order, online: on decoyB again
+	# other order, online: on decoyB again (cpu 1's own event this time)
 	insmod /pmudecoy.ko order=ab
 	# shellcheck disable=SC2086
-	insmod $KO $PMU_EV read_event=decoyB:0x1a
+	insmod $KO $PMU_EV read_event_cpus=1:decoyB:0x1a
 	# the offline CPU's counters are released by memreg's hotplug work
 	echo 0 > $CPU1_ONLINE; waitfor decoy_gone; decoy_gone; rc=$?
 	echo 1 > $CPU1_ONLINE
