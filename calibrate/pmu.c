@@ -145,6 +145,51 @@ const struct memcal_pmu_family *cal_pmu_family_find(const char *pfm_name,
 }
 
 /*
+ * cal_pmu_sysfs_name - the PMU device of perf type @type
+ * (<sysfs>/bus/event_source/devices/NAME/type holds it) into @buf, or ""
+ * when none has it (the alias types hardware and hw_cache, RAW on Arm,
+ * no sysfs).  memreg takes the name: a dynamic type's number is given in
+ * registration order and names another PMU on another kernel.
+ */
+void cal_pmu_sysfs_name(uint32_t type, char *buf, size_t len)
+{
+	char dir[512], path[1024], text[32];
+	struct dirent *e;
+	DIR *d;
+
+	buf[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices",
+		 memcal_platform_sysfs_root());
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		FILE *f;
+		char *end;
+		unsigned long t;
+		bool got = false;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(text, sizeof(text), f)) {
+			errno = 0;
+			t = strtoul(text, &end, 10);
+			got = !errno && end != text && t == type;
+		}
+		fclose(f);
+		if (got) {
+			snprintf(buf, len, "%s", e->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+/*
  * encode - perf attr for candidate @c: libpfm4 first ("<pmu>::<event>"),
  * then the raw number.  Fills @e's name and encoding; 0, or
  * MEMCAL_EUNSUPPORTED when neither encodes it.
@@ -185,6 +230,7 @@ static int encode(const struct memcal_pmu_candidate *c, const char *pmu,
 	e->message[0] = '\0';
 done:
 	e->perf_type = attr->type;
+	cal_pmu_sysfs_name(attr->type, e->perf_pmu, sizeof(e->perf_pmu));
 	e->perf_config = attr->config;
 	e->perf_config1 = attr->config1;
 	return 0;

@@ -83,6 +83,7 @@ struct memcal_pmu_report {
 const struct memcal_pmu_family *cal_pmu_family_find(const char *pfm_name,
 						       unsigned arm_part);
 int cal_pmu_discover(struct memcal_pmu_report *r);
+void cal_pmu_sysfs_name(uint32_t type, char *buf, size_t len);
 int cal_pmu_validate(struct memcal_pmu_report *r, void *buf, size_t bytes);
 /* What cal_pmu_count_pass() returns when the counter cannot be read. */
 #define CAL_PMU_NO_COUNT (-1.0)

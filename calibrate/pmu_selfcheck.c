@@ -219,8 +219,9 @@ int cal_selfcheck_cpu_event(const struct memcal_pmu_report *r,
 	if (n_kinds > 1 && k && k->event[cls][0] &&
 	    !memreg_event_parse(k->event[cls],
 				(memreg_u32)strlen(k->event[cls]), &ev, &why) &&
-	    ev.counted) {
-		e->attr.type = ev.type;
+	    ev.counted && (!ev.pmu || k->perf_type >= 0)) {
+		/* a spec names the kind's own PMU: its type on this kernel */
+		e->attr.type = ev.pmu ? (uint32_t)k->perf_type : ev.type;
 		e->attr.config = ev.config;
 		snprintf(e->event, sizeof(e->event), "%s", k->event[cls]);
 		snprintf(e->whose, sizeof(e->whose), "%s (cpus %s) counts its "

@@ -9,6 +9,7 @@
  *   JSON                           pick_json(), cal_replay_to_json()
  */
 #include "replay.h"
+#include "memreg.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -51,10 +52,12 @@ cal_cpu_type_pick(const struct memcal_cpu_type *k, const char *traffic,
  * cal_cpu_type_kind - kind @i of @t as the database stores it: its
  * CPUs and the memreg event spec of its read and write event, or "" with
  * the reason.  With one kind, "raw:0xNN" (the one core PMU).  With
- * several, "TYPE:0xNN" with the kind's own PMU type: the same code on an
+ * several, "PMU_NAME:0xNN" with the kind's own PMU: the same code on an
  * A55 and an A76 are events of two PMUs, and on a hybrid x86 part a raw
- * event opens on the P-cores' PMU only.  The type numbers are the
- * calibrating kernel's (sysfs event_source/devices/PMU/type).  An event
+ * event opens on the P-cores' PMU only.  The name, not the calibrating
+ * kernel's type number (given in registration order, so another kernel
+ * or driver load order gives it to another PMU), is what memreg resolves
+ * on the target; "TYPE:0xNN" only when the name is no memreg spec.  An event
  * that memcal's table names only through libpfm4 has no code here: the
  * kind keeps the run's event.
  */
@@ -71,6 +74,7 @@ void cal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
 	row->perf_type = k->perf_type;
 	for (int c = 0; c < 2; c++) {
 		const struct memcal_pmu_candidate *e;
+		struct memreg_event ev;
 
 		e = cal_cpu_type_pick(k, traffic[c], row->why[c],
 					 sizeof(row->why[c]));
@@ -86,7 +90,12 @@ void cal_cpu_type_kind(const struct memcal_cpu_types *t, size_t i,
 		else if (t->n < 2 || k->perf_type < 0)
 			snprintf(row->event[c], sizeof(row->event[c]),
 				 "raw:0x%llx", (unsigned long long)e->raw);
-		else
+		else if (snprintf(row->event[c], sizeof(row->event[c]),
+				  "%s:0x%llx", k->perf_pmu,
+				  (unsigned long long)e->raw) >= MEMREG_EVENT_LEN ||
+			 memreg_event_parse(row->event[c],
+					    (memreg_u32)strlen(row->event[c]),
+					    &ev, NULL) || !ev.pmu)
 			snprintf(row->event[c], sizeof(row->event[c]),
 				 "%d:0x%llx", k->perf_type,
 				 (unsigned long long)e->raw);

@@ -198,12 +198,12 @@ int memcal_db_pmu_event_store(memcal_db *db, int64_t run_id,
 {
 	return memcal_db_exec(db, "INSERT INTO pmu_event (run_id, name, pmu, traffic,"
 		       " perf_type, perf_config, perf_config1, opened,"
-		       " bytes_per_event, error_pct, chosen, message)"
-		       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", "ItttiIIbddbt",
+		       " bytes_per_event, error_pct, chosen, message, perf_pmu)"
+		       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", "ItttiIIbddbtt",
 		       run_id, e->name, e->pmu, e->traffic, (int)e->perf_type,
 		       (int64_t)e->perf_config, (int64_t)e->perf_config1,
 		       (int)e->opened, e->bytes_per_event, e->error_pct,
-		       (int)e->chosen, e->message);
+		       (int)e->chosen, e->message, e->perf_pmu);
 }
 
 /* decode_pmu_event - a pmu_event row into its struct. */
@@ -222,6 +222,7 @@ static void decode_pmu_event(sqlite3_stmt *st, void *row)
 	e->error_pct = sqlite3_column_double(st, 8);
 	e->chosen = sqlite3_column_int(st, 9);
 	memcal_db_col_text(st, 10, e->message, sizeof(e->message));
+	memcal_db_col_text(st, 11, e->perf_pmu, sizeof(e->perf_pmu));
 }
 
 /* emit_pmu_event - typed callback trampoline. */
@@ -238,7 +239,7 @@ int memcal_db_pmu_event_list(memcal_db *db, int64_t run_id,
 	sqlite3_stmt *st;
 	int rc = memcal_db_query(db, &st, "SELECT name, pmu, traffic, perf_type,"
 			  " perf_config, perf_config1, opened, bytes_per_event,"
-			  " error_pct, chosen, message FROM pmu_event"
+			  " error_pct, chosen, message, perf_pmu FROM pmu_event"
 			  " WHERE run_id = ? ORDER BY id", "I", run_id);
 
 	return rc ? rc : memcal_db_walk(db, st, &e, decode_pmu_event, emit_pmu_event,

@@ -27,7 +27,7 @@
 #include "memcal_status.h"
 
 /* Current schema version written by this build. */
-#define MEMCAL_DB_SCHEMA_VERSION 8
+#define MEMCAL_DB_SCHEMA_VERSION 9
 
 /* Open flags. */
 #define MEMCAL_DB_OPEN_CREATE	0x1	/* create file (and parent dir) */
@@ -189,6 +189,8 @@ struct memcal_pmu_status {
  * @pmu:        libpfm4 PMU name.
  * @traffic:    "read" or "write".
  * @perf_type, @perf_config, @perf_config1: perf_event_attr encoding.
+ * @perf_pmu:   sysfs name of the PMU of @perf_type
+ *              (bus/event_source/devices/NAME), "" if none has that type.
  * @opened:     perf_event_open succeeded.
  * @bytes_per_event: validated bytes per count (0 when not validated).
  * @error_pct:  validation error in percent.
@@ -202,6 +204,7 @@ struct memcal_pmu_event {
 	uint32_t perf_type;
 	uint64_t perf_config;
 	uint64_t perf_config1;
+	char perf_pmu[64];
 	bool opened;
 	double bytes_per_event;
 	double error_pct;

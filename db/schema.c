@@ -377,6 +377,14 @@ static const char *const migrations[] = {
 	"INSERT INTO job_latency_v8 SELECT * FROM job_latency;"
 	"DROP TABLE job_latency;"
 	"ALTER TABLE job_latency_v8 RENAME TO job_latency;",
+
+	/*
+	 * 8 -> 9: the sysfs name of each candidate event's PMU
+	 * (bus/event_source/devices/NAME, matched by type; '' for a type no
+	 * PMU device has, and in rows stored before): memreg resolves names,
+	 * a dynamic type number changes with the kernel.
+	 */
+	"ALTER TABLE pmu_event ADD COLUMN perf_pmu TEXT NOT NULL DEFAULT '';",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

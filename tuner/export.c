@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "plan.h"
 
 /*
  * bundle_stream - the bundle is many files: cmd_export.c writes it to a
@@ -56,12 +57,17 @@ int tune_export_render(const struct tune_config *c, const char *format,
 		{ "pqos", tune_export_pqos },
 		{ "bundle", bundle_stream },
 	};
+	char numeric[512];
 
 	w->n = 0;
 	w->error[0] = '\0';
 	/* a plan without a guarantee under load says so in every format */
 	if (!strcmp(c->pool_from, "streaming"))
 		tune_export_warn(w, "%s", TUNE_STREAMING_WARNING);
+	/* memreg's events: resctrl and pqos carry none */
+	if (strcmp(format, "resctrl") && strcmp(format, "pqos") &&
+	    tune_config_numeric_events(c, numeric, sizeof(numeric)))
+		tune_export_warn(w, "%s", numeric);
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		if (!strcmp(format, fmts[i].name)) {
 			int rc = fmts[i].fn(c, o, out, w);

@@ -62,6 +62,10 @@ static int on_event(const struct memcal_pmu_event *e, void *user)
 	if (e->perf_type == 4 /* PERF_TYPE_RAW */)
 		snprintf(k->event, sizeof(k->event), "raw:0x%llx",
 			 (unsigned long long)e->perf_config);
+	else if (e->perf_type >= 6 /* PERF_TYPE_MAX: dynamic */ &&
+		 e->perf_pmu[0] && tune_event_named(e->perf_pmu, e->perf_config,
+						    k->event, sizeof(k->event)))
+		;	/* a dynamic type's number changes with the kernel */
 	else
 		snprintf(k->event, sizeof(k->event), "%u:%llu", e->perf_type,
 			 (unsigned long long)e->perf_config);

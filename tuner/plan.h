@@ -318,4 +318,20 @@ int tune_plan_lms(const struct plan_input *in, const struct plan_traces *t,
 int tune_plan_events(const struct plan_input *in, struct tune_config *out,
 		char *err, size_t errlen);
 
+/*
+ * tune_event_named() - write "PMU:0xCONFIG" to @buf if it fits and memreg
+ * takes it as a spec that names its PMU; returns whether it did.
+ */
+bool tune_event_named(const char *pmu, uint64_t config, char *buf,
+		      size_t len);
+
+/*
+ * tune_config_numeric_events() - if @c still gives a counter event by a
+ * dynamic PMU type number ("8:0x2a": a database from before memcal stored
+ * PMU names), write the warning every export prints to @buf and return
+ * how many events do; else 0.
+ */
+int tune_config_numeric_events(const struct tune_config *c, char *buf,
+			       size_t len);
+
 #endif /* MEMTUNE_PLAN_H */

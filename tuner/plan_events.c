@@ -8,6 +8,13 @@
  * kind has no event for, the CPU counts the class's validated counter
  * event.  Budgets stay in the class's bytes per event: the kinds'
  * documented events count cache lines, as the validated one does.
+ *
+ * Events are exported by PMU name ("armv8_cortex_a76:0x2a"), which memreg
+ * resolves on the target: a dynamic PMU's type number is given at boot in
+ * registration order, so another kernel, device tree or driver load order
+ * gives it to another PMU.  A database from before memcal stored the
+ * names gives numbers; the kind's stored PMU name replaces its own type,
+ * and every export of a number that stays says why it is fragile.
  */
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +65,63 @@ static void explain_kind(const struct memcal_cpu_kind *k, bool own,
 		       what[0], what[1]);
 }
 
+/* PERF_TYPE_MAX: types from here are dynamic, given at registration. */
+#define EV_TYPE_DYNAMIC 6U
+
+bool tune_event_named(const char *pmu, uint64_t config, char *buf, size_t len)
+{
+	char spec[MEMREG_EVENT_LEN];
+	struct memreg_event ev;
+	int n = snprintf(spec, sizeof(spec), "%s:0x%llx", pmu,
+			 (unsigned long long)config);
+
+	if (n < 0 || (size_t)n >= sizeof(spec) || (size_t)n >= len ||
+	    memreg_event_parse(spec, (memreg_u32)n, &ev, NULL) || !ev.pmu)
+		return false;
+	memcpy(buf, spec, (size_t)n + 1);
+	return true;
+}
+
+/* numeric_type - whether @spec gives a dynamic type by number, in *@type. */
+static bool numeric_type(const char *spec, unsigned *type)
+{
+	struct memreg_event ev;
+
+	if (memreg_event_parse(spec, (memreg_u32)strlen(spec), &ev, NULL) ||
+	    !ev.counted || ev.pmu || ev.type < EV_TYPE_DYNAMIC)
+		return false;
+	*type = ev.type;
+	return true;
+}
+
+int tune_config_numeric_events(const struct tune_config *c, char *buf,
+			       size_t len)
+{
+	const char *first = NULL;
+	unsigned type, first_type = 0;
+	int n = 0;
+
+	for (int cls = 0; cls < TUNE_NR_CLASSES; cls++)
+		if (numeric_type(c->counter[cls].event, &type) && n++ == 0) {
+			first = c->counter[cls].event;
+			first_type = type;
+		}
+	for (int i = 0; i < c->n_cpus; i++)
+		for (int cls = 0; cls < TUNE_NR_CLASSES; cls++)
+			if (numeric_type(c->cpus[i].event[cls], &type) && n++ == 0) {
+				first = c->cpus[i].event[cls];
+				first_type = type;
+			}
+	if (!n)
+		return 0;
+	snprintf(buf, len, "event '%s'%s gives PMU type %u: PMUs are numbered "
+		 "in the order they register, so on another kernel it may name "
+		 "another PMU and memreg counts the wrong event silently; re-run "
+		 "'memcal run' to store PMU names", first,
+		 n > 1 ? " (and others)" : "", first_type);
+	return n;
+}
+
 /**
  * tune_plan_events() - fill each CPU's kind and own events in @out from
  * @in->kinds, and say so.
@@ -91,8 +155,13 @@ int tune_plan_events(const struct plan_input *in, struct tune_config *out,
 					 cls_name[cls], k->event[cls], k->cpus, why);
 				return MEMCAL_EINVAL;
 			}
-			snprintf(p->event[cls], sizeof(p->event[cls]), "%s",
-				 k->event[cls]);
+			/* an older run stored the kind's type: use its name */
+			if (ev.pmu || ev.type < EV_TYPE_DYNAMIC || !k->perf_pmu[0] ||
+			    ev.type != (memreg_u32)k->perf_type ||
+			    !tune_event_named(k->perf_pmu, ev.config, p->event[cls],
+					      sizeof(p->event[cls])))
+				snprintf(p->event[cls], sizeof(p->event[cls]), "%s",
+					 k->event[cls]);
 			any = true;
 		}
 	}

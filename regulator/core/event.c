@@ -3,7 +3,11 @@
  * event.c - counter event specs, shared by memreg.ko and user space.
  *
  * One spec names the event one class counts: "none", "page-faults",
- * "cpu-clock", "raw:CODE" or "TYPE:CONFIG" (numbers in C syntax).  A
+ * "cpu-clock", "raw:CODE", "TYPE:CONFIG" or "PMU_NAME:CONFIG" (numbers in
+ * C syntax).  A PMU name is the portable form: a dynamic PMU's type number
+ * is given at registration, in the order PMUs register, so it differs
+ * between kernels and boots; the name is resolved where the counter is
+ * created (memreg.ko: regulator/kmod/counter.c).  A
  * per-CPU list, "CPUS:SPEC,CPUS:SPEC" with CPUS one CPU or a range N-M,
  * gives CPUs their own spec.  The module parses its parameters and sysfs
  * writes with these functions and the tuner checks what it exports with
@@ -28,6 +32,28 @@ static int memreg_ev_streq(const char *s, memreg_u32 len, const char *lit)
 		if (!lit[i] || lit[i] != s[i])
 			return 0;
 	return !lit[len];
+}
+
+static int memreg_ev_is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/*
+ * Is s[0..len) a PMU name: a letter or '_' first (a digit starts a type
+ * number), then letters, digits, '_', '-' or '.'?
+ */
+static int memreg_ev_pmu_name(const char *s, memreg_u32 len)
+{
+	memreg_u32 i;
+
+	if (!len || !memreg_ev_is_alpha(s[0]))
+		return 0;
+	for (i = 1; i < len; i++)
+		if (!memreg_ev_is_alpha(s[i]) && !(s[i] >= '0' && s[i] <= '9') &&
+		    s[i] != '-' && s[i] != '.')
+			return 0;
+	return 1;
 }
 
 /*
@@ -82,6 +108,8 @@ int memreg_event_parse(const char *spec, memreg_u32 len,
 	ev->counted = 0;
 	ev->type = 0;
 	ev->config = 0;
+	ev->pmu = 0;
+	ev->pmu_len = 0;
 	if (len >= MEMREG_EVENT_LEN)
 		return memreg_ev_fail(why, "event spec longer than 31 characters");
 	if (!len || memreg_ev_streq(spec, len, "none")) {
@@ -102,15 +130,28 @@ int memreg_event_parse(const char *spec, memreg_u32 len,
 		if (colon == len) {
 			ev->counted = 0;
 			return memreg_ev_fail(why, "not an event spec (none, page-faults, "
-					      "cpu-clock, raw:0xNN or TYPE:CONFIG)");
+					      "cpu-clock, raw:0xNN, TYPE:CONFIG or PMU:CONFIG)");
 		}
 		if (memreg_ev_streq(spec, colon, "raw")) {
 			type = MEMREG_EV_TYPE_RAW;
+		} else if (memreg_ev_streq(spec, colon, "software")) {
+			/* the one PMU whose type the perf ABI fixes by name */
+			type = MEMREG_EV_TYPE_SOFTWARE;
+		} else if (memreg_ev_streq(spec, colon, "tracepoint") ||
+			   memreg_ev_streq(spec, colon, "breakpoint")) {
+			ev->counted = 0;
+			return memreg_ev_fail(why, "tracepoint and breakpoint "
+					      "events cannot regulate");
+		} else if (memreg_ev_pmu_name(spec, colon)) {
+			type = MEMREG_EV_TYPE_NAMED;
+			ev->pmu = spec;
+			ev->pmu_len = colon;
 		} else {
-			ret = memreg_ev_number(spec, colon, 0xffffffffULL, &type, why);
+			ret = memreg_ev_number(spec, colon, MEMREG_EV_TYPE_MAX, &type, why);
 			if (ret) {
 				ev->counted = 0;
-				return memreg_ev_fail(why, "event type is not raw or a number");
+				return memreg_ev_fail(why, "event type is not raw, a number "
+						      "or a PMU name");
 			}
 			if (type == MEMREG_EV_TYPE_TRACEPOINT ||
 			    type == MEMREG_EV_TYPE_BREAKPOINT) {
@@ -123,6 +164,8 @@ int memreg_event_parse(const char *spec, memreg_u32 len,
 				       ~(memreg_u64)0, &config, why);
 		if (ret) {
 			ev->counted = 0;
+			ev->pmu = 0;
+			ev->pmu_len = 0;
 			return ret;
 		}
 		ev->type = (memreg_u32)type;

@@ -680,17 +680,31 @@ memreg_u32 memreg_lms_update(struct memreg_lms_state *s, memreg_u32 mu,
 #define MEMREG_EV_TYPE_BREAKPOINT	5U
 #define MEMREG_EV_SW_CPU_CLOCK		0ULL
 #define MEMREG_EV_SW_PAGE_FAULTS	2ULL
+/*
+ * The type of a spec that names its PMU ("NAME:CONFIG"): the number is
+ * the kernel's to give (resolved when a counter is created); perf types
+ * are ints, so no real type is this.
+ */
+#define MEMREG_EV_TYPE_NAMED		0xffffffffU
+/* Highest numeric type a spec may give (perf types are ints). */
+#define MEMREG_EV_TYPE_MAX		0x7fffffffU
 
 /**
  * struct memreg_event - one parsed counter event spec
  * @counted: 0 for "none" (the class is not counted on that CPU), else 1
- * @type:    perf_event_attr.type
+ * @type:    perf_event_attr.type, or MEMREG_EV_TYPE_NAMED when the spec
+ *           names its PMU
  * @config:  perf_event_attr.config
+ * @pmu:     the PMU name of a "NAME:CONFIG" spec (points into the spec,
+ *           not NUL-terminated, @pmu_len characters), else NULL
+ * @pmu_len: length of @pmu
  */
 struct memreg_event {
 	memreg_u32 counted;
 	memreg_u32 type;
 	memreg_u64 config;
+	const char *pmu;
+	memreg_u32 pmu_len;
 };
 
 /**
@@ -728,8 +742,11 @@ struct memreg_event_iter {
 
 /*
  * Parse the spec s[0..len): "none" or "" (not counted), "page-faults",
- * "cpu-clock", "raw:CODE" or "TYPE:CONFIG" (numbers decimal, 0x hex or 0
- * octal; tracepoint and breakpoint types refused; at most 31 characters).
+ * "cpu-clock", "raw:CODE", "TYPE:CONFIG" or "PMU_NAME:CONFIG" (numbers
+ * decimal, 0x hex or 0 octal; a PMU name as in
+ * /sys/bus/event_source/devices/: a letter or '_', then letters, digits,
+ * '_', '-' or '.'; "software" is type 1; tracepoint and breakpoint types
+ * refused; at most 31 characters).
  * Returns MEMREG_OK, or MEMREG_EINVAL with a static reason in *why.
  */
 int memreg_event_parse(const char *spec, memreg_u32 len,

@@ -63,12 +63,16 @@ void mrk_get_error(char *buf, size_t len)
 
 /*
  * Parse an event spec (regulator/core/event.c: "none", "page-faults",
- * "cpu-clock", "raw:CODE", "TYPE:CONFIG") into a counting perf_event_attr
- * (no sample period).  Returns 0, -ENOENT for "none" (class not counted)
- * or -EINVAL with the reason in *@why when @why is not NULL.
+ * "cpu-clock", "raw:CODE", "TYPE:CONFIG", "PMU_NAME:CONFIG") into a
+ * counting perf_event_attr (no sample period).  A spec that names its PMU
+ * gets type MEMREG_EV_TYPE_NAMED and the name in @pmu (when not NULL,
+ * MRK_EVENT_LEN bytes; "" otherwise): the type is resolved where a counter
+ * is created (mrk_counter_create()), since PMU drivers register and go
+ * between commits.  Returns 0, -ENOENT for "none" (class not counted) or
+ * -EINVAL with the reason in *@why when @why is not NULL.
  */
 int mrk_parse_event(const char *spec, struct perf_event_attr *attr,
-		    const char **why)
+		    char *pmu, const char **why)
 {
 	struct memreg_event ev;
 
@@ -81,12 +85,16 @@ int mrk_parse_event(const char *spec, struct perf_event_attr *attr,
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->pinned = 1;
+	if (pmu)
+		pmu[0] = '\0';
 	if (memreg_event_parse(spec, strnlen(spec, MRK_EVENT_LEN), &ev, why))
 		return -EINVAL;
 	if (!ev.counted)
 		return -ENOENT;
 	attr->type = ev.type;
 	attr->config = ev.config;
+	if (pmu && ev.pmu)
+		scnprintf(pmu, MRK_EVENT_LEN, "%.*s", (int)ev.pmu_len, ev.pmu);
 	return 0;
 }
 
@@ -94,7 +102,9 @@ int mrk_parse_event(const char *spec, struct perf_event_attr *attr,
  * mrk_event_rearms() - is a counter of @attr re-armed each period?
  * @attr: a parsed event spec
  *
- * Hardware and raw PMU events and cpu-clock take a new period through
+ * Hardware and raw PMU events (a PMU named in the spec is never the
+ * software one: "software:N" parses to its fixed type) and cpu-clock take
+ * a new period through
  * pmu->stop(PERF_EF_UPDATE) / pmu->start(PERF_EF_RELOAD) with the period
  * left set (counter.c).  The other software events (page-faults, ...)
  * cannot: their start() ignores PERF_EF_RELOAD and keeps the period they
@@ -202,7 +212,8 @@ static int mrk_check_overflows(const struct mrk_cfg *cfg, char *err, size_t len)
 			bool rearm;
 
 			if (!cc->active ||
-			    mrk_parse_event(mrk_cpu_event(cfg, cpu, cls), &attr, NULL))
+			    mrk_parse_event(mrk_cpu_event(cfg, cpu, cls), &attr, NULL,
+					    NULL))
 				continue;	/* "none" (specs were checked) */
 			rearm = mrk_event_rearms(&attr);
 			if (!rearm && cc->guaranteed[cls] < cfg->slack_div) {
@@ -265,7 +276,7 @@ static int mrk_check_events(const struct mrk_cfg *cfg, char *err, size_t len)
 	const char *why;
 
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		if (mrk_parse_event(cfg->event[cls], &attr, &why) == -EINVAL) {
+		if (mrk_parse_event(cfg->event[cls], &attr, NULL, &why) == -EINVAL) {
 			scnprintf(err, len, "%s '%s': %s", name[cls],
 				  cfg->event[cls], why);
 			return -EINVAL;
@@ -273,7 +284,8 @@ static int mrk_check_events(const struct mrk_cfg *cfg, char *err, size_t len)
 		for (cpu = 0; cpu < cfg->core.nr_cpus; cpu++) {
 			const char *spec = cfg->cpu_event[cpu][cls];
 
-			if (spec[0] && mrk_parse_event(spec, &attr, &why) == -EINVAL) {
+			if (spec[0] &&
+			    mrk_parse_event(spec, &attr, NULL, &why) == -EINVAL) {
 				scnprintf(err, len, "cpu %u: %s '%s': %s", cpu,
 					  name[cls], spec, why);
 				return -EINVAL;

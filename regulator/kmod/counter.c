@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
@@ -211,9 +212,104 @@ void mrk_overflow_work(struct irq_work *work)
 }
 
 /*
+ * Dynamic PMU types tried when resolving a name: perf gives them from
+ * PERF_TYPE_MAX upward, lowest free number first, so a system's PMUs sit
+ * in a dense range well below this.
+ */
+#define MRK_PMU_TYPE_SCAN	512
+
+/*
+ * Does @type name PMU @name on @cpu now?  Creates @attr with that type,
+ * disabled (never scheduled, so no PMU counts it), and compares the PMU
+ * perf chose: perf_init_event() offers a type it does not know to every
+ * PMU, and PERF_TYPE_RAW may be taken by a PMU of another type, so the
+ * type must match as well as the name.  Reading ev->pmu is safe while the
+ * event lives: it holds a reference on the PMU's module.  Returns 1, 0,
+ * or a negative errno other than -ENOENT from a PMU that refused.
+ */
+static int mrk_pmu_try(const char *name, const struct perf_event_attr *attr,
+		       u32 type, int cpu)
+{
+	struct perf_event_attr a = *attr;
+	struct perf_event *ev;
+	int match;
+
+	a.type = type;
+	a.disabled = 1;
+	a.sample_period = 0;
+	ev = perf_event_create_kernel_counter(&a, cpu, NULL, NULL, NULL);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev) == -ENOENT ? 0 : PTR_ERR(ev);
+	match = ev->pmu->type == type && ev->pmu->name &&
+		!strcmp(ev->pmu->name, name);
+	perf_event_release_kernel(ev);
+	return match;
+}
+
+/*
+ * Is a PMU called @name registered (whether or not it takes an event on
+ * @cpu)?  Asked only to word a refusal: the PMUs are the devices of the
+ * event_source bus, found through the software PMU's device.
+ */
+static bool mrk_pmu_registered(const char *name, int cpu)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS, .disabled = 1,
+	};
+	struct perf_event *ev;
+	struct device *dev = NULL;
+
+	ev = perf_event_create_kernel_counter(&a, cpu, NULL, NULL, NULL);
+	if (IS_ERR(ev))
+		return false;
+	if (ev->pmu->dev && ev->pmu->dev->bus)
+		dev = bus_find_device_by_name(ev->pmu->dev->bus, NULL, name);
+	perf_event_release_kernel(ev);
+	put_device(dev);
+	return dev;
+}
+
+/**
+ * mrk_pmu_resolve() - the perf type PMU @name has now, for an event on @cpu
+ * @name: a PMU name, as in /sys/bus/event_source/devices/
+ * @attr: the event (its type is ignored)
+ * @cpu:  the CPU the counter will count on (a PMU may cover some CPUs only)
+ * @type: the type found
+ *
+ * There is no exported lookup from a name to a type (pmu_idr and the pmus
+ * list are private), so the candidate types are tried with the event
+ * itself through the public perf_event_create_kernel_counter().  Process
+ * context, holding neither the CPU hotplug lock nor mrk_mutex.  Returns
+ * 0; -ENXIO when no PMU has that name; or the error of a PMU that exists
+ * but refuses the event on @cpu (-ENOENT if none said why).
+ */
+static int mrk_pmu_resolve(const char *name, const struct perf_event_attr *attr,
+			   int cpu, u32 *type)
+{
+	int ret, refused = -ENOENT;
+	u32 t;
+
+	for (t = PERF_TYPE_RAW; t < PERF_TYPE_MAX + MRK_PMU_TYPE_SCAN; t++) {
+		if (t == PERF_TYPE_BREAKPOINT)
+			continue;	/* fixed types: only RAW is a PMU's own */
+		ret = mrk_pmu_try(name, attr, t, cpu);
+		if (ret == 1) {
+			*type = t;
+			return 0;
+		}
+		if (ret < 0)
+			refused = ret;
+	}
+	return mrk_pmu_registered(name, cpu) ? refused : -ENXIO;
+}
+
+/*
  * Create one counter for @spec on @cpu with sample period @sample (0: count
- * only) and @handler.  Returns the event or an ERR_PTR; a pinned event that
- * could not be scheduled (PMU busy) is released and reported as -EBUSY.
+ * only) and @handler, resolving a PMU name to its type first.  Returns the
+ * event or an ERR_PTR: -ENXIO for a PMU name no PMU has; a pinned event
+ * that could not be scheduled (PMU busy) is released and reported as
+ * -EBUSY.
  */
 static struct perf_event *mrk_counter_create(const char *spec, int cpu,
 					     u64 sample,
@@ -221,21 +317,54 @@ static struct perf_event *mrk_counter_create(const char *spec, int cpu,
 					     void *ctx)
 {
 	struct perf_event_attr attr;
+	char pmu[MRK_EVENT_LEN];
 	struct perf_event *ev;
 	int ret;
 
-	ret = mrk_parse_event(spec, &attr, NULL);
+	ret = mrk_parse_event(spec, &attr, pmu, NULL);
 	if (ret)
 		return ERR_PTR(ret);
+	if (pmu[0]) {
+		ret = mrk_pmu_resolve(pmu, &attr, cpu, &attr.type);
+		if (ret)
+			return ERR_PTR(ret);
+	}
 	attr.sample_period = sample;
 	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, handler, ctx);
 	if (IS_ERR(ev))
 		return ev;
+	/* the PMU may have gone, and its type been given again, meanwhile */
+	if (pmu[0] && (ev->pmu->type != attr.type || !ev->pmu->name ||
+		       strcmp(ev->pmu->name, pmu))) {
+		perf_event_release_kernel(ev);
+		return ERR_PTR(-EAGAIN);
+	}
 	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
 		perf_event_release_kernel(ev);
 		return ERR_PTR(-EBUSY);
 	}
 	return ev;
+}
+
+/*
+ * Why creating a counter for @spec failed with @err, for a message that
+ * has already named the spec and CPU: "" or ": reason".
+ */
+static const char *mrk_counter_why(long err)
+{
+	switch (err) {
+	case -EBUSY:
+		return ": PMU busy";
+	case -ENOENT:
+		return ": no such event or no PMU";
+	case -ENXIO:
+		return ": no such PMU in /sys/bus/event_source/devices: "
+		       "load its driver or fix the name";
+	case -EAGAIN:
+		return ": its PMU changed while it was created; commit again";
+	default:
+		return "";
+	}
 }
 
 /*
@@ -250,7 +379,7 @@ int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len)
 	const char *why = "";
 	int ret;
 
-	ret = mrk_parse_event(spec, &attr, &why);
+	ret = mrk_parse_event(spec, &attr, NULL, &why);
 	if (ret == -ENOENT)
 		return 0;	/* "none" */
 	if (ret) {
@@ -261,7 +390,7 @@ int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len)
 	if (IS_ERR(ev)) {
 		scnprintf(err, len, "event '%s': this kernel cannot count it "
 			  "on cpu %d (error %ld%s)", spec, cpu, PTR_ERR(ev),
-			  PTR_ERR(ev) == -ENOENT ? ", no such event or no PMU" : "");
+			  mrk_counter_why(PTR_ERR(ev)));
 		return PTR_ERR(ev);
 	}
 	perf_event_release_kernel(ev);
@@ -294,7 +423,7 @@ int mrk_counters_create(struct mrk_cpu *c, const struct mrk_cfg *cfg,
 		bool rearm;
 		u64 sample;
 
-		if (mrk_parse_event(spec, &attr, NULL))
+		if (mrk_parse_event(spec, &attr, NULL, NULL))
 			continue;	/* "none" (specs were checked) */
 		rearm = !monitor && mrk_event_rearms(&attr);
 		sample = monitor ? 0 : rearm ? max_t(u64, 1, cc->guaranteed[cls]) :
@@ -305,8 +434,7 @@ int mrk_counters_create(struct mrk_cpu *c, const struct mrk_cfg *cfg,
 			scnprintf(err, len, "cpu %d: cannot create the %s counter "
 				  "'%s' (error %ld%s)", c->cpu,
 				  cls ? "write" : "read", spec, PTR_ERR(ev),
-				  PTR_ERR(ev) == -EBUSY ? ": PMU busy" :
-				  PTR_ERR(ev) == -ENOENT ? ": no such event or no PMU" : "");
+				  mrk_counter_why(PTR_ERR(ev)));
 			mrk_counters_discard(c);
 			return PTR_ERR(ev);
 		}

@@ -99,6 +99,8 @@ int mrk_cpu_start(struct mrk_cpu *c)
 		return ret;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		c->event[cls] = c->fresh[cls];
+		WRITE_ONCE(c->pmu_type[cls],
+			   c->event[cls] ? c->event[cls]->attr.type + 1 : 0);
 		c->sample[cls] = c->fresh_sample[cls];
 		c->rearm[cls] = c->fresh_rearm[cls];
 		c->fresh[cls] = NULL;
@@ -163,6 +165,7 @@ void mrk_cpu_detach(struct mrk_cpu *c)
 		/* detached is empty here: every path releases before unlocking */
 		c->detached[cls] = c->event[cls];
 		c->event[cls] = NULL;
+		WRITE_ONCE(c->pmu_type[cls], 0);
 	}
 }
 

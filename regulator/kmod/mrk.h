@@ -80,7 +80,9 @@
  * struct mrk_cfg - a complete configuration: the core's plus the glue's
  * @core:      the regulator core's configuration (budgets, flags, LMS)
  * @event:     counter event per class: "none", "page-faults", "cpu-clock",
- *             "raw:0xNN" or "TYPE:CONFIG" (numbers in C syntax)
+ *             "raw:0xNN", "TYPE:CONFIG" or "PMU_NAME:CONFIG" (numbers in C
+ *             syntax; a PMU name is resolved to its type each time a
+ *             counter is created: load, commit, CPU online)
  * @cpu_event: per CPU and class, the CPU's own event spec ("" : @event);
  *             held as written until mrk_cfg_check() parses it
  * @slack_div: a counter overflows every max(1, guaranteed / slack_div)
@@ -170,6 +172,9 @@ struct mrk_cfg {
  *                to ERROR or OFF (owner's timer; sysfs cpuN/counters_lost)
  * @restart:      non-zero when the hotplug work must re-create the
  *                counters of the running CPU (a counter was lost)
+ * @pmu_type:     per class, 1 + the perf type the installed counter was
+ *                created with (a PMU name resolved then), 0 without one
+ *                (mrk_mutex writes; sysfs cpuN/read_pmu_type reads)
  */
 struct mrk_cpu {
 	int			cpu;
@@ -209,6 +214,7 @@ struct mrk_cpu {
 	int			failed;
 	u64			lost;
 	atomic_t		restart;
+	u32			pmu_type[MEMREG_NR_CLASSES];
 };
 
 DECLARE_PER_CPU(struct mrk_cpu, mrk_cpus);
@@ -270,7 +276,7 @@ static inline const char *mrk_cpu_event(const struct mrk_cfg *cfg,
 
 /* config.c */
 int mrk_parse_event(const char *spec, struct perf_event_attr *attr,
-		    const char **why);
+		    char *pmu, const char **why);
 int mrk_parse_event_cpus(struct mrk_cfg *cfg, unsigned int cls,
 			 const char *name, const char *list, char *err,
 			 size_t len);

@@ -136,6 +136,9 @@ static int mrk_kobj_cpu(struct kobject *kobj)
 	return cpu;
 }
 
+/* Statistic id >> 1 of cpuN/{read,write}_pmu_type, shown signed. */
+#define MRK_STAT_PMU_TYPE	26
+
 /* Read one statistic of @cpu (see the table below for the ids). */
 static u64 mrk_stat(unsigned int id, unsigned int cpu)
 {
@@ -187,6 +190,11 @@ static ssize_t mrk_show(struct kobject *kobj, struct kobj_attribute *ka,
 	ssize_t n = 0;
 	void *f;
 
+	if (a->kind == MRK_STAT && a->id >> 1 == MRK_STAT_PMU_TYPE)
+		/* -1: no counter; a PMU's type otherwise (names resolved) */
+		return sysfs_emit(buf, "%lld\n", cpu < 0 ? -1LL :
+				  (long long)READ_ONCE(per_cpu_ptr(&mrk_cpus, cpu)->
+						       pmu_type[a->id & 1]) - 1);
 	if (a->kind == MRK_STAT)
 		return sysfs_emit(buf, "%llu\n", cpu < 0 ? 0 : mrk_stat(a->id, cpu));
 	mutex_lock(&mrk_mutex);
@@ -229,14 +237,14 @@ static int mrk_check_event(const char *name, const char *spec)
 	for (p = spec; *p; p++)
 		if (!isgraph(*p))
 			goto bad;
-	ret = mrk_parse_event(spec, &attr, &why);
+	ret = mrk_parse_event(spec, &attr, NULL, &why);
 	if (ret == 0 || ret == -ENOENT)
 		return 0;
 	mrk_set_error("%s: '%s': %s", name, spec, why);
 	return -EINVAL;
 bad:
 	mrk_set_error("%s: not an event spec (none, page-faults, cpu-clock, "
-		      "raw:0xNN, TYPE:CONFIG)", name);
+		      "raw:0xNN, TYPE:CONFIG, PMU_NAME:CONFIG)", name);
 	return -EINVAL;
 }
 
@@ -359,6 +367,7 @@ static struct mrk_attr mrk_cpu_attrs[] = {
 	MRK_S(exempt_overruns, 42),
 	MRK_S(counter_error, 44), MRK_S(counters_lost, 46),
 	MRK_S(released, 48), MRK_S(restarts, 50),
+	MRK_S(read_pmu_type, 52), MRK_S(write_pmu_type, 53),
 	MRK_ATTR(read_event, 0644, MRK_CPU_EVENT, MEMREG_READ, 0, 0, 0),
 	MRK_ATTR(write_event, 0644, MRK_CPU_EVENT, MEMREG_WRITE, 0, 0, 0),
 };

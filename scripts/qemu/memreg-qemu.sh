@@ -63,6 +63,9 @@ kout=$build/kmod-$flavor
 make -s -C "$src/regulator/kmod" OUT="$kout" KDIR="$kdir" > "$build/kmod-$flavor.buildlog" 2>&1 \
 	|| { cat "$build/kmod-$flavor.buildlog"; die "module build failed"; }
 ko=$kout/kmod/memreg.ko
+# the decoy PMUs of the PMU-name checks (group_pmuname)
+make -s -C "$src/tests/kernel/pmudecoy" OUT="$build/pmudecoy-$flavor" KDIR="$kdir" \
+	>> "$build/kmod-$flavor.buildlog" 2>&1 || { cat "$build/kmod-$flavor.buildlog"; die "pmudecoy build failed"; }
 gdir=$build/guest-$flavor
 mkdir -p "$gdir"
 qemu_guest_programs gcc "$gdir" "$qemu_guest_dir"/*.c
@@ -72,6 +75,7 @@ cp "$qemu_guest_dir/init.sh" "$root/init"
 chmod 755 "$root/init"
 # without debug info the module is ~10x smaller: insmod in the slow guest is faster
 strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko"
+cp "$build/pmudecoy-$flavor/pmudecoy.ko" "$root/"
 for p in "$qemu_guest_dir"/*.c; do
 	p=$(basename "$p" .c)
 	[ "$p" = checklib ] || cp "$gdir/$p" "$root/"

@@ -73,9 +73,9 @@ Test(kinds_show, stored_kinds_are_shown_in_text_and_json)
 	text = show(path, args, &rc);
 	cr_assert_eq(rc, 0, "%s", text);
 	cr_expect(strstr(text, "CPU kinds:\n  cpus 0-3: Cortex-A55 (PMU armv8_cortex_a55)\n"
-			 "    read  8:0x2a ("), "%s", text);
+			 "    read  armv8_cortex_a55:0x2a ("), "%s", text);
 	cr_expect(strstr(text, "  cpus 4-7: Cortex-A76 (PMU armv8_cortex_a76)\n"
-			 "    read  9:0x2a ("), "%s", text);
+			 "    read  armv8_cortex_a76:0x2a ("), "%s", text);
 	free(text);
 	snprintf(args, sizeof(args), "--json show --run %lld", (long long)ids.run_id);
 	text = show(path, args, &rc);
@@ -85,7 +85,7 @@ Test(kinds_show, stored_kinds_are_shown_in_text_and_json)
 	kinds = json_object_get(json_object_get(doc, "result"), "cpu_kinds");
 	cr_assert_eq(json_array_size(kinds), 2, "%s", text);
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(
-		json_array_get(kinds, 1), "write"), "event")), "9:0x18");
+		json_array_get(kinds, 1), "write"), "event")), "armv8_cortex_a76:0x18");
 	json_decref(doc);
 	free(text);
 	unlink(path);

@@ -180,3 +180,25 @@ Test(pmu, validation_measures_bytes_per_event_and_chooses)
 		close(fds[i]);
 	free(buf);
 }
+
+/*
+ * A perf type's PMU name, matched in bus/event_source/devices under the
+ * sysfs root (the RK3588 board's: armv8_cortex_a55 8, armv8_cortex_a76
+ * 9); a type no device has (RAW on Arm, hardware) gives "".
+ */
+Test(pmu, sysfs_name_of_a_type)
+{
+	char name[64] = "stale";
+
+	setenv("MEMCAL_SYSFS_ROOT", MEMCAL_SOURCE_DIR "/tests/fixtures/boards/rk3588/sys", 1);
+	cal_pmu_sysfs_name(9, name, sizeof(name));
+	cr_expect_str_eq(name, "armv8_cortex_a76");
+	cal_pmu_sysfs_name(8, name, sizeof(name));
+	cr_expect_str_eq(name, "armv8_cortex_a55");
+	cal_pmu_sysfs_name(4, name, sizeof(name));
+	cr_expect_str_empty(name, "RAW is no device's type on this board");
+	setenv("MEMCAL_SYSFS_ROOT", "/nonexistent-sys", 1);
+	cal_pmu_sysfs_name(9, name, sizeof(name));
+	cr_expect_str_empty(name);
+	unsetenv("MEMCAL_SYSFS_ROOT");
+}

@@ -386,10 +386,12 @@ Test(selfcheck, cpu_event_is_the_kinds_own_on_big_little)
 							&e), 0);
 		cr_expect_eq(e.attr.type, big ? 9u : 8u, "cpu %u", cpu);
 		cr_expect_eq(e.attr.config, 0x2a, "cpu %u", cpu);
-		cr_expect_str_eq(e.event, big ? "9:0x2a" : "8:0x2a");
+		cr_expect_str_eq(e.event, big ? "armv8_cortex_a76:0x2a" :
+				 "armv8_cortex_a55:0x2a", "named, opened by type");
 		cr_expect(strstr(e.whose, big ? "Cortex-A76 (cpus 4-7) counts "
-				 "its own 9:0x2a" : "Cortex-A55 (cpus 0-3) "
-				 "counts its own 8:0x2a"), "%s", e.whose);
+				 "its own armv8_cortex_a76:0x2a" : "Cortex-A55 "
+				 "(cpus 0-3) counts its own armv8_cortex_a55:0x2a"),
+			  "%s", e.whose);
 		cr_assert_eq(cal_selfcheck_cpu_event(&r, k, n, cpu, "write",
 							&e), 0);
 		cr_expect_eq(e.attr.type, big ? 9u : 8u, "cpu %u", cpu);

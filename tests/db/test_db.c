@@ -811,3 +811,48 @@ Test(db, device_path_is_refused)
 				    sizeof(err)), MEMCAL_ENOTADB);
 	cr_assert_not_null(strstr(err, "directory"), "%s", err);
 }
+
+/* copy_event - keep the one pmu_event row a test stores. */
+static int copy_event(const struct memcal_pmu_event *e, void *user)
+{
+	*(struct memcal_pmu_event *)user = *e;
+	return 0;
+}
+
+/*
+ * Schema 9: a candidate event keeps its PMU's sysfs name; rows of a
+ * version-8 database gain '' (no name known: exports then warn).
+ */
+Test(db, version_8_pmu_events_gain_an_empty_pmu_name)
+{
+	struct memcal_pmu_event e = { .name = "EV", .pmu = "pfm",
+		.traffic = "read", .perf_type = 9, .perf_config = 0x2a,
+		.perf_pmu = "armv8_cortex_a76", .opened = true },
+		seen = { .perf_pmu = "unset" };
+	struct fixture_ids ids;
+	memcal_db *db;
+	sqlite3 *h;
+
+	cr_assert_eq(fixture_db_create(path, &ids), 0);
+	db = open_ok(path, 0);
+	cr_assert_eq(memcal_db_begin(db), MEMCAL_OK);
+	cr_assert_eq(memcal_db_pmu_event_store(db, ids.run_id, &e), MEMCAL_OK,
+		     "%s", memcal_db_errmsg(db));
+	cr_assert_eq(memcal_db_commit(db), MEMCAL_OK);
+	cr_assert_eq(memcal_db_pmu_event_list(db, ids.run_id, copy_event, &seen),
+		     MEMCAL_OK);
+	cr_expect_str_eq(seen.perf_pmu, "armv8_cortex_a76");
+	memcal_db_close(db);
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, FIXTURE_UNDO_V9 "PRAGMA user_version = 8;",
+				  0, 0, 0), SQLITE_OK, "%s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	db = open_ok(path, 0);
+	cr_assert_eq(pragma_int(path, "PRAGMA user_version"),
+		     MEMCAL_DB_SCHEMA_VERSION);
+	cr_assert_eq(memcal_db_pmu_event_list(db, ids.run_id, copy_event, &seen),
+		     MEMCAL_OK);
+	cr_expect_str_empty(seen.perf_pmu);
+	cr_expect_eq(seen.perf_type, 9, "the row survives the migration");
+	memcal_db_close(db);
+}

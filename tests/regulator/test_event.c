@@ -52,10 +52,13 @@ Test(event, raw_and_typed_numbers_in_c_syntax)
 Test(event, bad_specs_are_refused_with_a_reason)
 {
 	static const char *const bad[] = {
-		"raw", "raw:", "raw:zz", "raw:0x", "raw:0x1g", "x:1", "-1:2",
+		"raw", "raw:", "raw:zz", "raw:0x", "raw:0x1g", "-1:2", "1x:1",
 		"2:1", "5:1", "0x100000000:1", "raw:0x10000000000000000",
 		"page-fault", "NONE", "raw :1", "raw:1 ",
 		"raw:0x0000000000000000000000000000001",
+		"0x80000000:1", "cpu core:1", "cpu/x:1", ":1", "cpu_core:",
+		"cpu_core:0xg", "tracepoint:1", "breakpoint:1", "decoy:a:1",
+		"a_thirty_two_character_pmu_name:1",
 	};
 	struct memreg_event ev;
 	size_t i;
@@ -80,6 +83,51 @@ Test(event, reasons_say_what_is_wrong)
 	cr_assert(strstr(why, "too large"), "%s", why);
 	parse("bogus", &ev, &why);
 	cr_assert(strstr(why, "raw:0xNN"), "%s", why);
+}
+
+Test(event, pmu_names_are_kept_for_the_kernel_to_resolve)
+{
+	static const struct {
+		const char *spec, *pmu;
+		unsigned long long config;
+	} ok[] = {
+		{ "armv8_pmuv3:0x11", "armv8_pmuv3", 0x11 },
+		{ "cpu:0x412e", "cpu", 0x412e },
+		{ "cpu_core:0x412e", "cpu_core", 0x412e },
+		{ "armv8_cortex_a76:0x2a", "armv8_cortex_a76", 0x2a },
+		{ "decoyB:7", "decoyB", 7 },
+		{ "hisi_sccl1_ddrc0.x-1:010", "hisi_sccl1_ddrc0.x-1", 8 },
+		{ "_x:0", "_x", 0 },
+	};
+	struct memreg_event ev;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		why = "unset";
+		cr_assert_eq(parse(ok[i].spec, &ev, &why), MEMREG_OK, "'%s': %s",
+			     ok[i].spec, why);
+		cr_assert_str_empty(why);
+		cr_assert_eq(ev.counted, 1);
+		cr_assert_eq(ev.type, MEMREG_EV_TYPE_NAMED, "'%s'", ok[i].spec);
+		cr_assert_eq(ev.config, ok[i].config, "'%s'", ok[i].spec);
+		cr_assert_eq(ev.pmu_len, strlen(ok[i].pmu));
+		cr_assert_eq(strncmp(ev.pmu, ok[i].pmu, ev.pmu_len), 0, "'%s'", ok[i].spec);
+	}
+	/* the fixed types keep their numbers; a numeric type is not a name */
+	cr_assert_eq(parse("software:2", &ev, NULL), MEMREG_OK);
+	cr_assert_eq(ev.type, MEMREG_EV_TYPE_SOFTWARE);
+	cr_assert_null(ev.pmu);
+	cr_assert_eq(parse("raw:0x11", &ev, NULL), MEMREG_OK);
+	cr_assert_null(ev.pmu);
+	cr_assert_eq(parse("8:0x11", &ev, NULL), MEMREG_OK);
+	cr_assert_eq(ev.type, 8);
+	cr_assert_null(ev.pmu);
+	cr_assert_eq(parse("0x7fffffff:1", &ev, NULL), MEMREG_OK);
+	parse("tracepoint:1", &ev, &why);
+	cr_assert(strstr(why, "tracepoint"), "%s", why);
+	parse("cpu/x:1", &ev, &why);
+	cr_assert(strstr(why, "PMU name"), "%s", why);
 }
 
 /* Parse @list for @nr CPUs into per-CPU configs; returns the first error. */
@@ -124,6 +172,10 @@ Test(event_list, per_cpu_entries_and_ranges)
 	cr_assert_eq(cfg[63], 0x2a);
 	cr_assert_eq(walk("0-63:cpu-clock", 64, cfg, &why, bad), 0);
 	cr_assert_eq(cfg[63], MEMREG_EV_SW_CPU_CLOCK);
+	cr_assert_eq(walk("0-3:armv8_cortex_a55:0x2a,4-7:armv8_cortex_a76:0x2b",
+			  8, cfg, &why, bad), 0, "%s", why);
+	cr_assert_eq(cfg[3], 0x2a);
+	cr_assert_eq(cfg[4], 0x2b);
 }
 
 Test(event_list, bad_entries_are_named)

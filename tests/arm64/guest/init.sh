@@ -45,7 +45,7 @@ group=${memreg_group:-load}
 # parameters are refused with a message and leave nothing behind.
 group_load() {
 	plan load-pmu pmu-overflow-irq unload-pmu raw-0x17-emulated $(bad_params_plan) \
-		bad-event-raw-garbage
+		bad-event-raw-garbage pmu-by-name bad-pmu-name-unknown
 	insmod $KO read_event=$EV period_us=10000 read_budget=2000000 platform_read=20000000; rc=$?
 	/pmu_check load "$rc"
 	unload_check unload-pmu
@@ -59,6 +59,26 @@ group_load() {
 		test "$rc" = 0 -a "$n" = 0
 	bad_params read_event=$EV
 	bad event-raw-garbage read_event=raw:0xzz
+	group_pmu_name
+}
+
+# pmu-by-name: the CPU PMU by its sysfs name (armv8_pmuv3 under a device
+# tree, its type a number given at boot): memreg resolves it and counts
+# cycles on cpu 1 with overflow interrupts; an unknown name is refused.
+group_pmu_name() {
+	pmu=
+	for d in /sys/bus/event_source/devices/armv8*; do
+		[ -e "$d" ] && { pmu=${d##*/}; break; }
+	done
+	insmod $KO read_event="$pmu:0x11" cpus=1 period_us=10000 read_budget=2000000 \
+		platform_read=20000000; rc=$?
+	/spin -c 1 -t 0.5 > /dev/null
+	n=$(rd $M/cpu1/read_events); o=$(rd $M/cpu1/overflows)
+	check pmu-by-name "insmod read_event=$pmu:0x11 (type $(rd "/sys/bus/event_source/devices/$pmu/type")) rc=$rc: cpu1 read_event=$(rd $M/cpu1/read_event) counted $n cycles, $o overflows, error='$(rd $M/error)'" \
+		test "$rc" = 0 -a -n "$pmu" -a "$(rd $M/cpu1/read_event)" = "$pmu:0x11" \
+		-a "$n" -gt 0 -a "$o" -gt 0
+	rmmod memreg 2>/dev/null
+	bad pmu-name-unknown read_event=nosuchpmu:0x11
 }
 
 # accuracy: regulate cpu1 at 10/25/50/75 % of the cycles of its 10 ms

@@ -26,7 +26,7 @@ group_load() {
 		overflow-rate-commit slack-commit cpus-all rearm-cpu-clock \
 		pcpu-load pcpu-param-readback pcpu-param-counts pcpu-sysfs-commit \
 		pcpu-sysfs-readback pcpu-sysfs-counts pcpu-bad-refused pcpu-bad-discarded \
-		pcpu-bad-readback pcpu-bad-counts pcpu-unload
+		pcpu-bad-readback pcpu-bad-counts pcpu-unload $(pmuname_plan)
 	insmod $KO; rc=$?
 	sleep 0.3
 	p0=$(rd $M/cpu0/periods); p1=$(rd $M/cpu1/periods)
@@ -39,6 +39,87 @@ group_load() {
 	group_perf_throttle
 	group_overflow_checks
 	group_pcpu_soft
+	group_pmuname
+}
+
+# ---- events by PMU name: /pmudecoy.ko (tests/kernel/pmudecoy) registers
+# decoyA and decoyB in the order its parameter gives, so their type
+# numbers swap between loads; it counts the events scheduled on each
+# (adds, active).  memreg regulates cpu 1 on decoyB:0x1a.
+D=/sys/module/pmudecoy/parameters
+PMU_EV="cpus=1 period_us=10000 read_budget=1000 platform_read=1000000"
+pmuname_plan() {
+	echo pmu-order-ab pmu-unload-refused pmu-order-ba pmu-numeric-other \
+		pmu-unknown-load pmu-vanish-commit pmu-online-absent pmu-online-resolves \
+		pmu-unload
+}
+# waitfor CMD...: until CMD succeeds, at most 5 s (hotplug work is async)
+waitfor() { w=0; while [ $w -lt 50 ] && ! "$@"; do sleep 0.1; w=$((w + 1)); done; }
+# decoy_gone: unload pmudecoy; 0 once it is gone
+decoy_gone() { rmmod pmudecoy 2>/dev/null; ! grep -q '^pmudecoy ' /proc/modules; }
+# decoys: "a_adds/a_active b_adds/b_active"
+decoys() { echo "$(rd $D/a_adds)/$(rd $D/a_active) $(rd $D/b_adds)/$(rd $D/b_active)"; }
+# pmu_on_b NAME DETAIL: memreg runs cpu 1 on decoyB's counter, none on decoyA
+pmu_on_b() {
+	check "$1" "$2 decoys a,b adds/active=$(decoys) cpu1 running=$(rd $M/cpu1/running) read_event=$(rd $M/cpu1/read_event) read_pmu_type=$(rd $M/cpu1/read_pmu_type) error='$(rd $M/error)'" \
+		test "$(rd $D/a_adds)" = 0 -a "$(rd $D/b_adds)" -gt 0 -a "$(rd $D/b_active)" = 1 \
+		-a "$(rd $M/cpu1/read_pmu_type)" = "$(rd /sys/bus/event_source/devices/decoyB/type)" \
+		-a "$(rd $M/cpu1/running)" = 1 -a "$(rd $M/cpu1/read_event)" = decoyB:0x1a
+}
+group_pmuname() {
+	# shellcheck disable=SC2086 # $PMU_EV: several parameters
+	insmod /pmudecoy.ko order=ab && insmod $KO $PMU_EV read_event=decoyB:0x1a; rc=$?
+	ta=$(rd /sys/bus/event_source/devices/decoyA/type)
+	tb=$(rd /sys/bus/event_source/devices/decoyB/type)
+	pmu_on_b pmu-order-ab "order ab (types A=$ta B=$tb) insmod rc=$rc"
+	rmmod pmudecoy 2>/dev/null; rc=$?
+	check pmu-unload-refused "rmmod pmudecoy under memreg's counters rc=$rc running=$(rd $M/cpu1/running)" \
+		test "$rc" != 0 -a "$(rd $M/cpu1/running)" = 1
+	rmmod memreg; rmmod pmudecoy
+	# shellcheck disable=SC2086
+	insmod /pmudecoy.ko order=ba && insmod $KO $PMU_EV read_event=decoyB:0x1a; rc=$?
+	pmu_on_b pmu-order-ba "order ba (types A=$(rd /sys/bus/event_source/devices/decoyA/type) B=$(rd /sys/bus/event_source/devices/decoyB/type)) insmod rc=$rc"
+	rmmod memreg; rmmod pmudecoy
+	# decoyB's number under order ab names decoyA under ba: why exports warn
+	# shellcheck disable=SC2086
+	insmod /pmudecoy.ko order=ba && insmod $KO $PMU_EV read_event="$tb:0x1a"; rc=$?
+	check pmu-numeric-other "read_event=$tb:0x1a under order ba: insmod rc=$rc decoys a,b adds/active=$(decoys)" \
+		test "$rc" = 0 -a "$(rd $D/a_active)" = 1 -a "$(rd $D/b_adds)" = 0
+	rmmod memreg
+	# shellcheck disable=SC2086
+	insmod $KO $PMU_EV read_event=nosuchpmu:0x1 2>/dev/null; rc=$?
+	e=$(dmesg | grep memreg | tail -1)
+	check pmu-unknown-load "insmod read_event=nosuchpmu:0x1 rc=$rc left='$(leftover)' msg='$e'" \
+		test "$rc" != 0 -a -z "$(leftover)" -a -n "$(echo "$e" | grep "nosuchpmu:0x1'.*no such PMU")"
+	# a PMU that goes while memreg holds no counter on it: commit refused
+	# shellcheck disable=SC2086
+	insmod $KO $PMU_EV read_event=decoyB:0x1a
+	echo page-faults > $M/read_event; echo 1 > $M/commit
+	rmmod pmudecoy; rc=$?
+	echo decoyB:0x1a > $M/read_event; echo 1 > $M/commit 2>/dev/null; e=$?
+	check pmu-vanish-commit "decoy released rmmod rc=$rc; commit decoyB:0x1a without it rc=$e error='$(rd $M/error)' cpu1 running=$(rd $M/cpu1/running)" \
+		test "$rc" = 0 -a "$e" != 0 -a "$(rd $M/cpu1/running)" = 1 \
+		-a -n "$(rd $M/error | grep 'no such PMU')"
+	rmmod memreg
+	# resolved again when a CPU comes online: cpu 1 offline, decoys gone,
+	# online (refused: runs unregulated); offline, decoys back in the
+	# other order, online: on decoyB again (cpu 1's own event this time)
+	insmod /pmudecoy.ko order=ab
+	# shellcheck disable=SC2086
+	insmod $KO $PMU_EV read_event_cpus=1:decoyB:0x1a
+	# the offline CPU's counters are released by memreg's hotplug work
+	echo 0 > $CPU1_ONLINE; waitfor decoy_gone; decoy_gone; rc=$?
+	echo 1 > $CPU1_ONLINE
+	waitfor test "$(rd $M/cpu1/counter_error)" != 0
+	check pmu-online-absent "rmmod with cpu1 offline rc=$rc; online: running=$(rd $M/cpu1/running) counter_error=$(rd $M/cpu1/counter_error) error='$(rd $M/error)'" \
+		test "$rc" = 0 -a "$(rd $M/cpu1/running)" = 0 -a "$(rd $M/cpu1/counter_error)" != 0 \
+		-a -n "$(rd $M/error | grep 'no such PMU')"
+	echo 0 > $CPU1_ONLINE; insmod /pmudecoy.ko order=ba
+	echo 1 > $CPU1_ONLINE
+	waitfor test "$(rd $M/cpu1/running)" = 1
+	pmu_on_b pmu-online-resolves "cpu1 online under order ba: counter_error=$(rd $M/cpu1/counter_error)"
+	unload_check pmu-unload
+	rmmod pmudecoy
 }
 
 # group_pcpu_soft: each CPU its own event on software counters, cpu 0
