@@ -531,10 +531,11 @@ static void run_load(double seconds, void *user)
 /*
  * resolve - @spec as a perf encoding: memreg's own spec syntax, or
  * PMU_NAME:CONFIG with the type read from this unit's event source.
- * Returns 0, or non-zero with @why.
+ * Sets @counted (false for "none"); returns 0, or MEMCAL_ESYNTAX or
+ * MEMCAL_ENOTFOUND with @why.
  */
-static int resolve(const char *spec, struct perf_event_attr *a, char *why,
-		   size_t len)
+static int resolve(const char *spec, struct perf_event_attr *a,
+		   bool *counted, char *why, size_t len)
 {
 	struct memreg_event ev;
 	const char *w = "";
@@ -545,20 +546,22 @@ static int resolve(const char *spec, struct perf_event_attr *a, char *why,
 	FILE *f;
 
 	memset(a, 0, sizeof(*a));
+	*counted = true;
 	if (!memreg_event_parse(spec, (memreg_u32)strlen(spec), &ev, &w)) {
 		a->type = ev.type;
 		a->config = ev.config;
-		return ev.counted ? 0 : 1;
+		*counted = ev.counted;
+		return 0;
 	}
 	if (!colon || (size_t)(colon - spec) >= sizeof(name)) {
 		snprintf(why, len, "'%s' is not an event spec: %s", spec, w);
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
 	config = strtoull(colon + 1, &end, 0);
 	if (*end || end == colon + 1) {
 		snprintf(why, len, "'%s' is not an event spec: %s", spec, w);
-		return -1;
+		return MEMCAL_ESYNTAX;
 	}
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
 		 memcal_platform_sysfs_root(), name);
@@ -568,7 +571,7 @@ static int resolve(const char *spec, struct perf_event_attr *a, char *why,
 			fclose(f);
 		snprintf(why, len, "event '%s': no PMU named %s on this unit",
 			 spec, name);
-		return -1;
+		return MEMCAL_ENOTFOUND;
 	}
 	fclose(f);
 	a->type = (uint32_t)strtoul(buf, NULL, 10);
@@ -633,13 +636,14 @@ void tune_check_events(const struct tune_config *c, struct tune_check *r)
 		for (int k = 0; k < TUNE_NR_CLASSES; k++) {
 			const char *spec = tune_cpu_event(c, p, k);
 			struct perf_event_attr a;
+			bool counted;
 			int rc;
 
 			if (k && !strcmp(spec, tune_cpu_event(c, p, 0)))
 				continue;	/* the same event: once */
-			rc = resolve(spec, &a, msg, sizeof(msg));
-			if (rc > 0)
-				continue;	/* "none": not counted */
+			rc = resolve(spec, &a, &counted, msg, sizeof(msg));
+			if (!rc && !counted)
+				continue;	/* "none" */
 			if (!rc && deliver(&a, (unsigned)p->cpu, needed, &l,
 					   msg, sizeof(msg))) {
 				checked++;

@@ -289,7 +289,7 @@ static int read_smt(void)
 	    (!strcmp(buf, "0") || !strcmp(buf, "1")))
 		return buf[0] == '1';
 	if (memcal_platform_topology_load(&t, NULL, err, sizeof(err)))
-		return -1;
+		return smt;
 	if (!memcal_platform_describe(&t, &p)) {
 		if (p.cores > 0 && p.pus > 0)
 			smt = p.pus > p.cores;
