@@ -16,9 +16,9 @@
  * @id:    --config.
  * @file:  --file.
  * @reg:   module, sysfs root.
- * @force_board: skip the board check (--force-board, for the QEMU test
- *         whose guest is not the board the configuration was planned on);
- *         implies @force.
+ * @force_board: skip the board check and 'memtune check' (--force-board,
+ *         for the QEMU test whose guest is not the board the
+ *         configuration was planned on).
  * @force: apply even when 'memtune check' fails (--force).
  */
 struct apply_args {
@@ -49,7 +49,6 @@ static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 		return 0;
 	case 'B':
 		a->force_board = true;
-		a->force = true;
 		return 0;
 	case 'f':
 		a->force = true;
@@ -75,7 +74,7 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
 		  "(/sys/kernel/memreg)" },
 		{ "force-board", 0, NULL, 'B', "apply even if the configuration "
-		  "was tuned on another board (implies --force)" },
+		  "was tuned on another board (skips check too)" },
 		{ "force", 0, NULL, 'f', "apply even if 'memtune check' fails "
 		  "(the failed items are still printed)" },
 		{ NULL, 0, NULL, 0, NULL },
@@ -98,7 +97,7 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 		rc = tune_open_db(ctx, false, &db);
 	if (!rc)
 		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
-	if (!rc)
+	if (!rc && !a.force_board)
 		rc = tune_check_gate(ctx, c, a.force);
 	if (!rc && !a.force_board && tune_reg_check_board(c, err, sizeof(err)))
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
