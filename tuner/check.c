@@ -579,6 +579,51 @@ static int resolve(const char *spec, struct perf_event_attr *a,
 	return 0;
 }
 
+/* pmu_type - the perf type number of event source @name here, -1 if none. */
+static long pmu_type(const char *name)
+{
+	char path[1024], buf[32];
+	long type = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
+		 memcal_platform_sysfs_root(), name);
+	f = fopen(path, "r");
+	if (!f)
+		return type;
+	if (fgets(buf, sizeof(buf), f))
+		type = strtol(buf, NULL, 10);
+	fclose(f);
+	return type;
+}
+
+/*
+ * numbered_elsewhere - a numeric dynamic PMU type in @spec that is not
+ * the type of the PMU the configuration counts CPU @cpu with: PMU numbers
+ * are given at boot in registration order, so on another kernel or device
+ * tree the number names another PMU.  True with @why.
+ */
+static bool numbered_elsewhere(const struct tune_config *c, int cpu,
+			       const char *spec, const struct perf_event_attr *a,
+			       char *why, size_t len)
+{
+	const struct tune_machine_cpu *p = find_cpu(&c->machine, cpu);
+	long here;
+
+	if (!p || !p->pmu[0] || a->type < PERF_TYPE_MAX ||
+	    spec[0] < '0' || spec[0] > '9')
+		return false;
+	here = pmu_type(p->pmu);
+	if (here < 0 || here == (long)a->type)
+		return false;
+	snprintf(why, len, "names perf type %u, but %s, the PMU the "
+		 "configuration counts this CPU with, is type %ld on this "
+		 "unit: the number names another PMU here; export the events "
+		 "by PMU name (%s:CONFIG) or re-tune", a->type, p->pmu, here,
+		 p->pmu);
+	return true;
+}
+
 /*
  * deliver - open @a on @cpu and measure its overflow delivery at @needed
  * per second: a short count first, to choose a sample period that makes
@@ -644,6 +689,9 @@ void tune_check_events(const struct tune_config *c, struct tune_check *r)
 			rc = resolve(spec, &a, &counted, msg, sizeof(msg));
 			if (!rc && !counted)
 				continue;	/* "none" */
+			if (!rc && numbered_elsewhere(c, p->cpu, spec, &a, msg,
+						      sizeof(msg)))
+				rc = MEMCAL_EBOARD;
 			if (!rc && deliver(&a, (unsigned)p->cpu, needed, &l,
 					   msg, sizeof(msg))) {
 				checked++;

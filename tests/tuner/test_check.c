@@ -344,3 +344,32 @@ Test(check_probe, a_recorded_board_and_its_memory_devices)
 	snprintf(path, sizeof(path), "rm -rf %s", root);
 	cr_assert_eq(system(path), 0);
 }
+
+Test(check_machine, a_pmu_number_that_names_another_pmu_here)
+{
+	static struct tune_config c;
+	static struct tune_check r;
+
+	rk3588(&c.machine);
+	c.period_us = 1000;
+	c.n_cpus = 1;
+	c.cpus[0].cpu = 4;
+	c.cpus[0].regulated = true;
+	/* the A55's type on the recorded board (8); CPU 4 is an A76 (9) */
+	snprintf(c.cpus[0].event[0], sizeof(c.cpus[0].event[0]), "8:0x2a");
+	snprintf(c.cpus[0].event[1], sizeof(c.cpus[0].event[1]), "none");
+	tune_check_events(&c, &r);
+	cr_assert_eq(r.items[TUNE_ITEM_EVENTS].verdict, TUNE_CHECK_FAIL);
+	cr_assert(strstr(r.items[TUNE_ITEM_EVENTS].reason, "cpu 4 read event "
+			 "'8:0x2a': names perf type 8, but armv8_cortex_a76, "
+			 "the PMU the configuration counts this CPU with, is "
+			 "type 9 on this unit"), "%s",
+		  r.items[TUNE_ITEM_EVENTS].reason);
+	/* the right number gets past this (to the open, on a CPU this
+	 * machine may not have) */
+	snprintf(c.cpus[0].event[0], sizeof(c.cpus[0].event[0]), "9:0x2a");
+	memset(&r, 0, sizeof(r));
+	tune_check_events(&c, &r);
+	cr_assert_null(strstr(r.items[TUNE_ITEM_EVENTS].reason, "names perf "
+			      "type"), "%s", r.items[TUNE_ITEM_EVENTS].reason);
+}
