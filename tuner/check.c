@@ -770,10 +770,13 @@ void tune_check_bw_verdict(struct tune_check_item *it, double calibrated,
  * with @err.  A few seconds, not a calibration: together the buffers
  * cover twice the last-level cache (a streaming read that large misses
  * it), at least 64 MiB each, where the calibration's quick run gives each
- * CPU four times the cache.
+ * CPU four times the cache; never more than @cal_bytes, the calibration's
+ * own buffer (0: unknown), so that a calibration made with small buffers
+ * (--size) is compared like with like.
  */
-static int measure_read(const unsigned *cpus, unsigned n, double *bps,
-			double *foreign, char *err, size_t errlen)
+static int measure_read(const unsigned *cpus, unsigned n, uint64_t cal_bytes,
+			double *bps, double *foreign, char *err,
+			size_t errlen)
 {
 	struct memcal_bw_spec s = { .op = MEMCAL_OP_READ, .n_use = n,
 				    .reps = 3, .warmup = 1, .passes = 1 };
@@ -797,6 +800,8 @@ static int measure_read(const unsigned *cpus, unsigned n, double *bps,
 		if (2 * llc / n > bytes)
 			bytes = 2 * llc / n;
 	}
+	if (cal_bytes && cal_bytes < bytes)
+		bytes = cal_bytes;
 	rc = cal_bench_init(b, &t, cpus, n, (size_t)bytes, err, errlen);
 	if (rc)
 		goto out_topo;
@@ -860,8 +865,8 @@ void tune_check_bandwidth(const struct tune_config *c,
 	}
 	r->calibrated_bps = cfg->bw_read_bps;
 	snprintf(r->bw_cpus, sizeof(r->bw_cpus), "%s", cfg->bw_cpus);
-	if (measure_read(ucpus, (unsigned)n, &r->measured_bps, &r->foreign,
-			 err, sizeof(err))) {
+	if (measure_read(ucpus, (unsigned)n, cfg->bw_buffer_bytes,
+			 &r->measured_bps, &r->foreign, err, sizeof(err))) {
 		set(r, TUNE_ITEM_BANDWIDTH, TUNE_CHECK_FAIL, "cannot measure "
 		    "the read bandwidth on CPUs %s: %s", cfg->bw_cpus, err);
 		return;

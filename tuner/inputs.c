@@ -407,6 +407,7 @@ static int on_bw(const struct memcal_bw *b, void *user)
 	m->bw_n_cpus = b->n_cpus;
 	snprintf(m->bw_cpus, sizeof(m->bw_cpus), "%s", b->cpus);
 	snprintf(m->bw_variant, sizeof(m->bw_variant), "%s", b->variant);
+	m->bw_buffer_bytes = b->buffer_bytes > 0 ? (uint64_t)b->buffer_bytes : 0;
 	return 0;
 }
 

@@ -362,9 +362,10 @@ json_t *tune_machine_to_json(const struct tune_machine *m)
 /** tune_machine_bw_json() - provenance.bandwidth. */
 json_t *tune_machine_bw_json(const struct tune_machine *m)
 {
-	return json_pack("{s:f,s:s,s:i,s:s}", "read_bps", m->bw_read_bps,
+	return json_pack("{s:f,s:s,s:i,s:s,s:I}", "read_bps", m->bw_read_bps,
 			 "cpus", m->bw_cpus, "n_cpus", m->bw_n_cpus, "variant",
-			 m->bw_variant);
+			 m->bw_variant, "buffer_bytes",
+			 (json_int_t)m->bw_buffer_bytes);
 }
 
 /* get_uint - @o's member @key as a whole number >= 0 into @v (absent: 0). */
@@ -475,10 +476,12 @@ int tune_machine_from_json(json_t *machine, json_t *bw, struct tune_machine *m,
 	if (bw) {
 		json_t *r = json_object_get(bw, "read_bps");
 		json_t *n = json_object_get(bw, "n_cpus");
+		json_t *b = json_object_get(bw, "buffer_bytes");
 
 		if (!json_is_number(r) || json_number_value(r) < 0 ||
 		    !json_is_integer(n) || json_integer_value(n) < 0 ||
 		    json_integer_value(n) > 4096 ||
+		    (b && (!json_is_integer(b) || json_integer_value(b) < 0)) ||
 		    get_str(bw, "cpus", m->bw_cpus, sizeof(m->bw_cpus)) ||
 		    get_str(bw, "variant", m->bw_variant,
 			    sizeof(m->bw_variant))) {
@@ -488,6 +491,7 @@ int tune_machine_from_json(json_t *machine, json_t *bw, struct tune_machine *m,
 		}
 		m->bw_read_bps = json_number_value(r);
 		m->bw_n_cpus = (int)json_integer_value(n);
+		m->bw_buffer_bytes = b ? (uint64_t)json_integer_value(b) : 0;
 	}
 	return 0;
 }

@@ -35,7 +35,8 @@
  *              machine: the board the plan was made on, item by item,
  *              for 'memtune check' (machine.c: cpus, memory, smt, kernel,
  *              memreg_version); bandwidth: the calibration's all-core
- *              read figure {read_bps, cpus, n_cpus, variant}; both absent
+ *              read figure {read_bps, cpus, n_cpus, variant,
+ *              buffer_bytes}; both absent
  *              in older documents, whose items check reports "unknown"
  *   explain    [sentences: why each choice]
  *   reasons    {period, master: the explain sentence of that choice}
@@ -175,6 +176,7 @@ struct tune_machine_cpu {
  *               the loaded one's ("" when none is loaded).
  * @bw_read_bps: the calibration's aggregate read bandwidth (0: none).
  * @bw_cpus, @bw_n_cpus, @bw_variant: where and how it was measured.
+ * @bw_buffer_bytes: its buffer per CPU (0: unknown).
  */
 struct tune_machine {
 	bool present;
@@ -190,6 +192,7 @@ struct tune_machine {
 	char bw_cpus[64];
 	int bw_n_cpus;
 	char bw_variant[16];
+	uint64_t bw_buffer_bytes;
 };
 
 /**

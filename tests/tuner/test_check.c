@@ -259,6 +259,7 @@ Test(check_machine, provenance_round_trip)
 	cfg.machine.bw_n_cpus = 8;
 	snprintf(cfg.machine.bw_cpus, sizeof(cfg.machine.bw_cpus), "0-7");
 	snprintf(cfg.machine.bw_variant, sizeof(cfg.machine.bw_variant), "neon");
+	cfg.machine.bw_buffer_bytes = 1ull << 30;
 	j = tune_machine_to_json(&cfg.machine);
 	bw = tune_machine_bw_json(&cfg.machine);
 	cr_assert(j && bw);
