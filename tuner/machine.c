@@ -11,8 +11,9 @@
  *              regs/identification/midr_el1; the kind and its PMU from
  *              calibrate's discovery (cpu_types.c)
  *   memory     /proc/meminfo MemTotal; the SMBIOS memory devices (type 17)
- *              the kernel exports under /sys/firmware/dmi/entries (what
- *              dmidecode reads): type and the slowest configured speed
+ *              of the table the kernel exports, /sys/firmware/dmi/tables/DMI
+ *              (what dmidecode reads), else /sys/firmware/dmi/entries:
+ *              type and the slowest configured speed
  *   smt        /sys/devices/system/cpu/smt/active, else the topology
  *   kernel     /proc/sys/kernel/osrelease
  *   memreg     /sys/module/memreg/version
@@ -195,67 +196,133 @@ static const char *dimm_type_name(unsigned v)
 	return NULL;
 }
 
-/*
- * read_dimms - SMBIOS memory devices: the type of the populated ones and
- * the slowest configured speed.  Structure offsets from the SMBIOS
- * specification (DSP0134), type 17: length 0x01, size 0x0c, type 0x12,
- * speed 0x15, configured speed 0x20.
+/**
+ * struct dimms - the SMBIOS memory devices seen so far.
+ * @type:    the first populated device's type in words (NULL: none).
+ * @mixed:   another populated device has another type.
+ * @slowest: the slowest configured speed in MT/s (0: none given).
  */
-static void read_dimms(struct tune_machine *m)
+struct dimms {
+	const char *type;
+	bool mixed;
+	unsigned slowest;
+};
+
+/*
+ * take_dimm - one SMBIOS structure of @n bytes (at least its formatted
+ * area); a type 17 memory device with a size counts.  Offsets from the
+ * SMBIOS specification (DSP0134), type 17: length 0x01, size 0x0c, type
+ * 0x12, speed 0x15, configured speed 0x20.
+ */
+static void take_dimm(const unsigned char *raw, size_t n, struct dimms *d)
+{
+	unsigned speed, size;
+	const char *t;
+
+	if (n < 0x17 || raw[0] != 17 || raw[1] < 0x17 || raw[1] > n)
+		return;
+	size = raw[0x0c] | (unsigned)raw[0x0d] << 8;
+	if (!size || size == 0xffff)
+		return;		/* an empty slot, or unknown */
+	speed = raw[0x15] | (unsigned)raw[0x16] << 8;
+	if (raw[1] >= 0x22 && (raw[0x20] | raw[0x21]))
+		speed = raw[0x20] | (unsigned)raw[0x21] << 8;
+	if (speed && speed != 0xffff && (!d->slowest || speed < d->slowest))
+		d->slowest = speed;
+	t = dimm_type_name(raw[0x12]);
+	if (t && d->type && strcmp(t, d->type))
+		d->mixed = true;
+	if (t && !d->type)
+		d->type = t;
+}
+
+/* slurp - up to @cap bytes of @path into @buf; bytes read, 0 if none. */
+static size_t slurp(const char *path, unsigned char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+/*
+ * read_dmi_table - the whole SMBIOS table the kernel exports (what
+ * dmidecode reads): each structure's formatted area, then its strings up
+ * to a double NUL.  Returns false when the table cannot be read.
+ */
+static bool read_dmi_table(const char *root, struct dimms *d)
+{
+	size_t cap = 1 << 20, n, i = 0;
+	unsigned char *t = malloc(cap);
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/firmware/dmi/tables/DMI", root);
+	n = t ? slurp(path, t, cap) : 0;
+	if (!n) {
+		free(t);
+		return false;
+	}
+	while (i + 4 <= n && t[i] != 127 && t[i + 1] >= 4) {
+		size_t next = i + t[i + 1];
+
+		take_dimm(t + i, n - i, d);
+		while (next + 1 < n && (t[next] || t[next + 1]))
+			next++;
+		i = next + 2;
+	}
+	free(t);
+	return true;
+}
+
+/* read_dmi_entries - the per-structure files of the dmi-sysfs module. */
+static void read_dmi_entries(const char *root, struct dimms *d)
 {
 	char dir[1024];
-	unsigned slowest = 0;
-	const char *type = NULL;
-	bool mixed = false;
 	struct dirent *e;
-	DIR *d;
+	DIR *dh;
 
-	snprintf(m->dimm_type, sizeof(m->dimm_type), "unknown");
-	snprintf(m->dimm_speed, sizeof(m->dimm_speed), "unknown");
-	snprintf(dir, sizeof(dir), "%s/firmware/dmi/entries",
-		 memcal_platform_sysfs_root());
-	d = opendir(dir);
-	if (!d)
+	snprintf(dir, sizeof(dir), "%s/firmware/dmi/entries", root);
+	dh = opendir(dir);
+	if (!dh)
 		return;
-	while ((e = readdir(d))) {
+	while ((e = readdir(dh))) {
 		unsigned char raw[256];
 		char path[1400];
-		unsigned speed, size;
-		const char *t;
 		size_t n;
-		FILE *f;
 
 		if (strncmp(e->d_name, "17-", 3))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/raw", dir, e->d_name);
-		f = fopen(path, "rb");
-		if (!f)
-			continue;
-		n = fread(raw, 1, sizeof(raw), f);
-		fclose(f);
-		if (n < 0x17 || raw[0] != 17 || raw[1] < 0x17 || raw[1] > n)
-			continue;
-		size = raw[0x0c] | (unsigned)raw[0x0d] << 8;
-		if (!size || size == 0xffff)
-			continue;	/* an empty slot, or unknown */
-		speed = raw[0x15] | (unsigned)raw[0x16] << 8;
-		if (raw[1] >= 0x22 && (raw[0x20] | raw[0x21]))
-			speed = raw[0x20] | (unsigned)raw[0x21] << 8;
-		if (speed && speed != 0xffff && (!slowest || speed < slowest))
-			slowest = speed;
-		t = dimm_type_name(raw[0x12]);
-		if (t && type && strcmp(t, type))
-			mixed = true;
-		if (t && !type)
-			type = t;
+		n = slurp(path, raw, sizeof(raw));
+		take_dimm(raw, n, d);
 	}
-	closedir(d);
-	if (type)
-		snprintf(m->dimm_type, sizeof(m->dimm_type), "%s%s", type,
-			 mixed ? " (mixed)" : "");
-	if (slowest)
+	closedir(dh);
+}
+
+/*
+ * read_dimms - the populated memory devices' type and the slowest
+ * configured speed, from the SMBIOS table, else the dmi-sysfs entries;
+ * "unknown" when the firmware gives neither (never a guess).
+ */
+static void read_dimms(struct tune_machine *m)
+{
+	const char *root = memcal_platform_sysfs_root();
+	struct dimms d = { 0 };
+
+	snprintf(m->dimm_type, sizeof(m->dimm_type), "unknown");
+	snprintf(m->dimm_speed, sizeof(m->dimm_speed), "unknown");
+	if (!read_dmi_table(root, &d))
+		read_dmi_entries(root, &d);
+	if (d.type)
+		snprintf(m->dimm_type, sizeof(m->dimm_type), "%s%s", d.type,
+			 d.mixed ? " (mixed)" : "");
+	if (d.slowest)
 		snprintf(m->dimm_speed, sizeof(m->dimm_speed), "%u MT/s",
-			 slowest);
+			 d.slowest);
 }
 
 /* read_mem_total - MemTotal in bytes, 0 when unreadable. */
