@@ -50,15 +50,17 @@ static int read_line(const char *root, const char *rel, char *buf, size_t len)
 	return 0;
 }
 
-/* value_of - the text after "key<blanks>:" in @line, or NULL. */
+/* value_of - the text after "key<blanks>:" in @line, or NULL ("model"
+ * is not "model name"). */
 static const char *value_of(const char *line, const char *key)
 {
 	size_t n = strlen(key);
 
-	if (strncmp(line, key, n) || !strchr(" \t:", line[n]))
+	if (strncmp(line, key, n))
 		return NULL;
-	line = strchr(line + n, ':');
-	if (!line)
+	for (line += n; *line == ' ' || *line == '\t'; line++)
+		;
+	if (*line != ':')
 		return NULL;
 	for (line++; *line == ' ' || *line == '\t'; line++)
 		;

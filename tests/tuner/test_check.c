@@ -422,3 +422,21 @@ Test(check_machine, a_pmu_number_that_names_another_pmu_here)
 	cr_assert_null(strstr(r.items[TUNE_ITEM_EVENTS].reason, "names perf "
 			      "type"), "%s", r.items[TUNE_ITEM_EVENTS].reason);
 }
+
+Test(check_probe, an_x86_board_family_model_stepping)
+{
+	static struct tune_machine m;
+
+	setenv("MEMCAL_SYSFS_ROOT", MEMCAL_SOURCE_DIR
+	       "/tests/fixtures/boards/zen4/sys", 1);
+	setenv("MEMCAL_PROCFS_ROOT", MEMCAL_SOURCE_DIR
+	       "/tests/fixtures/boards/zen4/proc", 1);
+	setenv("HWLOC_XMLFILE", MEMCAL_SOURCE_DIR
+	       "/tests/fixtures/boards/zen4/topology.xml", 1);
+	tune_machine_probe(&m);
+	cr_assert_gt(m.n_cpus, 1);
+	cr_assert_str_eq(m.cpus[1].vendor, "AuthenticAMD");
+	cr_assert_eq(m.cpus[1].family, 25);
+	cr_assert_eq(m.cpus[1].model, 17, "'model name' is not 'model'");
+	cr_assert_eq(m.cpus[1].stepping, 1);
+}
