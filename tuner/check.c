@@ -218,18 +218,31 @@ static void check_cpus(const struct tune_machine *cfg,
 	}
 }
 
-/* pmu_exists - the event source @name is registered on this unit. */
-static bool pmu_exists(const char *name)
+/* pmu_type - the perf type number of event source @name here, -1 if none
+ * (or if @name is no plain name). */
+static long pmu_type(const char *name)
 {
-	char path[1024];
+	char path[1024], buf[32];
+	long type = -1;
 	FILE *f;
 
+	if (!name[0] || strchr(name, '/'))
+		return type;
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
 		 memcal_platform_sysfs_root(), name);
 	f = fopen(path, "r");
-	if (f)
-		fclose(f);
-	return f != NULL;
+	if (!f)
+		return type;
+	if (fgets(buf, sizeof(buf), f))
+		type = strtol(buf, NULL, 10);
+	fclose(f);
+	return type;
+}
+
+/* pmu_exists - the event source @name is registered on this unit. */
+static bool pmu_exists(const char *name)
+{
+	return pmu_type(name) >= 0;
 }
 
 /* check_pmus - every PMU the configuration names exists here and serves
@@ -539,11 +552,11 @@ static int resolve(const char *spec, struct perf_event_attr *a,
 {
 	struct memreg_event ev;
 	const char *w = "";
-	char name[64], path[1024], buf[32];
+	char name[64];
 	const char *colon = strchr(spec, ':');
 	unsigned long long config;
 	char *end;
-	FILE *f;
+	long type;
 
 	memset(a, 0, sizeof(*a));
 	*counted = true;
@@ -563,38 +576,15 @@ static int resolve(const char *spec, struct perf_event_attr *a,
 		snprintf(why, len, "'%s' is not an event spec: %s", spec, w);
 		return MEMCAL_ESYNTAX;
 	}
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
-		 memcal_platform_sysfs_root(), name);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		if (f)
-			fclose(f);
+	type = pmu_type(name);
+	if (type < 0) {
 		snprintf(why, len, "event '%s': no PMU named %s on this unit",
 			 spec, name);
 		return MEMCAL_ENOTFOUND;
 	}
-	fclose(f);
-	a->type = (uint32_t)strtoul(buf, NULL, 10);
+	a->type = (uint32_t)type;
 	a->config = config;
 	return 0;
-}
-
-/* pmu_type - the perf type number of event source @name here, -1 if none. */
-static long pmu_type(const char *name)
-{
-	char path[1024], buf[32];
-	long type = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
-		 memcal_platform_sysfs_root(), name);
-	f = fopen(path, "r");
-	if (!f)
-		return type;
-	if (fgets(buf, sizeof(buf), f))
-		type = strtol(buf, NULL, 10);
-	fclose(f);
-	return type;
 }
 
 /*
