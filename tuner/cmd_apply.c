@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_apply.c - 'memtune apply [--config ID | --file JSON]': the command
- * line of loading memreg with a tuned configuration (apply.c checks the
- * board and the kernel and drives memreg).
+ * line of loading memreg with a tuned configuration, after 'memtune
+ * check' passed (apply.c checks the board and the kernel and drives
+ * memreg).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,14 +16,17 @@
  * @id:    --config.
  * @file:  --file.
  * @reg:   module, sysfs root.
- * @force_board: skip the board check (--force-board, for the QEMU test
- *         whose guest is not the board the configuration was planned on).
+ * @force_board: skip the board check and 'memtune check' (--force-board,
+ *         for the QEMU test whose guest is not the board the
+ *         configuration was planned on).
+ * @force: apply even when 'memtune check' fails (--force).
  */
 struct apply_args {
 	int64_t id;
 	const char *file;
 	struct tune_reg reg;
 	bool force_board;
+	bool force;
 };
 
 /* apply_option - option callback. */
@@ -46,13 +50,17 @@ static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 	case 'B':
 		a->force_board = true;
 		return 0;
+	case 'f':
+		a->force = true;
+		return 0;
 	}
 	return CLI_EXIT_USAGE;
 }
 
 /**
  * tune_cmd_apply() - 'memtune apply [--config ID | --file JSON]
- * [--module PATH] [--sysfs DIR]'.
+ * [--module PATH] [--sysfs DIR] [--force-board] [--force]': 'memtune
+ * check' first (cmd_check.c), refusing on a failed item unless --force.
  */
 int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -66,7 +74,9 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
 		  "(/sys/kernel/memreg)" },
 		{ "force-board", 0, NULL, 'B', "apply even if the configuration "
-		  "was tuned on another board" },
+		  "was tuned on another board (skips check too)" },
+		{ "force", 0, NULL, 'f', "apply even if 'memtune check' fails "
+		  "(the failed items are still printed)" },
 		{ NULL, 0, NULL, 0, NULL },
 	};
 	struct apply_args a = { 0 };
@@ -87,6 +97,8 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 		rc = tune_open_db(ctx, false, &db);
 	if (!rc)
 		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
+	if (!rc && !a.force_board)
+		rc = tune_check_gate(ctx, c, a.force);
 	if (!rc && !a.force_board && tune_reg_check_board(c, err, sizeof(err)))
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	if (!rc) {

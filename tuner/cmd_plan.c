@@ -156,6 +156,7 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 
 	if (tune_inputs_platform(db, ti, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+	tune_inputs_machine(db, ti);
 	for (int i = 0; i < TUNE_MAX_CPUS; i++)
 		exists[i] = i < ti->in.nr_cpus;
 	if (tune_mix_check_cpus(m, exists, ti->in.nr_cpus, err, sizeof(err)))

@@ -224,7 +224,9 @@ int tune_export_modules_load(const struct tune_config *c,
 /**
  * tune_export_systemd() - memreg-tune.service: a oneshot unit that runs
  * 'memtune apply --file' on the JSON export at boot and unloads memreg
- * when stopped.  The memtune binary and the JSON path are quoted for
+ * when stopped.  apply checks the unit first ('memtune check') and
+ * refuses on a failed item, so a unit that does not fit stays
+ * unregulated and the journal names the item; the unit says so.  The memtune binary and the JSON path are quoted for
  * systemd (spaces, '%', '$', quotes); a path a unit cannot carry refuses
  * the export.
  */
@@ -268,6 +270,12 @@ int tune_export_systemd(const struct tune_config *c, const struct export_opts *o
 	for (int i = 0; i < w->n; i++)
 		fprintf(out, "# warning: %s\n", tune_export_printable(w->text[i],
 			false, shown, sizeof(shown)));
+	fprintf(out, "# apply runs 'memtune check' first: when an item fails "
+		"(another board, an\n# event that does not open, slower "
+		"memory), memreg stays unloaded, the unit\n# fails and the "
+		"journal says which item and why (journalctl -u "
+		"memreg-tune);\n# install this unit instead of the "
+		"modules-load file, which loads memreg\n# unchecked\n");
 	fprintf(out, "[Unit]\n"
 		"Description=memcal: regulate memory bandwidth for mix '%s' "
 		"(memreg, period %d us, master cpu %d)\n"

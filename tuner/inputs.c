@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "inputs.h"
+#include "memcal_platform.h"
 #include "memcal_db_guaranteed.h"
 #include "memcal_db_mix.h"
 
@@ -394,4 +396,68 @@ void tune_inputs_free(struct tune_inputs *ti)
 		if (ti->have[i])
 			memcal_db_profile_free(&ti->profiles[i]);
 	memset(ti->have, 0, sizeof(ti->have));
+}
+
+/* on_bw - keep the all-core read figure: the most CPUs, then the highest. */
+static int on_bw(const struct memcal_bw *b, void *user)
+{
+	struct tune_machine *m = user;
+
+	if (strcmp(b->kind, "read") || strcmp(b->scope, "aggregate") ||
+	    !(b->median_bps > 0) || b->n_cpus < m->bw_n_cpus ||
+	    (b->n_cpus == m->bw_n_cpus && b->median_bps <= m->bw_read_bps))
+		return 0;
+	m->bw_read_bps = b->median_bps;
+	m->bw_n_cpus = b->n_cpus;
+	snprintf(m->bw_cpus, sizeof(m->bw_cpus), "%s", b->cpus);
+	snprintf(m->bw_variant, sizeof(m->bw_variant), "%s", b->variant);
+	m->bw_buffer_bytes = b->buffer_bytes > 0 ? (uint64_t)b->buffer_bytes : 0;
+	return 0;
+}
+
+/* this_fingerprint - whether this machine is the board with @fp. */
+static bool is_this_board(const char *fp)
+{
+	struct memcal_topology t;
+	struct memcal_platform p;
+	char err[256];
+	bool same = false;
+
+	if (memcal_platform_topology_load(&t, NULL, err, sizeof(err)))
+		return false;
+	if (!memcal_platform_describe(&t, &p)) {
+		same = !strcmp(p.fingerprint, fp);
+		memcal_db_platform_free(&p);
+	}
+	memcal_platform_topology_free(&t);
+	return same;
+}
+
+/**
+ * tune_inputs_machine() - the provenance 'memtune check' compares a unit
+ * with: the calibration's all-core read figure, and the calibrating
+ * machine's items when the plan runs on it (same fingerprint; planning
+ * elsewhere from a copied database records none, and check then says
+ * "unknown" rather than compare with the wrong machine).  The memreg
+ * version is the one this memtune goes with.  Call after
+ * tune_inputs_platform().
+ */
+void tune_inputs_machine(memcal_db *db, struct tune_inputs *ti)
+{
+	struct tune_machine *m = &ti->machine;
+
+	if (is_this_board(ti->platform.fingerprint)) {
+		tune_machine_probe(m);
+	} else {
+		memset(m, 0, sizeof(*m));
+		m->smt = -1;
+		note(ti, "the plan runs on another machine than the "
+		     "calibrated board: the configuration carries no machine "
+		     "provenance, and 'memtune check' reports those items "
+		     "unknown");
+	}
+	snprintf(m->memreg_version, sizeof(m->memreg_version), "%s",
+		 MEMREG_VERSION);
+	memcal_db_bw_list(db, ti->in.calibration_run_id, on_bw, m);
+	ti->in.machine = m;
 }

@@ -22,6 +22,8 @@
  * @have:      per workload, whether a profile was found.
  * @n_notes:   warnings met while loading (copied into the config).
  * @notes:     their text.
+ * @machine:   the provenance @in.machine points at (inputs.c
+ *             tune_inputs_machine()).
  */
 struct tune_inputs {
 	struct plan_input in;
@@ -30,6 +32,7 @@ struct tune_inputs {
 	bool have[MIX_MAX_WORKLOADS];
 	int n_notes;
 	char notes[INPUT_MAX_NOTES][256];
+	struct tune_machine machine;
 };
 
 int tune_inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
@@ -40,6 +43,7 @@ int tune_inputs_overhead(memcal_db *db, struct tune_inputs *ti, double assume_ns
 		    char *err, size_t errlen);
 int tune_inputs_profiles(memcal_db *db, const struct mix *m,
 		    struct tune_inputs *ti, char *err, size_t errlen);
+void tune_inputs_machine(memcal_db *db, struct tune_inputs *ti);
 void tune_inputs_free(struct tune_inputs *ti);
 
 #endif /* MEMTUNE_INPUTS_H */

@@ -17,6 +17,9 @@
 int tune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv);
 int tune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv);
 int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv);
+int tune_cmd_check(struct cli_ctx *ctx, int argc, char **argv);
+int tune_check_gate(struct cli_ctx *ctx, const struct tune_config *c,
+		    bool force);
 int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv);
 int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
 int tune_cmd_list(struct cli_ctx *ctx, int argc, char **argv);

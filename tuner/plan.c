@@ -31,6 +31,8 @@ static void init_config(const struct plan_input *in, struct tune_config *c)
 	c->platform_id = in->platform_id;
 	c->calibration_run_id = in->calibration_run_id;
 	c->overhead_run_id = in->overhead_run_id;
+	if (in->machine)
+		c->machine = *in->machine;
 	c->nr_cpus = in->nr_cpus;
 	c->percentile = m->percentile;
 	c->margin_pct = m->margin_pct;

@@ -96,6 +96,9 @@ struct plan_family {
  * @guaranteed_source: per class, the figure's criterion or source.
  * @guarantees_from_streaming: plan the guarantees from the streaming
  *                  sustainable figure instead (no guarantee under load).
+ * @machine:        provenance for 'memtune check' (the calibrating
+ *                  machine's items, the calibration's read figure), or
+ *                  NULL; copied into the configuration.
  */
 struct plan_input {
 	const struct mix *mix;
@@ -118,6 +121,7 @@ struct plan_input {
 	char guaranteed_method[TUNE_NR_CLASSES][16];
 	char guaranteed_source[TUNE_NR_CLASSES][256];
 	bool guarantees_from_streaming;
+	const struct tune_machine *machine;
 };
 
 /**

@@ -170,6 +170,13 @@ json_t *tune_config_to_json(const struct tune_config *c)
 			"{s:f,s:f,s:s}", "read_bps", c->pool_bps[TUNE_READ],
 			"write_bps", c->pool_bps[TUNE_WRITE], "from",
 			c->pool_from));
+	/* the machine only when the plan probed one: older documents stay */
+	if (doc && c->machine.present)
+		json_object_set_new(json_object_get(doc, "provenance"),
+				    "machine", tune_machine_to_json(&c->machine));
+	if (doc && c->machine.bw_read_bps > 0)
+		json_object_set_new(json_object_get(doc, "provenance"),
+				    "bandwidth", tune_machine_bw_json(&c->machine));
 	/* "reasons" only when the planner keyed one: older documents stay */
 	if (doc && json_object_size(reasons))
 		json_object_set(doc, "reasons", reasons);
@@ -427,6 +434,10 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 		 json_object_get(prov, "mix_file"));
 	copy_str(c->trace_sources, sizeof(c->trace_sources),
 		 json_object_get(prov, "trace_sources"));
+	if (tune_machine_from_json(json_object_get(prov, "machine"),
+				   json_object_get(prov, "bandwidth"),
+				   &c->machine, err, errlen))
+		return MEMCAL_ESYNTAX;
 	ids = json_object_get(prov, "profile_ids");
 	json_array_foreach(ids, i, v)
 		if (c->n_profiles < TUNE_MAX_WL)

@@ -31,7 +31,13 @@
  *   workloads  [{name, cpu, criticality, deadline_us, period_us, argv}]
  *   provenance {platform_id, calibration_run_id, overhead_run_id,
  *               overhead_method, profile_ids, mix_file, percentile,
- *               margin_pct, trace_sources}
+ *               margin_pct, trace_sources[, machine, bandwidth]}
+ *              machine: the board the plan was made on, item by item,
+ *              for 'memtune check' (machine.c: cpus, memory, smt, kernel,
+ *              memreg_version); bandwidth: the calibration's all-core
+ *              read figure {read_bps, cpus, n_cpus, variant,
+ *              buffer_bytes}; both absent
+ *              in older documents, whose items check reports "unknown"
  *   explain    [sentences: why each choice]
  *   reasons    {period, master: the explain sentence of that choice}
  *   warnings   [sentences]
@@ -136,6 +142,59 @@ struct tune_wl {
 	char argv_json[1024];
 };
 
+#define TUNE_MACHINE_MAX_CPUS 256
+
+/**
+ * struct tune_machine_cpu - one CPU as the machine's files describe it.
+ * @cpu:   OS CPU number.
+ * @kind:  the kind's label as calibrate's discovery names it
+ *         ("Cortex-A76"), "" when unknown.
+ * @pmu:   the event source serving it ("armv8_cortex_a76", "cpu"; "" none).
+ * @vendor, @family, @model, @stepping: x86 identity ("" / 0 on Arm).
+ * @implementer, @part, @variant, @revision: Arm MIDR fields (0 on x86).
+ */
+struct tune_machine_cpu {
+	int cpu;
+	char kind[64];
+	char pmu[64];
+	char vendor[16];
+	unsigned family, model, stepping;
+	unsigned implementer, part, variant, revision;
+};
+
+/**
+ * struct tune_machine - what 'memtune check' compares item by item; the
+ * plan records the calibrating machine's, check reads the target's.
+ * @present:     the document carried it (older ones do not).
+ * @n_cpus, @cpus: per CPU, lowest first.
+ * @mem_bytes:   MemTotal (0: unknown).
+ * @dimm_type, @dimm_speed: SMBIOS memory devices ("DDR4", "3200 MT/s"),
+ *               "unknown" when the firmware tables are absent or unreadable.
+ * @smt:         1 on, 0 off, -1 unknown.
+ * @kernel:      kernel release ("" unknown).
+ * @memreg_version: the memreg the configuration is made for, or (probed)
+ *               the loaded one's ("" when none is loaded).
+ * @bw_read_bps: the calibration's aggregate read bandwidth (0: none).
+ * @bw_cpus, @bw_n_cpus, @bw_variant: where and how it was measured.
+ * @bw_buffer_bytes: its buffer per CPU (0: unknown).
+ */
+struct tune_machine {
+	bool present;
+	int n_cpus;
+	struct tune_machine_cpu cpus[TUNE_MACHINE_MAX_CPUS];
+	uint64_t mem_bytes;
+	char dimm_type[32];
+	char dimm_speed[32];
+	int smt;
+	char kernel[128];
+	char memreg_version[32];
+	double bw_read_bps;
+	char bw_cpus[64];
+	int bw_n_cpus;
+	char bw_variant[16];
+	uint64_t bw_buffer_bytes;
+};
+
 /**
  * struct tune_config - the whole tuned configuration.
  * @mix, @created_at, @tool_version: identity.
@@ -160,6 +219,8 @@ struct tune_wl {
  * @n_explain, @explain, @n_warn, @warn: prose.
  * @reason:    per enum tune_reason, the explain sentence of that choice
  *             ("" when the planner gave none).
+ * @machine:   provenance for 'memtune check' (provenance.machine and
+ *             provenance.bandwidth).
  */
 struct tune_config {
 	char mix[128];
@@ -197,6 +258,7 @@ struct tune_config {
 	int n_warn;
 	char warn[TUNE_MAX_NOTES][TUNE_NOTE_LEN];
 	char reason[TUNE_NR_REASONS][TUNE_NOTE_LEN];
+	struct tune_machine machine;
 };
 
 /*
@@ -231,6 +293,11 @@ int tune_config_event_cpus(const struct tune_config *c, int cls, char *buf,
 		      size_t len);
 void tune_config_exempt_cpulist(const struct tune_config *c, char *buf,
 			   size_t len);
+/* machine.c */
+json_t *tune_machine_to_json(const struct tune_machine *m);
+json_t *tune_machine_bw_json(const struct tune_machine *m);
+int tune_machine_from_json(json_t *machine, json_t *bw, struct tune_machine *m,
+			   char *err, size_t errlen);
 /* config_print.c */
 void tune_config_print(FILE *f, const struct tune_config *c, int64_t id);
 

@@ -88,6 +88,12 @@
 
 #include "memreg_port.h"
 
+/*
+ * The module's version string (MODULE_VERSION, /sys/module/memreg/version);
+ * memtune records it in each configuration and 'memtune check' compares it.
+ */
+#define MEMREG_VERSION		"0.1.0"
+
 /* Fixed sizes (no allocation). */
 #define MEMREG_MAX_CPUS		64	/* CPU slots; a u64 bitmask covers them */
 #define MEMREG_NR_CLASSES	2

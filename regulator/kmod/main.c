@@ -400,4 +400,4 @@ module_init(mrk_init);
 module_exit(mrk_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("memreg: MemGuard-style per-core memory-bandwidth regulator");
-MODULE_VERSION("0.1.0");
+MODULE_VERSION(MEMREG_VERSION);

@@ -537,6 +537,14 @@ static const struct probe_case db_cases[] = {
 	{ "export: config file a directory", .tool = "memtune", .argv = { "export",
 	  "--format", "json", "--file", "@D/sub", NULL },
 	  .prepare = make_dir },
+	{ "check: config that does not exist", .tool = "memtune", .argv = { "check",
+	  "--config", "424242", "--db", "@D/m.db", NULL }, .flags = P_FIXTURE },
+	{ "check: config file missing", .tool = "memtune", .argv = { "check", "--file",
+	  "@D/nope.json", NULL }, .expect = "nope.json" },
+	{ "check: config file not JSON", .tool = "memtune", .argv = { "check", "--file",
+	  "@D/mix.yaml", NULL }, .mix = "name: x\n" },
+	{ "check: config file a directory", .tool = "memtune", .argv = { "check",
+	  "--file", "@D/sub", NULL }, .prepare = make_dir },
 };
 
 /* Outputs that cannot be written, or must be written through. */
@@ -626,6 +634,12 @@ static const struct probe_case option_cases[] = {
 	  NULL } },
 	{ "export --config text", .tool = "memtune", .argv = { "export", "--format", "json",
 	  "--config", "x", "--db", "@D/m.db", NULL }, .flags = P_FIXTURE },
+	{ "check --tolerance text", .tool = "memtune", .argv = { "check", "--tolerance",
+	  "ten", "--file", CONFIG_JSON, NULL }, .expect = "tolerance" },
+	{ "check --tolerance 100", .tool = "memtune", .argv = { "check", "--tolerance",
+	  "100", "--file", CONFIG_JSON, NULL }, .expect = "tolerance" },
+	{ "check --no-bandwidth with a value", .tool = "memtune", .argv = { "check",
+	  "--no-bandwidth=yes", "--file", CONFIG_JSON, NULL } },
 	{ "memcal unknown command", .tool = "memcal", .argv = { "calibrate", NULL },
 	  .expect = "calibrate" },
 	{ "memtune unknown command", .tool = "memtune", .argv = { "tune", NULL },

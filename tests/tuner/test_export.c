@@ -161,6 +161,12 @@ Test(export, systemd)
 
 	cr_assert(strstr(text, "ExecStart=/usr/bin/memtune apply --file "
 			 "/etc/memcal/tuned-config.json\n"), "%s", text);
+	/* apply checks first: a failing unit leaves memreg unloaded */
+	cr_assert(!strstr(text, "--force"), "%s", text);
+	cr_assert(strstr(text, "# apply runs 'memtune check' first: when an "
+			 "item fails"), "%s", text);
+	cr_assert(strstr(text, "memreg stays unloaded") &&
+		  strstr(text, "journalctl -u memreg-tune"), "%s", text);
 	cr_assert(strstr(text, "Type=oneshot\n"));
 	cr_assert(strstr(text, "[Install]\nWantedBy=multi-user.target\n"));
 	cr_assert_geq(w.n, 1);
