@@ -221,7 +221,7 @@ int cal_cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	int first, rc;
 
 	rc = cli_parse_options(ctx, argc, argv,
-			       "[--board FINGERPRINT|--all] [--k K]",
+			       "[--board FINGERPRINT] [--all] [--k K]",
 			       compare_options, compare_option, &a, &first);
 	if (rc)
 		return rc;
