@@ -64,26 +64,32 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
-/* figure_index - the column of @name in @fl, added when new; -1: no memory. */
-static long figure_index(struct fig_fleet *fl, const char *name)
+/*
+ * figure_index - the column of @name in @fl into *@c, added when new.
+ * Return: MEMCAL_OK or MEMCAL_ENOMEM.
+ */
+static int figure_index(struct fig_fleet *fl, const char *name, size_t *c)
 {
 	struct fig_fleet_figure nf = { 0 };
 
 	for (size_t i = 0; i < fl->n_figs; i++)
-		if (!strcmp(fl->figs[i].name, name))
-			return (long)i;
+		if (!strcmp(fl->figs[i].name, name)) {
+			*c = i;
+			return MEMCAL_OK;
+		}
 	snprintf(nf.name, sizeof(nf.name), "%s", name);
 	if (fig_push((void **)&fl->figs, &fl->n_figs, sizeof(nf), &nf))
-		return -1;
+		return MEMCAL_ENOMEM;
 	for (size_t u = 0; u < fl->n_units; u++) {
 		double *v = realloc(fl->units[u].v, fl->n_figs * sizeof(*v));
 
 		if (!v)
-			return -1;
+			return MEMCAL_ENOMEM;
 		v[fl->n_figs - 1] = NAN;
 		fl->units[u].v = v;
 	}
-	return (long)fl->n_figs - 1;
+	*c = fl->n_figs - 1;
+	return MEMCAL_OK;
 }
 
 /* row_name - "@label id id ... @value" into @buf. */
@@ -126,14 +132,13 @@ static int add_figures(struct fig_fleet *fl, size_t u, json_t *figs)
 				continue;
 			json_object_foreach(row, k, v) {
 				char name[sizeof(fl->figs[0].name)];
-				long c;
+				size_t c;
 
 				if (!json_is_real(v) || in_list(sec->skip, k) ||
 				    in_list(sec->ids, k))
 					continue;
 				row_name(sec, row, k, name, sizeof(name));
-				c = figure_index(fl, name);
-				if (c < 0)
+				if (figure_index(fl, name, &c))
 					return MEMCAL_ENOMEM;
 				if (isnan(fl->units[u].v[c]))
 					fl->units[u].v[c] = json_real_value(v);
