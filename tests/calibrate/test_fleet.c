@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fixture_db.h"
 #include "golden.h"
 #include "memcal_db.h"
 #include "memcal_db_cpu_kind.h"
@@ -504,4 +505,35 @@ Test(fleet, export_import_export_keeps_every_digit)
 		free(a);
 		free(b);
 	}
+}
+
+Test(fleet, a_run_older_than_units_exports_the_board_hostname_only)
+{
+	char path[128], err[512], *out;
+	struct fixture_ids ids;
+	memcal_db *h;
+	sqlite3 *s;
+	json_t *doc;
+
+	snprintf(path, sizeof(path), "%s/old.db", dir);
+	cr_assert_eq(fixture_db_create(path, &ids), 0);
+	cr_assert_eq(sqlite3_open(path, &s), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(s, FIXTURE_UNDO_V9 "PRAGMA user_version = 8",
+				  NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+	/* the upgrade a writing command does */
+	cr_assert_eq(memcal_db_open(path, 0, &h, err, sizeof(err)), 0, "%s",
+		     err);
+	memcal_db_close(h);
+	cr_assert_eq(sh(MEMCAL " --db old.db export --run 1", &out), 0);
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc);
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(doc,
+			 "unit"), "hostname")), "board");
+	cr_expect(json_is_null(json_object_get(json_object_get(doc, "unit"),
+					       "machine_id")));
+	cr_expect(json_is_null(json_object_get(json_object_get(doc, "unit"),
+					       "serial")));
+	json_decref(doc);
+	free(out);
 }
