@@ -537,3 +537,45 @@ Test(fleet, a_run_older_than_units_exports_the_board_hostname_only)
 	json_decref(doc);
 	free(out);
 }
+
+Test(fleet, the_report_has_a_fleet_section_with_the_flagged_unit)
+{
+	char path[128], *out, *html;
+	json_t *doc, *fl;
+	int rc;
+
+	free(import_all(&rc));
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(sh(MEMCAL " --db fleet.db report --run 11 --out r.html",
+			NULL), 0);
+	snprintf(path, sizeof(path), "%s/r.html", dir);
+	html = slurp(path);
+	cr_assert_not_null(strstr(html, "<h2 id=\"fleet\">Fleet</h2>"));
+	cr_expect_not_null(strstr(html, "<li>rpi5-07 (run 16): bw read core 0"
+				  " median_bps"));
+	cr_expect_null(strstr(html, "<li>rpi5-02"), "only rpi5-07 is flagged");
+	cr_expect_not_null(strstr(html, "rpi5-02 (this report)"));
+	free(html);
+	cr_assert_eq(sh(MEMCAL " --db fleet.db report --run 11 --format json",
+			&out), 0);
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc);
+	fl = json_object_get(doc, "fleet");
+	cr_expect_eq(json_integer_value(json_object_get(fl, "unit_count")),
+		     FLEET_UNITS);
+	for (size_t i = 0; i < json_array_size(json_object_get(fl, "outliers"));
+	     i++)
+		cr_expect_str_eq(json_string_value(json_object_get(
+			json_array_get(json_object_get(fl, "outliers"), i),
+			"unit")), "rpi5-07");
+	json_decref(doc);
+	free(out);
+	/* one unit of a board: no fleet section */
+	cr_assert_eq(sh(MEMCAL " --db fleet.db report --run 8 --format json",
+			&out), 0);
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc);
+	cr_expect_null(json_object_get(doc, "fleet"));
+	json_decref(doc);
+	free(out);
+}
