@@ -10,7 +10,9 @@
  * the planted unit and only it is flagged).  Importing again adds
  * nothing; a malformed or newer document is refused and leaves the
  * database as it was; export, import, export gives the same figures
- * digit for digit.
+ * digit for digit.  A document the database refuses (a negative figure
+ * under a valid key) leaves nothing, and the one before it stays.  The
+ * calibration report of a fleet unit gets the fleet section.
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -29,6 +31,7 @@
 #include "memcal_db_mix.h"
 #include "memcal_db_selfcheck.h"
 #include "memcal_db_unit.h"
+#include "memcal_figures.h"
 #include "replay.h"
 
 #define BOARDS MEMCAL_SOURCE_DIR "/tests/fixtures/boards/"
@@ -578,4 +581,48 @@ Test(fleet, the_report_has_a_fleet_section_with_the_flagged_unit)
 	cr_expect_null(json_object_get(doc, "fleet"));
 	json_decref(doc);
 	free(out);
+}
+
+Test(fleet, a_document_the_database_refuses_leaves_nothing_and_earlier_stay)
+{
+	char path[128], key[65], *before, *after, *out;
+	json_error_t je;
+	json_t *doc, *bw;
+	int rc;
+
+	/* a well-formed document with a current key, and a negative figure */
+	snprintf(path, sizeof(path), "%s/zen5-board.json", dir);
+	doc = json_load_file(path, 0, &je);
+	cr_assert_not_null(doc, "%s", je.text);
+	bw = json_array_get(json_object_get(json_object_get(doc, "figures"),
+					    "bandwidth"), 0);
+	json_object_set_new(bw, "median_bps", json_real(-1e9));
+	cr_assert_eq(fig_doc_key(doc, key), 0);
+	json_object_set_new(doc, "content_key", json_string(key));
+	snprintf(path, sizeof(path), "%s/negative.json", dir);
+	cr_assert_eq(json_dump_file(doc, path, JSON_INDENT(2) |
+				    JSON_REAL_PRECISION(12)), 0);
+	json_decref(doc);
+	before = dump("unit-zen4-board.db");
+	rc = sh(MEMCAL " --db unit-zen4-board.db import rpi5-02.json"
+		" negative.json 2>&1", &out);
+	cr_assert_eq(rc, 1, "%s", out);
+	cr_expect_not_null(strstr(out, "rpi5-02.json: imported as run 2"), "%s",
+			   out);
+	cr_expect_not_null(strstr(out, "negative.json: refused, nothing "
+				  "stored: "), "%s", out);
+	free(out);
+	after = dump("unit-zen4-board.db");
+	cr_expect_str_neq(before, after, "rpi5-02 was stored");
+	cr_assert_eq(sh(MEMCAL " --db unit-zen4-board.db show --json", &out), 0);
+	doc = json_loads(out, 0, NULL);
+	cr_assert_not_null(doc);
+	cr_expect_eq(json_array_size(json_object_get(json_object_get(doc,
+		     "result"), "runs")), 2, "the unit's run and rpi5-02's");
+	cr_expect_eq(json_array_size(json_object_get(json_object_get(doc,
+		     "result"), "platforms")), 2, "zen4 and rpi5, no zen5");
+	json_decref(doc);
+	free(out);
+	free(before);
+	free(after);
 }
