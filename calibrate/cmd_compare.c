@@ -49,8 +49,8 @@ static int compare_option(struct cli_ctx *ctx, int key, const char *arg,
 	case OPT_BOARD:
 		if (!arg[0])
 			return cli_error(ctx, CLI_EXIT_USAGE, "--board needs a "
-					 "fingerprint ('memcal show' lists "
-					 "them)");
+					 "fingerprint ('memcal compare --all' "
+					 "lists them)");
 		a->board = arg;
 		return 0;
 	case OPT_ALL:
@@ -239,11 +239,14 @@ int cal_cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 		b.prefix = a.board;
 		rc = memcal_db_platform_list(db, pick_board, &b);
 		if (!rc && a.board && b.matches != 1) {
-			rc = cli_error(ctx, CLI_EXIT_USAGE, "--board '%s' "
-				       "matches %zu boards: give %s of the "
-				       "fingerprint ('memcal show' lists them)",
-				       a.board, b.matches, b.matches ?
-				       "more" : "a prefix");
+			rc = b.matches ?
+			     cli_error(ctx, CLI_EXIT_USAGE, "--board '%s' "
+				       "matches %zu boards: give more of the "
+				       "fingerprint", a.board, b.matches) :
+			     cli_error(ctx, CLI_EXIT_USAGE, "--board '%s' "
+				       "matches no board in %s ('memcal "
+				       "compare --all' lists them)", a.board,
+				       memcal_db_path(db));
 			goto out;
 		}
 	} else {

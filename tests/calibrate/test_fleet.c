@@ -389,6 +389,21 @@ Test(fleet, compare_names_the_planted_outlier_and_only_it)
 			"unit")), "rpi5-07");
 	json_decref(doc);
 	free(json);
+	/* bad input: usage errors that say why */
+	cr_expect_eq(sh(MEMCAL " --db fleet.db compare --board nope 2>&1",
+			&out), 2);
+	cr_expect_not_null(strstr(out, "matches no board"), "%s", out);
+	free(out);
+	cr_expect_eq(sh(MEMCAL " --db fleet.db compare --k 0 2>&1", &out), 2);
+	free(out);
+	cr_expect_eq(sh(MEMCAL " --db fleet.db compare --all --board r 2>&1",
+			&out), 2);
+	free(out);
+	cr_expect_eq(sh(MEMCAL " --db fleet.db export 2>&1", &out), 2);
+	cr_expect_not_null(strstr(out, "--run ID is required"), "%s", out);
+	free(out);
+	cr_expect_eq(sh(MEMCAL " --db fleet.db import 2>&1", &out), 2);
+	free(out);
 	/* every other board: one unit, cannot be judged */
 	cr_assert_eq(sh(MEMCAL " --db fleet.db compare --all", &out), 0);
 	golden_check(GOLDEN "compare-all.txt", out);
