@@ -11,5 +11,8 @@
 int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 int cal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv);
 int cal_cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int cal_cmd_export(struct cli_ctx *ctx, int argc, char **argv);
+int cal_cmd_import(struct cli_ctx *ctx, int argc, char **argv);
+int cal_cmd_compare(struct cli_ctx *ctx, int argc, char **argv);
 
 #endif /* MEMCAL_CMDS_H */

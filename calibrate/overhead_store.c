@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "unit_id.h"
 
 /*
  * cal_overhead_store - the points and models of @r into run @run_id, inside
@@ -63,6 +64,12 @@ int cal_overhead_record(memcal_db *db, const struct memcal_topology *t,
 	if (!rc) {
 		run.platform_id = plat.id;
 		rc = memcal_db_run_store(db, &run);
+	}
+	if (!rc) {
+		struct memcal_unit u;
+
+		cal_unit_here(&plat, NULL, &u);
+		rc = memcal_db_unit_store(db, run.id, &u);
 	}
 	if (!rc)
 		rc = cal_overhead_store(db, run.id, r);

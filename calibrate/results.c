@@ -5,6 +5,7 @@
  */
 #include "results.h"
 #include "overhead.h"
+#include "unit_id.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,12 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 		return rc;
 	r->run.platform_id = r->platform.id;
 	rc = memcal_db_run_store(db, &r->run);
+	if (!rc) {
+		struct memcal_unit u;
+
+		cal_unit_here(&r->platform, NULL, &u);
+		rc = memcal_db_unit_store(db, r->run.id, &u);
+	}
 	for (size_t i = 0; !rc && i < r->n_bw; i++)
 		rc = memcal_db_bw_store(db, r->run.id, &r->bw[i]);
 	for (size_t i = 0; !rc && i < r->n_lat; i++)

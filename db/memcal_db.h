@@ -27,7 +27,7 @@
 #include "memcal_status.h"
 
 /* Current schema version written by this build. */
-#define MEMCAL_DB_SCHEMA_VERSION 9
+#define MEMCAL_DB_SCHEMA_VERSION 10
 
 /* Open flags. */
 #define MEMCAL_DB_OPEN_CREATE	0x1	/* create file (and parent dir) */

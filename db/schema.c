@@ -385,6 +385,25 @@ static const char *const migrations[] = {
 	 * a dynamic type number changes with the kernel.
 	 */
 	"ALTER TABLE pmu_event ADD COLUMN perf_pmu TEXT NOT NULL DEFAULT '';",
+
+	/*
+	 * 9 -> 10: the unit (one physical board of a board type) a run
+	 * measured, and whether the run was imported from another unit's
+	 * document: its content key keeps a run from being stored twice.
+	 */
+	"CREATE TABLE run_unit ("
+	"  run_id INTEGER PRIMARY KEY REFERENCES calibration_run(id)"
+	"    ON DELETE CASCADE,"
+	"  hostname TEXT NOT NULL,"
+	"  machine_id TEXT NOT NULL,"
+	"  serial TEXT NOT NULL,"
+	"  kernel TEXT NOT NULL,"
+	"  content_key TEXT UNIQUE CHECK (content_key IS NULL OR"
+	"    length(content_key) = 64),"
+	"  imported_at TEXT,"
+	"  imported_from TEXT NOT NULL DEFAULT '',"
+	"  CHECK ((imported_at IS NULL) = (content_key IS NULL))"
+	") STRICT;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -22,7 +22,8 @@ static const char css[] =
 	"td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;"
 	"vertical-align:top}th{background:#f3f3f3}td.num{text-align:right;"
 	"font-variant-numeric:tabular-nums}"
-	"table.kv th{width:210px}"
+	"table.kv th{width:210px}.wide{overflow-x:auto}"
+	"td.out{background:#fde0dc;font-weight:bold}"
 	".warn{background:#fff4e5;border-left:4px solid #e69f00;padding:6px"
 	" 12px;margin:12px 0}.absent{background:#f4f4f4;border-left:4px solid"
 	" #888;padding:6px 12px;margin:12px 0}"
@@ -313,6 +314,8 @@ int report_write_html(FILE *f, const struct report *r)
 	rc = charts(f, r);
 	if (!rc)
 		rc = report_write_html_tables(f, r);
+	if (!rc && !tuning)
+		rc = report_write_fleet_html(f, r);
 	fputs("</body>\n</html>\n", f);
 	if (rc)
 		return rc;

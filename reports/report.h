@@ -93,6 +93,8 @@ struct report_lms_trace {
  * @res, @n_res: its per-workload results.
  * @jl, @n_jl:   its per-job latency distributions (report_job_latency.c).
  * @lms:         the LMS trace, if any.
+ * @have_fleet:  the database holds two or more units of @platform.
+ * @fleet:       those units, judged (report_fleet.c).
  * @warnings, @n_warnings: what the reader must keep in mind.
  * @missing, @n_missing: what the database lacks for this report.
  */
@@ -122,6 +124,8 @@ struct report {
 	struct memcal_job_latency *jl;
 	size_t n_jl;
 	struct report_lms_trace lms;
+	bool have_fleet;
+	struct fig_fleet fleet;
 
 	char warnings[REPORT_MAX_NOTES][REPORT_NOTE_LEN];
 	size_t n_warnings;
@@ -178,6 +182,8 @@ json_t *report_job_latency_json(const struct report *r);
  * Renderers.  Each returns MEMCAL_OK, MEMCAL_ENOMEM or MEMCAL_EIO.
  */
 int report_write_html(FILE *f, const struct report *r);
+int report_load_fleet(struct report *r, memcal_db *db);
+int report_write_fleet_html(FILE *f, const struct report *r);
 int report_write_html_tables(FILE *f, const struct report *r);
 int report_write_csv(FILE *f, const struct report *r);
 json_t *report_to_json(const struct report *r);

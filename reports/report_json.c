@@ -190,6 +190,8 @@ json_t *report_to_json(const struct report *r)
 							&r->overhead_run));
 	json_object_set_new(o, "summary", summary_json(r));
 	calibration_json(o, r);
+	if (r->have_fleet && !(r->tool && !strcmp(r->tool, "memtune")))
+		json_object_set_new(o, "fleet", fig_fleet_json(&r->fleet));
 	if (r->tool && !strcmp(r->tool, "memtune"))
 		tuning_json(o, r);
 	json_object_set_new(o, "warnings", notes((const char (*)

@@ -266,6 +266,8 @@ int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
 	} else if (!rc && r->have_overhead_run) {
 		rc = fig_run_load(db, r->overhead_run.id, &r->ovh);
 	}
+	if (!rc)
+		rc = report_load_fleet(r, db);
 	if (rc)
 		return rc;
 	check_warnings(r);
@@ -289,6 +291,7 @@ void report_free(struct report *r)
 	json_decref(r->doc);
 	fig_run_free(&r->cal);
 	fig_run_free(&r->ovh);
+	fig_fleet_free(&r->fleet);
 	free(r->cores);
 	free(r->res);
 	report_job_latency_free(r);

@@ -30,6 +30,7 @@
 #include "memcal_db_mix.h"
 #include "memcal_db_selfcheck.h"
 #include "memcal_db_tune.h"
+#include "memcal_db_unit.h"
 
 /**
  * struct fig_run - every figure row of one run (arrays malloc'd by
@@ -77,6 +78,106 @@ struct fig_run {
 int fig_push(void **arr, size_t *n, size_t elem, const void *item);
 int fig_run_load(memcal_db *db, int64_t run_id, struct fig_run *f);
 void fig_run_free(struct fig_run *f);
+
+/* doc_read.c: the read side of fig_run_json(), and storing a run's rows. */
+int fig_run_from_json(json_t *fig, struct fig_run *f, char *err, size_t len);
+int fig_run_store(memcal_db *db, int64_t run_id, const struct fig_run *f);
+
+/*
+ * document.c: the portable document of one calibration.  A reader takes
+ * any minor version of its major and refuses a newer major.
+ */
+#define FIG_DOC_MAJOR 1
+#define FIG_DOC_SCHEMA "memcal.calibration/1"
+/* The significant digits the document is written with (cli_json_dumpf()). */
+#define FIG_DOC_PRECISION 12
+
+/**
+ * struct fig_doc - one document read by fig_doc_parse().
+ * @platform: the board type (topology_json malloc'd).
+ * @unit:     the unit, with the document's content key.
+ * @run:      the run row (params_json and notes malloc'd).
+ * @fig:      its figures.
+ */
+struct fig_doc {
+	struct memcal_platform platform;
+	struct memcal_unit unit;
+	struct memcal_run run;
+	struct fig_run fig;
+};
+
+int fig_doc_key(json_t *doc, char key[65]);
+int fig_doc_build(memcal_db *db, int64_t run_id, const char *exporter,
+		  json_t **out);
+int fig_doc_parse(json_t *doc, struct fig_doc *d, char *err, size_t len);
+void fig_doc_free(struct fig_doc *d);
+int fig_doc_store(memcal_db *db, struct fig_doc *d, const char *from,
+		  const char *now, int64_t *run_id);
+
+/*
+ * fleet.c: the units of one board type side by side, and the outliers
+ * among them: per figure, |x - median| > k * 1.4826 * MAD, the MAD at
+ * least FIG_FLEET_MAD_FLOOR of the median.
+ */
+#define FIG_FLEET_K_DEFAULT 3.5
+#define FIG_FLEET_MAD_FLOOR 0.01
+#define FIG_FLEET_MIN_UNITS 3
+
+/**
+ * struct fig_fleet_figure - one figure (column) over the units.
+ * @name:       "bw read core 0 median_bps" (section, row, value).
+ * @n:          units that have it.
+ * @median, @mad: over those units.
+ * @threshold:  k * 1.4826 * the floored MAD.
+ * @judged:     at least FIG_FLEET_MIN_UNITS units have it.
+ * @n_outliers: units flagged on it.
+ */
+struct fig_fleet_figure {
+	char name[96];
+	size_t n;
+	double median, mad, threshold;
+	bool judged;
+	size_t n_outliers;
+};
+
+/**
+ * struct fig_fleet_unit - one unit (row).
+ * @run_id:     its newest full or quick run.
+ * @started_at: when that run started.
+ * @unit:       its identity (a run without one: the board's hostname).
+ * @v:          its value of each figure, NaN where it has none.
+ * @n_outliers: figures it is flagged on.
+ */
+struct fig_fleet_unit {
+	int64_t run_id;
+	char started_at[32];
+	struct memcal_unit unit;
+	double *v;
+	size_t n_outliers;
+};
+
+/**
+ * struct fig_fleet - the units of one board type.
+ * @platform_id, @platform: the board type.
+ * @units, @n_units: the units, by hostname.
+ * @figs, @n_figs:   the figures, in the order first seen.
+ * @k:               the rule's k (fig_fleet_judge()).
+ */
+struct fig_fleet {
+	int64_t platform_id;
+	struct memcal_platform platform;
+	struct fig_fleet_unit *units;
+	size_t n_units;
+	struct fig_fleet_figure *figs;
+	size_t n_figs;
+	double k;
+};
+
+int fig_fleet_load(memcal_db *db, int64_t platform_id, struct fig_fleet *fl);
+int fig_fleet_judge(struct fig_fleet *fl, double k);
+bool fig_fleet_outlier(const struct fig_fleet *fl, size_t u, size_t c);
+json_t *fig_fleet_json(const struct fig_fleet *fl);
+void fig_fleet_free(struct fig_fleet *fl);
 
 /* summary.c: headline figures derived from the rows. */
 double fig_bw_at(const struct fig_run *f, const char *kind, int n_cpus,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -254,6 +255,30 @@ static void check_selfchecks(json_t *res)
 	}
 }
 
+/*
+ * check_unit - run 1 records the unit that measured it: this hostname and
+ * /etc/machine-id as read here (empty when unreadable), not imported.
+ */
+static void check_unit(void)
+{
+	char got[512], want[512], mid[64] = "";
+	struct utsname u;
+	FILE *f = fopen("/etc/machine-id", "r");
+
+	if (f) {
+		if (!fgets(mid, sizeof(mid), f))
+			mid[0] = '\0';
+		mid[strcspn(mid, "\n")] = '\0';
+		fclose(f);
+	}
+	cr_assert_eq(uname(&u), 0);
+	snprintf(want, sizeof(want), "%s|%s|-|-;", u.nodename, mid);
+	stored_rows("SELECT hostname, machine_id, coalesce(content_key, '-'),"
+		    " coalesce(imported_at, '-') FROM run_unit WHERE"
+		    " run_id = 1", '|', got, sizeof(got));
+	cr_expect_str_eq(got, want);
+}
+
 Test(run_cli, tiny_quick_run_stores_one_run, .timeout = 120)
 {
 	static char out[1 << 20];
@@ -275,6 +300,7 @@ Test(run_cli, tiny_quick_run_stores_one_run, .timeout = 120)
 	check_selfchecks(doc);
 	json_decref(doc);
 	cr_expect_eq(runs_stored(), 1);
+	check_unit();
 	cr_expect_eq(run(NULL, TINY " --cores 0", out, sizeof(out), false), 0,
 		     "%s", out);
 	cr_expect(strstr(out, "stored as run 2") != NULL, "%s", out);

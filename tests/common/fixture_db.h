@@ -23,10 +23,16 @@ struct fixture_ids {
 };
 
 /*
+ * FIXTURE_UNDO_V10 - SQL taking a current database back to schema 9 (no
+ * run_unit).  It sets no user_version: the caller does.
+ */
+#define FIXTURE_UNDO_V10 "DROP TABLE run_unit;"
+
+/*
  * FIXTURE_UNDO_V9 - SQL taking a current database back to schema 8 (no
  * pmu_event.perf_pmu).  It sets no user_version: the caller does.
  */
-#define FIXTURE_UNDO_V9 \
+#define FIXTURE_UNDO_V9 FIXTURE_UNDO_V10 \
 	"ALTER TABLE pmu_event DROP COLUMN perf_pmu;"
 
 /*
