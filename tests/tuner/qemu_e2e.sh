@@ -27,7 +27,8 @@
 # memreg.ko is built from the DKMS tree of a deployment bundle (memtune
 # export --format bundle), which the guest's bundle checks
 # (tests/kernel/guest/bundle_e2e.sh) get as /bundle-src, with memcal and
-# the export tests' configuration as another board's (/cfg-other.json).
+# the export tests' configuration as another board's (/cfg-other.json)
+# and the plan without this host's machine record (/cfg-unit.json).
 # Pass/fail from the guest's MEMTUNE-PLAN and MEMTUNE-CHECK lines
 # (scripts/qemu/lib.sh).  Exit 0 all PASS, 1 a failure, 77 a missing tool.
 set -u
@@ -139,6 +140,9 @@ for d in kmod core; do
 		-o -name Makefile -o -name dkms.conf \) -exec cp {} "$root/bundle-src/$d/" \;
 done
 cp "$src/tests/fixtures/export/config.json" "$root/cfg-other.json"
+# the bundle's unit: the plan without this host's machine record
+jq 'del(.provenance.machine, .provenance.bandwidth)' "$work/cfg.json" > "$root/cfg-unit.json" ||
+	die "jq could not rewrite cfg.json"
 cp "$src/tests/kernel/guest/bundle_e2e.sh" "$root/bundle_e2e.sh"
 cp "$src/tests/kernel/guest/memtune_e2e.sh" "$root/init"
 chmod 755 "$root/init"
