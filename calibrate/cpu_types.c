@@ -5,7 +5,7 @@
  * boards replay anywhere.
  *
  * File map:
- *   roots and file reading      cal_procfs_root(), read_text()
+ *   roots and file reading      cal_procfs_root(), cal_read_text()
  *   per-CPU identity            read_cpuinfo(), read_midrs()
  *   grouping into kinds         group_arm(), group_x86()
  *   PMU of a kind               find_event_source()
@@ -61,11 +61,10 @@ const char *cal_procfs_root(void)
 }
 
 /*
- * read_text - the first line of @root/@rel into @buf, newline cut; 0,
+ * cal_read_text - the first line of @root/@rel into @buf, newline cut; 0,
  * MEMCAL_ECANTOPEN or MEMCAL_EIO.
  */
-static int read_text(const char *root, const char *rel, char *buf,
-		     size_t len)
+int cal_read_text(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[512];
 	FILE *f;
@@ -85,19 +84,22 @@ static int read_text(const char *root, const char *rel, char *buf,
 	return 0;
 }
 
-/* value_of - the text after "key<spaces>:" in @line, or NULL. */
-static const char *value_of(const char *line, const char *key)
+/*
+ * cal_cpuinfo_value - the text after "key<spaces>:" in the /proc/cpuinfo
+ * @line, or NULL ("model" is not "model name").
+ */
+const char *cal_cpuinfo_value(const char *line, const char *key)
 {
 	size_t n = strlen(key);
 
-	if (strncmp(line, key, n) || !strchr(" \t:", line[n]))
+	if (strncmp(line, key, n))
 		return NULL;
-	line = strchr(line + n, ':');
-	if (!line)
+	for (line += n; *line == ' ' || *line == '\t'; line++)
+		;
+	if (*line != ':')
 		return NULL;
-	line++;
-	while (*line == ' ' || *line == '\t')
-		line++;
+	for (line++; *line == ' ' || *line == '\t'; line++)
+		;
 	return line;
 }
 
@@ -121,21 +123,21 @@ static int read_cpuinfo(struct cpuinfo *ci)
 		const char *v;
 
 		line[strcspn(line, "\n")] = '\0';
-		if ((v = value_of(line, "processor"))) {
+		if ((v = cal_cpuinfo_value(line, "processor"))) {
 			cpu = strtol(v, NULL, 10);
 			if (cpu >= 0 && cpu < MAX_CPUS)
 				ci->cpu[cpu].seen = true;
 		} else if (cpu < 0 || cpu >= MAX_CPUS) {
 			continue;
-		} else if ((v = value_of(line, "CPU implementer"))) {
+		} else if ((v = cal_cpuinfo_value(line, "CPU implementer"))) {
 			ci->cpu[cpu].implementer = (unsigned)strtoul(v, NULL, 0);
-		} else if ((v = value_of(line, "CPU part"))) {
+		} else if ((v = cal_cpuinfo_value(line, "CPU part"))) {
 			ci->cpu[cpu].part = (unsigned)strtoul(v, NULL, 0);
-		} else if ((v = value_of(line, "vendor_id")) && !ci->vendor[0]) {
+		} else if ((v = cal_cpuinfo_value(line, "vendor_id")) && !ci->vendor[0]) {
 			snprintf(ci->vendor, sizeof(ci->vendor), "%s", v);
-		} else if ((v = value_of(line, "cpu family")) && !ci->family) {
+		} else if ((v = cal_cpuinfo_value(line, "cpu family")) && !ci->family) {
 			ci->family = (unsigned)strtoul(v, NULL, 10);
-		} else if ((v = value_of(line, "model")) && !ci->model) {
+		} else if ((v = cal_cpuinfo_value(line, "model")) && !ci->model) {
 			ci->model = (unsigned)strtoul(v, NULL, 10);
 		}
 	}
@@ -156,7 +158,7 @@ static void read_midrs(struct cpuinfo *ci)
 
 		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%u/regs/"
 			 "identification/midr_el1", c);
-		if (read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
+		if (cal_read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
 			continue;
 		midr = strtoull(buf, NULL, 0);
 		ci->cpu[c].seen = true;
@@ -174,7 +176,7 @@ static int read_cpulist(const char *root, const char *rel, uint32_t *cpus,
 {
 	char buf[1024];
 	const char *why;
-	int rc = read_text(root, rel, buf, sizeof(buf));
+	int rc = cal_read_text(root, rel, buf, sizeof(buf));
 
 	if (!rc)
 		rc = cli_parse_u32_list(buf, 0, MAX_CPUS - 1, cpus, MAX_CPUS, n,
@@ -354,7 +356,7 @@ static void find_event_source(struct memcal_cpu_type *k)
 			continue;
 		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/cpus",
 			 e->d_name);
-		if (read_text(memcal_platform_sysfs_root(), rel, list, sizeof(list))) {
+		if (cal_read_text(memcal_platform_sysfs_root(), rel, list, sizeof(list))) {
 			if (!fallback[0] || strcmp(e->d_name, fallback) < 0)
 				snprintf(fallback, sizeof(fallback), "%.63s",
 					 e->d_name);
@@ -374,7 +376,7 @@ static void find_event_source(struct memcal_cpu_type *k)
 
 		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type",
 			 k->perf_pmu);
-		if (!read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
+		if (!cal_read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
 			k->perf_type = atoi(buf);
 	}
 }

@@ -75,6 +75,8 @@ struct memcal_cpu_types {
 };
 
 const char *cal_procfs_root(void);
+int cal_read_text(const char *root, const char *rel, char *buf, size_t len);
+const char *cal_cpuinfo_value(const char *line, const char *key);
 int cal_cpu_types_discover(struct memcal_cpu_types *t);
 const struct memcal_pmu_candidate *
 cal_pmu_documented(const struct memcal_pmu_family *f, const char *traffic);

@@ -29,44 +29,6 @@
 #include "memcal_db.h"
 #include "memcal_platform.h"
 
-/* read_line - first line of @root/@rel into @buf; 0 or MEMCAL_ECANTOPEN. */
-static int read_line(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[1024];
-	FILE *f;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >=
-	    sizeof(path))
-		return MEMCAL_ECANTOPEN;
-	f = fopen(path, "r");
-	if (!f)
-		return MEMCAL_ECANTOPEN;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return MEMCAL_EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* value_of - the text after "key<blanks>:" in @line, or NULL ("model"
- * is not "model name"). */
-static const char *value_of(const char *line, const char *key)
-{
-	size_t n = strlen(key);
-
-	if (strncmp(line, key, n))
-		return NULL;
-	for (line += n; *line == ' ' || *line == '\t'; line++)
-		;
-	if (*line != ':')
-		return NULL;
-	for (line++; *line == ' ' || *line == '\t'; line++)
-		;
-	return line;
-}
-
 /* cpu_slot - @m's entry for OS CPU @cpu, added in order; NULL when full. */
 static struct tune_machine_cpu *cpu_slot(struct tune_machine *m, long cpu)
 {
@@ -102,25 +64,25 @@ static void read_cpuinfo(struct tune_machine *m)
 		const char *v;
 
 		line[strcspn(line, "\n")] = '\0';
-		if ((v = value_of(line, "processor")))
+		if ((v = cal_cpuinfo_value(line, "processor")))
 			p = cpu_slot(m, strtol(v, NULL, 10));
 		else if (!p)
 			continue;
-		else if ((v = value_of(line, "vendor_id")))
+		else if ((v = cal_cpuinfo_value(line, "vendor_id")))
 			snprintf(p->vendor, sizeof(p->vendor), "%s", v);
-		else if ((v = value_of(line, "cpu family")))
+		else if ((v = cal_cpuinfo_value(line, "cpu family")))
 			p->family = (unsigned)strtoul(v, NULL, 10);
-		else if ((v = value_of(line, "model")))
+		else if ((v = cal_cpuinfo_value(line, "model")))
 			p->model = (unsigned)strtoul(v, NULL, 10);
-		else if ((v = value_of(line, "stepping")))
+		else if ((v = cal_cpuinfo_value(line, "stepping")))
 			p->stepping = (unsigned)strtoul(v, NULL, 10);
-		else if ((v = value_of(line, "CPU implementer")))
+		else if ((v = cal_cpuinfo_value(line, "CPU implementer")))
 			p->implementer = (unsigned)strtoul(v, NULL, 0);
-		else if ((v = value_of(line, "CPU variant")))
+		else if ((v = cal_cpuinfo_value(line, "CPU variant")))
 			p->variant = (unsigned)strtoul(v, NULL, 0);
-		else if ((v = value_of(line, "CPU part")))
+		else if ((v = cal_cpuinfo_value(line, "CPU part")))
 			p->part = (unsigned)strtoul(v, NULL, 0);
-		else if ((v = value_of(line, "CPU revision")))
+		else if ((v = cal_cpuinfo_value(line, "CPU revision")))
 			p->revision = (unsigned)strtoul(v, NULL, 0);
 	}
 	fclose(f);
@@ -137,7 +99,7 @@ static void read_midrs(struct tune_machine *m)
 
 		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/regs/"
 			 "identification/midr_el1", c);
-		if (read_line(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
+		if (cal_read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
 			continue;
 		p = cpu_slot(m, c);
 		if (!p)
@@ -353,7 +315,7 @@ static int read_smt(void)
 	char buf[32], err[256];
 	int smt = -1;
 
-	if (!read_line(memcal_platform_sysfs_root(),
+	if (!cal_read_text(memcal_platform_sysfs_root(),
 		       "devices/system/cpu/smt/active", buf, sizeof(buf)) &&
 	    (!strcmp(buf, "0") || !strcmp(buf, "1")))
 		return buf[0] == '1';
@@ -383,10 +345,10 @@ void tune_machine_probe(struct tune_machine *m)
 	read_dimms(m);
 	m->mem_bytes = read_mem_total();
 	m->smt = read_smt();
-	if (read_line(cal_procfs_root(), "sys/kernel/osrelease", m->kernel,
+	if (cal_read_text(cal_procfs_root(), "sys/kernel/osrelease", m->kernel,
 		      sizeof(m->kernel)))
 		m->kernel[0] = '\0';
-	if (read_line(memcal_platform_sysfs_root(), "module/memreg/version",
+	if (cal_read_text(memcal_platform_sysfs_root(), "module/memreg/version",
 		      m->memreg_version, sizeof(m->memreg_version)))
 		m->memreg_version[0] = '\0';
 }
