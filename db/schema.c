@@ -377,6 +377,13 @@ static const char *const migrations[] = {
 	"INSERT INTO job_latency_v8 SELECT * FROM job_latency;"
 	"DROP TABLE job_latency;"
 	"ALTER TABLE job_latency_v8 RENAME TO job_latency;",
+
+	/* 8 -> 9: the spread of every bandwidth figure (NULL: not measured,
+	 * a run before this version) and whether it stayed wide. */
+	"ALTER TABLE bandwidth ADD COLUMN spread REAL"
+	"  CHECK (spread IS NULL OR spread >= 0);"
+	"ALTER TABLE bandwidth ADD COLUMN spread_wide INTEGER NOT NULL"
+	"  DEFAULT 0 CHECK (spread_wide IN (0, 1));",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

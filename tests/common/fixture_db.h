@@ -23,12 +23,20 @@ struct fixture_ids {
 };
 
 /*
+ * FIXTURE_UNDO_V9 - SQL taking a current database back to schema 8 (no
+ * spread columns in bandwidth).  It sets no user_version.
+ */
+#define FIXTURE_UNDO_V9 \
+	"ALTER TABLE bandwidth DROP COLUMN spread;" \
+	"ALTER TABLE bandwidth DROP COLUMN spread_wide;"
+
+/*
  * FIXTURE_UNDO_V8 - SQL taking a current database back to schema 7 (no
  * guaranteed_bandwidth, no static validation columns, a job_latency that
  * knows no 'static' condition), for tests of older migrations.  It sets
  * no user_version: the caller does.
  */
-#define FIXTURE_UNDO_V8 \
+#define FIXTURE_UNDO_V8 FIXTURE_UNDO_V9 \
 	"DROP TABLE guaranteed_bandwidth;" \
 	"ALTER TABLE validation_result DROP COLUMN static_ns;" \
 	"ALTER TABLE validation_result DROP COLUMN static_deadline_misses;" \
