@@ -159,6 +159,16 @@ static int measure_point(struct run_state *s, const char *scope,
 	row.max_bps = res.agg.max;
 	row.spread = res.agg.spread;
 	row.spread_wide = res.agg.spread > MEMCAL_SPREAD_WIDE;
+	if (row.spread_wide) {
+		char note[256];
+
+		snprintf(note, sizeof(note), "wide spread: %s +-%.1f%% after %u "
+			 "repetitions (above %.0f%%): the figure may not repeat",
+			 what, res.agg.spread * 100, res.agg.n,
+			 MEMCAL_SPREAD_WIDE * 100);
+		if (cal_result_note(s->r, note))
+			return MEMCAL_ENOMEM;
+	}
 	return cal_result_add_bw(s->r, &row) ? MEMCAL_ENOMEM : 0;
 }
 
