@@ -11,7 +11,7 @@
 # Rows: read, ordinary-store write, non-temporal write, copy, and the
 # random-line read of the guaranteed bandwidth; one core and all cores.
 # Every run measures each row with memcal (memcal-bwbench: a full run's
-# repetitions, at least 200 ms each, until the median is within 2 % or
+# repetitions, at least 100 ms each, until the median is within 2 % or
 # the budget is spent), then likwid-bench, then STREAM where it has a
 # matching kernel.  The table gives, per row, the median over RUNS of each
 # tool's figure, the ratio of memcal to the better of likwid and STREAM,
