@@ -46,7 +46,8 @@ static const struct cli_option run_options[] = {
 	{ "size", 0, "BYTES", OPT_SIZE,
 	  "buffer bytes per thread (default: 8x the LLC, 4x with --quick)" },
 	{ "repeat", 0, "N", OPT_REPEAT,
-	  "repetitions kept per measurement (default 10, 3 with --quick)" },
+	  "exactly N repetitions per measurement (default: at least 10, 3 "
+	  "with --quick, more until the median is tight)" },
 	{ "no-overhead", 0, NULL, OPT_NO_OVERHEAD,
 	  "leave out the interrupt-overhead sweep of a full run" },
 	{ "replay", 0, "DIR", OPT_REPLAY,

@@ -485,16 +485,26 @@ static void print_run(FILE *f, json_t *doc)
 		cal_print_wrapped(f, "Notes: ", json_string_value(
 				     json_object_get(run, "notes")), 78);
 	fprintf(f, "\nBandwidth (program-visible bytes; median [min..max] "
-		"GB/s):\n");
-	json_array_foreach(json_object_get(doc, "bandwidth"), i, e)
-		fprintf(f, "  %-8s %-9s cpus %-8s %-7s %7.2f [%.2f..%.2f]\n",
+		"GB/s +-spread):\n");
+	json_array_foreach(json_object_get(doc, "bandwidth"), i, e) {
+		json_t *sp = json_object_get(e, "spread");
+		char spread[40] = "";
+
+		if (json_is_number(sp))
+			snprintf(spread, sizeof(spread), " +-%.1f%%%s",
+				 json_number_value(sp) * 100,
+				 json_is_true(json_object_get(e, "spread_wide"))
+				 ? " WIDE" : "");
+		fprintf(f, "  %-8s %-9s cpus %-8s %-7s %7.2f [%.2f..%.2f]%s\n",
 			json_string_value(json_object_get(e, "kind")),
 			json_string_value(json_object_get(e, "scope")),
 			json_string_value(json_object_get(e, "cpus")),
 			json_string_value(json_object_get(e, "variant")),
 			json_real_value(json_object_get(e, "median_bps")) / 1e9,
 			json_real_value(json_object_get(e, "min_bps")) / 1e9,
-			json_real_value(json_object_get(e, "max_bps")) / 1e9);
+			json_real_value(json_object_get(e, "max_bps")) / 1e9,
+			spread);
+	}
 	print_none(f, json_object_get(doc, "bandwidth"));
 	print_latency(f, json_object_get(doc, "latency"));
 	fprintf(f, "\nSustainable bandwidth:\n");

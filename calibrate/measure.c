@@ -158,6 +158,39 @@ static int pick_kernels(struct memcal_bench *b, const struct memcal_bw_spec *s,
 	return 0;
 }
 
+/* run_rep - one repetition; its aggregate bytes/s, or 0 when untimed. */
+static double run_rep(struct memcal_bench *b, struct bw_job *job,
+		      unsigned last, uint64_t bytes_all, uint64_t *ns)
+{
+	uint64_t first = UINT64_MAX, end = 0;
+
+	cal_team_run_subset(b->team, last, bw_worker, job);
+	for (unsigned i = 0; i < b->n; i++) {
+		if (!job->k[i])
+			continue;
+		if (job->t0[i] < first)
+			first = job->t0[i];
+		if (job->t1[i] > end)
+			end = job->t1[i];
+	}
+	*ns = end > first ? end - first : 0;
+	return *ns ? (double)bytes_all * job->passes * 1e9 / (double)*ns : 0;
+}
+
+/*
+ * passes_for - kernel calls per repetition so that one lasts at least
+ * @min_ns, given that @passes calls took @ns; never fewer than @passes.
+ */
+static unsigned passes_for(unsigned passes, uint64_t ns, uint64_t min_ns)
+{
+	uint64_t want;
+
+	if (!min_ns || !ns || ns >= min_ns)
+		return passes;
+	want = (min_ns * passes + ns - 1) / ns;
+	return want > 1u << 20 ? 1u << 20 : (unsigned)want;
+}
+
 /*
  * cal_measure_bw - run @s on the bench and fill @r.  Returns 0 or a
  * MEMCAL_CAL_* code with @err set.
@@ -167,14 +200,16 @@ int cal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 {
 	const struct memcal_kernel **k = calloc(b->n, sizeof(*k));
 	uint64_t *t0 = calloc(b->n, sizeof(*t0)), *t1 = calloc(b->n, sizeof(*t1));
-	unsigned reps = s->reps ? s->reps : 1, total, last, kept = 0;
-	double *samples = calloc(reps, sizeof(*samples));
+	unsigned reps = s->reps ? s->reps : 1, last, kept = 0, cap;
+	double *samples;
 	struct bw_job job;
 	struct memcal_procstat ps0, ps1;
 	bool have_ps = false;
-	uint64_t bytes_all;
+	uint64_t bytes_all, ns, start;
 	int rc;
 
+	cap = s->max_reps > reps ? s->max_reps : reps;
+	samples = calloc(cap, sizeof(*samples));
 	memset(r, 0, sizeof(*r));
 	if (!k || !t0 || !t1 || !samples) {
 		snprintf(err, errlen, "out of memory");
@@ -190,28 +225,36 @@ int cal_measure_bw(struct memcal_bench *b, const struct memcal_bw_spec *s,
 			bytes_all += cal_kernel_bytes(k[i]->op,
 				k[i]->op == MEMCAL_OP_COPY ? b->bytes / 2 : b->bytes);
 	job = (struct bw_job){ b, k, s->passes ? s->passes : 1, t0, t1 };
-	total = s->warmup + reps;
-	for (unsigned rep = 0; rep < total; rep++) {
-		uint64_t first = UINT64_MAX, end = 0;
+	for (unsigned w = 0; w < s->warmup; w++)
+		run_rep(b, &job, last, bytes_all, &ns);
+	/* The warm-ups set the repetition length: the last one is timed, and
+	 * a repetition still shorter than wanted is scaled and run again. */
+	for (unsigned tries = 0; s->warmup && tries < 4; tries++) {
+		unsigned p = passes_for(job.passes, ns, s->min_rep_ns);
 
-		/* Foreign load is judged over all kept repetitions together:
-		 * /proc/stat ticks are too coarse for one repetition. */
-		if (rep == s->warmup)
-			have_ps = cal_procstat_read(&ps0) == 0;
-		cal_team_run_subset(b->team, last, bw_worker, &job);
-		if (rep < s->warmup)
+		if (p == job.passes)
+			break;
+		job.passes = p;
+		run_rep(b, &job, last, bytes_all, &ns);
+	}
+	r->passes = job.passes;
+	/* Foreign load is judged over all kept repetitions together:
+	 * /proc/stat ticks are too coarse for one repetition. */
+	have_ps = cal_procstat_read(&ps0) == 0;
+	start = memcal_now_ns();
+	while (kept < cap) {
+		double bps = run_rep(b, &job, last, bytes_all, &ns);
+
+		if (bps > 0)
+			samples[kept++] = bps;
+		else if (memcal_now_ns() - start > s->budget_ns)
+			break;	/* the clock does not move: give up */
+		if (kept < reps)
 			continue;
-		for (unsigned i = 0; i < b->n; i++) {
-			if (!k[i])
-				continue;
-			if (t0[i] < first)
-				first = t0[i];
-			if (t1[i] > end)
-				end = t1[i];
-		}
-		if (end > first)
-			samples[kept++] = (double)bytes_all * job.passes * 1e9 /
-					  (double)(end - first);
+		if (cal_spread(samples, kept) <= MEMCAL_SPREAD_TARGET)
+			break;
+		if (s->budget_ns && memcal_now_ns() - start >= s->budget_ns)
+			break;
 	}
 	if (have_ps && cal_procstat_read(&ps1) == 0) {
 		unsigned *used = calloc(b->n, sizeof(*used)), nu = 0;

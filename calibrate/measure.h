@@ -8,6 +8,13 @@
  * repeats, drops collapsed repetitions (stats.h) and reports the aggregate
  * bandwidth: the sum of the bytes every worker moved divided by the time
  * from the first worker's start to the last worker's end.
+ *
+ * A repetition lasts at least @min_rep_ns: the warm-ups time one pass and
+ * set the passes per repetition, since a short repetition is dominated by
+ * the wake-up of the workers and whatever the host did in that instant.
+ * After @reps repetitions it goes on until the median's confidence
+ * interval is within MEMCAL_SPREAD_TARGET, @max_reps are kept or
+ * @budget_ns is spent; the spread stays in the result either way.
  */
 #ifndef MEMCAL_MEASURE_H
 #define MEMCAL_MEASURE_H
@@ -56,8 +63,12 @@ struct memcal_bench {
  * @n_use:   with @use NULL, how many leading workers take part.
  * @reps:    repetitions kept for statistics (>= 1).
  * @warmup:  repetitions run first and discarded.
- * @passes:  kernel calls per repetition over the whole buffer (>= 1;
- *           raise it for small buffers so a repetition is long enough).
+ * @passes:  kernel calls per repetition over the whole buffer (>= 1);
+ *           with @min_rep_ns the least number.
+ * @min_rep_ns: shortest repetition, ns (0: @passes as given).
+ * @max_reps: most repetitions kept (0 or below @reps: exactly @reps).
+ * @budget_ns: time after which no further repetition starts once @reps
+ *           are kept (0: no limit but @max_reps).
  */
 struct memcal_bw_spec {
 	enum memcal_op op;
@@ -68,6 +79,9 @@ struct memcal_bw_spec {
 	unsigned reps;
 	unsigned warmup;
 	unsigned passes;
+	uint64_t min_rep_ns;
+	unsigned max_reps;
+	uint64_t budget_ns;
 };
 
 /**
@@ -77,6 +91,7 @@ struct memcal_bw_spec {
  * @bytes:     program-visible bytes per worker per repetition.
  * @n_workers: workers that took part.
  * @foreign:   highest foreign-load share seen during the repetitions.
+ * @passes:    kernel calls over the buffer per repetition.
  */
 struct memcal_bw_result {
 	struct memcal_stats agg;
@@ -84,6 +99,7 @@ struct memcal_bw_result {
 	uint64_t bytes;
 	unsigned n_workers;
 	double foreign;
+	unsigned passes;
 };
 
 int cal_bench_init(struct memcal_bench *b, const struct memcal_topology *t,

@@ -28,6 +28,8 @@ static const double mixed_shares[] = { 0.25, 0.5, 0.75 };
  * @r:         the result being filled.
  * @b:         workers and buffers.
  * @reps, @warmup: repetitions per measurement.
+ * @max_reps, @rep_ns, @budget_ns: a bandwidth figure's most repetitions,
+ *             shortest repetition and time budget (measure.h).
  * @step, @user: progress callback.
  * @foreign:   worst foreign-load share seen, and @foreign_what where.
  */
@@ -36,7 +38,8 @@ struct run_state {
 	const struct memcal_run_opts *o;
 	struct memcal_run_result *r;
 	struct memcal_bench b;
-	unsigned reps, warmup;
+	unsigned reps, warmup, max_reps;
+	uint64_t rep_ns, budget_ns;
 	memcal_step_fn step;
 	void *user;
 	double foreign;
@@ -121,7 +124,8 @@ static int measure_point(struct run_state *s, const char *scope,
 {
 	struct memcal_bw_spec spec = {
 		.op = op, .ops = ops, .use = use, .reps = s->reps,
-		.warmup = s->warmup, .passes = 1,
+		.warmup = s->warmup, .passes = 1, .min_rep_ns = s->rep_ns,
+		.max_reps = s->max_reps, .budget_ns = s->budget_ns,
 	};
 	struct memcal_bw_result res;
 	struct memcal_bw row;
@@ -153,6 +157,18 @@ static int measure_point(struct run_state *s, const char *scope,
 	row.median_bps = res.agg.median;
 	row.min_bps = res.agg.min;
 	row.max_bps = res.agg.max;
+	row.spread = res.agg.spread;
+	row.spread_wide = res.agg.spread > MEMCAL_SPREAD_WIDE;
+	if (row.spread_wide) {
+		char note[256];
+
+		snprintf(note, sizeof(note), "wide spread: %s +-%.1f%% after %u "
+			 "repetitions (above %.0f%%): the figure may not repeat",
+			 what, res.agg.spread * 100, res.agg.n,
+			 MEMCAL_SPREAD_WIDE * 100);
+		if (cal_result_note(s->r, note))
+			return MEMCAL_ENOMEM;
+	}
 	return cal_result_add_bw(s->r, &row) ? MEMCAL_ENOMEM : 0;
 }
 
@@ -747,6 +763,11 @@ int cal_run_measure(const struct memcal_topology *t,
 	s.reps = o->repeat ? o->repeat
 			   : o->quick ? MEMCAL_REPS_QUICK : MEMCAL_REPS_FULL;
 	s.warmup = o->quick ? MEMCAL_WARMUP_QUICK : MEMCAL_WARMUP_FULL;
+	s.max_reps = o->repeat ? 0 : o->quick ? MEMCAL_MAX_REPS_QUICK
+					       : MEMCAL_MAX_REPS_FULL;
+	s.rep_ns = o->quick ? MEMCAL_REP_NS_QUICK : MEMCAL_REP_NS_FULL;
+	s.budget_ns = o->quick ? MEMCAL_BW_BUDGET_NS_QUICK
+			       : MEMCAL_BW_BUDGET_NS_FULL;
 	if (memcal_platform_describe(t, &r->platform)) {
 		snprintf(err, errlen, "cannot describe the platform");
 		return MEMCAL_ENOMEM;

@@ -20,6 +20,21 @@
 #define MEMCAL_REPS_QUICK	3
 #define MEMCAL_WARMUP_FULL	2
 #define MEMCAL_WARMUP_QUICK	1
+/*
+ * Shortest timed repetition, and how many repetitions a bandwidth figure
+ * may take beyond the ones above to bring the spread of its median within
+ * MEMCAL_SPREAD_TARGET (stats.h), until its kept repetitions have taken
+ * the budget.  A pass over buffers of several times the LLC is usually
+ * longer than the shortest repetition already, so the calibration takes
+ * no longer there; small buffers get more passes.  An explicit --repeat
+ * keeps exactly that many.
+ */
+#define MEMCAL_REP_NS_FULL	100000000ull
+#define MEMCAL_REP_NS_QUICK	50000000ull
+#define MEMCAL_MAX_REPS_FULL	20
+#define MEMCAL_MAX_REPS_QUICK	7
+#define MEMCAL_BW_BUDGET_NS_FULL	1500000000ull
+#define MEMCAL_BW_BUDGET_NS_QUICK	500000000ull
 /* Loaded-latency sweep: repetitions per point and chase time each. */
 #define MEMCAL_LAT_REPS_FULL	5
 #define MEMCAL_LAT_REPS_QUICK	3

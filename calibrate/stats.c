@@ -5,6 +5,7 @@
 #include "stats.h"
 #include "memcal_status.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,61 @@ double cal_median(double *v, unsigned n)
 		return 0;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * cal_median_ci_rank - the 1-based rank j such that the j-th smallest
+ * and the j-th largest of @n repetitions bound the median with at least
+ * MEMCAL_CI_LEVEL confidence (distribution-free: the number of
+ * repetitions below the median is binomial(n, 1/2)).  1 (min and max)
+ * when @n is too small for that confidence; 0 for @n == 0.
+ */
+unsigned cal_median_ci_rank(unsigned n)
+{
+	double tail = (1 - MEMCAL_CI_LEVEL) / 2, p = ldexp(1.0, -(int)n);
+	double cum = 0, term = p;
+	unsigned j = 0;
+
+	if (n == 0)
+		return 0;
+	/* Largest j with P(B <= j - 1) <= tail; term = C(n, k) / 2^n. */
+	for (unsigned k = 0; k < n; k++) {
+		cum += term;
+		if (cum > tail)
+			break;
+		j = k + 1;
+		term = term * (double)(n - k) / (double)(k + 1);
+	}
+	return j ? j : 1;
+}
+
+/* ci_from_sorted - the median's interval of sorted @v[0..n) into @s. */
+static void ci_from_sorted(const double *v, unsigned n, struct memcal_stats *s)
+{
+	unsigned j = cal_median_ci_rank(n);
+
+	s->ci_lo = v[j - 1];
+	s->ci_hi = v[n - j];
+	s->spread = s->median > 0 ? (s->ci_hi - s->ci_lo) / (2 * s->median) : 0;
+}
+
+/*
+ * cal_spread - the spread (stats.h) of @samples[0..n) as they stand, no
+ * collapse filtering: what the repetition loop checks as it goes.  1 when
+ * @n is 0 or memory runs out (keep repeating).
+ */
+double cal_spread(const double *samples, unsigned n)
+{
+	struct memcal_stats s = { 0 };
+	double *v;
+
+	if (n == 0 || !(v = malloc(n * sizeof(*v))))
+		return 1;
+	memcpy(v, samples, n * sizeof(*v));
+	s.median = cal_median(v, n);
+	ci_from_sorted(v, n, &s);
+	free(v);
+	return s.spread;
 }
 
 /*
@@ -62,6 +118,7 @@ int cal_stats_compute(const double *samples, unsigned n,
 	out->median = cal_median(v, k);
 	out->min = v[0];
 	out->max = v[k - 1];
+	ci_from_sorted(v, k, out);
 	free(v);
 	return 0;
 }

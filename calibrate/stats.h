@@ -19,21 +19,36 @@
  * median / ratio) is a collapse and is dropped. */
 #define MEMCAL_COLLAPSE_RATIO	0.6
 
+/* Confidence of the interval around the median (order statistics). */
+#define MEMCAL_CI_LEVEL		0.95
+/* Repetitions stop once the interval's half-width is within this share
+ * of the median (or the measurement's time budget is spent). */
+#define MEMCAL_SPREAD_TARGET	0.02
+/* A figure whose half-width stays above this share is stored as wide. */
+#define MEMCAL_SPREAD_WIDE	0.05
+
 /**
  * struct memcal_stats - summary of repetitions.
  * @median, @min, @max: over the kept repetitions.
  * @n:       repetitions measured.
  * @kept:    repetitions kept.
  * @dropped: repetitions dropped as collapses.
+ * @ci_lo, @ci_hi: MEMCAL_CI_LEVEL confidence interval of the median
+ *           (order statistics of the kept repetitions; [min, max] when
+ *           too few repetitions give that confidence).
+ * @spread:  half the interval's width over the median (0.02: +-2 %).
  */
 struct memcal_stats {
 	double median, min, max;
 	unsigned n, kept, dropped;
+	double ci_lo, ci_hi, spread;
 };
 
 int cal_stats_compute(const double *samples, unsigned n,
 			 bool higher_is_better, struct memcal_stats *out);
 double cal_median(double *v, unsigned n);
+unsigned cal_median_ci_rank(unsigned n);
+double cal_spread(const double *samples, unsigned n);
 
 /**
  * struct memcal_procstat - one snapshot of /proc/stat.

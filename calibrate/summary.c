@@ -20,9 +20,9 @@ static void print_bw(const struct memcal_run_result *r, FILE *out)
 {
 	fprintf(out, "bandwidth, GB/s of program-visible bytes (stores count "
 		"once, copy counts read + write):\n");
-	fprintf(out, "  %-9s %-8s %-8s %5s %-7s %8s %8s %8s %4s\n", "scope",
-		"cpus", "kind", "read%", "kernel", "median", "min", "max",
-		"reps");
+	fprintf(out, "  %-9s %-8s %-8s %5s %-7s %8s %8s %8s %4s %7s\n",
+		"scope", "cpus", "kind", "read%", "kernel", "median", "min",
+		"max", "reps", "+-%");
 	for (size_t i = 0; i < r->n_bw; i++) {
 		const struct memcal_bw *b = &r->bw[i];
 		char share[8] = "-";
@@ -30,10 +30,11 @@ static void print_bw(const struct memcal_run_result *r, FILE *out)
 		if (!strcmp(b->kind, "mixed"))
 			snprintf(share, sizeof(share), "%.0f",
 				 b->read_share * 100);
-		fprintf(out, "  %-9s %-8s %-8s %5s %-7s %8.2f %8.2f %8.2f %4d\n",
-			b->scope, b->cpus, b->kind, share, b->variant,
-			b->median_bps / 1e9, b->min_bps / 1e9, b->max_bps / 1e9,
-			b->repetitions);
+		fprintf(out, "  %-9s %-8s %-8s %5s %-7s %8.2f %8.2f %8.2f %4d "
+			"%7.1f%s\n", b->scope, b->cpus, b->kind, share,
+			b->variant, b->median_bps / 1e9, b->min_bps / 1e9,
+			b->max_bps / 1e9, b->repetitions, b->spread * 100,
+			b->spread_wide ? " WIDE" : "");
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,8 @@ struct memcal_worker {
  * @running:  workers that have not finished the current job.
  * @ready:    workers that finished start-up (pinning).
  * @quit:     set by destroy.
- * @start:    barrier the active workers meet at before calling @fn.
- * @barrier_n: participant count @start was initialised with.
+ * @arrived:  active workers at the start barrier of the current job.
+ * @started:  the job number whose start barrier is open.
  */
 struct memcal_team {
 	hwloc_topology_t hw;
@@ -54,9 +55,33 @@ struct memcal_team {
 	unsigned running;
 	unsigned ready;
 	bool quit;
-	pthread_barrier_t start;
-	unsigned barrier_n;
+	atomic_uint arrived;
+	atomic_ulong started;
 };
+
+/* Spins at the start barrier before a waiting worker yields its CPU. */
+#define START_SPINS	(1u << 16)
+
+/*
+ * start_barrier - wait until all @n active workers of job @gen are here.
+ * A spinning barrier: a futex-based one wakes the workers one by one,
+ * and on a small machine the last can start milliseconds after the
+ * first, which a repetition then counts as time.  A worker that has spun
+ * for long yields, so a host that took a CPU away is not made worse.
+ */
+static void start_barrier(struct memcal_team *t, unsigned n, unsigned long gen)
+{
+	unsigned spins = 0;
+
+	if (atomic_fetch_add(&t->arrived, 1) + 1 == n) {
+		atomic_store(&t->arrived, 0);
+		atomic_store(&t->started, gen);
+		return;
+	}
+	while (atomic_load(&t->started) != gen)
+		if (++spins > START_SPINS)
+			sched_yield();
+}
 
 /*
  * cal_pin_self - pin the calling thread to OS CPU @cpu.  With a
@@ -99,6 +124,7 @@ static void *worker_main(void *p)
 	struct memcal_worker *w = p;
 	struct memcal_team *t = w->team;
 	unsigned long seen = 0;
+	unsigned n;
 
 	w->pin_rc = cal_pin_self(t->hw, w->cpu);
 	pthread_mutex_lock(&t->lock);
@@ -112,8 +138,9 @@ static void *worker_main(void *p)
 		seen = t->generation;
 		if (w->index >= t->active)
 			continue;
+		n = t->active;
 		pthread_mutex_unlock(&t->lock);
-		pthread_barrier_wait(&t->start);
+		start_barrier(t, n, seen);
 		t->fn(w->index, t->arg);
 		pthread_mutex_lock(&t->lock);
 		if (--t->running == 0)
@@ -189,12 +216,6 @@ int cal_team_run_subset(struct memcal_team *t, unsigned n,
 {
 	if (n == 0 || n > t->n)
 		return -EINVAL;
-	if (t->barrier_n != n) {
-		if (t->barrier_n)
-			pthread_barrier_destroy(&t->start);
-		pthread_barrier_init(&t->start, NULL, n);
-		t->barrier_n = n;
-	}
 	pthread_mutex_lock(&t->lock);
 	t->fn = fn;
 	t->arg = arg;
@@ -237,8 +258,6 @@ void cal_team_destroy(struct memcal_team *t)
 	pthread_mutex_unlock(&t->lock);
 	for (unsigned i = 0; i < t->n; i++)
 		pthread_join(t->workers[i].tid, NULL);
-	if (t->barrier_n)
-		pthread_barrier_destroy(&t->start);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->wake);
 	pthread_cond_destroy(&t->done_cv);

@@ -5,6 +5,7 @@
  * must run inside a transaction; lists walk one run's rows in a stable
  * order (the order they were stored in).
  */
+#include <math.h>
 #include <string.h>
 
 #include "db_internal.h"
@@ -15,12 +16,13 @@ int memcal_db_bw_store(memcal_db *db, int64_t run_id,
 {
 	return memcal_db_exec(db, "INSERT INTO bandwidth (run_id, kind, scope, cpus,"
 		       " n_cpus, variant, buffer_bytes, read_share,"
-		       " repetitions, median_bps, min_bps, max_bps)"
-		       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", "ItttitIdiddd",
+		       " repetitions, median_bps, min_bps, max_bps, spread,"
+		       " spread_wide)"
+		       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", "ItttitIdiddddb",
 		       run_id, bw->kind, bw->scope, bw->cpus, bw->n_cpus,
 		       bw->variant, bw->buffer_bytes, bw->read_share,
 		       bw->repetitions, bw->median_bps, bw->min_bps,
-		       bw->max_bps);
+		       bw->max_bps, bw->spread, (int)bw->spread_wide);
 }
 
 /* decode_bw - a bandwidth row into struct memcal_bw. */
@@ -39,6 +41,9 @@ static void decode_bw(sqlite3_stmt *st, void *row)
 	bw->median_bps = sqlite3_column_double(st, 8);
 	bw->min_bps = sqlite3_column_double(st, 9);
 	bw->max_bps = sqlite3_column_double(st, 10);
+	bw->spread = sqlite3_column_type(st, 11) == SQLITE_NULL
+		     ? NAN : sqlite3_column_double(st, 11);
+	bw->spread_wide = sqlite3_column_int(st, 12) != 0;
 }
 
 /* emit_bw - hand a decoded row to the caller's typed callback. */
@@ -55,7 +60,8 @@ int memcal_db_bw_list(memcal_db *db, int64_t run_id, memcal_db_bw_fn fn,
 	sqlite3_stmt *st;
 	int rc = memcal_db_query(db, &st, "SELECT kind, scope, cpus, n_cpus, variant,"
 			  " buffer_bytes, read_share, repetitions, median_bps,"
-			  " min_bps, max_bps FROM bandwidth WHERE run_id = ?"
+			  " min_bps, max_bps, spread, spread_wide"
+			  " FROM bandwidth WHERE run_id = ?"
 			  " ORDER BY id", "I", run_id);
 
 	return rc ? rc : memcal_db_walk(db, st, &bw, decode_bw, emit_bw, (void *)fn,

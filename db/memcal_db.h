@@ -27,7 +27,7 @@
 #include "memcal_status.h"
 
 /* Current schema version written by this build. */
-#define MEMCAL_DB_SCHEMA_VERSION 10
+#define MEMCAL_DB_SCHEMA_VERSION 11
 
 /* Open flags. */
 #define MEMCAL_DB_OPEN_CREATE	0x1	/* create file (and parent dir) */
@@ -121,6 +121,10 @@ void memcal_db_run_free(struct memcal_run *run);
  * @repetitions: repetitions kept.
  * @median_bps, @min_bps, @max_bps: bytes per second the kernel moved as
  *            program-visible bytes (stores count once, not RFO traffic).
+ * @spread:   half the width of the median's 95 % confidence interval over
+ *            the median (0.02: +-2 %); NAN when not measured (older runs).
+ * @spread_wide: the spread stayed above the calibration's limit: the
+ *            figure is stored with a warning.
  */
 struct memcal_bw {
 	char kind[16];
@@ -132,6 +136,8 @@ struct memcal_bw {
 	double read_share;
 	int repetitions;
 	double median_bps, min_bps, max_bps;
+	double spread;
+	bool spread_wide;
 };
 
 /**

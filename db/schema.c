@@ -404,6 +404,13 @@ static const char *const migrations[] = {
 	"  imported_from TEXT NOT NULL DEFAULT '',"
 	"  CHECK ((imported_at IS NULL) = (content_key IS NULL))"
 	") STRICT;",
+
+	/* 10 -> 11: the spread of every bandwidth figure (NULL: not measured,
+	 * a run before this version) and whether it stayed wide. */
+	"ALTER TABLE bandwidth ADD COLUMN spread REAL"
+	"  CHECK (spread IS NULL OR spread >= 0);"
+	"ALTER TABLE bandwidth ADD COLUMN spread_wide INTEGER NOT NULL"
+	"  DEFAULT 0 CHECK (spread_wide IN (0, 1));",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

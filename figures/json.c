@@ -18,7 +18,7 @@ json_t *fig_num(double v)
 static json_t *bw_json(const struct memcal_bw *b)
 {
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:I, s:o, s:i, s:o, s:o, "
-			 "s:o}", "kind", b->kind, "scope", b->scope,
+			 "s:o, s:o, s:b}", "kind", b->kind, "scope", b->scope,
 			 "cpus", b->cpus, "n_cpus", b->n_cpus,
 			 "variant", b->variant,
 			 "buffer_bytes", (json_int_t)b->buffer_bytes,
@@ -26,7 +26,9 @@ static json_t *bw_json(const struct memcal_bw *b)
 			 "repetitions", b->repetitions,
 			 "median_bps", fig_num(b->median_bps),
 			 "min_bps", fig_num(b->min_bps),
-			 "max_bps", fig_num(b->max_bps));
+			 "max_bps", fig_num(b->max_bps),
+			 "spread", fig_num(b->spread),
+			 "spread_wide", b->spread_wide);
 }
 
 /* lat_json - one loaded-latency point. */

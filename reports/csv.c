@@ -143,7 +143,13 @@ static void calibration(FILE *f, const struct report *r)
 		const struct memcal_bw *b = &r->cal.bw[i];
 
 		snprintf(series, sizeof(series), "%s/%s", b->kind, b->scope);
-		snprintf(note, sizeof(note), "cpus %s, %s", b->cpus, b->variant);
+		if (isfinite(b->spread))
+			snprintf(note, sizeof(note), "cpus %s, %s, spread +-%.1f%%%s",
+				 b->cpus, b->variant, b->spread * 100,
+				 b->spread_wide ? " WIDE" : "");
+		else
+			snprintf(note, sizeof(note), "cpus %s, %s", b->cpus,
+				 b->variant);
 		line(f, &(struct csv_row){ "bandwidth", series, -1, b->n_cpus,
 					   "cores", b->median_bps, "B/s",
 					   b->min_bps, b->max_bps, note });

@@ -203,15 +203,21 @@ static void tables_calibration(FILE *f, const struct report *r)
 
 	if (r->cal.n_bw) {
 		head(f, "Bandwidth", "kind|scope|CPUs|cores|variant|buffer (MiB)|"
-		     "repetitions|median (GB/s)|min (GB/s)|max (GB/s)");
+		     "repetitions|median (GB/s)|min (GB/s)|max (GB/s)|"
+		     "spread (+-%)");
 		for (i = 0; i < r->cal.n_bw; i++) {
 			const struct memcal_bw *b = &r->cal.bw[i];
+			char spread[32] = "-";
 
-			cells(f, "%s|%s|%s|%d|%s|%.0f|%d|%.2f|%.2f|%.2f", b->kind,
-			      b->scope, b->cpus, b->n_cpus, b->variant,
+			if (isfinite(b->spread))
+				snprintf(spread, sizeof(spread), "%.1f%s",
+					 b->spread * 100,
+					 b->spread_wide ? " WIDE" : "");
+			cells(f, "%s|%s|%s|%d|%s|%.0f|%d|%.2f|%.2f|%.2f|%s",
+			      b->kind, b->scope, b->cpus, b->n_cpus, b->variant,
 			      (double)b->buffer_bytes / (1 << 20), b->repetitions,
 			      b->median_bps / 1e9, b->min_bps / 1e9,
-			      b->max_bps / 1e9);
+			      b->max_bps / 1e9, spread);
 		}
 		tail(f);
 	}

@@ -38,6 +38,46 @@ static int on_sustainable(const struct memcal_sustainable *s, void *user)
 	return 0;
 }
 
+/**
+ * struct wide_bw - the bandwidth figures of a run stored as wide.
+ * @n:     how many.
+ * @worst: the widest of them.
+ */
+struct wide_bw {
+	int n;
+	struct memcal_bw worst;
+};
+
+/* on_bw - count the figures whose spread stayed wide, keep the widest. */
+static int on_bw(const struct memcal_bw *b, void *user)
+{
+	struct wide_bw *w = user;
+
+	if (!b->spread_wide)
+		return 0;
+	if (!w->n++ || b->spread > w->worst.spread)
+		w->worst = *b;
+	return 0;
+}
+
+/* note_wide - warn when the calibration stored wide bandwidth figures. */
+static void note_wide(memcal_db *db, struct tune_inputs *ti)
+{
+	struct wide_bw w = { 0 };
+	char msg[sizeof(ti->notes[0])];
+
+	if (memcal_db_bw_list(db, ti->in.calibration_run_id, on_bw, &w) ||
+	    !w.n)
+		return;
+	snprintf(msg, sizeof(msg), "calibration run %lld: %d bandwidth "
+		 "figure(s) with a wide spread (widest: %.8s %.9s on CPU %.24s, "
+		 "+-%.1f %%): the figures planned from may not repeat; "
+		 "calibrate again on an idle machine",
+		 (long long)ti->in.calibration_run_id, w.n, w.worst.kind,
+		 w.worst.scope, w.worst.cpus, w.worst.spread * 100);
+	note(ti, msg);
+}
+
 /* on_mix - keep the sustainable figure of each curve of the family. */
 static int on_mix(const struct memcal_mix_curve *c, void *user)
 {
@@ -251,6 +291,7 @@ int tune_inputs_platform(memcal_db *db, struct tune_inputs *ti, char *err,
 		note(ti, "no sustainable write bandwidth was measured: the "
 		     "read figure stands in for it");
 	}
+	note_wide(db, ti);
 	memcal_db_mix_curve_list(db, in->calibration_run_id, on_mix, ti);
 	memcal_db_pmu_event_list(db, in->calibration_run_id, on_event, ti);
 	in->n_kinds = 0;

@@ -219,3 +219,110 @@ Test(measure, procstat_snapshots_compare)
 	cal_procstat_free(&a);
 	cal_procstat_free(&b);
 }
+
+Test(measure, median_interval_uses_binomial_ranks)
+{
+	/* 95 %: n = 5 has no pair of ranks (1 - 2/32 < 0.95), n = 6 has
+	 * (min, max), n = 10 the 2nd smallest and largest, n = 20 the 6th. */
+	cr_expect_eq(cal_median_ci_rank(0), 0);
+	cr_expect_eq(cal_median_ci_rank(3), 1);
+	cr_expect_eq(cal_median_ci_rank(6), 1);
+	cr_expect_eq(cal_median_ci_rank(9), 2);
+	cr_expect_eq(cal_median_ci_rank(10), 2);
+	cr_expect_eq(cal_median_ci_rank(20), 6);
+}
+
+Test(measure, spread_is_the_median_interval_half_width)
+{
+	double bw[] = { 10, 10.2, 9.8, 10.1, 9.9, 10.0, 13, 7, 10.05, 9.95 };
+	struct memcal_stats s;
+
+	cr_assert_eq(cal_stats_compute(bw, 10, true, &s), 0);
+	/* sorted: 7 9.8 9.9 9.95 10 10.0 10.05 10.1 10.2 13: ranks 2 and 9 */
+	cr_expect_float_eq(s.ci_lo, 9.8, 1e-12);
+	cr_expect_float_eq(s.ci_hi, 10.2, 1e-12);
+	cr_expect_float_eq(s.spread, 0.4 / 2 / 10, 1e-12);
+	cr_expect_float_eq(cal_spread(bw, 10), 0.02, 1e-12);
+	cr_expect_float_eq(cal_spread(bw, 3), (10.2 - 9.8) / 2 / 10, 1e-12);
+	cr_expect_eq(cal_spread(bw, 0), 1);
+}
+
+/* one_bw - one measurement of @s on a fresh bench of SMALL bytes. */
+static void one_bw(struct memcal_bw_spec *s, struct memcal_bw_result *r,
+		   uint64_t *ns)
+{
+	struct memcal_topology t;
+	struct memcal_bench b;
+	unsigned cpus[2], n = pick(&t, cpus);
+	char err[256];
+	uint64_t t0;
+
+	cr_assert_eq(cal_bench_init(&b, &t, cpus, n, SMALL, err, sizeof(err)),
+		     0, "%s", err);
+	s->n_use = n;
+	t0 = memcal_now_ns();
+	cr_assert_eq(cal_measure_bw(&b, s, r, err, sizeof(err)), 0, "%s", err);
+	*ns = memcal_now_ns() - t0;
+	cal_bench_fini(&b);
+	memcal_platform_topology_free(&t);
+}
+
+Test(measure, a_repetition_lasts_its_minimum_duration)
+{
+	struct memcal_bw_spec s = { .op = MEMCAL_OP_READ, .reps = 3,
+				    .warmup = 1, .passes = 1,
+				    .min_rep_ns = 30000000 };
+	struct memcal_bw_result r;
+	uint64_t ns;
+
+	one_bw(&s, &r, &ns);
+	/* A 1 MiB pass takes well under 30 ms: the warm-ups must have raised
+	 * the passes so that a repetition at the median rate lasts about
+	 * 30 ms (warm caches may make the timed ones somewhat faster). */
+	cr_expect_gt(r.passes, 1, "passes %u", r.passes);
+	cr_expect_geq((double)r.bytes * r.n_workers * r.passes / r.agg.median,
+		      0.5 * 30e-3, "%u passes of %llu bytes at %.3g B/s",
+		      r.passes, (unsigned long long)r.bytes, r.agg.median);
+	cr_expect_geq(ns, 3 * 15000000ull, "3 repetitions of about 30 ms");
+}
+
+Test(measure, repetitions_stop_at_the_cap_or_the_budget)
+{
+	struct memcal_bw_spec s = { .op = MEMCAL_OP_WRITE, .reps = 3,
+				    .warmup = 1, .passes = 2 };
+	struct memcal_bw_result r;
+	uint64_t ns;
+
+	one_bw(&s, &r, &ns);
+	cr_expect_eq(r.agg.n, 3, "no max_reps: exactly reps");
+	cr_expect_eq(r.passes, 2, "no min_rep_ns: passes as given");
+	s.max_reps = 6;
+	s.budget_ns = 1;	/* spent at once: stop after reps */
+	one_bw(&s, &r, &ns);
+	cr_expect_eq(r.agg.n, 3, "budget spent: %u repetitions", r.agg.n);
+	s.max_reps = 6;
+	s.budget_ns = 0;	/* no budget: up to max_reps, fewer if tight */
+	one_bw(&s, &r, &ns);
+	cr_expect_geq(r.agg.n, 3);
+	cr_expect_leq(r.agg.n, 6);
+	cr_expect(r.agg.n == 6 || r.agg.spread <= MEMCAL_SPREAD_TARGET,
+		  "stopped at %u with spread %.3f", r.agg.n, r.agg.spread);
+}
+
+Test(measure, team_alternates_subset_sizes)
+{
+	struct memcal_topology t;
+	struct memcal_team *team;
+	unsigned cpus[2], n = pick(&t, cpus);
+
+	memset(calls, 0, sizeof(calls));
+	cr_assert_eq(cal_team_create(&team, t.hw, cpus, n), 0);
+	for (int r = 0; r < 200; r++)
+		cr_assert_eq(cal_team_run_subset(team, r % 2 ? n : 1,
+						 count_call, NULL), 0);
+	cr_expect_eq(atomic_load(&calls[0]), 200);
+	if (n > 1)
+		cr_expect_eq(atomic_load(&calls[1]), 100);
+	cal_team_destroy(team);
+	memcal_platform_topology_free(&t);
+}

@@ -64,6 +64,7 @@ static int store_calibration(memcal_db *db, struct fixture_ids *ids)
 				 n - 1);
 			bw.min_bps = bw.median_bps * 0.9;
 			bw.max_bps = bw.median_bps * 1.1;
+			bw.spread = 0.015;
 			rc = memcal_db_bw_store(db, run.id, &bw);
 		}
 	for (int i = 0; !rc && i < 5; i++) {

@@ -23,10 +23,18 @@ struct fixture_ids {
 };
 
 /*
+ * FIXTURE_UNDO_V11 - SQL taking a current database back to schema 10 (no
+ * spread columns in bandwidth).  It sets no user_version: the caller does.
+ */
+#define FIXTURE_UNDO_V11 \
+	"ALTER TABLE bandwidth DROP COLUMN spread;" \
+	"ALTER TABLE bandwidth DROP COLUMN spread_wide;"
+
+/*
  * FIXTURE_UNDO_V10 - SQL taking a current database back to schema 9 (no
  * run_unit).  It sets no user_version: the caller does.
  */
-#define FIXTURE_UNDO_V10 "DROP TABLE run_unit;"
+#define FIXTURE_UNDO_V10 FIXTURE_UNDO_V11 "DROP TABLE run_unit;"
 
 /*
  * FIXTURE_UNDO_V9 - SQL taking a current database back to schema 8 (no

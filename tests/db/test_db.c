@@ -10,6 +10,7 @@
  * status the parent asserts on instead (child_open()).
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -854,5 +855,58 @@ Test(db, version_8_pmu_events_gain_an_empty_pmu_name)
 		     MEMCAL_OK);
 	cr_expect_str_empty(seen.perf_pmu);
 	cr_expect_eq(seen.perf_type, 9, "the row survives the migration");
+	memcal_db_close(db);
+}
+
+/* get_spread - memcal_db_bw_list() callback: keep the last row. */
+static int get_spread(const struct memcal_bw *bw, void *user)
+{
+	*(struct memcal_bw *)user = *bw;
+	return 0;
+}
+
+Test(db, bandwidth_spread_round_trips_and_version_10_rows_have_none)
+{
+	struct memcal_run run = { .kind = "quick" };
+	struct memcal_bw bw = { .kind = "read", .scope = "aggregate",
+		.cpus = "0-1", .n_cpus = 2, .variant = "avx2",
+		.buffer_bytes = 1 << 20, .repetitions = 9, .median_bps = 5e10,
+		.min_bps = 4e10, .max_bps = 6e10, .spread = 0.061,
+		.spread_wide = true }, got;
+	struct fixture_ids ids;
+	memcal_db *db;
+	sqlite3 *h;
+
+	cr_assert_eq(fixture_db_create(path, &ids), 0);
+	db = open_ok(path, 0);
+	run.platform_id = ids.platform_id;
+	cr_assert_eq(memcal_db_begin(db), 0);
+	cr_assert_eq(memcal_db_run_store(db, &run), 0);
+	cr_assert_eq(memcal_db_bw_store(db, run.id, &bw), 0);
+	bw.spread = -0.01;
+	cr_expect_neq(memcal_db_bw_store(db, run.id, &bw), 0,
+		      "a negative spread is refused");
+	memcal_db_rollback(db);
+	cr_assert_eq(memcal_db_begin(db), 0);
+	cr_assert_eq(memcal_db_run_store(db, &run), 0);
+	bw.spread = 0.061;
+	cr_assert_eq(memcal_db_bw_store(db, run.id, &bw), 0);
+	cr_assert_eq(memcal_db_commit(db), 0);
+	cr_assert_eq(memcal_db_bw_list(db, run.id, get_spread, &got), 0);
+	cr_expect_float_eq(got.spread, 0.061, 1e-12);
+	cr_expect(got.spread_wide);
+	memcal_db_close(db);
+
+	/* back to schema 10: the rows it had gain no spread, not a zero one */
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, FIXTURE_UNDO_V11 "PRAGMA user_version = 10;",
+				  0, 0, 0), SQLITE_OK, "%s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	db = open_ok(path, 0);
+	cr_assert_eq(pragma_int(path, "PRAGMA user_version"),
+		     MEMCAL_DB_SCHEMA_VERSION);
+	cr_assert_eq(memcal_db_bw_list(db, run.id, get_spread, &got), 0);
+	cr_expect(isnan(got.spread), "spread %g", got.spread);
+	cr_expect_not(got.spread_wide);
 	memcal_db_close(db);
 }

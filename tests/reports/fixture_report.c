@@ -114,6 +114,7 @@ static int store_bandwidth(memcal_db *db, struct fix_ids *ids)
 					 "0-%d", n == 1 ? cpu : n - 1);
 				bw.min_bps = bw.median_bps * 0.95;
 				bw.max_bps = bw.median_bps * 1.03;
+				bw.spread = 0.012;
 				rc = memcal_db_bw_store(db, run.id, &bw);
 			}
 		}

@@ -361,3 +361,56 @@ Test(show, livelocked_points_are_lower_bounds)
 		  "%s", s);
 	free(s);
 }
+
+/*
+ * A figure stored as wide says so wherever it is printed: show's table
+ * and JSON, the report's HTML table and CSV note.
+ */
+Test(show, a_wide_spread_is_shown_with_its_figure)
+{
+	struct memcal_bw wide = { .kind = "ntwrite", .scope = "aggregate",
+		.cpus = "0-1", .n_cpus = 2, .variant = "avx2",
+		.buffer_bytes = 1 << 30, .repetitions = 9, .median_bps = 3e10,
+		.min_bps = 2e10, .max_bps = 4e10, .spread = 0.075,
+		.spread_wide = true };
+	char arg[32], err[256], *s;
+	struct run_out o;
+	json_t *sh, *row, *found = NULL;
+	memcal_db *db;
+	size_t i;
+
+	make_db();
+	cr_assert_eq(memcal_db_open(db_path, 0, &db, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(memcal_db_begin(db), 0);
+	cr_assert_eq(memcal_db_bw_store(db, ids.run_id, &wide), 0);
+	cr_assert_eq(memcal_db_commit(db), 0);
+	memcal_db_close(db);
+	snprintf(arg, sizeof(arg), "%lld", (long long)ids.run_id);
+	s = show((const char *const[]){ "--run", arg, NULL });
+	cr_expect(strstr(s, "  ntwrite  aggregate cpus 0-1      avx2      30.00 "
+			 "[20.00..40.00] +-7.5% WIDE\n"), "%s", s);
+	cr_expect(strstr(s, "[9.36..10.15] +-1.2%\n"), "a tight one: %s", s);
+	free(s);
+	sh = show_run_json(ids.run_id);
+	json_array_foreach(json_object_get(sh, "bandwidth"), i, row)
+		if (!strcmp(json_string_value(json_object_get(row, "kind")),
+			    "ntwrite") &&
+		    json_real_value(json_object_get(row, "median_bps")) == 3e10)
+			found = row;
+	cr_assert(found, "the wide row in show --json");
+	cr_expect(json_is_true(json_object_get(found, "spread_wide")));
+	cr_expect_float_eq(json_real_value(json_object_get(found, "spread")),
+			   0.075, 1e-12);
+	json_decref(sh);
+	run_report(&o, "memcal", db_path, (const char *const[]){
+		   "--run", arg, "--format", "html", NULL });
+	cr_assert_eq(o.rc, 0, "%s", o.err);
+	cr_expect(strstr(o.out, "7.5 WIDE"), "html table");
+	run_out_free(&o);
+	run_report(&o, "memcal", db_path, (const char *const[]){
+		   "--run", arg, "--format", "csv", NULL });
+	cr_assert_eq(o.rc, 0, "%s", o.err);
+	cr_expect(strstr(o.out, "spread +-7.5% WIDE"), "csv note");
+	run_out_free(&o);
+}
