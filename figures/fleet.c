@@ -28,7 +28,8 @@
  * @key:    the section ("bandwidth").
  * @label:  its short name in a figure's name ("bw").
  * @ids:    keys naming a row, in order (NULL-terminated).
- * @skip:   real numbers that are settings, not figures (NULL-terminated).
+ * @skip:   real numbers that are settings or a figure's noise, not figures
+ *          (NULL-terminated).
  * @only_measured: skip rows whose "status" is "skipped".
  */
 struct section {
@@ -41,7 +42,7 @@ struct section {
 
 static const struct section sections[] = {
 	{ "bandwidth", "bw", { "kind", "scope", "cpus", NULL },
-	  { "read_share", "min_bps", "max_bps", NULL }, false },
+	  { "read_share", "min_bps", "max_bps", "spread", NULL }, false },
 	{ "sustainable", "sustainable", { "traffic", NULL },
 	  { "bound_ratio", NULL }, false },
 	{ "mix_curves", "mix", { "read_pct", NULL },

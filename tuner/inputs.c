@@ -48,8 +48,8 @@ struct wide_bw {
 	struct memcal_bw worst;
 };
 
-/* on_bw - count the figures whose spread stayed wide, keep the widest. */
-static int on_bw(const struct memcal_bw *b, void *user)
+/* on_wide_bw - count the figures whose spread stayed wide, keep the widest. */
+static int on_wide_bw(const struct memcal_bw *b, void *user)
 {
 	struct wide_bw *w = user;
 
@@ -66,7 +66,7 @@ static void note_wide(memcal_db *db, struct tune_inputs *ti)
 	struct wide_bw w = { 0 };
 	char msg[sizeof(ti->notes[0])];
 
-	if (memcal_db_bw_list(db, ti->in.calibration_run_id, on_bw, &w) ||
+	if (memcal_db_bw_list(db, ti->in.calibration_run_id, on_wide_bw, &w) ||
 	    !w.n)
 		return;
 	snprintf(msg, sizeof(msg), "calibration run %lld: %d bandwidth "
@@ -439,8 +439,8 @@ void tune_inputs_free(struct tune_inputs *ti)
 	memset(ti->have, 0, sizeof(ti->have));
 }
 
-/* on_bw - keep the all-core read figure: the most CPUs, then the highest. */
-static int on_bw(const struct memcal_bw *b, void *user)
+/* on_read_bw - keep the all-core read figure: the most CPUs, then the highest. */
+static int on_read_bw(const struct memcal_bw *b, void *user)
 {
 	struct tune_machine *m = user;
 
@@ -499,6 +499,6 @@ void tune_inputs_machine(memcal_db *db, struct tune_inputs *ti)
 	}
 	snprintf(m->memreg_version, sizeof(m->memreg_version), "%s",
 		 MEMREG_VERSION);
-	memcal_db_bw_list(db, ti->in.calibration_run_id, on_bw, m);
+	memcal_db_bw_list(db, ti->in.calibration_run_id, on_read_bw, m);
 	ti->in.machine = m;
 }
