@@ -176,16 +176,17 @@ Test(guaranteed, random_line_agrees_with_an_independent_loop_and_is_below_stream
 	       phase_ns / 1e9, anon_huge_mib(), foreign * 100);
 	fflush(stdout);
 	/*
-	 * Tolerance 35 % on the median of the per-round ratios: the two loops
+	 * The median of the per-round ratios within 0.5..1.6: the two loops
 	 * reach their misses in flight differently (chains of the swept count
 	 * against whatever the out-of-order window finds among independent
 	 * loads), repetitions on this shared VM spread about 10 % and the
 	 * host's load drifts by tens of per cent between moments (alternating
-	 * short rounds and taking the median ratio cancels most of that).  A
-	 * kernel that counted twice the lines it touches, or hit the caches,
-	 * lands far outside.
+	 * short rounds and taking the median ratio cancels most of that; a
+	 * fresh-clone CI run on an otherwise idle host still saw 0.60).  A
+	 * kernel that counted twice the lines it touches (2.0), or hit the
+	 * caches (many times), lands outside 0.5..1.6.
 	 */
-	cr_expect(rm > 0.65 && rm < 1.35, "random-line kernel / independent "
+	cr_expect(rm > 0.5 && rm < 1.6, "random-line kernel / independent "
 		  "loop = %.2f (medians %.2f and %.2f GB/s)", rm, km / 1e9,
 		  im / 1e9);
 	cr_expect(g[0].bandwidth_bps < 0.8 * stream.agg.median,
