@@ -154,7 +154,10 @@ qemu_verdict() {
 		echo "$plan" | grep -q -x -- "$n" || { echo "$tag: check $n ran but was not planned"; fail=1; }
 	done
 	if grep -a -n -E 'WARNING:|BUG:|Oops|Call Trace|Internal error|general protection|Kernel panic|soft lockup|hard LOCKUP|rcu.*stall|UBSAN|KASAN|list_(add|del) corruption' "$log" | head -20 | grep .; then
-		echo "$tag: kernel log shows a warning/bug/oops (above)"
+		echo "$tag: kernel log shows a warning/bug/oops (above); the first report:"
+		# where the CPU was: the report's registers and call trace
+		grep -a -m1 -A40 -E 'WARNING:|BUG:|Oops|Internal error|general protection|soft lockup|hard LOCKUP|rcu.*stall' "$log" |
+			grep -a -E '^\[ *[0-9.]+\] ( *(pc|lr|RIP|CPU:|Workqueue:|Call [Tt]race)|  ?[a-zA-Z_.0-9]+\+0x)' | head -30
 		fail=1
 	fi
 	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
