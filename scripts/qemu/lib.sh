@@ -108,18 +108,86 @@ qemu_pack() {
 
 # qemu_boot LOG TIMEOUT QEMU ARGS...: run QEMU with no input and its
 # console in LOG, killed after TIMEOUT seconds; sets qrc (124 or 137 on
-# timeout)
+# timeout).  QEMU's monitor listens on the FIFOs LOG.monitor.{in,out}: when
+# the guest is still running 6 s before the timeout, every vCPU's
+# registers go into LOG.cpus (qemu_verdict shows where each one was).
 qemu_boot() {
-	local log=$1 tmo=$2
+	local log=$1 tmo=$2 mon=$1.monitor q w
 	shift 2
-	timeout -k 5 "$tmo" "$@" < /dev/null > "$log" 2>&1
+	rm -f "$mon.in" "$mon.out" "$log.cpus"
+	mkfifo "$mon.in" "$mon.out" || return 1
+	timeout -k 5 "$tmo" "$@" -monitor "pipe:$mon" < /dev/null > "$log" 2>&1 &
+	q=$!
+	qemu_cpus_before_timeout "$q" "$((tmo - 6))" "$mon" "$log.cpus" > /dev/null 2>&1 &
+	w=$!
+	wait "$q"
 	qrc=$?
+	kill "$w" 2>/dev/null
+	wait "$w" 2>/dev/null
+	rm -f "$mon.in" "$mon.out"
 }
 
-# The guests print the checks they will run, then one line per check:
-#   MEMREG-PLAN <name>...                     (MEMTUNE-PLAN for memtune's)
-#   MEMREG-CHECK <name> PASS|FAIL <detail>    (MEMTUNE-CHECK)
-# and MEMREG-DONE (or MEMTUNE-DONE) when they finished.
+# qemu_cpus_before_timeout PID SECONDS MONITOR OUT: after SECONDS, if PID
+# still runs, ask its monitor for every vCPU's registers five times, half
+# a second apart, into OUT (a spin and an interrupt storm look alike in one
+# sample); a QEMU that does not answer leaves a line saying so.  Polls once
+# a second, so it is gone a second after QEMU.
+qemu_cpus_before_timeout() {
+	local pid=$1 n=$2 mon=$3 out=$4 sample
+	while [ "$n" -gt 0 ]; do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 1
+		n=$((n - 1))
+	done
+	kill -0 "$pid" 2>/dev/null || return 0
+	exec 3<> "$mon.out"
+	for sample in 1 2 3 4 5; do
+		printf 'info registers -a\n' > "$mon.in"
+		echo "sample $sample" >> "$out"
+		timeout 0.5 cat <&3 >> "$out"
+	done
+	grep -q 'PC=\|RIP=' "$out" || echo "QEMU's monitor gave no registers" >> "$out"
+	exec 3<&-
+}
+
+# qemu_cpus_where CPUS [SYMBOLS]: one line per vCPU and sample from the
+# registers qemu_boot saved: PC, the return address (arm64 X30, its
+# pointer-authentication bits cleared) and whether interrupts were masked;
+# with the guest kernel's symbols ("ADDR TYPE NAME" lines sorted by
+# address, as /proc/kallsyms) the function each is in
+qemu_cpus_where() {
+	local cpus=$1 map=${2:-}
+	tr -d '\r' < "$cpus" | grep -o -E '(^CPU#[0-9]+|\b(PC|RIP|X30|PSTATE|EFL)=[0-9a-f]+)' |
+		awk -v map="$map" '
+		# the text symbol at or below a (same-width lowercase hex compares
+		# as strings)
+		function sym(a,   best, line, f) {
+			if (map == "") return ""
+			best = ""
+			while ((getline line < map) > 0) {
+				split(line, f, " ")
+				if (f[2] !~ /^[tTwW]$/ || length(f[1]) != length(a)) continue
+				if (f[1] > a) break
+				best = f[3]
+			}
+			close(map)
+			return best == "" ? "" : " " best
+		}
+		function flush() {
+			if (cpu != "") print "  " cpu " " out
+			cpu = ""; out = ""
+		}
+		/^CPU#/ { flush(); cpu = $0; next }
+		{
+			split($0, kv, "="); k = kv[1]; v = tolower(kv[2])
+			if (k == "X30") { v = "ffff" substr(v, 5); out = out " lr " v sym(v) }
+			# arm64 PSTATE.I is bit 7, x86 EFLAGS.IF bit 9
+			else if (k == "PSTATE") out = out (index("89abcdef", substr(v, length(v) - 1, 1)) ? " irqs-masked" : "")
+			else if (k == "EFL") out = out (index("2367abef", substr(v, length(v) - 2, 1)) ? "" : " irqs-masked")
+			else out = out " " tolower(k) " " v sym(v)
+		}
+		END { flush() }'
+}
 
 # qemu_verdict TAG LOG QEMU_RC TIMEOUT [--report-only NAMES]: print the
 # guest's checks; fail (return 1) when the guest planned no check, a
@@ -151,7 +219,9 @@ qemu_verdict() {
 		fi
 	done
 	for n in $ran; do
-		echo "$plan" | grep -q -x -- "$n" || { echo "$tag: check $n ran but was not planned"; fail=1; }
+		# not grep -q: under pipefail, grep leaving at its match can fail
+		# the pipe (printf's next write gets SIGPIPE)
+		printf '%s\n' "$plan" | grep -x -- "$n" > /dev/null || { echo "$tag: check $n ran but was not planned"; fail=1; }
 	done
 	if grep -a -n -E 'WARNING:|BUG:|Oops|Call Trace|Internal error|general protection|Kernel panic|soft lockup|hard LOCKUP|rcu.*stall|UBSAN|KASAN|list_(add|del) corruption' "$log" | head -20 | grep .; then
 		echo "$tag: kernel log shows a warning/bug/oops (above); the first report:"
@@ -161,7 +231,9 @@ qemu_verdict() {
 		fail=1
 	fi
 	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-		echo "$tag: TIMEOUT after ${tmo}s; tail of the log:"
+		echo "$tag: TIMEOUT after ${tmo}s; where each vCPU was 6 s before:"
+		[ -s "$log.cpus" ] && qemu_cpus_where "$log.cpus" "${QEMU_SYSTEM_MAP:-}"
+		echo "$tag: tail of the log:"
 		tail -30 "$log"
 		fail=1
 	elif ! grep -aq 'MEM\(REG\|TUNE\)-DONE' "$log"; then
