@@ -6,6 +6,7 @@
  *
  * File map:
  *   roots and file reading      cal_procfs_root(), cal_read_text()
+ *   the event sources (PMUs)    cal_event_sources_*(), cal_event_source_read()
  *   per-CPU identity            read_cpuinfo(), read_midrs()
  *   grouping into kinds         group_arm(), group_x86()
  *   PMU of a kind               find_event_source()
@@ -82,6 +83,55 @@ int cal_read_text(const char *root, const char *rel, char *buf, size_t len)
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+#define EVENT_SOURCES "bus/event_source/devices"
+
+/*
+ * cal_event_sources_open - start a walk over the event sources; 0, or
+ * MEMCAL_ECANTOPEN (no such folder under this sysfs root).
+ */
+int cal_event_sources_open(struct cal_event_sources *it)
+{
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/" EVENT_SOURCES,
+		 memcal_platform_sysfs_root());
+	it->d = opendir(dir);
+	return it->d ? 0 : MEMCAL_ECANTOPEN;
+}
+
+/* cal_event_sources_next - the next event source's name, NULL at the end. */
+const char *cal_event_sources_next(struct cal_event_sources *it)
+{
+	struct dirent *e;
+
+	while ((e = readdir(it->d)))
+		if (e->d_name[0] != '.')
+			return e->d_name;
+	return NULL;
+}
+
+/* cal_event_sources_close - end a walk cal_event_sources_open() began. */
+void cal_event_sources_close(struct cal_event_sources *it)
+{
+	closedir(it->d);
+	it->d = NULL;
+}
+
+/*
+ * cal_event_source_read - the first line of event source @name's @file
+ * ("type", "cpus") into @buf, as cal_read_text().
+ */
+int cal_event_source_read(const char *name, const char *file, char *buf,
+			  size_t len)
+{
+	char rel[512];
+
+	if ((size_t)snprintf(rel, sizeof(rel), EVENT_SOURCES "/%s/%s", name,
+			     file) >= sizeof(rel))
+		return MEMCAL_ECANTOPEN;
+	return cal_read_text(memcal_platform_sysfs_root(), rel, buf, len);
 }
 
 /*
@@ -339,44 +389,38 @@ static bool is_core_pmu_name(const char *name)
  */
 static void find_event_source(struct memcal_cpu_type *k)
 {
-	char dir[512], fallback[64] = "";
-	struct dirent *e;
-	DIR *d;
+	struct cal_event_sources it;
+	char fallback[64] = "";
+	const char *name;
 
 	k->perf_type = -1;
-	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices",
-		 memcal_platform_sysfs_root());
-	d = opendir(dir);
-	if (!d)
+	if (cal_event_sources_open(&it))
 		return;
-	while ((e = readdir(d))) {
-		char rel[512], list[1024];
+	while ((name = cal_event_sources_next(&it))) {
+		char list[1024];
 
-		if (e->d_name[0] == '.' || !is_core_pmu_name(e->d_name))
+		if (!is_core_pmu_name(name))
 			continue;
-		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/cpus",
-			 e->d_name);
-		if (cal_read_text(memcal_platform_sysfs_root(), rel, list, sizeof(list))) {
-			if (!fallback[0] || strcmp(e->d_name, fallback) < 0)
+		if (cal_event_source_read(name, "cpus", list, sizeof(list))) {
+			if (!fallback[0] || strcmp(name, fallback) < 0)
 				snprintf(fallback, sizeof(fallback), "%.63s",
-					 e->d_name);
+					 name);
 			continue;
 		}
 		if (covers(list, k)) {
 			snprintf(k->perf_pmu, sizeof(k->perf_pmu), "%.63s",
-				 e->d_name);
+				 name);
 			break;
 		}
 	}
-	closedir(d);
+	cal_event_sources_close(&it);
 	if (!k->perf_pmu[0])
 		snprintf(k->perf_pmu, sizeof(k->perf_pmu), "%s", fallback);
 	if (k->perf_pmu[0]) {
-		char rel[512], buf[32];
+		char buf[32];
 
-		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type",
-			 k->perf_pmu);
-		if (!cal_read_text(memcal_platform_sysfs_root(), rel, buf, sizeof(buf)))
+		if (!cal_event_source_read(k->perf_pmu, "type", buf,
+					   sizeof(buf)))
 			k->perf_type = atoi(buf);
 	}
 }

@@ -21,6 +21,7 @@
 #ifndef MEMCAL_CPU_TYPES_H
 #define MEMCAL_CPU_TYPES_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -74,8 +75,24 @@ struct memcal_cpu_types {
 	char error[256];
 };
 
+/**
+ * struct cal_event_sources - a walk over the event sources (the PMUs)
+ * under <sysfs>/bus/event_source/devices, through the sysfs root the
+ * replay sets: cal_event_sources_open(), cal_event_sources_next() until
+ * NULL, cal_event_sources_close().
+ * @d: the open folder.
+ */
+struct cal_event_sources {
+	DIR *d;
+};
+
 const char *cal_procfs_root(void);
 int cal_read_text(const char *root, const char *rel, char *buf, size_t len);
+int cal_event_sources_open(struct cal_event_sources *it);
+const char *cal_event_sources_next(struct cal_event_sources *it);
+void cal_event_sources_close(struct cal_event_sources *it);
+int cal_event_source_read(const char *name, const char *file, char *buf,
+			  size_t len);
 const char *cal_cpuinfo_value(const char *line, const char *key);
 int cal_cpu_types_discover(struct memcal_cpu_types *t);
 const struct memcal_pmu_candidate *

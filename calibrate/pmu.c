@@ -6,7 +6,6 @@
 #include "pmu_tables_arm.h"
 #include "memcal_status.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,9 +18,9 @@
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "cpu_types.h"
 #include "kernels.h"
 #include "stats.h"
-#include "memcal_platform.h"
 
 /* Validation passes per event (median kept) after one warm-up pass. */
 #define PMU_VALIDATE_PASSES	3
@@ -83,31 +82,24 @@ static unsigned arm_cpu_part(void)
 /* list_event_sources - names under <sysfs>/bus/event_source/devices. */
 static void list_event_sources(char *buf, size_t len)
 {
-	char path[512];
-	DIR *d;
-	struct dirent *e;
+	struct cal_event_sources it;
+	const char *name;
 	size_t off = 0;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices",
-		 memcal_platform_sysfs_root());
-	d = opendir(path);
-	if (!d) {
+	if (cal_event_sources_open(&it)) {
 		snprintf(buf, len, "(unreadable)");
 		return;
 	}
-	while ((e = readdir(d))) {
-		int w;
+	while ((name = cal_event_sources_next(&it))) {
+		int w = snprintf(buf + off, len - off, "%s%s", off ? " " : "",
+				 name);
 
-		if (e->d_name[0] == '.')
-			continue;
-		w = snprintf(buf + off, len - off, "%s%s", off ? " " : "",
-			     e->d_name);
 		if (w < 0 || (size_t)w >= len - off)
 			break;
 		off += (size_t)w;
 	}
-	closedir(d);
+	cal_event_sources_close(&it);
 }
 
 /* family_in - the entry of @tab (@n long) matching @pfm_name or @arm_part. */
@@ -153,40 +145,25 @@ const struct memcal_pmu_family *cal_pmu_family_find(const char *pfm_name,
  */
 void cal_pmu_sysfs_name(uint32_t type, char *buf, size_t len)
 {
-	char dir[512], path[1024], text[32];
-	struct dirent *e;
-	DIR *d;
+	struct cal_event_sources it;
+	const char *name;
+	char text[32], *end;
+	unsigned long t;
 
 	buf[0] = '\0';
-	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices",
-		 memcal_platform_sysfs_root());
-	d = opendir(dir);
-	if (!d)
+	if (cal_event_sources_open(&it))
 		return;
-	while ((e = readdir(d))) {
-		FILE *f;
-		char *end;
-		unsigned long t;
-		bool got = false;
-
-		if (e->d_name[0] == '.')
+	while ((name = cal_event_sources_next(&it))) {
+		if (cal_event_source_read(name, "type", text, sizeof(text)))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/type", dir, e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(text, sizeof(text), f)) {
-			errno = 0;
-			t = strtoul(text, &end, 10);
-			got = !errno && end != text && t == type;
-		}
-		fclose(f);
-		if (got) {
-			snprintf(buf, len, "%s", e->d_name);
+		errno = 0;
+		t = strtoul(text, &end, 10);
+		if (!errno && end != text && t == type) {
+			snprintf(buf, len, "%s", name);
 			break;
 		}
 	}
-	closedir(d);
+	cal_event_sources_close(&it);
 }
 
 /*

@@ -15,6 +15,8 @@
  * calibration report of a fleet unit gets the fleet section.
  */
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <errno.h>
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -90,6 +92,35 @@ static int sh(const char *cmd, char **out)
 }
 
 /*
+ * The units' databases and documents take seconds to make (21 databases,
+ * 21 runs of memcal export; far longer under the sanitizers), and Criterion
+ * runs each test in a process of its own.  So the runner makes them once,
+ * in a template directory, before any test starts; each test works in a
+ * copy of its own, since most of them write fleet.db there.  The runner's
+ * set-up cannot use Criterion's asserts: a failure ends the program.
+ */
+#define TEMPLATE_ENV "MEMCAL_FLEET_TEMPLATE"
+
+static char template_dir[64];
+
+/* need - end the program, naming @what and @msg, unless @cond holds. */
+#define need(cond, msg) \
+	((cond) ? (void)0 : set_up_failed(#cond, msg))
+
+static void set_up_failed(const char *what, const char *msg)
+{
+	char cmd[128];
+
+	fprintf(stderr, "test_fleet: set-up failed: %s: %s\n", what, msg);
+	if (*template_dir) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", template_dir);
+		if (system(cmd))
+			fprintf(stderr, "test_fleet: %s failed\n", cmd);
+	}
+	exit(1);
+}
+
+/*
  * store_unit() - a database @db holding one run of @board as unit
  * @host, its figures scaled by @scale and jittered by unit @u; @read_low
  * scales the read bandwidth rows on top.
@@ -110,7 +141,7 @@ static void store_unit(const char *db, int b, const char *host, int u,
 	int f = 0, cores;
 
 	snprintf(path, sizeof(path), BOARDS "%s", boards[b].name);
-	cr_assert_eq(cal_replay_load(path, &r, err, sizeof(err)), 0, "%s", err);
+	need(cal_replay_load(path, &r, err, sizeof(err)) == 0, err);
 	topo = memcal_platform_topology_to_json(&r.topo);
 	json_object_del(topo, "source");	/* the checkout's path */
 	p.topology_json = json_dumps(topo, JSON_COMPACT | JSON_SORT_KEYS);
@@ -137,15 +168,13 @@ static void store_unit(const char *db, int b, const char *host, int u,
 		snprintf(un.serial, sizeof(un.serial), "SN-%s-%04d", host, u);
 
 	unlink(db);
-	cr_assert_eq(memcal_db_open(db, MEMCAL_DB_OPEN_CREATE, &h, err,
-				    sizeof(err)), 0, "%s", err);
-	cr_assert_eq(memcal_db_begin(h), 0);
-	cr_assert_eq(memcal_db_platform_store(h, &p), 0, "%s",
-		     memcal_db_errmsg(h));
+	need(memcal_db_open(db, MEMCAL_DB_OPEN_CREATE, &h, err,
+				    sizeof(err)) == 0, err);
+	need(memcal_db_begin(h) == 0, memcal_db_errmsg(h));
+	need(memcal_db_platform_store(h, &p) == 0, memcal_db_errmsg(h));
 	run.platform_id = p.id;
-	cr_assert_eq(memcal_db_run_store(h, &run), 0, "%s", memcal_db_errmsg(h));
-	cr_assert_eq(memcal_db_unit_store(h, run.id, &un), 0, "%s",
-		     memcal_db_errmsg(h));
+	need(memcal_db_run_store(h, &run) == 0, memcal_db_errmsg(h));
+	need(memcal_db_unit_store(h, run.id, &un) == 0, memcal_db_errmsg(h));
 	for (int k = 0; k < 3; k++) {
 		static const char *const kind[] = { "read", "write", "ntwrite" };
 
@@ -165,8 +194,7 @@ static void store_unit(const char *db, int b, const char *host, int u,
 					(k ? 1 : read_low);
 			bw.min_bps = bw.median_bps * 0.98;
 			bw.max_bps = bw.median_bps * 1.01;
-			cr_assert_eq(memcal_db_bw_store(h, run.id, &bw), 0, "%s",
-				     memcal_db_errmsg(h));
+			need(memcal_db_bw_store(h, run.id, &bw) == 0, memcal_db_errmsg(h));
 			if (n == cores)
 				break;
 		}
@@ -180,7 +208,7 @@ static void store_unit(const char *db, int b, const char *host, int u,
 		};
 
 		snprintf(s.traffic, sizeof(s.traffic), t ? "write" : "read");
-		cr_assert_eq(memcal_db_sustainable_store(h, run.id, &s), 0);
+		need(memcal_db_sustainable_store(h, run.id, &s) == 0, memcal_db_errmsg(h));
 	}
 	for (int i = 0; i < 3; i++) {
 		struct memcal_latency_point pt = {
@@ -193,7 +221,7 @@ static void store_unit(const char *db, int b, const char *host, int u,
 		f += 2;
 		pt.latency_min_ns = pt.latency_ns - 3;
 		pt.latency_max_ns = pt.latency_ns + 3;
-		cr_assert_eq(memcal_db_latency_store(h, run.id, &pt), 0);
+		need(memcal_db_latency_store(h, run.id, &pt) == 0, memcal_db_errmsg(h));
 	}
 	{
 		struct memcal_mix_curve c = {
@@ -211,8 +239,7 @@ static void store_unit(const char *db, int b, const char *host, int u,
 		c.points[1] = (struct memcal_mix_point){ 1, c.peak_bps,
 			c.idle_latency_ns * 3, c.idle_latency_ns * 2.9,
 			c.idle_latency_ns * 3.1 };
-		cr_assert_eq(memcal_db_mix_curve_store(h, run.id, &c), 0, "%s",
-			     memcal_db_errmsg(h));
+		need(memcal_db_mix_curve_store(h, run.id, &c) == 0, memcal_db_errmsg(h));
 	}
 	{
 		struct memcal_guaranteed g = {
@@ -241,52 +268,78 @@ static void store_unit(const char *db, int b, const char *host, int u,
 		g.bandwidth_bps = (1e9 + 2e8 * b) * jitter(u, f++);
 		g.min_bps = g.bandwidth_bps * 0.97;
 		g.max_bps = g.bandwidth_bps * 1.02;
-		cr_assert_eq(memcal_db_guaranteed_store(h, run.id, &g), 0, "%s",
-			     memcal_db_errmsg(h));
-		cr_assert_eq(memcal_db_pmu_status_store(h, run.id, &ps), 0);
-		cr_assert_eq(memcal_db_selfcheck_store(h, run.id, &sc), 0);
-		cr_assert_eq(memcal_db_pmu_event_store(h, run.id, &ev), 0);
+		need(memcal_db_guaranteed_store(h, run.id, &g) == 0, memcal_db_errmsg(h));
+		need(memcal_db_pmu_status_store(h, run.id, &ps) == 0, memcal_db_errmsg(h));
+		need(memcal_db_selfcheck_store(h, run.id, &sc) == 0, memcal_db_errmsg(h));
+		need(memcal_db_pmu_event_store(h, run.id, &ev) == 0, memcal_db_errmsg(h));
 	}
 	for (size_t i = 0; i < r.types.n; i++) {
 		struct memcal_cpu_kind k;
 
 		cal_cpu_type_kind(&r.types, i, &k);
-		cr_assert_eq(memcal_db_cpu_kind_store(h, run.id, &k), 0, "%s",
-			     memcal_db_errmsg(h));
+		need(memcal_db_cpu_kind_store(h, run.id, &k) == 0, memcal_db_errmsg(h));
 	}
-	cr_assert_eq(memcal_db_commit(h), 0);
+	need(memcal_db_commit(h) == 0, memcal_db_errmsg(h));
 	memcal_db_close(h);
 	free(p.topology_json);
 	cal_replay_free(&r);
 }
 
 /*
- * setup - a scratch directory with one database per unit (unit-NAME.db)
+ * make_template - a directory with one database per unit (unit-NAME.db)
  * and each unit's exported document (NAME.json): the ten boards (rpi5's
- * is fleet unit rpi5-01) and eleven more units of rpi5.
+ * is fleet unit rpi5-01) and eleven more units of rpi5.  The tests learn
+ * where it is from the environment, which their processes inherit.
  */
-static void setup(void)
+ReportHook(PRE_ALL)(struct criterion_test_set *tests)
 {
-	char db[128], cmd[512];
+	char db[128], host[32], cmd[512];
 
-	snprintf(dir, sizeof(dir), "/tmp/memcal-fleet-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	(void)tests;
+	snprintf(template_dir, sizeof(template_dir), "/tmp/memcal-fleet-XXXXXX");
+	need(mkdtemp(template_dir), strerror(errno));
 	for (size_t b = 0; b < N_BOARDS; b++) {
-		char host[32];
-
 		snprintf(host, sizeof(host), b == FLEET_BOARD ? "%s-01" :
 			 "%s-board", boards[b].name);
-		snprintf(db, sizeof(db), "%s/unit-%s.db", dir, host);
+		snprintf(db, sizeof(db), "%s/unit-%s.db", template_dir, host);
 		store_unit(db, (int)b, host, b == FLEET_BOARD ? 1 : 0, 1);
 	}
 	for (int u = 2; u <= FLEET_UNITS; u++) {
-		snprintf(db, sizeof(db), "%s/unit-rpi5-%02d.db", dir, u);
-		snprintf(cmd, sizeof(cmd), "rpi5-%02d", u);
-		store_unit(db, FLEET_BOARD, cmd, u, u == PLANTED ? 0.8 : 1);
+		snprintf(db, sizeof(db), "%s/unit-rpi5-%02d.db", template_dir,
+			 u);
+		snprintf(host, sizeof(host), "rpi5-%02d", u);
+		store_unit(db, FLEET_BOARD, host, u, u == PLANTED ? 0.8 : 1);
 	}
-	cr_assert_eq(sh("for d in unit-*.db; do n=${d#unit-}; " MEMCAL
-			" --db $d export --run 1 --out ${n%.db}.json >/dev/null"
-			" || exit 1; done", NULL), 0);
+	snprintf(cmd, sizeof(cmd), "cd %s && for d in unit-*.db; do "
+		 "n=${d#unit-}; " MEMCAL " --db $d export --run 1 --out "
+		 "${n%%.db}.json >/dev/null || exit 1; done", template_dir);
+	need(system(cmd) == 0, "memcal export");
+	need(setenv(TEMPLATE_ENV, template_dir, 1) == 0, strerror(errno));
+}
+
+/* remove_template - remove the template directory, after every test. */
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+	char cmd[128];
+
+	(void)stats;
+	if (!*template_dir)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", template_dir);
+	need(system(cmd) == 0, cmd);
+}
+
+/* setup - a scratch directory of this test's own: a copy of the template. */
+static void setup(void)
+{
+	const char *from = getenv(TEMPLATE_ENV);
+	char cmd[256];
+
+	cr_assert_not_null(from, "no template: " TEMPLATE_ENV " is not set");
+	snprintf(dir, sizeof(dir), "/tmp/memcal-fleet-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -p %s/* %s", from, dir);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
 /* teardown - remove the scratch directory. */

@@ -7,35 +7,17 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "fixture_db.h"
-#include "inputs.h"
+#include "fixture_inputs.h"
 
-/* load - the fixture database, @n extra rows of @bw, inputs into @ti. */
-static void load(const struct memcal_bw *bw, int n, struct tune_inputs *ti)
+/* store_bw - fixture_store_fn: bandwidth row @i of @rows. */
+static void store_bw(memcal_db *db, int64_t run_id, const void *rows,
+		     size_t i)
 {
-	char path[] = "/tmp/memcal-spread-XXXXXX.db", err[512] = "";
-	struct fixture_ids ids;
-	memcal_db *db;
-	int fd = mkstemps(path, 3);
+	const struct memcal_bw *bw = rows;
 
-	cr_assert_geq(fd, 0);
-	close(fd);
-	unlink(path);
-	cr_assert_eq(fixture_db_create(path, &ids), 0);
-	cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)), 0, "%s",
-		     err);
-	cr_assert_eq(memcal_db_begin(db), 0);
-	for (int i = 0; i < n; i++)
-		cr_assert_eq(memcal_db_bw_store(db, ids.run_id, &bw[i]), 0,
-			     "%s", memcal_db_errmsg(db));
-	cr_assert_eq(memcal_db_commit(db), 0);
-	memset(ti, 0, sizeof(*ti));
-	cr_assert_eq(tune_inputs_platform(db, ti, err, sizeof(err)), 0, "%s",
-		     err);
-	memcal_db_close(db);
-	unlink(path);
+	cr_assert_eq(memcal_db_bw_store(db, run_id, &bw[i]), 0, "%s",
+		     memcal_db_errmsg(db));
 }
 
 /* wide_note - the note about wide figures, or NULL. */
@@ -63,10 +45,10 @@ Test(inputs, wide_bandwidth_figures_are_carried_as_a_warning)
 	const char *n;
 
 	cr_assert(ti);
-	load(bw, 0, ti);
+	fixture_inputs(ti, store_bw, bw, 0);
 	cr_expect_null(wide_note(ti), "the fixture's figures are tight");
 	tune_inputs_free(ti);
-	load(bw, 2, ti);
+	fixture_inputs(ti, store_bw, bw, 2);
 	n = wide_note(ti);
 	cr_assert(n, "no warning about the wide figures");
 	cr_expect(strstr(n, "2 bandwidth figure(s)"), "%s", n);

@@ -10,11 +10,9 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "export.h"
-#include "fixture_db.h"
-#include "inputs.h"
+#include "fixture_inputs.h"
 #include "plan.h"
 #include "replay.h"
 
@@ -39,30 +37,23 @@ static size_t kinds_of(const char *board, struct memcal_cpu_kind *k)
 	return n;
 }
 
+/* store_kind - fixture_store_fn: CPU kind @i of @rows. */
+static void store_kind(memcal_db *db, int64_t run_id, const void *rows,
+		       size_t i)
+{
+	const struct memcal_cpu_kind *k = rows;
+
+	cr_assert_eq(memcal_db_cpu_kind_store(db, run_id, &k[i]), 0, "%s",
+		     memcal_db_errmsg(db));
+}
+
 /* load_kinds - store @n kinds for the fixture database's run, load inputs. */
 static void load_kinds(const struct memcal_cpu_kind *k, size_t n,
 		       struct tune_inputs *ti)
 {
-	char path[] = "/tmp/memcal-pcpu-XXXXXX.db", err[512] = "";
-	struct fixture_ids ids;
-	memcal_db *db;
-	int fd = mkstemps(path, 3);
+	int64_t run_id = fixture_inputs(ti, store_kind, k, n);
 
-	cr_assert_geq(fd, 0);
-	close(fd);
-	unlink(path);
-	cr_assert_eq(fixture_db_create(path, &ids), 0);
-	cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(memcal_db_begin(db), 0);
-	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(memcal_db_cpu_kind_store(db, ids.run_id, &k[i]), 0,
-			     "%s", memcal_db_errmsg(db));
-	cr_assert_eq(memcal_db_commit(db), 0);
-	memset(ti, 0, sizeof(*ti));
-	cr_assert_eq(tune_inputs_platform(db, ti, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(ti->in.calibration_run_id, ids.run_id);
-	memcal_db_close(db);
-	unlink(path);
+	cr_assert_eq(ti->in.calibration_run_id, run_id);
 }
 
 /* plan8 - plan a reader on cpu 1 and one on cpu 6 of an 8-CPU board. */
@@ -290,6 +281,16 @@ Test(tune_plan_events, numeric_types_become_names_or_warn)
  * stored comes back as NAME:CONFIG, one from before names were stored
  * (perf_pmu '') as TYPE:CONFIG, which exports warn of; RAW stays raw.
  */
+/* store_event - fixture_store_fn: PMU event @i of @rows. */
+static void store_event(memcal_db *db, int64_t run_id, const void *rows,
+			size_t i)
+{
+	const struct memcal_pmu_event *e = rows;
+
+	cr_assert_eq(memcal_db_pmu_event_store(db, run_id, &e[i]), 0, "%s",
+		     memcal_db_errmsg(db));
+}
+
 Test(tune_plan_events, run_events_of_dynamic_pmus_come_back_named)
 {
 	static const struct {
@@ -300,7 +301,6 @@ Test(tune_plan_events, run_events_of_dynamic_pmus_come_back_named)
 		{ 10, "", "10:5" },
 		{ 4, "cpu", "raw:0x5" },
 	};
-	char path[] = "/tmp/memcal-pmuname-XXXXXX.db", err[512] = "";
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		static struct tune_inputs ti;
@@ -309,27 +309,10 @@ Test(tune_plan_events, run_events_of_dynamic_pmus_come_back_named)
 			.perf_type = cases[i].type, .perf_config = 5,
 			.opened = true, .bytes_per_event = 64, .chosen = true,
 		};
-		struct fixture_ids ids;
-		memcal_db *db;
-		int fd;
 
-		strcpy(path, "/tmp/memcal-pmuname-XXXXXX.db");
-		fd = mkstemps(path, 3);
-		cr_assert_geq(fd, 0);
-		close(fd);
-		unlink(path);
 		snprintf(e.perf_pmu, sizeof(e.perf_pmu), "%s", cases[i].pmu);
-		cr_assert_eq(fixture_db_create(path, &ids), 0);
-		cr_assert_eq(memcal_db_open(path, 0, &db, err, sizeof(err)), 0, "%s", err);
-		cr_assert_eq(memcal_db_begin(db), 0);
-		cr_assert_eq(memcal_db_pmu_event_store(db, ids.run_id, &e), 0, "%s",
-			     memcal_db_errmsg(db));
-		cr_assert_eq(memcal_db_commit(db), 0);
-		memset(&ti, 0, sizeof(ti));
-		cr_assert_eq(tune_inputs_platform(db, &ti, err, sizeof(err)), 0, "%s", err);
+		fixture_inputs(&ti, store_event, &e, 1);
 		cr_expect_str_eq(ti.in.counter[TUNE_READ].event, cases[i].want);
-		memcal_db_close(db);
-		unlink(path);
 		tune_inputs_free(&ti);
 	}
 }
