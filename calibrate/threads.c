@@ -3,6 +3,7 @@
  * threads.c - pinned worker team with a barrier start (see threads.h).
  */
 #include "threads.h"
+#include "overhead_bench.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -86,8 +87,9 @@ static void start_barrier(struct memcal_team *t, unsigned n, unsigned long gen)
 /*
  * cal_pin_self - pin the calling thread to OS CPU @cpu.  With a
  * topology of this machine hwloc binds it; with a recorded or synthetic
- * topology (or @hw NULL) the kernel is asked directly, so a CPU that does
- * not exist here fails.  Returns 0 or -errno.
+ * topology (or @hw NULL) the kernel is asked directly (cal_ovh_pin_self(),
+ * which the libc-only guest builds use too), so a CPU that does not exist
+ * here fails.  Returns 0 or -errno.
  */
 int cal_pin_self(hwloc_topology_t hw, unsigned cpu)
 {
@@ -105,17 +107,7 @@ int cal_pin_self(hwloc_topology_t hw, unsigned cpu)
 			return 0;
 		/* fall through to the plain system call */
 	}
-	{
-		cpu_set_t cs;
-
-		if (cpu >= CPU_SETSIZE)
-			return -EINVAL;
-		CPU_ZERO(&cs);
-		CPU_SET(cpu, &cs);
-		if (sched_setaffinity(0, sizeof(cs), &cs) < 0)
-			return -errno;
-	}
-	return 0;
+	return cal_ovh_pin_self(cpu);
 }
 
 /* worker_main - pin, report ready, then run jobs until told to quit. */
