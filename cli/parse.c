@@ -11,13 +11,16 @@
 #include "cli.h"
 #include "memcal_status.h"
 
-/* parse_digits - a plain decimal number at *s, advancing *s past it. */
+/*
+ * parse_digits - a plain decimal number at *s, advancing *s past it.  A
+ * NULL *s (an option given no value) is not a number either.
+ */
 static int parse_digits(const char **s, uint64_t *out, const char **why)
 {
 	const char *p = *s;
 	uint64_t v = 0;
 
-	if (!isdigit((unsigned char)*p)) {
+	if (!p || !isdigit((unsigned char)*p)) {
 		*why = "expected a whole number";
 		return MEMCAL_ESYNTAX;
 	}
@@ -49,10 +52,6 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	uint64_t v;
 	int rc;
 
-	if (!s) {
-		*why = "expected a whole number";
-		return MEMCAL_ESYNTAX;
-	}
 	rc = parse_digits(&s, &v, why);
 	if (rc)
 		return rc;
@@ -105,10 +104,6 @@ int cli_parse_size(const char *s, uint64_t *out, const char **why)
 	uint64_t v, mult;
 	int rc;
 
-	if (!s) {
-		*why = "expected a whole number";
-		return MEMCAL_ESYNTAX;
-	}
 	rc = parse_digits(&s, &v, why);
 	if (rc)
 		return rc;

@@ -51,6 +51,20 @@ Test(parse, sizes_with_binary_and_decimal_suffixes)
 	cr_assert_eq(cli_parse_size("1.5G", &v, &why), MEMCAL_ESYNTAX);
 }
 
+/* An option given no value reaches the parsers as NULL: not a number. */
+Test(parse, no_value_is_not_a_number)
+{
+	const char *why = NULL;
+	uint64_t v = 7;
+
+	cr_assert_eq(cli_parse_u64(NULL, 0, 100, &v, &why), MEMCAL_ESYNTAX);
+	cr_assert_str_eq(why, "expected a whole number");
+	why = NULL;
+	cr_assert_eq(cli_parse_size(NULL, &v, &why), MEMCAL_ESYNTAX);
+	cr_assert_str_eq(why, "expected a whole number");
+	cr_assert_eq(v, 7, "a refused value leaves the result alone");
+}
+
 Test(parse, lists_and_ranges)
 {
 	uint32_t out[8];
