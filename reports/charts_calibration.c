@@ -60,15 +60,6 @@ static void draw_series(struct svg_chart *c, const struct xy *pts, size_t n,
 	report_svg_series_markers(c, x, y, n, color, width > 2 ? 4 : 3, m, name);
 }
 
-/* ticks_y - nice y range from @lo to @hi and its ticks. */
-static void ticks_y(struct svg_chart *c, double lo, double hi,
-		    struct svg_ticks *t)
-{
-	report_svg_nice_range(&lo, &hi, 6, false);
-	report_svg_chart_set_y(c, lo, hi, false);
-	report_svg_linear_ticks(lo, hi, 6, t);
-}
-
 /*
  * latency_axes - the axes of a loaded-latency chart: aggregate bandwidth
  * from 0 past @xmax GB/s, latency from 0 past @ymax ns.
@@ -76,12 +67,8 @@ static void ticks_y(struct svg_chart *c, double lo, double hi,
 static void latency_axes(struct svg_chart *c, double xmax, double ymax,
 			 struct svg_ticks *xt, struct svg_ticks *yt)
 {
-	double lo = 0, hi = xmax * 1.05;
-
-	report_svg_nice_range(&lo, &hi, 7, false);
-	report_svg_chart_set_x(c, lo, hi, false);
-	report_svg_linear_ticks(lo, hi, 7, xt);
-	ticks_y(c, 0, ymax * 1.08, yt);
+	report_svg_chart_fit_x(c, 0, xmax * 1.05, 7, false, xt);
+	report_svg_chart_fit_y(c, 0, ymax * 1.08, 6, false, yt);
 	report_svg_chart_axes(c, "aggregate bandwidth of the load (GB/s)",
 		       "latency (ns)", xt, yt);
 }
@@ -172,7 +159,7 @@ int report_chart_bandwidth(FILE *f, const struct report *r)
 	} else {
 		report_svg_linear_ticks(1, maxn, 8, &xt);
 	}
-	ticks_y(&c, 0, ymax * 1.05, &yt);
+	report_svg_chart_fit_y(&c, 0, ymax * 1.05, 6, false, &yt);
 	report_svg_chart_axes(&c, "cores running at once", "bandwidth (GB/s)", &xt,
 		       &yt);
 	for (int k = 0; k < 3; k++) {
@@ -501,11 +488,10 @@ int report_chart_overhead(FILE *f, const struct report *r)
 		 report_overhead_proxy(r) ? "proxy (user-space timer, an upper "
 		 "bound)" : "memreg in monitor-only mode");
 	report_svg_chart_begin(&c, f, "chart-overhead", title, sub, W, H);
-	report_svg_nice_range(&xlo, &xhi, 0, true);
-	report_svg_chart_set_x(&c, xlo, xhi, true);
-	report_svg_log_ticks(xlo, xhi, &xt);
+	report_svg_chart_fit_x(&c, xlo, xhi, 0, true, &xt);
 	ylo = ylo > 0.95 ? 1 : ylo;
-	ticks_y(&c, ylo, yhi + (yhi - ylo) * 0.05, &yt);
+	report_svg_chart_fit_y(&c, ylo, yhi + (yhi - ylo) * 0.05, 6, false,
+			       &yt);
 	report_svg_chart_axes(&c, "regulation period (us, log scale)",
 		       "slowdown C'/C", &xt, &yt);
 	report_svg_hline(&c, 1, NAN, NAN, "#888888", "3 3", NULL);

@@ -49,19 +49,11 @@ static double ceiling_of(const struct report *r, const char *cls,
 static bool budget_axis(struct svg_chart *c, double vmin, double vmax,
 			struct svg_ticks *yt)
 {
-	double lo = 0, hi = vmax * 1.12;
-
 	if (vmin > 0 && vmax / vmin > BUDGET_LINEAR_SPAN) {
-		lo = vmin / 1.5;
-		hi = vmax * 1.5;
-		report_svg_nice_range(&lo, &hi, 0, true);
-		report_svg_chart_set_y(c, lo, hi, true);
-		report_svg_log_ticks(lo, hi, yt);
+		report_svg_chart_fit_y(c, vmin / 1.5, vmax * 1.5, 0, true, yt);
 		return true;
 	}
-	report_svg_nice_range(&lo, &hi, 6, false);
-	report_svg_chart_set_y(c, lo, hi, false);
-	report_svg_linear_ticks(lo, hi, 6, yt);
+	report_svg_chart_fit_y(c, 0, vmax * 1.12, 6, false, yt);
 	return false;
 }
 
@@ -260,13 +252,7 @@ int report_chart_validation(FILE *f, const struct report *r)
 			"static: each core held to its guarantee, no LMS, no "
 			"sharing; regulated: memreg with the tuned config.",
 			W, H);
-	{
-		double lo = 0, hi = ymax * 1.12;
-
-		report_svg_nice_range(&lo, &hi, 6, false);
-		report_svg_chart_set_y(&c, lo, hi, false);
-		report_svg_linear_ticks(lo, hi, 6, &yt);
-	}
+	report_svg_chart_fit_y(&c, 0, ymax * 1.12, 6, false, &yt);
 	report_svg_chart_axes(&c, NULL, "slowdown (x solo run time)", NULL, &yt);
 	report_svg_chart_categories(&c, names, n, "workload");
 	for (size_t i = 0; i < n; i++) {
@@ -328,13 +314,7 @@ int report_chart_lms(FILE *f, const struct report *r)
 	report_svg_chart_begin(&c, f, "chart-lms", title, sub, W, H);
 	report_svg_chart_set_x(&c, xlo, xhi, false);
 	report_svg_linear_ticks(xlo, xhi, 8, &xt);
-	{
-		double lo = 0, hi = ymax / div * 1.08;
-
-		report_svg_nice_range(&lo, &hi, 6, false);
-		report_svg_chart_set_y(&c, lo, hi, false);
-		report_svg_linear_ticks(lo, hi, 6, &yt);
-	}
+	report_svg_chart_fit_y(&c, 0, ymax / div * 1.08, 6, false, &yt);
 	snprintf(ylabel, sizeof(ylabel), "read demand (%s)", unit);
 	report_svg_chart_axes(&c, "time (ms)", ylabel, &xt, &yt);
 	report_svg_series_line(&c, t, t + n, n, report_svg_palette(0), 1.8, NULL);

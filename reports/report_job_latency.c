@@ -136,13 +136,7 @@ int report_chart_job_latency(FILE *f, const struct report *r)
 			"fraction of jobs finished (or woken, for cyclictest) "
 			"within a latency; dots mark each 99th percentile.",
 			W, H);
-	{
-		double lo = 0, hi = xmax * 1.08;
-
-		report_svg_nice_range(&lo, &hi, 8, false);
-		report_svg_chart_set_x(&c, lo, hi, false);
-		report_svg_linear_ticks(lo, hi, 8, &xt);
-	}
+	report_svg_chart_fit_x(&c, 0, xmax * 1.08, 8, false, &xt);
 	report_svg_chart_set_y(&c, 0, 1.05, false);
 	report_svg_linear_ticks(0, 1, 5, &yt);
 	report_svg_chart_axes(&c, "latency (ms)", "fraction of jobs", &xt, &yt);

@@ -125,6 +125,39 @@ void report_svg_chart_set_y(struct svg_chart *c, double lo, double hi, bool log)
 }
 
 /*
+ * nice_ticks - widen [*@lo, *@hi] to nice bounds and fill @t with the
+ * ticks: about @target on a linear axis, the powers of ten on a log one.
+ */
+static void nice_ticks(double *lo, double *hi, int target, bool log,
+		       struct svg_ticks *t)
+{
+	report_svg_nice_range(lo, hi, target, log);
+	if (log)
+		report_svg_log_ticks(*lo, *hi, t);
+	else
+		report_svg_linear_ticks(*lo, *hi, target, t);
+}
+
+/*
+ * report_svg_chart_fit_x() - x from [@lo, @hi] widened to nice bounds, and
+ * its ticks in @t (nice_ticks()).
+ */
+void report_svg_chart_fit_x(struct svg_chart *c, double lo, double hi,
+			    int target, bool log, struct svg_ticks *t)
+{
+	nice_ticks(&lo, &hi, target, log, t);
+	report_svg_chart_set_x(c, lo, hi, log);
+}
+
+/* report_svg_chart_fit_y() - the same for y. */
+void report_svg_chart_fit_y(struct svg_chart *c, double lo, double hi,
+			    int target, bool log, struct svg_ticks *t)
+{
+	nice_ticks(&lo, &hi, target, log, t);
+	report_svg_chart_set_y(c, lo, hi, log);
+}
+
+/*
  * report_svg_chart_axes() - frame, grid lines, ticks with their labels, and the
  * axis titles (@xlabel below, @ylabel rotated on the left; both should
  * name their unit).  NULL tick sets draw no ticks on that axis.

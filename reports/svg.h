@@ -118,6 +118,10 @@ int report_svg_chart_begin(struct svg_chart *c, FILE *f, const char *id,
 		    double height);
 void report_svg_chart_set_x(struct svg_chart *c, double lo, double hi, bool log);
 void report_svg_chart_set_y(struct svg_chart *c, double lo, double hi, bool log);
+void report_svg_chart_fit_x(struct svg_chart *c, double lo, double hi,
+			    int target, bool log, struct svg_ticks *t);
+void report_svg_chart_fit_y(struct svg_chart *c, double lo, double hi,
+			    int target, bool log, struct svg_ticks *t);
 void report_svg_chart_axes(struct svg_chart *c, const char *xlabel,
 		    const char *ylabel, const struct svg_ticks *xt,
 		    const struct svg_ticks *yt);
