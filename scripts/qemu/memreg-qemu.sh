@@ -4,6 +4,7 @@
 #
 #   scripts/qemu/memreg-qemu.sh [--flavor std|rt] [--build DIR]
 #                               [--timeout SECONDS] GROUP
+#   scripts/qemu/memreg-qemu.sh [--flavor std|rt] [--build DIR] --prepare
 #
 # GROUP: one listed for the flavor in tests/kernel/groups (the guest side
 # is group_GROUP in tests/kernel/guest/init.sh); --timeout defaults to the
@@ -17,6 +18,9 @@
 # hard-coded).  Every C file of tests/kernel/guest is built static into
 # the initramfs.  Outputs go under --build (default build-kmod/qemu): the
 # module build, the guest programs, the initramfs and <flavor>-<group>.log.
+# --prepare only builds the module and the guest programs (what every
+# group then finds up to date), so that scripts/test builds them for all
+# kernels at once instead of inside the first group of each, one by one.
 #
 # MEMREG_QEMU_APPEND adds kernel command-line words (e.g. loglevel=7).
 # Exit status: 0 every check the guest planned PASS; 1 any FAIL, a missing
@@ -29,9 +33,11 @@ src=$(cd "$here/../.." && pwd)
 flavor=std
 build=$src/build-kmod/qemu
 tmo=
+prepare=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--flavor) flavor=$2; shift 2 ;;
+	--prepare) prepare=1; shift ;;
 	--build) build=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
 	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
@@ -46,7 +52,11 @@ case $flavor in
 std|rt) ;;
 *) die "unknown flavor '$flavor' (std rt)" ;;
 esac
-gtmo=$(qemu_group_timeout "$flavor" "$group") || exit 1
+if [ -n "$prepare" ]; then
+	gtmo=0
+else
+	gtmo=$(qemu_group_timeout "$flavor" "$group") || exit 1
+fi
 smp=2
 gopts=" $(qemu_group_options "$flavor" "$group") "
 case $gopts in *" smp4 "*) smp=4 ;; esac
@@ -69,6 +79,7 @@ make -s -C "$src/tests/kernel/pmudecoy" OUT="$build/pmudecoy-$flavor" KDIR="$kdi
 gdir=$build/guest-$flavor
 mkdir -p "$gdir"
 qemu_guest_programs gcc "$gdir" "$qemu_guest_dir"/*.c
+[ -n "$prepare" ] && exit 0
 root=$build/initramfs-$flavor
 qemu_initramfs "$root" /bin/busybox
 cp "$qemu_guest_dir/init.sh" "$root/init"
