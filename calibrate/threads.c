@@ -227,18 +227,6 @@ int cal_team_run(struct memcal_team *t, memcal_team_fn fn, void *arg)
 	return cal_team_run_subset(t, t->n, fn, arg);
 }
 
-/* cal_team_size - number of workers. */
-unsigned cal_team_size(const struct memcal_team *t)
-{
-	return t->n;
-}
-
-/* cal_team_cpu - OS CPU worker @index is pinned to. */
-unsigned cal_team_cpu(const struct memcal_team *t, unsigned index)
-{
-	return t->workers[index].cpu;
-}
-
 /* cal_team_destroy - stop and join every worker, free the team. */
 void cal_team_destroy(struct memcal_team *t)
 {

@@ -29,8 +29,6 @@ int cal_team_create(struct memcal_team **out, hwloc_topology_t hw,
 int cal_team_run(struct memcal_team *team, memcal_team_fn fn, void *arg);
 int cal_team_run_subset(struct memcal_team *team, unsigned n,
 			   memcal_team_fn fn, void *arg);
-unsigned cal_team_size(const struct memcal_team *team);
-unsigned cal_team_cpu(const struct memcal_team *team, unsigned index);
 void cal_team_destroy(struct memcal_team *team);
 
 #endif /* MEMCAL_THREADS_H */
