@@ -16,8 +16,9 @@
 /*
  * cal_overhead_store - the points and models of @r into run @run_id, inside
  * the caller's transaction (the full `memcal run` calls this from its
- * own).  A point without any kept repetition is not stored.  Returns a
- * MEMCAL_DB_* code.
+ * own).  A point without any kept repetition is not stored.  Returns
+ * MEMCAL_OK or the memcal_status of the first failed store (its sentence
+ * in memcal_db_errmsg()).
  */
 int cal_overhead_store(memcal_db *db, int64_t run_id,
 		   const struct overhead_result *r)
@@ -37,8 +38,8 @@ int cal_overhead_store(memcal_db *db, int64_t run_id,
  * cal_overhead_record - store @r as its own run of kind "overhead": the
  * platform (found or added), the run row (parameters, start time, notes)
  * and every point and model, in ONE transaction, so nothing is left
- * half-written.  Sets @run_id.  Returns a MEMCAL_DB_* code with a
- * sentence in @err on failure.
+ * half-written.  Sets @run_id.  Returns MEMCAL_OK, or a memcal_status
+ * with a sentence in @err on failure.
  */
 int cal_overhead_record(memcal_db *db, const struct memcal_topology *t,
 		    const struct overhead_result *r, int64_t *run_id,

@@ -170,8 +170,8 @@ static int store_rows(memcal_db *db, struct memcal_run_result *r)
 
 /*
  * cal_result_store - store the whole run in ONE transaction: either
- * every row is stored (and r->run.id set) or none is.  Returns a
- * MEMCAL_DB_* code with @err set on failure.
+ * every row is stored (and r->run.id set) or none is.  Returns MEMCAL_OK,
+ * or a memcal_status with a sentence in @err on failure.
  */
 int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 			char *err, size_t errlen)

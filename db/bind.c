@@ -12,7 +12,7 @@
 
 /**
  * memcal_db_fail() - record an error message and return @rc.
- * @db: database.  @rc: MEMCAL_DB_* code.  @fmt: the message.
+ * @db: database.  @rc: a MEMCAL_E* status.  @fmt: the message.
  */
 int memcal_db_fail(memcal_db *db, int rc, const char *fmt, ...)
 {
@@ -28,7 +28,7 @@ int memcal_db_fail(memcal_db *db, int rc, const char *fmt, ...)
  * memcal_db_sqlite_fail() - map an SQLite failure while doing @what.
  * @db: database.  @src: SQLite (extended) result code.  @what: activity.
  *
- * Return: the matching MEMCAL_DB_* code, with the message set.
+ * Return: the matching MEMCAL_E* status, with the message set.
  */
 int memcal_db_sqlite_fail(memcal_db *db, int src, const char *what)
 {
@@ -132,7 +132,7 @@ int memcal_db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap)
 /**
  * memcal_db_step() - advance @st.
  *
- * Return: SQLITE_ROW, SQLITE_DONE, or a MEMCAL_DB_* error (all below 100).
+ * Return: SQLITE_ROW, SQLITE_DONE, or a MEMCAL_E* status (all below 100).
  */
 int memcal_db_step(memcal_db *db, sqlite3_stmt *st)
 {

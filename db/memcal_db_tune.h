@@ -3,7 +3,7 @@
  * memcal_db_tune.h - database API for memtune: workload profiles with their
  * per-period traffic traces, tuned configurations with their provenance, and
  * validation runs.  Same rules as memcal_db.h: writes only inside
- * memcal_db_begin()/memcal_db_commit(), MEMCAL_DB_* result codes.
+ * memcal_db_begin()/memcal_db_commit(), enum memcal_status results.
  */
 #ifndef MEMCAL_DB_TUNE_H
 #define MEMCAL_DB_TUNE_H

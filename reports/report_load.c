@@ -203,7 +203,7 @@ static void check_missing(struct report *r)
  *          newest bandwidth run of the same board, and the other way round.
  *
  * Return: 0, MEMCAL_ENOTFOUND when @run_id names no run, another
- * MEMCAL_DB_* code on a database failure, or MEMCAL_ENOMEM.
+ * memcal_status on a database failure, or MEMCAL_ENOMEM.
  */
 int report_load_calibration(struct report *r, memcal_db *db, int64_t run_id)
 {

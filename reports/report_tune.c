@@ -376,8 +376,8 @@ static int load_validation(struct report *r, memcal_db *db)
  * @config_id (0: the newest), the calibration it used, its validation.
  *
  * Return: 0 (missing data is noted in @r), MEMCAL_ENOTFOUND when
- * @config_id names no configuration, another MEMCAL_DB_* code, or -1 when
- * memory ran out.
+ * @config_id names no configuration, another memcal_status on a database
+ * failure, or MEMCAL_ENOMEM.
  */
 int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id)
 {
