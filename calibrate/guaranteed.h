@@ -5,7 +5,7 @@
  * bandwidth, the pool real-time guarantees are drawn from), beside the
  * streaming figures (the ceiling of what is shared best-effort).
  *
- * Three methods (db/memcal_db_guaranteed.h):
+ * Three methods (db/include/memcal_db_guaranteed.h):
  *   random-line  every measured core at once reads (then dirties) random
  *                cache lines of its own buffer (randline.h), with enough
  *                independent chains per core to fill the memory system;

@@ -4,7 +4,7 @@
  * it is stored in the database in one transaction (so an interrupted run
  * leaves nothing); figures/ reads a stored run back (fig_run_load()).
  *
- * The rows are the database's own structs (db/memcal_db.h): what is
+ * The rows are the database's own structs (db/include/memcal_db.h): what is
  * printed, emitted as JSON and stored is the same data.
  */
 #ifndef MEMCAL_RESULTS_H

@@ -316,7 +316,7 @@ int memcal_db_platform_list(memcal_db *db, memcal_db_platform_fn fn,
 
 /*
  * Tuning data (workload profiles, traces, tuned configurations, validation
- * runs) has its API in db/memcal_db_tune.h.
+ * runs) has its API in db/include/memcal_db_tune.h.
  */
 
 #endif /* MEMCAL_DB_H */
