@@ -1,6 +1,6 @@
 #!/bin/bash
 # conventions.sh TOOL... - the conventions every command of the tools
-# shares (docs/design.md, cli/cli.h):
+# shares (docs/design.md, cli/include/cli.h):
 #  - --help lines are at most 80 columns;
 #  - a long option has the same short option on every command that has it
 #    (or none on all);
