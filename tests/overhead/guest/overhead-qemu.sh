@@ -148,7 +148,7 @@ if [ "$mode" = memcal ]; then
 	for l in "$@"; do [ -f "$l" ] || skip "no built tree for a static memcal (--cmake-build; missing $l)"; done
 	grep -q '^MEMCAL_SANITIZE:STRING=.' "$b/CMakeCache.txt" 2>/dev/null &&
 		skip "sanitized build: its libraries cannot be linked statically"
-	gcc -static -O2 -D_GNU_SOURCE -DMEMCAL_VERSION='"guest"' -I"$src/calibrate" -I"$src/cli" -I"$src/db" -I"$src/db/status" \
+	gcc -static -O2 -D_GNU_SOURCE -DMEMCAL_VERSION='"guest"' -I"$src/calibrate" -I"$src/cli/include" -I"$src/db/include" -I"$src/db/status" \
 		-I"$src/reports/include" -o "$build/memcal" "$src/calibrate/memcal_main.c" "$here/udev_stub.c" "$@" \
 		-lhwloc -lnuma -lpfm -lsqlite3 -lz -ljansson -lm -lpthread -ldl > "$build/memcal.linklog" 2>&1 \
 		|| { tail -20 "$build/memcal.linklog"; die "cannot link a static memcal"; }
