@@ -77,15 +77,40 @@ int cal_buffer_check_total(uint64_t total, char *err, size_t errlen)
 }
 
 /*
+ * cal_llc_sizing_bytes - the size of @llc that buffers are sized from: its
+ * reported size, bounded by MEMCAL_LLC_MAX_PER_PU for each PU sharing it;
+ * *@implausible (if given) tells whether the bound applied.  0 without an
+ * LLC.
+ */
+uint64_t cal_llc_sizing_bytes(const struct memcal_cache *llc,
+			      bool *implausible)
+{
+	uint64_t max, pus;
+
+	if (implausible)
+		*implausible = false;
+	if (!llc)
+		return 0;
+	pus = llc->n_cpus ? llc->n_cpus : 1;
+	max = MEMCAL_LLC_MAX_PER_PU * pus;
+	if (llc->size <= max)
+		return llc->size;
+	if (implausible)
+		*implausible = true;
+	return max;
+}
+
+/*
  * cal_buffer_default_size - bytes per thread for @cpu: the LLC it sees
- * times the factor, never below MEMCAL_BUF_MIN_BYTES.
+ * (cal_llc_sizing_bytes()) times the factor, never below
+ * MEMCAL_BUF_MIN_BYTES.
  */
 uint64_t cal_buffer_default_size(const struct memcal_topology *t,
 				    unsigned cpu, bool quick)
 {
 	const struct memcal_cache *llc = memcal_platform_topology_llc(t, cpu);
 	uint64_t f = quick ? MEMCAL_BUF_LLC_FACTOR_QUICK : MEMCAL_BUF_LLC_FACTOR;
-	uint64_t sz = llc ? llc->size * f : 0;
+	uint64_t sz = cal_llc_sizing_bytes(llc, NULL) * f;
 
 	return sz < MEMCAL_BUF_MIN_BYTES ? MEMCAL_BUF_MIN_BYTES : sz;
 }

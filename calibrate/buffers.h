@@ -25,6 +25,14 @@
 #define MEMCAL_BUF_MIN_BYTES		(64ull << 20)
 /* Share of MemAvailable that buffers may take altogether. */
 #define MEMCAL_BUF_MAX_SHARE		0.8
+/*
+ * The most last-level cache one PU sharing it can have on a real chip,
+ * with room to spare: about 12 MiB on the largest (stacked-cache server
+ * parts).  A hypervisor may pass a host-wide or invented figure through
+ * CPUID (508 MiB per vCPU on one cloud VM), which would size buffers of
+ * gigabytes and make each run minutes long; sizing then uses this bound.
+ */
+#define MEMCAL_LLC_MAX_PER_PU		(32ull << 20)
 
 /**
  * struct memcal_buffer - one placed, pre-faulted buffer.
@@ -49,6 +57,8 @@ struct memcal_buffer {
 int cal_buffer_alloc(struct memcal_buffer *b, size_t bytes, int node,
 			char *err, size_t errlen);
 void cal_buffer_free(struct memcal_buffer *b);
+uint64_t cal_llc_sizing_bytes(const struct memcal_cache *llc,
+				bool *implausible);
 uint64_t cal_buffer_default_size(const struct memcal_topology *t,
 				    unsigned cpu, bool quick);
 int cal_mem_available(uint64_t *bytes);

@@ -293,12 +293,13 @@ static int check_size(struct cli_ctx *ctx, const struct memcal_topology *t,
 				 "large" : err);
 	for (unsigned i = 0; a->size && i < n; i++) {
 		const struct memcal_cache *llc = memcal_platform_topology_llc(t, cpus[i]);
+		uint64_t llc_bytes = cal_llc_sizing_bytes(llc, NULL);
 
-		if (llc && a->size < 2 * llc->size) {
+		if (llc_bytes && a->size < 2 * llc_bytes) {
 			cli_warn(ctx, "--size is below twice the %llu KiB "
 				 "last-level cache of CPU %u: figures will "
 				 "include cache bandwidth",
-				 (unsigned long long)(llc->size >> 10), cpus[i]);
+				 (unsigned long long)(llc_bytes >> 10), cpus[i]);
 			break;
 		}
 	}

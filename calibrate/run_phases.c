@@ -736,6 +736,37 @@ static char *params_json(const struct run_state *s)
 }
 
 /*
+ * note_llc_bound - say so in @r when a measured CPU's reported LLC was too
+ * large to be a real cache and the default buffers were sized from the
+ * bound instead (cal_llc_sizing_bytes()).
+ */
+static void note_llc_bound(const struct memcal_topology *t,
+			   const struct memcal_run_opts *o,
+			   struct memcal_run_result *r)
+{
+	for (unsigned i = 0; i < o->n_cpus; i++) {
+		const struct memcal_cache *llc =
+			memcal_platform_topology_llc(t, o->cpus[i]);
+		bool implausible;
+		uint64_t used = cal_llc_sizing_bytes(llc, &implausible);
+		char note[320];
+
+		if (!implausible)
+			continue;
+		snprintf(note, sizeof(note), "the L%d cache reported for CPU "
+			 "%u (%llu MiB for %u PU%s) is larger than any real "
+			 "cache: buffers sized from %llu MiB; --size overrides",
+			 llc->level, o->cpus[i],
+			 (unsigned long long)(llc->size >> 20),
+			 llc->n_cpus ? llc->n_cpus : 1,
+			 llc->n_cpus > 1 ? "s" : "",
+			 (unsigned long long)(used >> 20));
+		cal_result_note(r, note);
+		return;
+	}
+}
+
+/*
  * cal_run_measure - run every phase for @o on topology @t into @r
  * (which must be zeroed; its platform is filled here too).  @o->cpus is
  * required.  Returns 0 or a MEMCAL_CAL_* code with @err set.
@@ -784,6 +815,8 @@ int cal_run_measure(const struct memcal_topology *t,
 	if (rc)
 		return rc;
 	r->run.params_json = params_json(&s);
+	if (!o->size)
+		note_llc_bound(t, o, r);
 	if (!s.b.bufs[0].thp && !s.b.bufs[0].hugetlb)
 		cal_result_note(r, "buffers on base pages (no huge pages "
 				   "offered): figures include TLB misses");

@@ -88,6 +88,47 @@ Test(topology, two_socket_numa_server)
 	memcal_platform_topology_free(&t);
 }
 
+/*
+ * A cache larger than any real chip has per PU (a hypervisor's CPUID
+ * figure) sizes buffers from the bound; a big but real one does not.
+ */
+Test(topology, implausible_llc_sizes_from_the_bound)
+{
+	struct memcal_topology t;
+	char err[256] = "";
+	const struct memcal_cache *llc;
+	bool implausible = false;
+
+	cr_assert_eq(memcal_platform_topology_load(&t, "pack:1 l3:2(size=508MiB) "
+					  "core:1 pu:1", err, sizeof(err)),
+		     0, "%s", err);
+	llc = memcal_platform_topology_llc(&t, 1);
+	cr_assert_not_null(llc);
+	cr_expect_eq(llc->size, 508ull << 20);
+	cr_expect_eq(cal_llc_sizing_bytes(llc, &implausible),
+		     MEMCAL_LLC_MAX_PER_PU);
+	cr_expect(implausible);
+	cr_expect_eq(cal_buffer_default_size(&t, 1, true),
+		     MEMCAL_BUF_LLC_FACTOR_QUICK * MEMCAL_LLC_MAX_PER_PU);
+	cr_expect_eq(cal_buffer_default_size(&t, 1, false),
+		     MEMCAL_BUF_LLC_FACTOR * MEMCAL_LLC_MAX_PER_PU);
+	memcal_platform_topology_free(&t);
+
+	/* 96 MiB shared by 8 cores (a stacked-cache part): kept as is */
+	cr_assert_eq(memcal_platform_topology_load(&t, "pack:1 l3:1(size=96MiB) "
+					  "core:8 pu:1", err, sizeof(err)),
+		     0, "%s", err);
+	llc = memcal_platform_topology_llc(&t, 3);
+	cr_assert_not_null(llc);
+	cr_expect_eq(llc->n_cpus, 8);
+	cr_expect_eq(cal_llc_sizing_bytes(llc, &implausible), 96ull << 20);
+	cr_expect_not(implausible);
+	cr_expect_eq(cal_buffer_default_size(&t, 3, false),
+		     MEMCAL_BUF_LLC_FACTOR * (96ull << 20));
+	cr_expect_eq(cal_llc_sizing_bytes(NULL, &implausible), 0);
+	memcal_platform_topology_free(&t);
+}
+
 Test(topology, synthetic_description_and_json)
 {
 	struct memcal_topology t;
