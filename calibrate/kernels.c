@@ -17,11 +17,6 @@ static const char *const op_names[MEMCAL_OP_COUNT] = {
 	"read", "write", "ntwrite", "copy", "mix",
 };
 
-static const unsigned mix_masks[MEMCAL_MIX_COUNT] = {
-	MEMCAL_MIX_MASK_100, MEMCAL_MIX_MASK_75, MEMCAL_MIX_MASK_50,
-	MEMCAL_MIX_MASK_25, MEMCAL_MIX_MASK_0,
-};
-
 static const char *const isa_names[MEMCAL_ISA_COUNT] = {
 	"c", "sse2", "avx2", "avx512", "neon",
 };
@@ -212,24 +207,6 @@ unsigned cal_mix_pct(unsigned idx)
 	return idx < MEMCAL_MIX_COUNT ? 100 - 25 * idx : 0;
 }
 
-/* cal_mix_index - the mix index of @read_pct, or CAL_MIX_NONE. */
-int cal_mix_index(unsigned read_pct)
-{
-	for (unsigned i = 0; i < MEMCAL_MIX_COUNT; i++)
-		if (cal_mix_pct(i) == read_pct)
-			return (int)i;
-	return CAL_MIX_NONE;
-}
-
-/*
- * cal_mix_mask - the lines of each granule mix index @idx reads (bit i:
- * line i of MEMCAL_MIX_LINES); the others are written.
- */
-unsigned cal_mix_mask(unsigned idx)
-{
-	return idx < MEMCAL_MIX_COUNT ? mix_masks[idx] : 0;
-}
-
 /*
  * cal_kernel_bytes - program-visible bytes one call over @bytes moves:
  * @bytes, or twice that for COPY (each byte is read and written).
@@ -237,16 +214,4 @@ unsigned cal_mix_mask(unsigned idx)
 uint64_t cal_kernel_bytes(enum memcal_op op, size_t bytes)
 {
 	return op == MEMCAL_OP_COPY ? 2 * (uint64_t)bytes : (uint64_t)bytes;
-}
-
-/* cal_kernel_check - buffers aligned and @bytes a whole granule count. */
-bool cal_kernel_check(const void *dst, const void *src, size_t bytes)
-{
-	if (bytes == 0 || bytes % MEMCAL_KERNEL_GRANULE)
-		return false;
-	if (dst && (uintptr_t)dst % MEMCAL_KERNEL_ALIGN)
-		return false;
-	if (src && (uintptr_t)src % MEMCAL_KERNEL_ALIGN)
-		return false;
-	return true;
 }

@@ -7,7 +7,7 @@
  * Contract of every kernel function:
  *   uint64_t fn(void *dst, const void *src, size_t bytes, uint64_t value)
  *   - @bytes is a multiple of MEMCAL_KERNEL_GRANULE and the buffers are
- *     MEMCAL_KERNEL_ALIGN aligned (cal_kernel_check() says so);
+ *     MEMCAL_KERNEL_ALIGN aligned;
  *   - READ    sums the 64-bit words of @src modulo 2^64 and returns the
  *             sum (the reduction keeps the compiler from removing loads);
  *   - WRITE   stores @value into every 64-bit word of @dst, ordinary stores;
@@ -15,7 +15,7 @@
  *   - COPY    copies @bytes from @src to @dst.
  *   - MIX     the mixed kernel of one read share: each granule is four
  *             MEMCAL_MIX_LINE-byte lines, and a fixed pattern per share
- *             (cal_mix_mask()) says which lines are read from @src
+ *             (MEMCAL_MIX_MASK_<pct>) says which lines are read from @src
  *             (summed, the sum returned) and which get @value stored into
  *             every word of the same line of @dst (ordinary stores).
  *             @dst may equal @src (the load generators work in place).
@@ -99,12 +99,7 @@ const struct memcal_kernel *cal_kernel_get(enum memcal_op op,
 					      enum memcal_isa isa);
 const struct memcal_kernel *cal_kernel_best(enum memcal_op op);
 uint64_t cal_kernel_bytes(enum memcal_op op, size_t bytes);
-bool cal_kernel_check(const void *dst, const void *src, size_t bytes);
 unsigned cal_mix_pct(unsigned idx);
-/* What cal_mix_index() returns for a read share that is not measured. */
-#define CAL_MIX_NONE (-1)
-int cal_mix_index(unsigned read_pct);
-unsigned cal_mix_mask(unsigned idx);
 const struct memcal_kernel *cal_mix_kernel_get(unsigned idx,
 						  enum memcal_isa isa);
 const struct memcal_kernel *cal_mix_kernel_best(unsigned idx);

@@ -179,8 +179,6 @@ void cal_overhead_note(struct overhead_result *r, const char *fmt, ...)
 int cal_overhead_fit(const double *period_ns, const double *ratio, size_t n,
 		 double *cost_ns, double *base, double *r2);
 int cal_overhead_fit_models(struct overhead_result *r);
-double cal_overhead_model_eval(const struct memcal_overhead_model *m,
-			   double period_ns);
 
 /* overhead_store.c */
 int cal_overhead_store(memcal_db *db, int64_t run_id,

@@ -65,13 +65,6 @@ int cal_overhead_fit(const double *period_ns, const double *ratio, size_t n,
 	return 0;
 }
 
-/* cal_overhead_model_eval - the model's ratio at @period_ns. */
-double cal_overhead_model_eval(const struct memcal_overhead_model *m,
-			   double period_ns)
-{
-	return m->base_ratio + m->cost_per_irq_ns / period_ns;
-}
-
 /*
  * use_point - whether point @p belongs to the fit of (@cpu, @bench):
  * measured, not ruined, at most @max_ratio, and with the master

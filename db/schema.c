@@ -431,17 +431,6 @@ static int read_version(memcal_db *db, int *version)
 	return rc == SQLITE_ROW ? MEMCAL_OK : rc;
 }
 
-/**
- * memcal_db_schema_version() - the schema version of an open database.
- * @db: database.  @version: result.
- *
- * Return: MEMCAL_OK or an error code.
- */
-int memcal_db_schema_version(memcal_db *db, int *version)
-{
-	return read_version(db, version);
-}
-
 /* newer_error - the refusal for a database from a newer memcal. */
 static int newer_error(memcal_db *db, int version)
 {

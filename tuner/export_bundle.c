@@ -4,7 +4,8 @@
  * archive) with everything a target needs to run memreg with a tuned
  * configuration:
  *   memreg-VERSION/       memreg's DKMS source tree (kmod/, core/,
- *                         dkms.conf), from tune_bundle_kmod_src()
+ *                         core/include/, dkms.conf), from
+ *                         tune_bundle_kmod_src()
  *   prebuilt/REL/memreg.ko  a prebuilt module for kernel REL (--module)
  *   bin/memtune           a static memtune for the configuration's
  *                         architecture, when one is at hand
@@ -91,6 +92,8 @@ int tune_bundle_build(const struct tune_config *c, const struct export_opts *o,
 		rc = tune_bundle_add_sources(out, src, "kmod", w);
 	if (!rc)
 		rc = tune_bundle_add_sources(out, src, "core", w);
+	if (!rc)
+		rc = tune_bundle_add_sources(out, src, "core/include", w);
 	if (!rc)
 		rc = tune_bundle_add_module(out, bo->module, w);
 	if (!rc)

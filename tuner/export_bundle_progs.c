@@ -14,11 +14,13 @@
 
 #include "export_bundle_int.h"
 
-/* kmod_tree_ok - @dir holds kmod/Kbuild, kmod/dkms.conf, core/memreg.h. */
+/* kmod_tree_ok - @dir holds kmod/Kbuild, kmod/dkms.conf and the core's
+ * public header core/include/memreg.h. */
 static bool kmod_tree_ok(const char *dir)
 {
 	static const char *const need[] = { "kmod/Kbuild", "kmod/Makefile",
-					    "kmod/dkms.conf", "core/memreg.h" };
+					    "kmod/dkms.conf",
+					    "core/include/memreg.h" };
 	char p[4096];
 
 	if (!dir || !dir[0])

@@ -203,7 +203,7 @@ struct tune_machine {
  * @lms, @reclaim, @share, @monitor: modes.
  * @share_mode: with @share, what memreg does once every regulated CPU is
  *             throttled: MEMREG_SHARE_GRANT (0), _SPARE or _PROPORTIONAL
- *             (regulator/core/memreg.h); chosen by replay (plan_lms.c).
+ *             (regulator/core/include/memreg.h); chosen by replay (plan_lms.c).
  * @taps, @mu_q16, @headroom_q16: NLMS parameters.
  * @reclaim_quantum: events per take from the pool.
  * @counter: per class.

@@ -41,7 +41,6 @@ int memcal_db_open(const char *path, unsigned flags, memcal_db **out,
 void memcal_db_close(memcal_db *db);
 const char *memcal_db_errmsg(const memcal_db *db);
 const char *memcal_db_path(const memcal_db *db);
-int memcal_db_schema_version(memcal_db *db, int *version);
 void memcal_db_set_busy_timeout(memcal_db *db, int ms);
 /* The timestamp format of every table: UTC ISO 8601, "2026-12-02T16:07:53Z". */
 void memcal_db_timestamp(char buf[32]);

@@ -11,7 +11,7 @@
  * function without one takes `char *err, size_t errlen` and writes the
  * sentence there, saying what was wrong and what to do.
  *
- * The regulator core (regulator/core/memreg.h) keeps the kernel's
+ * The regulator core (regulator/core/include/memreg.h) keeps the kernel's
  * negative errno codes, since memreg.ko shares it; the simulator turns
  * them into these.
  */

@@ -208,41 +208,6 @@ int memreg_ctl_discard(struct memreg_ctl *c)
 	return ctl_write(c, -1, "commit", "0");
 }
 
-/* Read all statistics of one CPU. */
-int memreg_ctl_cpu_stats(struct memreg_ctl *c, int cpu,
-			 struct memreg_ctl_stats *st)
-{
-	static const struct {
-		const char *name;
-		size_t off;
-	} map[] = {
-#define F(n, f) { n, offsetof(struct memreg_ctl_stats, f) }
-		F("periods", periods), F("throttles", throttles),
-		F("throttled_ns", throttled_ns), F("overruns", overruns),
-		F("read_events", events[0]), F("write_events", events[1]),
-		F("read_budget", budget[0]), F("write_budget", budget[1]),
-		F("read_predicted", predicted[0]), F("write_predicted", predicted[1]),
-		F("read_pred_error", pred_error[0]), F("write_pred_error", pred_error[1]),
-		F("read_donated", donated[0]), F("write_donated", donated[1]),
-		F("read_reclaimed", reclaimed[0]), F("write_reclaimed", reclaimed[1]),
-		F("running", running),
-#undef F
-	};
-	size_t i;
-	int ret;
-
-	if (cpu < 0)
-		return ctl_fail(c, -EINVAL, "bad cpu %d", cpu);
-	memset(st, 0, sizeof(*st));
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		ret = memreg_ctl_read_u64(c, cpu, map[i].name,
-					  (uint64_t *)((char *)st + map[i].off));
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* Load the module with finit_module(2). */
 int memreg_ctl_load(struct memreg_ctl *c, const char *ko_path,
 		    const char *params)

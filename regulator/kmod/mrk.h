@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mrk.h - memreg.ko, the kernel glue around the portable regulator core
- * (regulator/core/memreg.h): shared declarations.  Glue symbols are
+ * (regulator/core/include/memreg.h): shared declarations.  Glue symbols are
  * prefixed mrk_ so they never collide with the core's memreg_ names.
  *
  * Subsystems, one per file:

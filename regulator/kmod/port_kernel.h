@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * port_kernel.h - the kernel port of the portable regulator core (see
- * regulator/core/memreg_port.h for the contract).  Included by
+ * regulator/core/include/memreg_port.h for the contract).  Included by
  * memreg_port.h when MEMREG_PORT_KERNEL is defined (Kbuild does that and
  * puts this folder on the include path).
  */

@@ -3,6 +3,7 @@
  * fixture_db.c - a 4-core board with one run of every kind of figure.
  * The values are round numbers so golden files stay readable.
  */
+#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -193,4 +194,23 @@ int fixture_db_create(const char *path, struct fixture_ids *ids)
 	rc = fixture_db_populate(db, ids);
 	memcal_db_close(db);
 	return rc;
+}
+
+/*
+ * fixture_db_user_version - PRAGMA user_version of @path, read with plain
+ * SQLite beside any open memcal handle (WAL lets it); -1 when unreadable.
+ */
+int fixture_db_user_version(const char *path)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) ==
+	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
 }

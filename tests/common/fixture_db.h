@@ -75,5 +75,7 @@ struct fixture_ids {
 
 int fixture_db_populate(memcal_db *db, struct fixture_ids *ids);
 int fixture_db_create(const char *path, struct fixture_ids *ids);
+/* The schema version (PRAGMA user_version) of the file @path; -1 unread. */
+int fixture_db_user_version(const char *path);
 
 #endif

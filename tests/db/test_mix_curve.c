@@ -171,7 +171,6 @@ Test(mix_curve, schema_4_database_is_migrated_and_runs_cascade)
 	memcal_db *db;
 	sqlite3 *h;
 	sqlite3_stmt *st;
-	int version = -1;
 	char sql[160];
 
 	unlink(path);
@@ -185,8 +184,7 @@ Test(mix_curve, schema_4_database_is_migrated_and_runs_cascade)
 		     SQLITE_OK);
 	sqlite3_close(h);
 	db = open_db(path);
-	cr_assert_eq(memcal_db_schema_version(db, &version), 0);
-	cr_expect_eq(version, MEMCAL_DB_SCHEMA_VERSION);
+	cr_expect_eq(fixture_db_user_version(path), MEMCAL_DB_SCHEMA_VERSION);
 	cr_assert_eq(memcal_db_run_get(db, ids.run_id, &run), 0,
 		     "the run survives the migration");
 	cr_expect_str_eq(run.kind, "full");

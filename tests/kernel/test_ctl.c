@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,19 +175,22 @@ Test(ctl, read_error_and_numbers)
 	memreg_ctl_close(c);
 }
 
-Test(ctl, cpu_stats_parsed)
+/* a CPU's statistics, by name, as memtune validate and memcal read them */
+Test(ctl, cpu_stats_by_name)
 {
+	static const char *const name[] = { "periods", "throttles",
+					    "throttled_ns", "read_events",
+					    "write_events", "running" };
+	static const uint64_t want[] = { 100, 101, 102, 104, 105, 116 };
 	struct memreg_ctl *c = memreg_ctl_open(root);
-	struct memreg_ctl_stats st;
+	uint64_t v;
 
-	cr_assert_eq(memreg_ctl_cpu_stats(c, 1, &st), 0, "%s", memreg_ctl_error(c));
-	cr_assert_eq(st.periods, 100);
-	cr_assert_eq(st.throttles, 101);
-	cr_assert_eq(st.events[0], 104);
-	cr_assert_eq(st.events[1], 105);
-	cr_assert_eq(st.reclaimed[1], 115);
-	cr_assert_eq(st.running, 116);
-	cr_assert_eq(memreg_ctl_cpu_stats(c, 3, &st), -ENOENT);
+	for (size_t i = 0; i < sizeof(name) / sizeof(name[0]); i++) {
+		cr_assert_eq(memreg_ctl_read_u64(c, 1, name[i], &v), 0, "%s",
+			     memreg_ctl_error(c));
+		cr_assert_eq(v, want[i], "%s: %" PRIu64, name[i], v);
+	}
+	cr_assert_eq(memreg_ctl_read_u64(c, 3, "periods", &v), -ENOENT);
 	memreg_ctl_close(c);
 }
 

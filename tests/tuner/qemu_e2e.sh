@@ -134,7 +134,7 @@ cp "$work/cfg-headroom.json" "$root/cfg-headroom.json"
 echo "$hr_cpus" > "$root/headroom-cpus"
 cp "$work/guest/headroom" "$root/headroom"
 mkdir -p "$root/bundle-src"
-for d in kmod core; do
+for d in kmod core core/include; do
 	mkdir -p "$root/bundle-src/$d"
 	find "$work/bundle/$mdir/$d" -maxdepth 1 -type f \( -name '*.[ch]' -o -name Kbuild \
 		-o -name Makefile -o -name dkms.conf \) -exec cp {} "$root/bundle-src/$d/" \;

@@ -147,7 +147,8 @@ else
 fi
 if [ $use_dkms = 1 ]; then
 	mkdirs "/usr/src/$MEMREG_DIR"
-	for f in "$here/$MEMREG_DIR"/dkms.conf "$here/$MEMREG_DIR"/kmod/* "$here/$MEMREG_DIR"/core/*; do
+	for f in "$here/$MEMREG_DIR"/dkms.conf "$here/$MEMREG_DIR"/kmod/* \
+		 "$here/$MEMREG_DIR"/core/*.[ch] "$here/$MEMREG_DIR"/core/include/*; do
 		put "$f" "/usr/src/$MEMREG_DIR/${f#"$here/$MEMREG_DIR/"}" 0644
 	done
 	record dkms "memreg/$MEMREG_VERSION"

@@ -1,3 +1,3 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* sharemode.c compiles the simulator in: its sources include this name. */
-#include "../../../regulator/core/memreg.h"
+#include "../../../regulator/core/include/memreg.h"

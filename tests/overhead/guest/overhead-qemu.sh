@@ -132,7 +132,7 @@ set -- "$here/ovh_guest.c"
 	"$src/bench/overhead/ovh_cells.c"
 "$cc" -static -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/calibrate" \
 	-I"$src/db/status" \
-	-I"$src/regulator/ctl" -I"$src/bench/overhead" -o "$g" \
+	-I"$src/regulator/ctl/include" -I"$src/bench/overhead" -o "$g" \
 	"$@" "$src/calibrate/overhead_bench.c" \
 	"$src/calibrate/overhead_kmod.c" "$src/regulator/ctl/memreg_ctl.c" \
 	-lpthread -lm \

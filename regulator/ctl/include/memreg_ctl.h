@@ -28,34 +28,6 @@
 
 struct memreg_ctl;
 
-/**
- * struct memreg_ctl_stats - one CPU's statistics (see regulator/kmod/README.md)
- * @periods:      periods accounted
- * @throttles:    times throttled
- * @throttled_ns: time spent throttled
- * @overruns:     periods missed by the timer
- * @events:       events counted per class (read, write)
- * @budget:       current budget per class
- * @predicted:    latest LMS prediction per class
- * @pred_error:   mean absolute prediction error per class
- * @donated:      events donated to the reclaim pool per class
- * @reclaimed:    events taken from the reclaim pool per class
- * @running:      regulation is running on the CPU
- */
-struct memreg_ctl_stats {
-	uint64_t periods;
-	uint64_t throttles;
-	uint64_t throttled_ns;
-	uint64_t overruns;
-	uint64_t events[2];
-	uint64_t budget[2];
-	uint64_t predicted[2];
-	uint64_t pred_error[2];
-	uint64_t donated[2];
-	uint64_t reclaimed[2];
-	uint64_t running;
-};
-
 /** enum memreg_ctl_loaded - what memreg_ctl_detect() found */
 enum memreg_ctl_loaded {
 	MEMREG_CTL_NONE = 0,	/* no regulator loaded */
@@ -105,11 +77,11 @@ int memreg_ctl_last_error(struct memreg_ctl *c, char *buf, size_t len);
 /* Read ROOT/@name (global, @cpu < 0) or ROOT/cpuN/@name as a string. */
 int memreg_ctl_read(struct memreg_ctl *c, int cpu, const char *name,
 		    char *buf, size_t len);
-/* Read a numeric attribute. */
+/*
+ * Read a numeric attribute; a CPU's statistics are read this way, each by
+ * its name in regulator/kmod/README.md.
+ */
 int memreg_ctl_read_u64(struct memreg_ctl *c, int cpu, const char *name,
 			uint64_t *val);
-/* Read every statistic of @cpu into @st. */
-int memreg_ctl_cpu_stats(struct memreg_ctl *c, int cpu,
-			 struct memreg_ctl_stats *st);
 
 #endif /* MEMREG_CTL_H */
