@@ -48,27 +48,31 @@ u64 mrk_counter_read(struct perf_event *ev)
 	return local64_read(&ev->count);
 }
 
-/*
- * Has perf throttled @ev (too many overflow interrupts in one tick,
- * kernel.perf_event_max_sample_rate)?  Until perf's next tick lifts it the
- * counter still counts but calls no overflow handler, so budgets are not
- * enforced.  perf marks it by setting hw.interrupts to its MAX_INTERRUPTS,
- * ~0, which is not exported.  On @ev's CPU with interrupts off.
+/**
+ * mrk_counter_halt() - read class @cls's counter of @c at a period's end
+ * @c:   the CPU's state; its period timer, on that CPU, interrupts off
+ * @cls: the class
+ *
+ * A counter that the timer will re-arm is stopped rather than read: the
+ * stop folds the count in as a read would, and the re-arm then only sets
+ * the new period and starts it (mrk_counters_arm()), one PMU access
+ * fewer each period; the regulator's own events while it decides the
+ * new budgets are then counted in neither period, as in MemGuard.  A
+ * stopped counter is marked in @c->halted, and mrk_counters_arm() or
+ * mrk_counters_resume() starts it again before the timer returns.
+ * Returns the count.
  */
-bool mrk_counter_throttled(struct perf_event *ev)
+u64 mrk_counter_halt(struct mrk_cpu *c, unsigned int cls)
 {
-	return READ_ONCE(ev->hw.interrupts) == ~0ULL;
-}
+	struct perf_event *ev = c->event[cls];
 
-/*
- * Has perf taken @ev off the PMU for good: ERROR (a pinned event that
- * could not be scheduled, e.g. when the PMU was taken by an exclusive
- * group) or OFF (disabled, or its CPU's perf context went down)?  It then
- * neither counts nor overflows: budgets go unenforced.  Any context.
- */
-bool mrk_counter_lost(struct perf_event *ev)
-{
-	return READ_ONCE(ev->state) < PERF_EVENT_STATE_INACTIVE;
+	lockdep_assert_irqs_disabled();
+	if (!c->rearm[cls] || READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	    mrk_counter_throttled(ev))
+		return mrk_counter_read(ev);
+	ev->pmu->stop(ev, PERF_EF_UPDATE);
+	c->halted |= 1U << cls;
+	return local64_read(&ev->count);
 }
 
 /*
@@ -82,15 +86,18 @@ bool mrk_counter_lost(struct perf_event *ev)
  * @ev's CPU.  A counter perf has throttled is left alone: perf restarts it
  * at its next tick.
  */
-static void mrk_counter_rearm(struct perf_event *ev, u64 budget, u64 start)
+static void mrk_counter_rearm(struct perf_event *ev, u64 budget, u64 start,
+			      bool halted)
 {
 	u64 used, left = MRK_ARM_NEVER;
 
 	lockdep_assert_irqs_disabled();
-	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
-	    mrk_counter_throttled(ev))
-		return;
-	ev->pmu->stop(ev, PERF_EF_UPDATE);
+	if (!halted) {
+		if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+		    mrk_counter_throttled(ev))
+			return;
+		ev->pmu->stop(ev, PERF_EF_UPDATE);
+	}
 	if (budget != MRK_ARM_NEVER) {
 		used = local64_read(&ev->count) - start;
 		left = budget > used ? budget - used : 1;
@@ -111,6 +118,8 @@ static void mrk_counter_rearm(struct perf_event *ev, u64 budget, u64 start)
  *
  * Monitor-only budgets (MEMREG_BUDGET_INF) leave the counter as created
  * (counting, no sample period).  Slack-scheme counters are not touched.
+ * A counter the period timer halted (mrk_counter_halt()) is started
+ * again in every case, re-armed or not.
  */
 void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 {
@@ -118,15 +127,39 @@ void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 	unsigned int cls;
 
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		bool halted = c->halted & (1U << cls);
+
 		if (!c->event[cls] || !c->rearm[cls] ||
-		    arm->budget[cls] == MEMREG_BUDGET_INF)
+		    arm->budget[cls] == MEMREG_BUDGET_INF ||
+		    (!held && !(arm->rearm & (1U << cls)))) {
+			if (halted)
+				c->event[cls]->pmu->start(c->event[cls],
+							  PERF_EF_RELOAD);
 			continue;
+		}
 		if (held)
-			mrk_counter_rearm(c->event[cls], MRK_ARM_NEVER, 0);
-		else if (arm->rearm & (1U << cls))
+			mrk_counter_rearm(c->event[cls], MRK_ARM_NEVER, 0,
+					  halted);
+		else
 			mrk_counter_rearm(c->event[cls], arm->budget[cls],
-					  c->period_start[cls]);
+					  c->period_start[cls], halted);
 	}
+	c->halted = 0;
+}
+
+/*
+ * Start again, toward the point they were armed for, the counters of @c
+ * that its period timer halted, when the core call failed and nothing is
+ * re-armed.  The owner's timer, interrupts off.
+ */
+void mrk_counters_resume(struct mrk_cpu *c)
+{
+	unsigned int cls;
+
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++)
+		if (c->halted & (1U << cls))
+			c->event[cls]->pmu->start(c->event[cls], PERF_EF_RELOAD);
+	c->halted = 0;
 }
 
 /*

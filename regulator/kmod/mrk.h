@@ -137,6 +137,9 @@ struct mrk_cfg {
  *                budget (hardware/raw events and cpu-clock); otherwise it
  *                overflows every @sample events (other software events)
  * @period_start: counter value at the last replenishment (owner)
+ * @halted:       classes whose counter the period timer stopped to read
+ *                it and has yet to restart (bit = 1 << class; set and
+ *                cleared within one run of the owner's timer handler)
  * @throttled:    non-zero while the CPU idles until its next period
  *                (written by the owner's timer/overflow/thread)
  * @throttled_ns: throttled time not yet reported to the core (thread adds,
@@ -196,6 +199,7 @@ struct mrk_cpu {
 	u64			sample[MEMREG_NR_CLASSES];
 	bool			rearm[MEMREG_NR_CLASSES];
 	u64			period_start[MEMREG_NR_CLASSES];
+	unsigned int		halted;
 	int			throttled;
 	atomic64_t		throttled_ns;
 	atomic_t		ovf_pending;
@@ -293,9 +297,32 @@ int mrk_counters_create(struct mrk_cpu *c, const struct mrk_cfg *cfg,
 void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm);
 void mrk_counters_release(struct mrk_cpu *c);
 void mrk_counters_discard(struct mrk_cpu *c);
-bool mrk_counter_lost(struct perf_event *ev);
+void mrk_counters_resume(struct mrk_cpu *c);
 u64 mrk_counter_read(struct perf_event *ev);
-bool mrk_counter_throttled(struct perf_event *ev);
+u64 mrk_counter_halt(struct mrk_cpu *c, unsigned int cls);
+
+/*
+ * Has perf throttled @ev (too many overflow interrupts in one tick,
+ * kernel.perf_event_max_sample_rate)?  Until perf's next tick lifts it the
+ * counter still counts but calls no overflow handler, so budgets are not
+ * enforced.  perf marks it by setting hw.interrupts to its MAX_INTERRUPTS,
+ * ~0, which is not exported.  On @ev's CPU with interrupts off.
+ */
+static inline bool mrk_counter_throttled(struct perf_event *ev)
+{
+	return READ_ONCE(ev->hw.interrupts) == ~0ULL;
+}
+
+/*
+ * Has perf taken @ev off the PMU for good: ERROR (a pinned event that
+ * could not be scheduled, e.g. when the PMU was taken by an exclusive
+ * group) or OFF (disabled, or its CPU's perf context went down)?  It then
+ * neither counts nor overflows: budgets go unenforced.  Any context.
+ */
+static inline bool mrk_counter_lost(struct perf_event *ev)
+{
+	return READ_ONCE(ev->state) < PERF_EVENT_STATE_INACTIVE;
+}
 int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len);
 
 /* timer.c */

@@ -6,9 +6,10 @@
  * expires in hard-irq context also on PREEMPT_RT and stays on its CPU.
  * Expiries sit on a global grid (multiples of the period), so every CPU
  * agrees on the number of the current period, which tags the reclaim pool
- * and the master's budgets.  The handler reads the counters, calls
- * memreg_replenish(), lifts the throttle and re-arms the counters to the
- * new period's budgets (counter.c).  The master CPU's timer, when it
+ * and the master's budgets.  The handler stops the counters it re-arms
+ * (reading the others), calls memreg_replenish(), lifts the throttle and
+ * starts the counters again armed to the new period's budgets
+ * (counter.c).  The master CPU's timer, when it
  * carries the master tick, sits a quarter period after the grid (its
  * period p runs from grid point p plus that offset) and ticks after
  * re-arming the counters (master.c says why).
@@ -58,14 +59,14 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 
 		if (!c->event[cls])
 			continue;
-		v = mrk_counter_read(c->event[cls]);
-		consumed[cls] = v - c->period_start[cls];
-		c->period_start[cls] = v;
 		if (mrk_counter_throttled(c->event[cls])) {
 			c->perf_throttled++;
 			atomic_set(&mrk_perf_throttled_cpu, c->cpu + 1);
 			mrk_master_report_queue();
 		}
+		v = mrk_counter_halt(c, cls);
+		consumed[cls] = v - c->period_start[cls];
+		c->period_start[cls] = v;
 		lost |= mrk_counter_lost(c->event[cls]);
 	}
 	if (lost) {
@@ -83,6 +84,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	mrk_core_exit(me);
 	if (ret) {
 		c->errors++;
+		mrk_counters_resume(c);
 	} else {
 		if (c->started)
 			trace_period(c->cpu, c->period, consumed[0], consumed[1],
