@@ -67,22 +67,42 @@ qemu_x86_kernel() {
 	command -v cpio > /dev/null || skip "cpio missing (apt-get install cpio)"
 }
 
-# qemu_guest_programs CC OUTDIR SRC...: build each guest program SRC (a C
-# file; the library itself is passed over) statically into OUTDIR, linked
-# with the checkers' library (tests/kernel/guest/checklib.c), unless it is
-# newer than its sources
-qemu_guest_programs() {
-	local cc=$1 out=$2 lib=$qemu_guest_dir s p
-	shift 2
-	for s in "$@"; do
-		[ "${s##*/}" = checklib.c ] && continue
-		p=$out/$(basename "$s" .c)
-		if [ ! -x "$p" ] || [ "$s" -nt "$p" ] || [ "$lib/checklib.c" -nt "$p" ] ||
-		   [ "$lib/checklib.h" -nt "$p" ]; then
-			$cc -static -O2 -Wall -Wextra -Werror -I"$lib" -o "$p" "$s" "$lib/checklib.c" -lm ||
-				die "cannot build guest program $s (static libc: libc6-dev)"
+# qemu_guest_build ARCH DIR: configure (once) and build the guests'
+# programs for ARCH (x86_64 or arm64) in DIR with their own CMake project,
+# tests/kernel/guest/CMakeLists.txt (static, -Wall -Wextra -Werror; arm64
+# with aarch64-linux-gnu-gcc); they land in DIR/bin.  For a harness run
+# on its own: under CTest the main build has built them and the harness
+# gets their folder (--guest-bin).  A DIR configured from another
+# checkout (a shared build-arm64) is configured afresh.  Logs in
+# DIR.configure.log and DIR.build.log.
+qemu_guest_build() {
+	local arch=$1 dir=$2 home
+	command -v cmake > /dev/null || die "cmake missing: it builds the guest programs (apt-get install cmake)"
+	home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt" 2>/dev/null)
+	if [ -n "$home" ] && [ "$home" != "$qemu_guest_dir" ]; then
+		rm -rf "$dir"
+	fi
+	if [ ! -f "$dir/CMakeCache.txt" ]; then
+		mkdir -p "$dir"
+		cmake -S "$qemu_guest_dir" -B "$dir" -DMEMREG_GUEST_ARCH="$arch" > "$dir.configure.log" 2>&1 ||
+			{ tail -20 "$dir.configure.log"; rm -f "$dir/CMakeCache.txt"
+			  die "cannot configure the guest programs (log $dir.configure.log)"; }
+	fi
+	cmake --build "$dir" > "$dir.build.log" 2>&1 ||
+		{ tail -30 "$dir.build.log"; die "cannot build the guest programs (static libc: libc6-dev; log $dir.build.log)"; }
+}
+
+# qemu_guest_copy BIN ROOT: copy every guest program of BIN (a DIR/bin of
+# qemu_guest_build, or the main build's) into the initramfs ROOT
+qemu_guest_copy() {
+	local p n=0
+	for p in "$1"/*; do
+		if [ -f "$p" ] && [ -x "$p" ]; then
+			cp "$p" "$2/" || die "cannot copy $p"
+			n=$((n + 1))
 		fi
 	done
+	[ $n -gt 0 ] || die "no guest programs in $1 (build them: cmake --build on the main build)"
 }
 
 # qemu_initramfs ROOT BUSYBOX: a fresh initramfs tree in ROOT with BUSYBOX

@@ -3,8 +3,9 @@
 # run one group of guest-side checks; turn the serial log into pass/fail.
 #
 #   scripts/qemu/memreg-qemu.sh [--flavor std|rt] [--build DIR]
-#                               [--timeout SECONDS] GROUP
-#   scripts/qemu/memreg-qemu.sh [--flavor std|rt] [--build DIR] --prepare
+#                               [--guest-bin DIR] [--timeout SECONDS] GROUP
+#   scripts/qemu/memreg-qemu.sh [--flavor std|rt] [--build DIR]
+#                               [--guest-bin DIR] --prepare
 #
 # GROUP: one listed for the flavor in tests/kernel/groups (the guest side
 # is group_GROUP in tests/kernel/guest/init.sh); --timeout defaults to the
@@ -15,11 +16,16 @@
 # /boot/vmlinuz-*-rt-amd64; the module is built from the working tree
 # (regulator/kmod and regulator/core as they are on disk, edits included)
 # against the matching /usr/src/linux-headers-<version> (nothing is
-# hard-coded).  Every C file of tests/kernel/guest is built static into
-# the initramfs.  Outputs go under --build (default build-kmod/qemu): the
-# module build, the guest programs, the initramfs and <flavor>-<group>.log.
-# --prepare only builds the module and the guest programs (what every
-# group then finds up to date), so that scripts/test builds them for all
+# hard-coded).  The guest programs (tests/kernel/guest, static) are
+# CMake's: --guest-bin names the folder a build of
+# tests/kernel/guest/CMakeLists.txt put them in (the main build's
+# guest/x86_64/bin, which CTest passes), and they are copied into the
+# initramfs; without it this script configures and builds that project
+# itself, under --build.  Outputs go under --build (default
+# build-kmod/qemu): the module build, the guest programs (without
+# --guest-bin), the initramfs and <flavor>-<group>.log.
+# --prepare only builds the module and, without --guest-bin, the guest
+# programs (what every group then finds up to date), so that scripts/test builds them for all
 # kernels at once instead of inside the first group of each, one by one.
 #
 # MEMREG_QEMU_APPEND adds kernel command-line words (e.g. loglevel=7).
@@ -32,6 +38,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 flavor=std
 build=$src/build-kmod/qemu
+gbin=
 tmo=
 prepare=
 while [ $# -gt 0 ]; do
@@ -39,8 +46,9 @@ while [ $# -gt 0 ]; do
 	--flavor) flavor=$2; shift 2 ;;
 	--prepare) prepare=1; shift ;;
 	--build) build=$2; shift 2 ;;
+	--guest-bin) gbin=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d'; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -76,9 +84,10 @@ ko=$kout/kmod/memreg.ko
 # the decoy PMUs of the PMU-name checks (group_pmuname)
 make -s -C "$src/tests/kernel/pmudecoy" OUT="$build/pmudecoy-$flavor" KDIR="$kdir" \
 	>> "$build/kmod-$flavor.buildlog" 2>&1 || { cat "$build/kmod-$flavor.buildlog"; die "pmudecoy build failed"; }
-gdir=$build/guest-$flavor
-mkdir -p "$gdir"
-qemu_guest_programs gcc "$gdir" "$qemu_guest_dir"/*.c
+if [ -z "$gbin" ]; then
+	qemu_guest_build x86_64 "$build/guest-$flavor"
+	gbin=$build/guest-$flavor/bin
+fi
 [ -n "$prepare" ] && exit 0
 root=$build/initramfs-$flavor
 qemu_initramfs "$root" /bin/busybox
@@ -87,10 +96,7 @@ chmod 755 "$root/init"
 # without debug info the module is ~10x smaller: insmod in the slow guest is faster
 strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko"
 cp "$build/pmudecoy-$flavor/pmudecoy.ko" "$root/"
-for p in "$qemu_guest_dir"/*.c; do
-	p=$(basename "$p" .c)
-	[ "$p" = checklib ] || cp "$gdir/$p" "$root/"
-done
+qemu_guest_copy "$gbin" "$root"
 initrd=$build/initrd-$flavor-$group.gz
 qemu_pack "$root" "$initrd"
 flock -u 9

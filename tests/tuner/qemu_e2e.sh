@@ -45,7 +45,7 @@ memcal=$bdir/calibrate/memcal
 for b in "$memtune" "$load" "$memcal"; do [ -x "$b" ] || die "$b not built"; done
 
 work=$bdir/qemu-memtune
-rm -rf "$work" && mkdir -p "$work/guest"
+rm -rf "$work" && mkdir -p "$work"
 # memreg.ko from a deployment bundle's DKMS tree, built as dkms would
 # (in place, against the guest kernel's headers): the bundle carries
 # what the module needs; the guest's bundle checks reuse that tree
@@ -110,7 +110,10 @@ jq --argjson grt $hr_grt --argjson gbe $hr_gbe --argjson c $hr_ceil '
 hr_cpus=$(jq -er '[(.cpus[] | select(.role == "rt") | .cpu),
 	(.cpus[] | select(.role == "be") | .cpu)] | map(tostring) | join(" ")' \
 	"$work/cfg-headroom.json") || die "no rt and be cpu in cfg.json"
-qemu_guest_programs cc "$work/guest" "$qemu_guest_dir/headroom.c"
+# the headroom checker, built by the main build with the other guest
+# programs (tests/kernel/CMakeLists.txt)
+headroom=$bdir/guest/x86_64/bin/headroom
+[ -x "$headroom" ] || die "$headroom not built"
 
 root=$work/initramfs
 qemu_initramfs "$root" /bin/busybox
@@ -132,7 +135,7 @@ cp "$work/cfg-exempt.json" "$root/cfg-exempt.json"
 echo "$xid" > "$root/exempt-config-id"
 cp "$work/cfg-headroom.json" "$root/cfg-headroom.json"
 echo "$hr_cpus" > "$root/headroom-cpus"
-cp "$work/guest/headroom" "$root/headroom"
+cp "$headroom" "$root/headroom"
 mkdir -p "$root/bundle-src"
 for d in kmod core core/include; do
 	mkdir -p "$root/bundle-src/$d"

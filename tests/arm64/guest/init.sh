@@ -19,7 +19,8 @@
 # forced power-off: the helpers and conventions shared with the x86-64
 # suite are in tests/kernel/guest/lib.sh, copied to /lib.sh.  This script
 # orchestrates; the measured checks are computed by /pmu_check
-# (pmu_check.c) and the x86 suite's /memreg_check.
+# (pmu_check.c) and the x86 suite's /accuracy, /hotplug and (lib.sh's
+# load_unload_cycles) /memleak.
 # Figures come back as one line of words that "set -- $(...)" splits into
 # positional parameters, and "echo V > FILE; rc=$?" is the status of a
 # sysfs write, both on purpose:
@@ -91,7 +92,7 @@ group_accuracy() {
 	insmod $KO read_event=$EV cpus=1 monitor=1 period_us=10000 slack_div=8 platform_read=40000000 ||
 		{ result accuracy-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	/pmu_check accuracy
-	/memreg_check core-context
+	/accuracy core-context
 	rmmod memreg
 }
 
@@ -131,7 +132,7 @@ group_cycles() {
 	set -- read_event=$EV read_budget=7000000,7000000 platform_read=20000000
 	load_unload_cycles "${memreg_cycles:-50}" 10000 "$@"
 	if insmod $KO "$@" cpus=0,1 period_us=10000; then
-		/memreg_check hotplug 10000 20 $w1
+		/hotplug cpu1 10000 20 $w1
 		/pmu_check cpu1-pmu-irqs
 		unload_check hotplug-unload
 	else

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -570,4 +571,68 @@ void mr_sleep(double s)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/* ---- page-fault workloads ------------------------------------------ */
+
+long long mr_round(double x)
+{
+	return llrint(x);
+}
+
+struct mr_pf mr_pf(int cpu, double secs)
+{
+	char c[16], t[16];
+	char *argv[] = { "/pfload", "-c", c, "-t", t, NULL };
+	struct mr_pf r;
+
+	snprintf(c, sizeof(c), "%d", cpu);
+	snprintf(t, sizeof(t), "%g", secs);
+	mr_run(r.line, sizeof(r.line), argv);
+	r.faults = mr_field(r.line, "faults", 0);
+	r.secs = mr_field(r.line, "secs", 0);
+	r.rate = mr_field(r.line, "rate", 0);
+	return r;
+}
+
+struct mr_pp mr_per_period(int cpu, double secs, const char *stat)
+{
+	long long e0 = mr_cpu(cpu, "read_events"), n0 = mr_cpu(cpu, "periods"), s0 = mr_cpu(cpu, stat);
+	struct mr_pp r;
+
+	mr_pf(cpu, secs);
+	r.periods = mr_cpu(cpu, "periods") - n0;
+	r.events = mr_cpu(cpu, "read_events") - e0;
+	r.used = mr_round(mr_per((double)r.events, (double)r.periods));
+	r.stat = mr_cpu(cpu, stat) - s0;
+	return r;
+}
+
+/*
+ * The emulated CPU manages only 5,000..25,000 page faults per second
+ * (depending on the host's load), so a 1 ms period would leave budgets of
+ * 1..10 events, where one event of rounding is already 10-100 %.  Pick the
+ * period (10..100 ms) that gives the smallest budget (10 % of R0) at least
+ * 20 events: period_us = 20 / (0.1 * R0) s.
+ */
+long long mr_pick_period(double r0)
+{
+	return r0 > 20000 ? 10000 : r0 < 2000 ? 100000 : mr_round(2e8 / r0);
+}
+
+/* ---- sub-commands -------------------------------------------------- */
+
+int mr_dispatch(const struct mr_cmd *cmds, size_t n, int argc, char **argv)
+{
+	const char *prog = argc > 0 ? argv[0] : "?";
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; argc > 1 && i < n; i++)
+		if (!strcmp(argv[1], cmds[i].name) && argc - 2 == cmds[i].nargs)
+			return cmds[i].fn(argv + 2);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s %s %s%s%s\n", i ? "      " : "usage:", prog, cmds[i].name,
+			*cmds[i].args ? " " : "", cmds[i].args);
+	return 2;
 }

@@ -14,7 +14,9 @@
  *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
  *                            mr_trace_throttles()
  *   hrtimers                 mr_timers()
- *   statistics               mr_median(), mr_quantile(), mr_per()
+ *   statistics               mr_median(), mr_quantile(), mr_per(), mr_round()
+ *   page-fault workloads     mr_pf(), mr_per_period(), mr_pick_period()
+ *   sub-commands             mr_dispatch()
  *
  * A guest declares the checks a group will run before running them
  * ("MEMREG-PLAN name..."), then prints one line per check,
@@ -30,6 +32,7 @@
 
 #define MR_SYSFS "/sys/kernel/memreg"
 #define MR_TRACE "/sys/kernel/tracing"
+#define MR_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
 /* mr_plan: print "MEMREG-PLAN" and the check names (NULL-terminated) */
 void mr_plan(const char *name, ...);
@@ -144,6 +147,49 @@ int mr_insmod(const char *ko, const char *params);
 int mr_rmmod(void);
 /* mr_set_online: CPU offline (ON 0) or online (1); 0 or -errno */
 int mr_set_online(int cpu, int on);
+
+/* mr_round: X to the nearest integer, as the shell's printf "%.0f" */
+long long mr_round(double x);
+
+/* One run of /pfload (page faults on one CPU). */
+struct mr_pf {
+	double faults, secs, rate;	/* faults, seconds, faults/s */
+	char line[256];			/* its output line */
+};
+
+/* mr_pf: /pfload on CPU for SECS seconds */
+struct mr_pf mr_pf(int cpu, double secs);
+
+/* What a CPU counted while /pfload ran on it (mr_per_period()). */
+struct mr_pp {
+	long long used;		/* read events per period, rounded */
+	long long events;	/* read events */
+	long long periods;	/* periods that ended */
+	long long stat;		/* how much the statistic asked for grew */
+};
+
+/* mr_per_period: run /pfload on CPU for SECS; what the CPU counted
+ * meanwhile, and the growth of its per-CPU statistic STAT */
+struct mr_pp mr_per_period(int cpu, double secs, const char *stat);
+
+/* mr_pick_period: the period (us) for budgets of a fraction of the
+ * unregulated page-fault rate R0 (faults/s) */
+long long mr_pick_period(double r0);
+
+/* One sub-command of a guest program that serves several checks: its
+ * NAME, the number of arguments it takes (their names in ARGS, for the
+ * usage line), and FN, given them, returning the exit status. */
+struct mr_cmd {
+	const char *name;
+	int nargs;
+	const char *args;
+	int (*fn)(char **args);
+};
+
+/* mr_dispatch: stdout line-buffered, then the command of CMDS (N of them)
+ * that ARGV[1] names, given ARGV[2..]; its exit status, or 2 with the
+ * usage on stderr when none is named or the arguments do not match */
+int mr_dispatch(const struct mr_cmd *cmds, size_t n, int argc, char **argv);
 
 /* mr_now_ns: CLOCK_MONOTONIC in ns */
 long long mr_now_ns(void);

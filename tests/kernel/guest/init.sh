@@ -7,7 +7,9 @@
 # at the end, bad parameters, load/unload cycles) are in
 # lib.sh beside this file, copied to /lib.sh.  This script orchestrates
 # (loads memreg, starts the workloads); the measured checks are computed
-# by /memreg_check (memreg_check.c).  Each group_<name> declares its checks
+# by the C programs beside it (accuracy.c, lms.c, reclaim.c, hotplug.c,
+# rtopts.c, ...; sizing.c for the figures memreg is loaded with), one per
+# group or a few cohesive checks each.  Each group_<name> declares its checks
 # first (plan); the groups are listed in tests/kernel/groups.
 # Figures come back as one line of words that "set -- $(...)" splits into
 # positional parameters, and "echo V > FILE; rc=$?" is the status of a
@@ -167,11 +169,11 @@ group_overflow_checks() {
 	check cpus-all "insmod cpus=all rc=$rc: $r of $n possible CPUs ($(cat /sys/devices/system/cpu/possible)) regulated" \
 		test "$rc" = 0 -a "$n" = $(($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1)) -a "$r" = "$n"
 	rmmod memreg
-	# cpu-clock: one overflow interrupt per throttled period (memreg_check.c)
+	# cpu-clock: one overflow interrupt per throttled period (accuracy.c)
 	insmod $KO cpus=1 period_us=10000 read_event=cpu-clock read_budget=5000000 slack_div=16 platform_read=20000000 \
 		|| { result rearm-cpu-clock FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	sleep 0.2
-	/memreg_check rearm-cpu-clock
+	/accuracy rearm-cpu-clock
 	rmmod memreg
 }
 
@@ -210,18 +212,18 @@ group_perf_throttle() {
 }
 
 # accuracy: cpu1 regulated at 10/25/50/75 % of its unregulated rate, one
-# overflow's slack B / 16 (memreg_check.c says how it is judged)
+# overflow's slack B / 16 (accuracy.c says how it is judged)
 group_accuracy() {
 	plan baseline-stats accuracy-10 stats-10 accuracy-25 stats-25 accuracy-50 stats-50 \
 		accuracy-75 stats-75 core-context
 	insmod $KO cpus=1 monitor=1 period_us=10000 slack_div=16 || { result accuracy-load FAIL "insmod failed: $(dmesg | tail -1)"; return; }
-	/memreg_check accuracy
-	/memreg_check core-context
+	/accuracy budgets
+	/accuracy core-context
 	rmmod memreg
 }
 
 # LMS: demand low (20 % of R0) -> high (60 %) -> low for 2 s each, paced
-# by pfload; the period and levels from memreg_check lms-params
+# by pfload; the period and levels from sizing lms
 group_lms() {
 	plan lms-low lms-high lms-step-up lms-step-down lms-sysfs
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result lms-load FAIL "insmod failed"; return; }
@@ -229,10 +231,10 @@ group_lms() {
 	rmmod memreg
 	# P Ls Hs L H G C: period, low and high rate, the same per period,
 	# guarantee, ceiling
-	set -- $(/memreg_check lms-params "$r0")
+	set -- $(/sizing lms "$r0")
 	insmod $KO cpus=1 period_us="$1" lms=1 read_budget="1,$6" read_max="1,$7" lms_cold_read="$6" lms_taps=4 lms_mu=32768 lms_headroom=16384 platform_read=$(($7 * 2)) \
 		|| { result lms-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
-	/memreg_check lms "$@"
+	/lms "$@"
 	rmmod memreg
 }
 
@@ -245,11 +247,11 @@ regulate_both() {
 }
 
 # reclaim: both CPUs regulated at 25 % of R0 per period (period from
-# memreg_check period), cpu0 idle: with reclaim on cpu1 takes what cpu0
+# sizing period), cpu0 idle: with reclaim on cpu1 takes what cpu0
 # donates.  Then spare sharing: both demanding at 10 % of R0 (so that both
 # exhaust their budgets even when the host slows the guest), platform
 # ceiling 4x one budget: once both are throttled the master shares
-# (4B - 2B) / 2 = B more to each.  memreg_check flag-ab judges both.
+# (4B - 2B) / 2 = B more to each.  reclaim (reclaim.c) judges both.
 # Then share=spare and share=proportional (sharemode.c).
 group_reclaim() {
 	plan reclaim-off reclaim-on share-off share-on share-param \
@@ -258,16 +260,16 @@ group_reclaim() {
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result reclaim-load FAIL "insmod failed"; return; }
 	r0=$(pf_rate 1 1)
 	rmmod memreg
-	P=$(/memreg_check period "$r0")
+	P=$(/sizing period "$r0")
 	echo "reclaim: unregulated rate=$r0/s period=${P}us"
-	B=$(/memreg_check budget "$r0" 25 "$P")
+	B=$(/sizing budget "$r0" 25 "$P")
 	regulate_both "$P" "$B" $((B * 2)) reclaim-load || return
-	/memreg_check flag-ab reclaim read_reclaimed "$B"
+	/reclaim reclaim read_reclaimed "$B"
 	rmmod memreg
-	B=$(/memreg_check budget "$r0" 10 "$P")
+	B=$(/sizing budget "$r0" 10 "$P")
 	regulate_both "$P" "$B" $((B * 4)) share-load || return
 	/pfload -c 0 -t 6 > /dev/null & w0=$!
-	/memreg_check flag-ab share read_shared "$B"
+	/reclaim share read_shared "$B"
 	kill $w0 2>/dev/null; wait $w0 2>/dev/null
 	rmmod memreg
 	# share=spare and share=proportional (sharemode.c)
@@ -311,7 +313,7 @@ group_hotplug() {
 	/pfload -c 0 -t 600 > /dev/null & w0=$!
 	/pfload -c 1 -t 600 > /dev/null & w1=$!
 	if insmod $KO cpus=0,1 period_us=1000 read_budget=20,20; then
-		/memreg_check hotplug 1000 100 $w1
+		/hotplug cpu1 1000 100 $w1
 		unload_check hotplug-unload
 	else
 		result hotplug FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"
@@ -325,16 +327,16 @@ group_hotplug() {
 
 # hotplug_share_check: both CPUs regulated at 20 page faults per 10 ms
 # period with spare sharing under a platform ceiling of 80; cpu1 offline
-# while cpu0 hogs (memreg_check share-cpu-offline)
+# while cpu0 hogs (hotplug share-cpu-offline)
 hotplug_share_check() {
 	insmod $KO cpus=0,1 period_us=10000 read_budget=20,20 platform_read=80 share=1 \
 		|| { result share-cpu-offline FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
-	/memreg_check share-cpu-offline
+	/hotplug share-cpu-offline
 	rmmod memreg
 }
 
 # ---- real-time options (throttle.c): idle while held, rt_prio, rt_exempt;
-# memreg_check rt-* and rtwake -k (tests/kernel/guest/rtwake.c) measure and
+# rtopts (rtopts.c) and rtwake -k (tests/kernel/guest/rtwake.c) measure and
 # judge
 group_rt() {
 	plan bad-throttle-prio0 bad-throttle-prio99 bad-rt-prio1 bad-rt-prio100 \
@@ -350,16 +352,16 @@ group_rt() {
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result rt-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	r0=$(pf_rate 1 1)
 	rmmod memreg
-	P=$(/memreg_check period "$r0")
-	B=$(/memreg_check budget "$r0" 7 "$P")
+	P=$(/sizing period "$r0")
+	B=$(/sizing budget "$r0" 7 "$P")
 	# both CPUs regulated, cpu1's hog held ~80-90 % of each period
 	insmod $KO cpus=0,1 period_us="$P" read_budget="$B,$B" platform_read=$((B * 2)) \
 		|| { result rt-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
-	/memreg_check rt-prio-sysfs
-	/memreg_check rt-idle "$P" "$B" "$r0"
+	/rtopts prio-sysfs
+	/rtopts idle "$P" "$B" "$r0"
 	/rtwake -k idle-latency -P "$P"
 	/rtwake -k wakes -P "$P"
-	/memreg_check rt-exempt "$B"
+	/rtopts exempt "$B"
 	rmmod memreg
 	insmod $KO cpus=0,1 period_us="$P" read_budget="$B,$B" platform_read=$((B * 2)) rt_exempt=1 \
 		|| { result rt-exempt-param FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }

@@ -10,7 +10,7 @@
 # every check prints exactly one line
 #   MEMREG-PLAN <name>...
 #   MEMREG-CHECK <name> PASS|FAIL <detail>
-# (the measured checks in C, tests/kernel/guest/memreg_check.c and the
+# (the measured checks in C, the programs of tests/kernel/guest and the
 # library checklib.h; the shell only orchestrates), and a guest ends with
 # guest_finish (the kernel log between
 # MEMREG-DMESG-BEGIN/END, since the console runs "quiet", then
@@ -159,12 +159,12 @@ rmmod_watched() {
 # load_unload_cycles N PERIOD_US PARAMS...: N load/unload cycles (with
 # whatever workloads the caller runs), periods from PERIOD_US up by 2 % a
 # cycle, reclaim and LMS toggled; check load-unload-N.  Then
-# cycles-no-leak (memreg_check): no perf counter, vmalloc or per-CPU
+# cycles-no-leak (memleak.c): no perf counter, vmalloc or per-CPU
 # memory left behind.
 load_unload_cycles() {
 	local n=$1 p=$2 ok=0 i=1 mem0
 	shift 2
-	mem0=$(/memreg_check mem-usage)
+	mem0=$(/memleak usage)
 	while [ $i -le "$n" ]; do
 		if insmod $KO "$@" cpus=0,1 period_us=$((p + i * p / 50)) \
 			reclaim=$((i % 2)) lms=$((i / 2 % 2)) 2>/dev/null; then
@@ -177,7 +177,7 @@ load_unload_cycles() {
 	check "load-unload-$n" "cycles ok=$ok/$n left='$(leftover)'" test "$ok" = "$n" -a -z "$(leftover)"
 	sleep 1	# RCU-deferred frees (thread stacks, perf events)
 	# shellcheck disable=SC2086 # three figures, one argument each
-	/memreg_check cycles-no-leak "$n" $mem0
+	/memleak check "$n" $mem0
 }
 
 # unload_check NAME: rmmod memreg; NAME passes if it worked and nothing is left
