@@ -96,6 +96,14 @@ group_accuracy() {
 	rmmod memreg
 }
 
+# twoclass: both classes of cpu1 count the PMU's cycle event, reclaim on,
+# cpu0 an idle donor; neither class passes its budget plus one overflow's
+# slack in a period (tests/kernel/guest/twoclass.c says how it is judged).
+group_twoclass() {
+	plan twoclass-reclaim
+	/twoclass -k $KO -e $EV
+}
+
 # fuzz: random writes to every sysfs file while cpu1 regulates a spinning
 # program on the PMU event.  The fuzzer runs on cpu0, which is not
 # regulated: a throttled emulated CPU spins in memreg's thread, and TCG
