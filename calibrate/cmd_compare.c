@@ -217,16 +217,13 @@ int cal_cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	struct boards b = { 0 };
 	memcal_db *db = NULL;
 	json_t *arr = NULL;
-	int first, rc;
+	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv,
 			       "[--board FINGERPRINT] [--all] [--k K]",
-			       compare_options, compare_option, &a, &first);
+			       compare_options, compare_option, &a, NULL);
 	if (rc)
 		return rc;
-	if (first < argc)
-		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
-				 argv[first]);
 	if (a.all && a.board)
 		return cli_error(ctx, CLI_EXIT_USAGE, "--board and --all "
 				 "exclude each other");

@@ -69,15 +69,12 @@ int cal_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 	struct cli_output out;
 	memcal_db *db = NULL;
 	json_t *doc;
-	int first, rc;
+	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "--run ID [--out FILE]",
-			       export_options, export_option, &a, &first);
+			       export_options, export_option, &a, NULL);
 	if (rc)
 		return rc;
-	if (first < argc)
-		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
-				 argv[first]);
 	if (!a.run_id)
 		return cli_error(ctx, CLI_EXIT_USAGE, "--run ID is required: "
 				 "'memcal show' lists the runs");
