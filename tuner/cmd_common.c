@@ -162,6 +162,20 @@ int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 }
 
 /**
+ * tune_open_config() - tune_load_config() for the commands that take
+ * --config ID or --file JSON: the database is opened read-only into @db
+ * (left NULL for a file) only when no @file is given.
+ * Return: 0 or a CLI exit code (error reported).
+ */
+int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
+		     struct tune_config *c, int64_t *id_out, memcal_db **db)
+{
+	int rc = file ? 0 : tune_open_db(ctx, false, db);
+
+	return rc ? rc : tune_load_config(ctx, *db, id, file, c, id_out);
+}
+
+/**
  * tune_parse_args() - cli_parse_options() that also accepts options after
  * positional arguments ("memtune plan mix.yaml --periods 500,1000").
  * @pos:    receives the positional arguments.
