@@ -217,24 +217,19 @@ int cal_cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 	struct boards b = { 0 };
 	memcal_db *db = NULL;
 	json_t *arr = NULL;
-	char err[1024];
-	int first, rc;
+	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv,
 			       "[--board FINGERPRINT] [--all] [--k K]",
-			       compare_options, compare_option, &a, &first);
+			       compare_options, compare_option, &a, NULL);
 	if (rc)
 		return rc;
-	if (first < argc)
-		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
-				 argv[first]);
 	if (a.all && a.board)
 		return cli_error(ctx, CLI_EXIT_USAGE, "--board and --all "
 				 "exclude each other");
-	rc = memcal_db_open(ctx->db_path, MEMCAL_DB_OPEN_READONLY, &db, err,
-			    sizeof(err));
+	rc = cal_open_db(ctx, MEMCAL_DB_OPEN_READONLY, &db);
 	if (rc)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+		return rc;
 	if (a.all || a.board) {
 		b.prefix = a.board;
 		rc = memcal_db_platform_list(db, pick_board, &b);

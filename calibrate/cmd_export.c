@@ -68,24 +68,19 @@ int cal_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 	struct export_args a = { 0 };
 	struct cli_output out;
 	memcal_db *db = NULL;
-	char err[1024];
 	json_t *doc;
-	int first, rc;
+	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "--run ID [--out FILE]",
-			       export_options, export_option, &a, &first);
+			       export_options, export_option, &a, NULL);
 	if (rc)
 		return rc;
-	if (first < argc)
-		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
-				 argv[first]);
 	if (!a.run_id)
 		return cli_error(ctx, CLI_EXIT_USAGE, "--run ID is required: "
 				 "'memcal show' lists the runs");
-	rc = memcal_db_open(ctx->db_path, MEMCAL_DB_OPEN_READONLY, &db, err,
-			    sizeof(err));
+	rc = cal_open_db(ctx, MEMCAL_DB_OPEN_READONLY, &db);
 	if (rc)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+		return rc;
 	rc = fig_doc_build(db, a.run_id, MEMCAL_VERSION, &doc);
 	if (rc) {
 		rc = cli_error(ctx, cli_exit_for(rc), "%s", rc == MEMCAL_ENOMEM ?

@@ -163,7 +163,6 @@ int cal_cmd_import(struct cli_ctx *ctx, int argc, char **argv)
 	size_t refused = 0, imported = 0, skipped = 0;
 	int first, rc, worst = MEMCAL_OK;
 	memcal_db *db = NULL;
-	char err[1024];
 	json_t *files;
 
 	rc = cli_parse_options(ctx, argc, argv, "FILE...", none, NULL, NULL,
@@ -173,10 +172,9 @@ int cal_cmd_import(struct cli_ctx *ctx, int argc, char **argv)
 	if (first >= argc)
 		return cli_error(ctx, CLI_EXIT_USAGE, "name at least one "
 				 "document written by 'memcal export'");
-	rc = memcal_db_open(ctx->db_path, MEMCAL_DB_OPEN_CREATE, &db, err,
-			    sizeof(err));
+	rc = cal_open_db(ctx, MEMCAL_DB_OPEN_CREATE, &db);
 	if (rc)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+		return rc;
 	files = json_array();
 	for (int i = first; files && i < argc; i++) {
 		json_t *res = json_pack("{s:s}", "file", argv[i]);

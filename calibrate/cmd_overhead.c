@@ -175,20 +175,17 @@ int cal_cmd_overhead(struct cli_ctx *ctx, int argc, char **argv)
 	memcal_db *db = NULL;
 	char err[512];
 	int64_t run_id = 0;
-	int rc, first = 0;
+	int rc;
 
 	memset(&a, 0, sizeof(a));
 	cal_overhead_params_default(&a.p, NULL);
 	rc = cli_parse_options(ctx, argc, argv,
 			       "[--periods LIST_US] [--cores LIST] [--repeat N]",
-			       overhead_options, on_option, &a, &first);
+			       overhead_options, on_option, &a, NULL);
 	if (rc == CLI_HELP_SHOWN)
 		return CLI_EXIT_OK;
 	if (rc)
 		return rc;
-	if (first < argc)
-		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument "
-				 "'%s'", argv[first]);
 	if (memcal_platform_topology_load(&t, NULL, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	if (a.cores_set) {

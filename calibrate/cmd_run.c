@@ -433,21 +433,18 @@ int cal_cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	memcal_db *db = NULL;
 	unsigned *cpus = NULL, n = 0;
 	char err[512];
-	int first = 0, rc;
+	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "[--quick] [--cores LIST] "
 			       "[--size BYTES] [--repeat N] [--replay DIR] "
 			       "[--guaranteed-read MBPS] [--guaranteed-write "
 			       "MBPS] [--source TEXT]",
 			       run_options,
-			       on_option, &a, &first);
+			       on_option, &a, NULL);
 	if (rc == CLI_HELP_SHOWN)
 		return CLI_EXIT_OK;
 	if (rc)
 		return rc;
-	if (first < argc)
-		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
-				 argv[first]);
 	rc = declared(ctx, &a, decl, &n_decl);
 	if (rc)
 		return rc;

@@ -572,22 +572,17 @@ static void print_run(FILE *f, json_t *doc)
 int cal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct show_args args = { 0 };
-	char err[1024];
 	memcal_db *db = NULL;
 	json_t *doc;
-	int first, rc;
+	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "[--run ID]", show_options,
-			       show_option, &args, &first);
+			       show_option, &args, NULL);
 	if (rc)
 		return rc;
-	if (first < argc)
-		return cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
-				 argv[first]);
-	rc = memcal_db_open(ctx->db_path, MEMCAL_DB_OPEN_READONLY, &db, err,
-			    sizeof(err));
+	rc = cal_open_db(ctx, MEMCAL_DB_OPEN_READONLY, &db);
 	if (rc)
-		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
+		return rc;
 
 	if (args.run_id) {
 		struct memcal_run r;

@@ -193,6 +193,29 @@ static void leave_fifo(bool was_fifo)
 }
 
 /*
+ * enter_thread - pin the calling thread to @cpu and, if @fifo, raise it to
+ * SCHED_FIFO @prio.  A pinning error is recorded in @st and signalled as
+ * this thread's ready (@bench: the benchmark's done); it is returned.
+ */
+static int enter_thread(struct run_state *st, unsigned cpu, bool fifo,
+			int prio, bool bench)
+{
+	int rc = pin(st->s, cpu);
+
+	if (rc) {
+		atomic_store(&st->err, rc);
+		signal_ready(st, bench);
+		return rc;
+	}
+	if (fifo) {
+		struct sched_param sp = { .sched_priority = prio };
+
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	}
+	return 0;
+}
+
+/*
  * timer_main - a periodic timer in user space: sleep to an absolute
  * deadline on CLOCK_MONOTONIC, run the tick hook, advance by one period;
  * expiries that come later than a whole period are counted as overruns
@@ -208,18 +231,10 @@ static void *timer_main(void *p)
 	uint64_t period = s->period_ns, ticks = 0, over = 0, n = 0;
 	struct timespec ts;
 	uint64_t next;
-	int rc = pin(s, a->cpu);
+	int rc;
 
-	if (rc) {
-		atomic_store(&st->err, rc);
-		signal_ready(st, false);
+	if (enter_thread(st, a->cpu, s->fifo, OVH_PRIO_TIMER, false))
 		return NULL;
-	}
-	if (s->fifo) {
-		struct sched_param sp = { .sched_priority = OVH_PRIO_TIMER };
-
-		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	next = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec +
 	       period;
@@ -273,18 +288,10 @@ static void *bench_main(void *p)
 	const struct ovh_run_spec *s = st->s;
 	const struct ovh_workload *w = s->w;
 	uint64_t sum = 0, i, t0, t1 = 0, deadline;
-	int rc = pin(s, s->bench_cpu);
 
-	if (rc) {
-		atomic_store(&st->err, rc);
-		signal_ready(st, true);
+	if (enter_thread(st, s->bench_cpu, s->bench_fifo, OVH_PRIO_BENCH,
+			 true))
 		return NULL;
-	}
-	if (s->bench_fifo) {
-		struct sched_param sp = { .sched_priority = OVH_PRIO_BENCH };
-
-		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	}
 	atomic_store(&st->running, 1);
 	t0 = cal_ovh_now_ns();
 	deadline = t0 + s->limit_ns;

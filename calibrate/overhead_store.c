@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "results.h"
-#include "unit_id.h"
 
 /*
  * cal_overhead_store - the points and models of @r into run @run_id, inside
@@ -61,17 +60,7 @@ int cal_overhead_record(memcal_db *db, const struct memcal_topology *t,
 	run.notes = r->notes;
 	rc = memcal_db_begin(db);
 	if (!rc)
-		rc = memcal_db_platform_store(db, &plat);
-	if (!rc) {
-		run.platform_id = plat.id;
-		rc = memcal_db_run_store(db, &run);
-	}
-	if (!rc) {
-		struct memcal_unit u;
-
-		cal_unit_here(&plat, NULL, &u);
-		rc = memcal_db_unit_store(db, run.id, &u);
-	}
+		rc = cal_run_row_store(db, &plat, &run);
 	if (!rc)
 		rc = cal_overhead_store(db, run.id, r);
 	if (!rc)

@@ -130,21 +130,35 @@ void cal_result_free(struct memcal_run_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* store_rows - every row of @r, inside the caller's transaction. */
-static int store_rows(memcal_db *db, struct memcal_run_result *r)
+/*
+ * cal_run_row_store - the platform @plat (found or added), the run row @run
+ * on it and the unit here that measured it, inside the caller's
+ * transaction; sets @run's platform_id and id.  Returns MEMCAL_OK or the
+ * memcal_status of the first failed store.
+ */
+int cal_run_row_store(memcal_db *db, struct memcal_platform *plat,
+		      struct memcal_run *run)
 {
-	int rc = memcal_db_platform_store(db, &r->platform);
+	int rc = memcal_db_platform_store(db, plat);
 
 	if (rc)
 		return rc;
-	r->run.platform_id = r->platform.id;
-	rc = memcal_db_run_store(db, &r->run);
+	run->platform_id = plat->id;
+	rc = memcal_db_run_store(db, run);
 	if (!rc) {
 		struct memcal_unit u;
 
-		cal_unit_here(&r->platform, NULL, &u);
-		rc = memcal_db_unit_store(db, r->run.id, &u);
+		cal_unit_here(plat, NULL, &u);
+		rc = memcal_db_unit_store(db, run->id, &u);
 	}
+	return rc;
+}
+
+/* store_rows - every row of @r, inside the caller's transaction. */
+static int store_rows(memcal_db *db, struct memcal_run_result *r)
+{
+	int rc = cal_run_row_store(db, &r->platform, &r->run);
+
 	for (size_t i = 0; !rc && i < r->n_bw; i++)
 		rc = memcal_db_bw_store(db, r->run.id, &r->bw[i]);
 	for (size_t i = 0; !rc && i < r->n_lat; i++)

@@ -77,6 +77,8 @@ int cal_result_add_guaranteed(struct memcal_run_result *r,
 int cal_result_note(struct memcal_run_result *r, const char *note);
 void cal_result_free(struct memcal_run_result *r);
 
+int cal_run_row_store(memcal_db *db, struct memcal_platform *plat,
+		      struct memcal_run *run);
 int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 			char *err, size_t errlen);
 

@@ -133,28 +133,25 @@ void cal_procstat_free(struct memcal_procstat *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* resize - realloc *@p to @n entries of @size; 0 or MEMCAL_ENOMEM. */
+static int resize(void **p, unsigned n, size_t size)
+{
+	void *q = realloc(*p, n * size);
+
+	if (!q)
+		return MEMCAL_ENOMEM;
+	*p = q;
+	return 0;
+}
+
 /* grow - enlarge the per-CPU arrays of @s to @nc entries; 0 or MEMCAL_ENOMEM. */
 static int grow(struct memcal_procstat *s, unsigned nc, unsigned *cap)
 {
-	uint64_t *b;
-	unsigned *c;
-
-	b = realloc(s->busy, nc * sizeof(*b));
-	if (!b)
+	if (resize((void **)&s->busy, nc, sizeof(*s->busy)) ||
+	    resize((void **)&s->total, nc, sizeof(*s->total)) ||
+	    resize((void **)&s->steal, nc, sizeof(*s->steal)) ||
+	    resize((void **)&s->cpu_id, nc, sizeof(*s->cpu_id)))
 		return MEMCAL_ENOMEM;
-	s->busy = b;
-	b = realloc(s->total, nc * sizeof(*b));
-	if (!b)
-		return MEMCAL_ENOMEM;
-	s->total = b;
-	b = realloc(s->steal, nc * sizeof(*b));
-	if (!b)
-		return MEMCAL_ENOMEM;
-	s->steal = b;
-	c = realloc(s->cpu_id, nc * sizeof(*c));
-	if (!c)
-		return MEMCAL_ENOMEM;
-	s->cpu_id = c;
 	*cap = nc;
 	return 0;
 }

@@ -352,7 +352,8 @@ static int apply_common(struct cli_ctx *ctx, int key, const char *arg,
  * @opts:      the subcommand's own options (may be NULL).
  * @fn:        called for each of @opts found, in order.
  * @user:      handed to @fn.
- * @first_arg: set to the index of the first positional argument.
+ * @first_arg: set to the index of the first positional argument; NULL
+ *             for a command that takes none (one is a usage error).
  *
  * Return: 0, CLI_HELP_SHOWN when --help or --version was handled, or a
  * CLI_EXIT_* code (a usage error has been reported through cli_error()).
@@ -403,6 +404,9 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 	}
 	if (first_arg)
 		*first_arg = optind;
+	else if (!rc && optind < argc)
+		rc = cli_error(ctx, CLI_EXIT_USAGE, "unexpected argument '%s'",
+			       argv[optind]);
 	free(lo);
 	free(shorts);
 	return rc;

@@ -143,13 +143,18 @@ int memcal_db_step(memcal_db *db, sqlite3_stmt *st)
 	return memcal_db_sqlite_fail(db, rc, "running a statement");
 }
 
-/* run_bound - prepare, bind, step to completion; keep rowid if asked. */
-static int run_bound(memcal_db *db, int64_t *id, const char *sql,
-		     const char *fmt, va_list ap)
+/*
+ * run_bound - inside the open transaction (@what names the statement for
+ * the error), prepare, bind, step to completion; keep rowid if asked.
+ */
+static int run_bound(memcal_db *db, int64_t *id, const char *what,
+		     const char *sql, const char *fmt, va_list ap)
 {
 	sqlite3_stmt *st;
-	int rc = memcal_db_prepare(db, sql, &st);
+	int rc = memcal_db_require_txn(db, what);
 
+	if (!rc)
+		rc = memcal_db_prepare(db, sql, &st);
 	if (rc)
 		return rc;
 	rc = memcal_db_bind(db, st, fmt, ap);
@@ -168,12 +173,10 @@ static int run_bound(memcal_db *db, int64_t *id, const char *sql,
 int memcal_db_exec(memcal_db *db, const char *sql, const char *fmt, ...)
 {
 	va_list ap;
-	int rc = memcal_db_require_txn(db, "a write");
+	int rc;
 
-	if (rc)
-		return rc;
 	va_start(ap, fmt);
-	rc = run_bound(db, NULL, sql, fmt, ap);
+	rc = run_bound(db, NULL, "a write", sql, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -183,12 +186,10 @@ int memcal_db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fm
 	      ...)
 {
 	va_list ap;
-	int rc = memcal_db_require_txn(db, "an insert");
+	int rc;
 
-	if (rc)
-		return rc;
 	va_start(ap, fmt);
-	rc = run_bound(db, id, sql, fmt, ap);
+	rc = run_bound(db, id, "an insert", sql, fmt, ap);
 	va_end(ap);
 	return rc;
 }

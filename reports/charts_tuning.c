@@ -58,6 +58,19 @@ static bool budget_axis(struct svg_chart *c, double vmin, double vmax,
 }
 
 /*
+ * no_chart - the placeholder of a tuning chart with nothing to draw: there
+ * is no tuned configuration, or else @why.  Return: 0.
+ */
+static int no_chart(FILE *f, const struct report *r, const char *id,
+		    const char *title, const char *why)
+{
+	report_svg_placeholder(f, id, title, W, H, !r->have_config ?
+			       "No tuned configuration: run 'memtune plan'." :
+			       why);
+	return 0;
+}
+
+/*
  * report_chart_budgets() - for read and write, the guaranteed budget of each
  * regulated core as its own bar, then their sum, next to the sustainable
  * bandwidth; each bar carries its value.  The axis turns logarithmic when
@@ -86,13 +99,9 @@ int report_chart_budgets(FILE *f, const struct report *r)
 				any = true;
 			}
 	}
-	if (!any) {
-		report_svg_placeholder(f, "chart-budgets", title, W, H, !r->have_config ?
-				"No tuned configuration: run 'memtune plan'." :
-				"The configuration gives no budgets in bytes "
-				"per second.");
-		return 0;
-	}
+	if (!any)
+		return no_chart(f, r, "chart-budgets", title, "The configuration "
+				"gives no budgets in bytes per second.");
 	for (int k = 0; k < 2; k++) {
 		const char *what;
 		double ceil = ceiling_of(r, cls[k], &what);
@@ -231,13 +240,9 @@ int report_chart_validation(FILE *f, const struct report *r)
 	struct svg_chart c;
 	struct svg_ticks yt;
 
-	if (!n) {
-		report_svg_placeholder(f, "chart-validation", title, W, H,
-				!r->have_config ? "No tuned configuration: run "
-				"'memtune plan'." : "No validation results: run "
-				"'memtune validate MIX.yaml'.");
-		return 0;
-	}
+	if (!n)
+		return no_chart(f, r, "chart-validation", title, "No validation "
+				"results: run 'memtune validate MIX.yaml'.");
 	for (size_t i = 0; i < n; i++) {
 		const struct memcal_validation_result *v = &r->res[i];
 
@@ -286,13 +291,9 @@ int report_chart_lms(FILE *f, const struct report *r)
 	struct svg_ticks xt, yt;
 	char sub[400], ylabel[64];
 
-	if (!n) {
-		report_svg_placeholder(f, "chart-lms", title, W, H, !r->have_config ?
-				"No tuned configuration: run 'memtune plan'." :
-				"No LMS trace: LMS is off or no profile "
-				"recorded a trace.");
-		return 0;
-	}
+	if (!n)
+		return no_chart(f, r, "chart-lms", title, "No LMS trace: LMS is "
+				"off or no profile recorded a trace.");
 	t = calloc(n * 3, sizeof(double));
 	if (!t)
 		return MEMCAL_ENOMEM;

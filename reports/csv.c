@@ -28,29 +28,34 @@
 
 #define CSV_HEADER "dataset,series,cpu,x,x_unit,y,y_unit,y_min,y_max,note\n"
 
-/* field - one CSV field, quoted when it must be. */
-static void field(FILE *f, const char *s)
+/* field - one CSV field, quoted when it must be, then @end. */
+static void field(FILE *f, const char *s, char end)
 {
 	if (!s)
 		s = "";
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
-		return;
+	} else {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	fputc(end, f);
 }
 
-/* number - a numeric field: empty for NAN, else 10 significant digits. */
+/*
+ * number - a numeric field: empty for NAN, else 10 significant digits;
+ * then a comma.
+ */
 static void number(FILE *f, double v)
 {
 	if (isfinite(v))
 		fprintf(f, "%.10g", v);
+	fputc(',', f);
 }
 
 /**
@@ -74,27 +79,18 @@ struct csv_row {
 /* line - write @w as one CSV line. */
 static void line(FILE *f, const struct csv_row *w)
 {
-	field(f, w->dataset);
-	fputc(',', f);
-	field(f, w->series);
-	fputc(',', f);
+	field(f, w->dataset, ',');
+	field(f, w->series, ',');
 	if (w->cpu >= 0)
 		fprintf(f, "%d", w->cpu);
 	fputc(',', f);
 	number(f, w->x);
-	fputc(',', f);
-	field(f, w->x_unit);
-	fputc(',', f);
+	field(f, w->x_unit, ',');
 	number(f, w->y);
-	fputc(',', f);
-	field(f, w->y_unit);
-	fputc(',', f);
+	field(f, w->y_unit, ',');
 	number(f, w->y_min);
-	fputc(',', f);
 	number(f, w->y_max);
-	fputc(',', f);
-	field(f, w->note);
-	fputc('\n', f);
+	field(f, w->note, '\n');
 }
 
 /* summary - the headline figures (same rule as the page). */

@@ -101,11 +101,25 @@ static void kinds_summary(const struct tune_machine *m, char *buf, size_t len)
 	}
 }
 
+/*
+ * tuned_for - into @buf, that CPU @h here is not the @p the configuration
+ * was tuned for on CPUs @list.
+ */
+static void tuned_for(char *buf, size_t len, const struct tune_machine_cpu *h,
+		      const struct tune_machine_cpu *p, const char *list)
+{
+	char d1[192], d2[192];
+
+	snprintf(buf, len, "CPU %d is %s, the configuration was tuned for %s "
+		 "on CPUs %s", p->cpu, describe(h, d1, sizeof(d1)),
+		 describe(p, d2, sizeof(d2)), list);
+}
+
 /* check_cpus - each CPU of the configuration against this unit's. */
 static void check_cpus(const struct tune_machine *cfg,
 		       const struct tune_machine *here, struct tune_check *r)
 {
-	char first[512] = "", rev[512] = "", d1[192], d2[192], list[128];
+	char first[512] = "", rev[512] = "", d2[192], list[128];
 	int bad = 0, revs = 0, extra = 0;
 
 	if (!cfg->present || !cfg->n_cpus) {
@@ -131,18 +145,10 @@ static void check_cpus(const struct tune_machine *cfg,
 					 describe(p, d2, sizeof(d2)), list);
 		} else if (!same_core(h, p)) {
 			if (!bad++)
-				snprintf(first, sizeof(first), "CPU %d is %s, "
-					 "the configuration was tuned for %s "
-					 "on CPUs %s", p->cpu,
-					 describe(h, d1, sizeof(d1)),
-					 describe(p, d2, sizeof(d2)), list);
+				tuned_for(first, sizeof(first), h, p, list);
 		} else if (!same_revision(h, p)) {
 			if (!revs++)
-				snprintf(rev, sizeof(rev), "CPU %d is %s, the "
-					 "configuration was tuned for %s on "
-					 "CPUs %s", p->cpu,
-					 describe(h, d1, sizeof(d1)),
-					 describe(p, d2, sizeof(d2)), list);
+				tuned_for(rev, sizeof(rev), h, p, list);
 		}
 	}
 	for (int i = 0; i < here->n_cpus; i++)

@@ -93,10 +93,8 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 	if (!rc && first != argc)
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "apply takes no arguments; "
 			       "see 'memtune apply --help'");
-	if (!rc && !a.file)
-		rc = tune_open_db(ctx, false, &db);
 	if (!rc)
-		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
+		rc = tune_open_config(ctx, a.id, a.file, c, &id, &db);
 	if (!rc && !a.force_board)
 		rc = tune_check_gate(ctx, c, a.force);
 	if (!rc && !a.force_board && tune_reg_check_board(c, err, sizeof(err)))

@@ -154,10 +154,8 @@ int tune_cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 	if (!rc && a.file && a.id)
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "give --config or --file, "
 			       "not both");
-	if (!rc && !a.file)
-		rc = tune_open_db(ctx, false, &db);
 	if (!rc)
-		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
+		rc = tune_open_config(ctx, a.id, a.file, c, &id, &db);
 	if (!rc) {
 		tune_check_run(c, &a.o, r);
 		if (a.file)

@@ -91,6 +91,26 @@ int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id)
 	return 0;
 }
 
+/**
+ * tune_parse_runs() - --runs N (@key 'r', 1 to @max_runs) into @runs, or
+ * --timeout S (1 to 86400) into @timeout_s, for profile and validate.
+ */
+int tune_parse_runs(struct cli_ctx *ctx, int key, const char *arg,
+		    unsigned max_runs, unsigned *runs, unsigned *timeout_s)
+{
+	const char *why;
+	uint64_t v;
+
+	if (cli_parse_u64(arg, 1, key == 'r' ? max_runs : 86400, &v, &why))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--%s %s: %s",
+				 key == 'r' ? "runs" : "timeout", arg, why);
+	if (key == 'r')
+		*runs = (unsigned)v;
+	else
+		*timeout_s = (unsigned)v;
+	return 0;
+}
+
 /* read_file - the whole of @path, malloc'd; NULL with errno set. */
 static char *read_file(const char *path)
 {
@@ -159,6 +179,20 @@ int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 				 (long long)id, err);
 	*id_out = id;
 	return 0;
+}
+
+/**
+ * tune_open_config() - tune_load_config() for the commands that take
+ * --config ID or --file JSON: the database is opened read-only into @db
+ * (left NULL for a file) only when no @file is given.
+ * Return: 0 or a CLI exit code (error reported).
+ */
+int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
+		     struct tune_config *c, int64_t *id_out, memcal_db **db)
+{
+	int rc = file ? 0 : tune_open_db(ctx, false, db);
+
+	return rc ? rc : tune_load_config(ctx, *db, id, file, c, id_out);
 }
 
 /**

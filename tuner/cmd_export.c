@@ -277,10 +277,8 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 			       "json|modprobe|modules-load|systemd|resctrl|pqos|"
 			       "bundle "
 			       "and no other arguments");
-	if (!rc && !a.file)
-		rc = tune_open_db(ctx, false, &db);
 	if (!rc)
-		rc = tune_load_config(ctx, db, a.id, a.file, c, &id);
+		rc = tune_open_config(ctx, a.id, a.file, c, &id, &db);
 	if (!rc) {
 		a.o.config_id = id;
 		if (!strcmp(a.format, "bundle"))

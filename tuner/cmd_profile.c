@@ -22,18 +22,9 @@ static int profile_option(struct cli_ctx *ctx, int key, const char *arg,
 			  void *user)
 {
 	struct profile_opts *o = user;
-	const char *why;
-	uint64_t v;
 
-	if (cli_parse_u64(arg, 1, key == 'r' ? PROFILE_MAX_RUNS : 86400, &v,
-			  &why))
-		return cli_error(ctx, CLI_EXIT_USAGE, "--%s %s: %s",
-				 key == 'r' ? "runs" : "timeout", arg, why);
-	if (key == 'r')
-		o->runs = (unsigned)v;
-	else
-		o->timeout_s = (unsigned)v;
-	return 0;
+	return tune_parse_runs(ctx, key, arg, PROFILE_MAX_RUNS, &o->runs,
+			       &o->timeout_s);
 }
 
 /**

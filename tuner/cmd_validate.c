@@ -127,23 +127,14 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 			   void *user)
 {
 	struct validate_opts *o = user;
-	const char *why;
-	uint64_t v;
 
 	switch (key) {
 	case 'c':
 		return tune_parse_id(ctx, arg, &o->id);
 	case 'r':
 	case 't':
-		if (cli_parse_u64(arg, 1, key == 'r' ? 50 : 86400, &v, &why))
-			return cli_error(ctx, CLI_EXIT_USAGE, "--%s %s: %s",
-					 key == 'r' ? "runs" : "timeout", arg,
-					 why);
-		if (key == 'r')
-			o->runs = (unsigned)v;
-		else
-			o->timeout_s = (unsigned)v;
-		return 0;
+		return tune_parse_runs(ctx, key, arg, 50, &o->runs,
+				       &o->timeout_s);
 	case 'm':
 		o->reg.module = arg;
 		return 0;

@@ -19,6 +19,7 @@
  *   memreg     /sys/module/memreg/version
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,40 @@ static struct tune_machine_cpu *cpu_slot(struct tune_machine *m, long cpu)
 	return &m->cpus[i];
 }
 
+/*
+ * cpuinfo_ids - the numeric identity fields of a processor block: x86's
+ * in decimal, arm64's as the kernel prints them (hexadecimal with 0x).
+ */
+static const struct {
+	const char *key;
+	size_t off;
+	int base;
+} cpuinfo_ids[] = {
+	{ "cpu family", offsetof(struct tune_machine_cpu, family), 10 },
+	{ "model", offsetof(struct tune_machine_cpu, model), 10 },
+	{ "stepping", offsetof(struct tune_machine_cpu, stepping), 10 },
+	{ "CPU implementer", offsetof(struct tune_machine_cpu, implementer), 0 },
+	{ "CPU variant", offsetof(struct tune_machine_cpu, variant), 0 },
+	{ "CPU part", offsetof(struct tune_machine_cpu, part), 0 },
+	{ "CPU revision", offsetof(struct tune_machine_cpu, revision), 0 },
+};
+
+/* read_id - if @line is one of cpuinfo_ids, store its value in @p. */
+static void read_id(struct tune_machine_cpu *p, const char *line)
+{
+	size_t n = sizeof(cpuinfo_ids) / sizeof(cpuinfo_ids[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *v = cal_cpuinfo_value(line, cpuinfo_ids[i].key);
+
+		if (v) {
+			*(unsigned *)((char *)p + cpuinfo_ids[i].off) =
+				(unsigned)strtoul(v, NULL, cpuinfo_ids[i].base);
+			return;
+		}
+	}
+}
+
 /* read_cpuinfo - each processor block's identity. */
 static void read_cpuinfo(struct tune_machine *m)
 {
@@ -70,20 +105,8 @@ static void read_cpuinfo(struct tune_machine *m)
 			continue;
 		else if ((v = cal_cpuinfo_value(line, "vendor_id")))
 			snprintf(p->vendor, sizeof(p->vendor), "%s", v);
-		else if ((v = cal_cpuinfo_value(line, "cpu family")))
-			p->family = (unsigned)strtoul(v, NULL, 10);
-		else if ((v = cal_cpuinfo_value(line, "model")))
-			p->model = (unsigned)strtoul(v, NULL, 10);
-		else if ((v = cal_cpuinfo_value(line, "stepping")))
-			p->stepping = (unsigned)strtoul(v, NULL, 10);
-		else if ((v = cal_cpuinfo_value(line, "CPU implementer")))
-			p->implementer = (unsigned)strtoul(v, NULL, 0);
-		else if ((v = cal_cpuinfo_value(line, "CPU variant")))
-			p->variant = (unsigned)strtoul(v, NULL, 0);
-		else if ((v = cal_cpuinfo_value(line, "CPU part")))
-			p->part = (unsigned)strtoul(v, NULL, 0);
-		else if ((v = cal_cpuinfo_value(line, "CPU revision")))
-			p->revision = (unsigned)strtoul(v, NULL, 0);
+		else
+			read_id(p, line);
 	}
 	fclose(f);
 }

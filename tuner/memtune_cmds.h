@@ -37,7 +37,11 @@ int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m);
 int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 		     const char *file, struct tune_config *c,
 		     int64_t *id_out);
+int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
+		     struct tune_config *c, int64_t *id_out, memcal_db **db);
 int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id);
+int tune_parse_runs(struct cli_ctx *ctx, int key, const char *arg,
+		    unsigned max_runs, unsigned *runs, unsigned *timeout_s);
 int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,
 		    const char *synopsis, const struct cli_option *opts,
 		    cli_option_fn fn, void *user, char **pos, int maxpos,

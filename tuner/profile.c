@@ -237,14 +237,6 @@ static int first_cpu(void)
 	return 0;
 }
 
-/* cmp_double - qsort comparator. */
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * profile_one - run workload @w @runs times on @cpu and fill @p (trace of
  * the median run, malloc'd).  Returns 0 or a CLI exit code.
@@ -297,7 +289,7 @@ static int profile_one(struct cli_ctx *ctx, const struct mix_workload *w,
 		double s[PROFILE_MAX_RUNS];
 
 		memcpy(s, t, runs * sizeof(double));
-		qsort(s, runs, sizeof(double), cmp_double);
+		tune_runner_sort_times(s, runs);
 		p->exec_median_ns = s[runs / 2];
 		p->exec_min_ns = s[0];
 		p->exec_max_ns = s[runs - 1];

@@ -59,14 +59,6 @@ static int read_report(const char *path, int64_t *jobs, int64_t *misses)
 	return 0;
 }
 
-/* cmp_d - qsort comparator for doubles. */
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * co_run - run every workload of @m at once (only workload @only when it
  * is not -1), pinned per @c, @o->runs times; fill @res per workload and
@@ -138,7 +130,7 @@ static int co_run(struct cli_ctx *ctx, const struct mix *m,
 		}
 	}
 	for (int i = first; !rc && i < first + n; i++) {
-		qsort(t + (size_t)i * o->runs, o->runs, sizeof(double), cmp_d);
+		tune_runner_sort_times(t + (size_t)i * o->runs, o->runs);
 		res[i].ns = t[(size_t)i * o->runs + o->runs / 2];
 	}
 	free(t);

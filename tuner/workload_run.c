@@ -19,6 +19,23 @@
 
 #include "workload_run.h"
 
+/* cmp_double - qsort comparator, ascending. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * tune_runner_sort_times() - sort @n run times ascending: the median run
+ * is then t[n / 2], the fastest t[0].
+ */
+void tune_runner_sort_times(double *t, unsigned n)
+{
+	qsort(t, n, sizeof(*t), cmp_double);
+}
+
 /** tune_runner_now_ns() - CLOCK_MONOTONIC in ns. */
 uint64_t tune_runner_now_ns(void)
 {

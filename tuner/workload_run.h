@@ -48,6 +48,7 @@ struct runner_job {
 };
 
 uint64_t tune_runner_now_ns(void);
+void tune_runner_sort_times(double *t, unsigned n);
 int tune_runner_resolve(const char *name, char *buf, size_t len);
 int tune_runner_start(struct runner_job *j, char *err, size_t errlen);
 int tune_runner_wait_all(struct runner_job *jobs, int n, uint64_t timeout_ns,

@@ -229,31 +229,36 @@ int main(int argc, char **argv)
 	if (strcmp(l.mode, "read") && strcmp(l.mode, "write") &&
 	    strcmp(l.mode, "copy") && strcmp(l.mode, "compute"))
 		usage(2);
+	/* the numeric options, each times its unit; --size is a size_t */
+	const struct {
+		const char *name;
+		uint64_t *dst;
+		uint64_t unit;
+	} opts[] = {
+		{ "--mb", &l.total, 1u << 20 },
+		{ "--iters", &l.total, 1 },
+		{ "--ms", &l.ms, 1 },
+		{ "--mbps", &l.mbps, 1 },
+		{ "--burst-ms", &l.burst_ms, 1 },
+		{ "--idle-ms", &l.idle_ms, 1 },
+		{ "--period-us", &l.period_us, 1 },
+		{ "--jobs", &l.jobs, 1 },
+		{ "--tick-us", &l.tick_ns, 1000 },
+	};
 	for (int i = 2; i < argc; i += 2) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		size_t k = 0;
 
-		if (!strcmp(o, "--mb"))
-			l.total = arg_u64(o, v) << 20;
-		else if (!strcmp(o, "--iters"))
-			l.total = arg_u64(o, v);
-		else if (!strcmp(o, "--ms"))
-			l.ms = arg_u64(o, v);
-		else if (!strcmp(o, "--mbps"))
-			l.mbps = arg_u64(o, v);
-		else if (!strcmp(o, "--burst-ms"))
-			l.burst_ms = arg_u64(o, v);
-		else if (!strcmp(o, "--idle-ms"))
-			l.idle_ms = arg_u64(o, v);
-		else if (!strcmp(o, "--period-us"))
-			l.period_us = arg_u64(o, v);
-		else if (!strcmp(o, "--jobs"))
-			l.jobs = arg_u64(o, v);
-		else if (!strcmp(o, "--size"))
+		if (!strcmp(o, "--size")) {
 			l.size = (size_t)arg_u64(o, v);
-		else if (!strcmp(o, "--tick-us"))
-			l.tick_ns = arg_u64(o, v) * 1000;
-		else
+			continue;
+		}
+		while (k < sizeof(opts) / sizeof(opts[0]) &&
+		       strcmp(o, opts[k].name))
+			k++;
+		if (k == sizeof(opts) / sizeof(opts[0]))
 			usage(2);
+		*opts[k].dst = arg_u64(o, v) * opts[k].unit;
 	}
 	if (!l.total && !l.ms)
 		l.total = strcmp(l.mode, "compute") ? 256ull << 20 : 1ull << 26;
