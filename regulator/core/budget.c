@@ -144,7 +144,10 @@ int memreg_replenish(struct memreg *restrict r, memreg_u32 cpu,
 		memreg_u32 cut = memreg_account(c, MEMREG_READ, consumed[MEMREG_READ]) |
 				 memreg_account(c, MEMREG_WRITE, consumed[MEMREG_WRITE]);
 
-		memreg_atomic64_set(&c->censored, memreg_pack(c->period, cut));
+		/* only the LMS predictor reads it (memreg_uncensor()) */
+		if (flags & MEMREG_F_LMS)
+			memreg_atomic64_set(&c->censored,
+					    memreg_pack(c->period, cut));
 	} else {
 		MEMREG_WRITE_ONCE(c->started, 1);
 	}

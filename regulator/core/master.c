@@ -176,8 +176,9 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	 * budgets that never gave it up.  It still publishes, without the
 	 * reclaim cut: the budgets are then at least the guarantees, and
 	 * each CPU runs on either its guarantee or its published budget.
+	 * Only a tick that publishes can donate.
 	 */
-	if (cfg->flags & MEMREG_F_RECLAIM) {
+	if ((cfg->flags & MEMREG_F_RECLAIM) && publish) {
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 			const struct memreg_cpu *c = &r->cpu[cpu];
 

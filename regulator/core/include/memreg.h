@@ -371,10 +371,10 @@ struct memreg_lms_state {
  *	stay readable while the master publishes the next period's
  * @demand: (owner writes, master reads) per class, packed {period tag,
  *	events counted in that period}
- * @censored: (owner writes, master reads) packed {period tag, classes
- *	(bit = 1 << class) that counted past the budget they ended that
- *	period with, reclaim takes and grants included}: only their demand
- *	was cut short by the regulator
+ * @censored: (owner writes with LMS on, master reads) packed {period
+ *	tag, classes (bit = 1 << class) that counted past the budget they
+ *	ended that period with, reclaim takes and grants included}: only
+ *	their demand was cut short by the regulator
  * @lms: (master) per class predictor
  */
 struct memreg_cpu {
@@ -432,8 +432,9 @@ struct memreg_pool {
  * @master_period: (master) the period of the last memreg_master_tick()
  * @master_skipped: (master) periods without a tick between two ticks
  *	(the glue's tick came whole periods late, or its CPU was away)
- * @master_late: (master) ticks that ran after a CPU had started the
- *	period they publish for: they donated nothing (memreg_master_tick())
+ * @master_late: (master) ticks with reclaim on that ran after a CPU had
+ *	started the period they publish for: they donated nothing
+ *	(memreg_master_tick(); not counted while nothing is published)
  * @master_missing: (master) CPU-class demand records absent at a tick
  * @cpu: per-CPU state
  */
