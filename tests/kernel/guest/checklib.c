@@ -444,6 +444,41 @@ pid_t mr_task_pid(const char *comm)
 	return pid > 0 ? (pid_t)pid : -1;
 }
 
+int mr_stat_field(pid_t pid, int n, char *buf, size_t len)
+{
+	char path[64], line[1024], *p;
+	FILE *f;
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	/* the command may hold spaces: count from its closing parenthesis */
+	p = strrchr(line, ')');
+	for (k = 2; p && k < n; k++)
+		p = strchr(p + 1, ' ');
+	if (!p || n < 3)
+		return -1;
+	snprintf(buf, len, "%.*s", (int)strcspn(p + 1, " \n"), p + 1);
+	return buf[0] ? 0 : -1;
+}
+
+long mr_throttle_prio(int cpu)
+{
+	char comm[32], field[32];
+	pid_t pid;
+
+	snprintf(comm, sizeof(comm), "memreg/%d", cpu);
+	pid = mr_task_pid(comm);
+	if (pid < 0 || mr_stat_field(pid, 40, field, sizeof(field)))
+		return -1;
+	return atol(field);
+}
+
 int mr_insmod(const char *ko, const char *params)
 {
 	char cmd[600], out[8];

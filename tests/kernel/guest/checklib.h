@@ -9,7 +9,8 @@
  *   other files              mr_write()
  *   workloads                mr_run(), mr_spawn(), mr_hog(), mr_stop(),
  *                            mr_reap(), mr_field(),
- *                            mr_tasks(), mr_task_pid()
+ *                            mr_tasks(), mr_task_pid(), mr_stat_field(),
+ *                            mr_throttle_prio()
  *   the module, CPUs         mr_insmod(), mr_rmmod(), mr_set_online()
  *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
  *                            mr_trace_throttles()
@@ -140,6 +141,12 @@ double mr_per(double a, double b);
 int mr_tasks(const char *prefix);
 /* mr_task_pid: the pid of a task named exactly COMM, -1 when none */
 pid_t mr_task_pid(const char *comm);
+/* mr_stat_field: field N (numbered as in proc(5), N >= 3: the state is 3)
+ * of /proc/PID/stat into BUF; 0, or -1 when the task or field is missing */
+int mr_stat_field(pid_t pid, int n, char *buf, size_t len);
+/* mr_throttle_prio: the SCHED_FIFO priority of CPU's throttle thread
+ * "memreg/CPU" (field 40 of its stat), -1 when there is none */
+long mr_throttle_prio(int cpu);
 /* mr_insmod: insmod KO with PARAMS (module parameters, space-separated);
  * the shell's exit status */
 int mr_insmod(const char *ko, const char *params);

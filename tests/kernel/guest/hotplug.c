@@ -42,23 +42,14 @@ static int share_cpu_offline(void)
  * field 3 of its /proc stat), '?' when there is none */
 static char thread_state(int cpu)
 {
-	char path[64], want[32], line[512];
-	char st = '?', *p;
+	char want[32], st[8];
 	pid_t pid;
-	FILE *f;
 
 	snprintf(want, sizeof(want), "memreg/%d", cpu);
 	pid = mr_task_pid(want);
-	if (pid < 0)
-		return st;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return st;
-	if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')) && p[1] == ' ')
-		st = p[2];
-	fclose(f);
-	return st;
+	if (pid < 0 || mr_stat_field(pid, 3, st, sizeof(st)))
+		return '?';
+	return st[0];
 }
 
 /* pin_pid: move process PID to CPU (a worker whose CPU went away) */

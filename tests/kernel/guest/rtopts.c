@@ -9,7 +9,6 @@
  */
 #include "checklib.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,55 +56,6 @@ static double idle_share(int cpu, char *const argv[])
 	return u1 > u0 ? round((i1 - i0) / (u1 - u0) * 1000) / 1000 : 0;
 }
 
-/* tprio: the SCHED_FIFO priority of CPU's throttle thread (field 40 of
- * its /proc stat), -1 when there is none */
-static long tprio(int cpu)
-{
-	char path[300], comm[32], want[32], line[1024], buf[32];
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	long prio = -1;
-
-	snprintf(want, sizeof(want), "memreg/%d", cpu);
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
-		{
-			FILE *f = fopen(path, "r");
-
-			if (!f)
-				continue;
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = '\0';
-			fclose(f);
-		}
-		comm[strcspn(comm, "\n")] = '\0';
-		if (strcmp(comm, want))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		{
-			FILE *f = fopen(path, "r");
-			char *p;
-			int k;
-
-			if (!f)
-				continue;
-			if (!fgets(line, sizeof(line), f))
-				line[0] = '\0';
-			fclose(f);
-			/* fields after the command's closing parenthesis: 3 on */
-			p = strrchr(line, ')');
-			for (k = 2; p && k < 40; k++)
-				p = strchr(p + 1, ' ');
-			if (p && sscanf(p + 1, "%31s", buf) == 1)
-				prio = atol(buf);
-		}
-	}
-	if (d)
-		closedir(d);
-	return prio;
-}
 
 /*
  * rt-prio-sysfs: priorities are staged, checked and applied by commit: the
@@ -116,7 +66,7 @@ static long tprio(int cpu)
 static int rt_prio_sysfs(void)
 {
 	char e[256], e3[256];
-	long p0 = tprio(1), p30, p19;
+	long p0 = mr_throttle_prio(1), p30, p19;
 	int c1, c2, c3, c4, c5, ok;
 
 	c1 = mr_put("1\n", "rt_prio");
@@ -127,10 +77,10 @@ static int rt_prio_sysfs(void)
 	mr_gets(e3, sizeof(e3), "error");
 	mr_put("30\n", "throttle_prio");
 	c4 = mr_commit();
-	p30 = tprio(1);
+	p30 = mr_throttle_prio(1);
 	mr_put("20\n", "rt_prio");
 	c5 = mr_commit();
-	p19 = tprio(1);
+	p19 = mr_throttle_prio(1);
 	ok = mr_check("rt-prio-sysfs",
 		      p0 == 50 && c1 == 0 && c2 != 0 && strstr(e, "rt_prio 1") && c3 != 0 &&
 			      strstr(e3, "throttle_prio") && c4 == 0 && p30 == 30 && c5 == 0 && p19 == 19 &&

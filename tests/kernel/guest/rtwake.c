@@ -365,32 +365,6 @@ static void probe_beside_hog(const char *label, char *sum, char *trc, size_t n)
 	mr_reap(w);
 }
 
-/* the SCHED_FIFO priority of CPU's throttle thread (field 40 of its
- * /proc stat), -1 when there is none */
-static long tprio(int cpu)
-{
-	char path[64], line[1024], *p;
-	pid_t pid;
-	FILE *f;
-	int k;
-
-	snprintf(path, sizeof(path), "memreg/%d", cpu);
-	pid = mr_task_pid(path);
-	if (pid < 0)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	/* fields after the command's closing parenthesis: 3 on */
-	p = strrchr(line, ')');
-	for (k = 2; p && k < 40; k++)
-		p = strchr(p + 1, ' ');
-	return p ? atol(p + 1) : -1;
-}
 
 /*
  * rt-prio-unmap (rt_prio=20, cpu1 held beside its hog): a SCHED_FIFO 20
@@ -512,7 +486,7 @@ static int rt_wakes(long long P)
 	mr_write("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
 	mr_put("20\n", "rt_prio");
 	mr_commit();
-	prio = tprio(1);
+	prio = mr_throttle_prio(1);
 	t0 = mr_cpu(1, "throttles"); k0 = mr_cpu(1, "periods");
 	probe_beside_hog("held, rt_prio=20", osum, otrc, sizeof(osum));
 	t1 = mr_cpu(1, "throttles"); k1 = mr_cpu(1, "periods");
