@@ -66,11 +66,13 @@
  *   cpu-counters-held    share on, cpu0 spinning at a quarter of a
  *                        period's cycles; cpu1 offline, and a child opens
  *                        a pinned exclusive CPU_CYCLES group on cpu1 as
- *                        soon as it is back, before memreg's hotplug work
- *                        creates its counter: cpu1 not regulated
- *                        (running 0), counter_error 16 (EBUSY), the
- *                        reason in the kernel log, cpu0 still granted
- *                        spare budget (cpu1 out of "every CPU throttled")
+ *                        soon as it is back, racing memreg's hotplug work
+ *                        for the PMU: when the group got there first, cpu1
+ *                        is not regulated (running 0), counter_error 16
+ *                        (EBUSY), the reason in the kernel log, cpu0 still
+ *                        granted spare budget (cpu1 out of "every CPU
+ *                        throttled"); when memreg did, it must regulate
+ *                        cpu1 and the cycle is tried again (at most 6)
  *   cpu-counters-held-retry the group closed, offline and online again:
  *                        cpu1 regulated, counter_error 0
  *   cpu-counters-held-master the same with cpu1 the master CPU (reclaim
@@ -443,20 +445,27 @@ static int open_exclusive(int cpu)
 	attr.config = 0x11;
 	attr.pinned = 1;
 	attr.exclusive = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
 }
 
 /*
  * A child on cpu0 that opens the exclusive group on cpu1 as soon as perf
- * has cpu1 back (-ENODEV while it is offline) and holds it until killed:
- * perf's context comes up early in the online steps, memreg's hotplug work
- * creates its counters after them, so the group takes the PMU first.
- * Writes 'y' to @wfd once it holds it ('n' after 10 s of trying).
+ * has cpu1 back (-ENODEV while it is offline) and holds it until killed.
+ * Perf's context comes up a few online steps before memreg's hotplug work
+ * creates its counters, but which of the two reaches the PMU first is the
+ * scheduler's choice.  The group's own state says who did: perf installs
+ * it on cpu1 before perf_event_open() returns, and a pinned group that
+ * found the PMU taken is in error, which read() shows as 0 bytes.  Writes
+ * to @wfd 'y' when the group has run on cpu1 for 0.1 s, 'n' when memreg's
+ * counter was there first, '?' when the group could not be opened in 10 s.
  */
 static pid_t holder(int wfd)
 {
-	long long end = mr_now_ns() + 10000000000LL;
+	long long end = mr_now_ns() + 10000000000LL, t[3] = { 0, 0, 0 };
 	pid_t pid = fork();
+	char got = '?';
 	int fd = -1;
 
 	if (pid)
@@ -464,15 +473,56 @@ static pid_t holder(int wfd)
 	mr_pin(0);
 	while (fd < 0 && mr_now_ns() < end)
 		fd = open_exclusive(1);
-	if (write(wfd, fd >= 0 ? "y" : "n", 1) != 1)
+	if (fd >= 0) {
+		mr_sleep(0.1);
+		got = read(fd, t, sizeof(t)) == (ssize_t)sizeof(t) && t[2] > 0 ?
+		      'y' : 'n';
+	}
+	if (write(wfd, &got, 1) != 1)
 		_exit(1);
 	for (;;)
 		pause();
 }
 
+/* Tries of held_cycle() for the holder to reach cpu1's PMU first. */
+#define HELD_TRIES 6
+
+/*
+ * cpu1 offline, then online with a holder() racing memreg for its PMU:
+ * the holder's verdict, the holder in *@h (the caller kills it), the
+ * offline and online results in @r[0] and @r[1].
+ */
+static char held_cycle(pid_t *h, int r[2])
+{
+	char got = '?';
+	int p[2];
+
+	*h = -1;
+	if (pipe(p))
+		return '?';
+	r[0] = mr_set_online(1, 0);
+	*h = holder(p[1]);
+	r[1] = mr_set_online(1, 1);
+	if (read(p[0], &got, 1) != 1)
+		got = '?';
+	close(p[0]);
+	close(p[1]);
+	return got;
+}
+
+/* Stop the holder of held_cycle(), giving cpu1's PMU back. */
+static void held_release(pid_t h)
+{
+	if (h > 0) {
+		kill(h, SIGKILL);
+		mr_reap(h);
+	}
+}
+
 /*
  * arm64: cpu1's PMU taken by a pinned exclusive group when it comes back
- * online, so memreg cannot create its counter there.
+ * online, so memreg cannot create its counter there.  A cycle the holder
+ * lost is checked too (memreg must then regulate cpu1) and tried again.
  */
 static void check_held(void)
 {
@@ -480,26 +530,27 @@ static void check_held(void)
 			      "regulated' | tail -1 | cut -c1-200", NULL };
 	char *spin_argv[] = { "/spin", "-c", "0", "-t", "20", NULL };
 	long long ce, run, s0, s1, th0, th1;
-	char msg[256], got = '?';
-	int p[2], rc, r0, r1, r2, r3, logged;
+	int rc, r[2], r2, r3, logged, tries;
+	char msg[256] = "", got;
 	pid_t h, sp;
 
 	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_event=raw:0x11 "
 		       "read_budget=2000000,2000000 platform_read=8000000 share=1");
-	if (rc || pipe(p)) {
+	if (rc) {
 		result("cpu-counters-held", 0, "insmod rc=%d", rc);
 		result("cpu-counters-held-retry", 0, "insmod rc=%d", rc);
 		return;
 	}
 	sp = mr_spawn(NULL, spin_argv);
-	r0 = mr_set_online(1, 0);
-	h = holder(p[1]);
-	r1 = mr_set_online(1, 1);
-	if (read(p[0], &got, 1) != 1)
-		got = '?';
-	mr_sleep(0.5);
-	ce = mr_cpu(1, "counter_error");
-	run = mr_cpu(1, "running");
+	for (tries = 1;; tries++) {
+		got = held_cycle(&h, r);
+		mr_sleep(0.5);
+		ce = mr_cpu(1, "counter_error");
+		run = mr_cpu(1, "running");
+		if (got != 'n' || tries == HELD_TRIES || ce != 0 || run != 1)
+			break;
+		held_release(h);
+	}
 	logged = mr_run(msg, sizeof(msg), grep_argv) == 0;
 	s0 = mr_cpu(0, "read_shared");
 	th0 = mr_cpu(0, "throttles");
@@ -507,14 +558,15 @@ static void check_held(void)
 	s1 = mr_cpu(0, "read_shared");
 	th1 = mr_cpu(0, "throttles");
 	result("cpu-counters-held",
-	       !r0 && !r1 && got == 'y' && ce == 16 && run == 0 && logged &&
+	       !r[0] && !r[1] && got == 'y' && ce == 16 && run == 0 && logged &&
 	       strstr(msg, "error -16") != NULL && th1 > th0 && s1 > s0,
 	       "cpu1 offline rc=%d, online rc=%d with its PMU held by a pinned "
-	       "exclusive group (%c): cpu1 counter_error %lld running %lld, "
-	       "logged error '%s'; cpu0 throttles %lld -> %lld, read_shared "
-	       "%lld -> %lld", r0, r1, got, ce, run, msg, th0, th1, s0, s1);
-	kill(h, SIGKILL);
-	mr_reap(h);
+	       "exclusive group (holder '%c' on try %d of %d): cpu1 "
+	       "counter_error %lld running %lld, logged error '%s'; cpu0 "
+	       "throttles %lld -> %lld, read_shared "
+	       "%lld -> %lld", r[0], r[1], got, tries, HELD_TRIES, ce, run, msg,
+	       th0, th1, s0, s1);
+	held_release(h);
 	r2 = mr_set_online(1, 0);
 	r3 = mr_set_online(1, 1);
 	mr_sleep(0.5);
@@ -524,8 +576,6 @@ static void check_held(void)
 	       "group closed, cpu1 offline rc=%d and online rc=%d again: "
 	       "counter_error %lld running %lld", r2, r3, ce, run);
 	mr_stop(sp);
-	close(p[0]);
-	close(p[1]);
 	mr_rmmod();
 }
 
@@ -537,24 +587,26 @@ static void check_held(void)
 static void check_held_master(void)
 {
 	long long ce, k0, k1, s0, s1, tm;
-	char got = '?';
-	int p[2], rc, r0, r1;
+	int rc, r[2], tries;
+	char got;
 	pid_t h;
 
 	rc = mr_insmod(ko, "cpus=0,1 master_cpu=1 period_us=10000 "
 		       "read_event=raw:0x11 read_budget=2000000,2000000 "
 		       "platform_read=8000000 reclaim=1");
-	if (rc || pipe(p)) {
+	if (rc) {
 		result("cpu-counters-held-master", 0, "insmod rc=%d", rc);
 		return;
 	}
-	r0 = mr_set_online(1, 0);
-	h = holder(p[1]);
-	r1 = mr_set_online(1, 1);
-	if (read(p[0], &got, 1) != 1)
-		got = '?';
-	mr_sleep(0.5);
-	ce = mr_cpu(1, "counter_error");
+	for (tries = 1;; tries++) {
+		got = held_cycle(&h, r);
+		mr_sleep(0.5);
+		ce = mr_cpu(1, "counter_error");
+		if (got != 'n' || tries == HELD_TRIES || ce != 0 ||
+		    mr_cpu(1, "running") != 1)
+			break;
+		held_release(h);
+	}
 	tm = mr_get("master_timer");
 	k0 = mr_get("master_ticks");
 	s0 = mr_get("master_skipped");
@@ -562,47 +614,74 @@ static void check_held_master(void)
 	k1 = mr_get("master_ticks");
 	s1 = mr_get("master_skipped");
 	result("cpu-counters-held-master",
-	       !r0 && !r1 && got == 'y' && ce == 16 && tm == 1 && k1 - k0 >= 20,
-	       "master cpu1 offline rc=%d, online rc=%d with its PMU held (%c): "
-	       "counter_error %lld, master_timer %lld, master_ticks %lld -> %lld "
-	       "in 1 s of 10 ms periods (skipped %lld -> %lld)", r0, r1, got, ce,
-	       tm, k0, k1, s0, s1);
-	kill(h, SIGKILL);
-	mr_reap(h);
-	close(p[0]);
-	close(p[1]);
+	       !r[0] && !r[1] && got == 'y' && ce == 16 && tm == 1 && k1 - k0 >= 20,
+	       "master cpu1 offline rc=%d, online rc=%d with its PMU held (holder "
+	       "'%c' on try %d of %d): counter_error %lld, master_timer %lld, "
+	       "master_ticks %lld -> %lld in 1 s of 10 ms periods (skipped "
+	       "%lld -> %lld)", r[0], r[1], got, tries, HELD_TRIES, ce, tm, k0,
+	       k1, s0, s1);
+	held_release(h);
 	mr_rmmod();
+}
+
+static int do_live(char **args)
+{
+	(void)args;
+	check_live();
+	return failed;
+}
+
+static int do_failed(char **args)
+{
+	(void)args;
+	check_failed();
+	return failed;
+}
+
+static int do_nohz(char **args)
+{
+	(void)args;
+	check_nohz();
+	return failed;
+}
+
+static int do_excl(char **args)
+{
+	(void)args;
+	check_excl();
+	return failed;
+}
+
+static int do_held(char **args)
+{
+	(void)args;
+	check_held();
+	check_held_master();
+	return failed;
 }
 
 int main(int argc, char **argv)
 {
+	static const struct mr_cmd cmds[] = {
+		{ "live", 0, "", do_live },
+		{ "failed", 0, "", do_failed },
+		{ "nohz", 0, "", do_nohz },
+		{ "excl", 0, "", do_excl },
+		{ "held", 0, "", do_held },
+	};
 	int opt;
 
 	while ((opt = getopt(argc, argv, "k:")) != -1) {
 		switch (opt) {
 		case 'k': ko = optarg; break;
 		default:
-			goto usage;
+			fprintf(stderr, "usage: kmodfail [-k MODULE] "
+				"live|failed|nohz|excl|held\n");
+			return 2;
 		}
 	}
-	if (optind != argc - 1)
-		goto usage;
-	if (!strcmp(argv[optind], "live"))
-		check_live();
-	else if (!strcmp(argv[optind], "failed"))
-		check_failed();
-	else if (!strcmp(argv[optind], "nohz"))
-		check_nohz();
-	else if (!strcmp(argv[optind], "excl"))
-		check_excl();
-	else if (!strcmp(argv[optind], "held")) {
-		check_held();
-		check_held_master();
-	}
-	else
-		goto usage;
-	return failed;
-usage:
-	fprintf(stderr, "usage: kmodfail [-k MODULE] live|failed|nohz|excl|held\n");
-	return 2;
+	/* the sub-command and its arguments, after the program's name */
+	argv[optind - 1] = argv[0];
+	return mr_dispatch(cmds, sizeof(cmds) / sizeof(cmds[0]),
+			   argc - optind + 1, argv + optind - 1);
 }
