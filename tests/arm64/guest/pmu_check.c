@@ -95,46 +95,127 @@ static int load(int rc)
 	return ok;
 }
 
-/* the overshoots of the traced throttles beyond their budgets, sorted:
- * count, min, median, 99th percentile, max, and how many went beyond
- * 1.25 x the slack S */
+/*
+ * The traced throttles of cpu1, each split at the PMU's overflow
+ * interrupt: the trace's irq_handler_entry of "arm-pmu" on cpu1 before a
+ * memreg:throttle gives when the interrupt was taken.  Under -icount a
+ * guest nanosecond is a cycle, so memreg's response (interrupt entry to
+ * the throttle's trace, in the trace's microseconds) is in cycles too.
+ * The counter stops during that response, before the trace, so the
+ * overshoot less the response is a lower bound of the PMU's own part:
+ * the cycles counted beyond the budget when the interrupt was taken.
+ * Tracing the interrupts adds about 23,000 cycles to each overshoot.
+ */
+struct split {
+	double over;		/* used - budget */
+	double resp;		/* memreg's response, cycles (ns) */
+};
+
+static size_t throttle_splits(struct split **out)
+{
+	struct split *v = NULL;
+	size_t n = 0, cap = 0;
+	long long irq = -1;
+	char line[512];
+	FILE *f = fopen(MR_TRACE "/trace", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		long long sec, usec, used, budget, ts;
+		const char *p = strstr(line, "[001]"), *q;
+
+		if (!p || sscanf(p + 5, "%*s %lld.%lld:", &sec, &usec) != 2)
+			continue;
+		ts = sec * 1000000000LL + usec * 1000;
+		if (strstr(p, "irq_handler_entry:") && strstr(p, "name=arm-pmu"))
+			irq = ts;
+		q = strstr(p, "throttle: cpu=1 ");
+		if (!q || irq < 0 ||
+		    sscanf(q, "throttle: cpu=1 period=%*u class=read used=%lld budget=%lld",
+			   &used, &budget) != 2)
+			continue;
+		if (n == cap) {
+			struct split *w = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof(*v));
+
+			if (!w)
+				break;
+			v = w;
+		}
+		v[n].over = (double)(used - budget);
+		v[n].resp = (double)(ts - irq);
+		n++;
+		irq = -1;
+	}
+	if (f)
+		fclose(f);
+	*out = v;
+	return n;
+}
+
+/* A level's throttles: their count, the overshoot's min, median, 99th
+ * percentile, max and how many went beyond 1.25 x the slack; the median
+ * of memreg's response and of the lower bound of the PMU's part (struct
+ * split). */
 struct over {
-	long long n, min, med, p99, max, beyond;
+	long long n, min, med, p99, max, beyond, resp, pmu;
 };
 
 static struct over overshoots(long long s)
 {
-	struct mr_throttle *t;
-	size_t n = mr_trace_throttles(1, &t), i;
+	struct split *t;
+	size_t n = throttle_splits(&t), i;
 	double *d = calloc(n ? n : 1, sizeof(*d));
-	struct over o = { 0 };
+	double *r = calloc(n ? n : 1, sizeof(*r));
+	double *u = calloc(n ? n : 1, sizeof(*u));
+	struct over o = { .resp = -1, .pmu = -1 };
 
-	for (i = 0; i < n; i++) {
-		d[i] = (double)(t[i].used - t[i].budget);
+	for (i = 0; d && r && u && i < n; i++) {
+		d[i] = t[i].over;
+		r[i] = t[i].resp;
+		u[i] = t[i].over - t[i].resp;
 		if (d[i] > (double)s * 1.25)
 			o.beyond++;
 	}
-	if (n) {
+	if (n && d && r && u) {
 		o.n = (long long)n;
+		o.resp = (long long)mr_median(r, n);
+		o.pmu = (long long)mr_median(u, n);
 		o.med = (long long)mr_median(d, n);
 		o.p99 = (long long)mr_quantile(d, n, 0.99);
 		o.min = (long long)d[0];
 		o.max = (long long)d[n - 1];
 	}
 	free(d);
+	free(r);
+	free(u);
 	free(t);
 	return o;
 }
 
 /*
+ * Measurements of one level: QEMU (7.2, TCG, -icount) sometimes takes
+ * cpu1's PMU overflow interrupt only at the vCPU's next exception entry,
+ * for every period of a level.  Traced (40 levels of 25 and 50 %, a
+ * budgets-only commit each): 5 levels had every arm-pmu entry 0.8-3.5 ms
+ * past the overflow, each just before the guest's next arch_timer (4 ms
+ * tick) or IPI entry, while memreg's response from that entry stayed
+ * 25-50 us, as in the 35 good levels; consecutive levels never both.
+ * Such a measurement is repeated after a fresh commit (one cycle more of
+ * budget), at most ACC_TRIES times; every try is printed.  memreg's own
+ * response is judged in each try, and a budget armed wrong would be late
+ * in every try.
+ */
+#define ACC_TRIES 3
+
+/*
  * accuracy: regulate cpu1 at 10/25/50/75 % of the cycles of its 10 ms
  * period (monitor mode, loaded by init.sh, measures them first).
- * Asserted: every period throttles (> 150 of ~200), the median overshoot
- * is within one overflow granule (slack = budget / 8), at most 3 % (+1) of
- * the throttles (a late overflow: interrupts masked on a long kernel
- * path, 16x slower in guest time here) beyond 1.25 x slack, and the
- * program gets about the budgeted share of the CPU: the throttle latency
- * adds a little, time in the kernel counts against the budget too.
+ * Asserted: every period throttles (> 150 of ~200), memreg's response
+ * from the PMU's interrupt and the overshoot are within one overflow
+ * granule at the median (slack = budget / 8), at most 3 % (+1) of the
+ * throttles (a late overflow: interrupts masked on a long kernel path,
+ * 16x slower in guest time here) beyond 1.25 x slack, and the program
+ * gets about the budgeted share of the CPU: the throttle latency adds a
+ * little, time in the kernel counts against the budget too.
  */
 static int accuracy(void)
 {
@@ -154,17 +235,57 @@ static int accuracy(void)
 		      "monitor: %lld cycles in %lld periods = %lld/period (QEMU: 1 GHz -> 10000000), unregulated share=%.4f rate=%.0f/s",
 		      e1 - e0, n1 - n0, C, base.share, base.rate);
 	for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
-		int p = pcts[k];
+		int p = pcts[k], tries, pass = 0, committed = 1;
 		long long B = llrint((double)C * p / 100), S = llrint((double)B / 8);
-		long long t0, i0, o0, n, t, i;
+		long long t0, i0, o0, n = 0, t = 0, i = 0;
 		double bshare = (double)B / (double)C;
-		struct over o;
-		struct spin r;
+		char earlier[256] = "";
+		struct over o = { 0 };
+		struct spin r = { 0 };
 
 		snprintf(name, sizeof(name), "accuracy-%d", p);
-		mr_putll(B, "cpu1/read_guaranteed");
-		mr_put("0\n", "monitor");
-		if (mr_commit()) {
+		for (tries = 1; tries <= ACC_TRIES; tries++) {
+			size_t len = strlen(earlier);
+			int mine;
+
+			mr_putll(B + tries - 1, "cpu1/read_guaranteed");
+			mr_put("0\n", "monitor");
+			if (mr_commit()) {
+				committed = 0;
+				break;
+			}
+			mr_sleep(0.2);
+			/*
+			 * irqs sampled outside the throttles' window: every
+			 * throttle counted in the window follows its overflow
+			 * interrupt, so the window's interrupts cover its
+			 * throttles, except one whose interrupt was already
+			 * taken when the window opened and whose throttle was
+			 * not yet counted (at most one is in flight on a CPU;
+			 * under -icount the vCPU can stop between the two
+			 * while this CPU reads: seen, 212 for 213).
+			 */
+			i0 = pmu_irqs(1); n0 = mr_cpu(1, "periods"); t0 = mr_cpu(1, "throttles");
+			o0 = mr_cpu(1, "overflows");
+			mr_trace_on("throttle");
+			mr_write(MR_TRACE "/events/irq/irq_handler_entry/enable", "1\n");
+			r = spin(1, "2");
+			mr_write(MR_TRACE "/events/irq/irq_handler_entry/enable", "0\n");
+			mr_trace_off("throttle");
+			n = mr_cpu(1, "periods") - n0; t = mr_cpu(1, "throttles") - t0;
+			i = pmu_irqs(1) - i0;
+			o0 = mr_cpu(1, "overflows") - o0;
+			o = overshoots(S);
+			mine = o.n > 150 && o.min >= 0 && o.resp >= 0 && o.resp <= S;
+			pass = mine && o.med <= S && o.beyond <= o.n * 0.03 + 1 &&
+			       r.share <= bshare * 1.10 + 0.02 && r.share >= bshare * 0.70 - 0.03;
+			if (pass || !mine || o.pmu <= S || tries == ACC_TRIES)
+				break;
+			snprintf(earlier + len, sizeof(earlier) - len,
+				 " (try %d: PMU interrupt late, median >= %lld beyond the budget; memreg's response %lld)",
+				 tries, o.pmu, o.resp);
+		}
+		if (!committed) {
 			ok &= mr_check(name, 0, "commit refused: %s", mr_gets(err, sizeof(err), "error"));
 			snprintf(name, sizeof(name), "stats-%d", p);
 			ok &= mr_check(name, 0, "not measured: the budget's commit was refused");
@@ -172,28 +293,10 @@ static int accuracy(void)
 			ok &= mr_check(name, 0, "not measured: the budget's commit was refused");
 			continue;
 		}
-		mr_sleep(0.2);
-		/*
-		 * irqs sampled outside the throttles' window: every throttle
-		 * counted in the window follows its overflow interrupt, so
-		 * the window's interrupts cover its throttles, except one
-		 * whose interrupt was already taken when the window opened
-		 * and whose throttle was not yet counted (at most one is in
-		 * flight on a CPU; under -icount the vCPU can stop between
-		 * the two while this CPU reads: seen, 212 for 213).
-		 */
-		i0 = pmu_irqs(1); n0 = mr_cpu(1, "periods"); t0 = mr_cpu(1, "throttles");
-		o0 = mr_cpu(1, "overflows");
-		mr_trace_on("throttle");
-		r = spin(1, "2");
-		mr_trace_off("throttle");
-		n = mr_cpu(1, "periods") - n0; t = mr_cpu(1, "throttles") - t0; i = pmu_irqs(1) - i0;
-		o = overshoots(S);
-		ok &= mr_check(name, o.n > 150 && o.min >= 0 && o.med <= S && o.beyond <= o.n * 0.03 + 1 &&
-				       r.share <= bshare * 1.10 + 0.02 && r.share >= bshare * 0.70 - 0.03,
-			       "budget=%lld cycles/period (slack %lld) throttles=%lld overshoot min=%lld median=%lld p99=%lld max=%lld beyond-1.25xslack=%lld share=%.4f (budget share %.3f) rate=%.0f/s (%.3f of unregulated)",
-			       B, S, o.n, o.min, o.med, o.p99, o.max, o.beyond, r.share, bshare, r.rate,
-			       mr_per(r.rate, base.rate));
+		ok &= mr_check(name, pass,
+			       "try %d of %d%s: budget=%lld cycles/period (slack %lld) throttles=%lld overshoot min=%lld median=%lld p99=%lld max=%lld beyond-1.25xslack=%lld; median at the PMU interrupt >= %lld, memreg's response %lld; share=%.4f (budget share %.3f) rate=%.0f/s (%.3f of unregulated)",
+			       tries, ACC_TRIES, earlier, B, S, o.n, o.min, o.med, o.p99, o.max, o.beyond,
+			       o.pmu, o.resp, r.share, bshare, r.rate, mr_per(r.rate, base.rate));
 		snprintf(name, sizeof(name), "stats-%d", p);
 		ok &= mr_check(name, n >= 180 && n <= 260 && t >= n * 0.9 && i >= t - 1,
 			       "periods=%lld throttles=%lld arm-pmu irqs=%lld (>= throttles - 1) secs=%.3f",
@@ -203,7 +306,7 @@ static int accuracy(void)
 		snprintf(name, sizeof(name), "irqs-per-period-%d", p);
 		ok &= mr_check(name, i <= n * 1.1,
 			       "arm-pmu irqs=%lld memreg overflows=%lld in %lld periods: %.2f interrupts per period",
-			       i, mr_cpu(1, "overflows") - o0, n, mr_per((double)i, (double)n));
+			       i, o0, n, mr_per((double)i, (double)n));
 	}
 	return ok;
 }
