@@ -131,20 +131,17 @@ void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 
 		if (!c->event[cls] || !c->rearm[cls] ||
 		    arm->budget[cls] == MEMREG_BUDGET_INF ||
-		    (!held && !(arm->rearm & (1U << cls)))) {
-			if (halted)
-				c->event[cls]->pmu->start(c->event[cls],
-							  PERF_EF_RELOAD);
-			continue;
-		}
+		    (!held && !(arm->rearm & (1U << cls))))
+			continue;	/* a halted one is started below */
 		if (held)
 			mrk_counter_rearm(c->event[cls], MRK_ARM_NEVER, 0,
 					  halted);
 		else
 			mrk_counter_rearm(c->event[cls], arm->budget[cls],
 					  c->period_start[cls], halted);
+		c->halted &= ~(1U << cls);
 	}
-	c->halted = 0;
+	mrk_counters_resume(c);
 }
 
 /*

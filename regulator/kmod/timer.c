@@ -8,11 +8,10 @@
  * agrees on the number of the current period, which tags the reclaim pool
  * and the master's budgets.  The handler stops the counters it re-arms
  * (reading the others), calls memreg_replenish(), lifts the throttle and
- * starts the counters again armed to the new period's budgets
- * (counter.c).  The master CPU's timer, when it
- * carries the master tick, sits a quarter period after the grid (its
- * period p runs from grid point p plus that offset) and ticks after
- * re-arming the counters (master.c says why).
+ * starts the counters again armed to the new period's budgets (counter.c).
+ * The master CPU's timer, when it carries the master tick, sits a quarter
+ * period after the grid (its period p runs from grid point p plus that
+ * offset) and ticks after re-arming the counters (master.c says why).
  *
  * Locking: the handler runs on its own CPU with interrupts off; it is the
  * only writer of mrk_cpu.period/period_start/started besides the start path,
