@@ -115,6 +115,24 @@ uint64_t cal_buffer_default_size(const struct memcal_topology *t,
 	return sz < MEMCAL_BUF_MIN_BYTES ? MEMCAL_BUF_MIN_BYTES : sz;
 }
 
+/*
+ * cal_buffer_size_for - the buffer per thread for a run on @cpus: @size
+ * when given, else the largest default size among the CPUs (each sizes
+ * against its own last-level cache).
+ */
+uint64_t cal_buffer_size_for(const struct memcal_topology *t,
+			     const unsigned *cpus, unsigned n, uint64_t size,
+			     bool quick)
+{
+	for (unsigned i = 0; !size && i < n; i++) {
+		uint64_t d = cal_buffer_default_size(t, cpus[i], quick);
+
+		if (d > size)
+			size = d;
+	}
+	return size;
+}
+
 /* hugetlb_free_bytes - bytes of reserved huge pages free now. */
 static uint64_t hugetlb_free_bytes(size_t *page)
 {

@@ -65,6 +65,9 @@ uint64_t cal_llc_sizing_bytes(const struct memcal_cache *llc,
 				bool *implausible);
 uint64_t cal_buffer_default_size(const struct memcal_topology *t,
 				    unsigned cpu, bool quick);
+uint64_t cal_buffer_size_for(const struct memcal_topology *t,
+			     const unsigned *cpus, unsigned n, uint64_t size,
+			     bool quick);
 int cal_mem_available(uint64_t *bytes);
 int cal_buffer_check_total(uint64_t total, char *err, size_t errlen);
 

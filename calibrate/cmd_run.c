@@ -278,14 +278,8 @@ static int check_size(struct cli_ctx *ctx, const struct memcal_topology *t,
 		      unsigned n)
 {
 	char err[256];
-	uint64_t per = a->size;
+	uint64_t per = cal_buffer_size_for(t, cpus, n, a->size, a->quick);
 
-	for (unsigned i = 0; !per && i < n; i++) {
-		uint64_t d = cal_buffer_default_size(t, cpus[i], a->quick);
-
-		if (d > per)
-			per = d;
-	}
 	if (per > UINT64_MAX / n ||
 	    cal_buffer_check_total(per * n, err, sizeof(err)))
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s",

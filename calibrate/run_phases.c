@@ -778,19 +778,14 @@ int cal_run_measure(const struct memcal_topology *t,
 {
 	struct run_state s = { .t = t, .o = o, .r = r, .step = step,
 			       .user = user };
-	uint64_t size = o->size;
+	uint64_t size;
 	int rc;
 
 	if (!o->cpus || !o->n_cpus) {
 		snprintf(err, errlen, "no CPUs to measure");
 		return MEMCAL_EINVAL;
 	}
-	for (unsigned i = 0; !size && i < o->n_cpus; i++) {
-		uint64_t d = cal_buffer_default_size(t, o->cpus[i], o->quick);
-
-		if (d > size)
-			size = d;
-	}
+	size = cal_buffer_size_for(t, o->cpus, o->n_cpus, o->size, o->quick);
 	s.reps = o->repeat ? o->repeat
 			   : o->quick ? MEMCAL_REPS_QUICK : MEMCAL_REPS_FULL;
 	s.warmup = o->quick ? MEMCAL_WARMUP_QUICK : MEMCAL_WARMUP_FULL;

@@ -131,19 +131,15 @@ Test(guaranteed, random_line_agrees_with_an_independent_loop_and_is_below_stream
 	struct memcal_guaranteed g[2];
 	double foreign, k[ROUNDS], ind[ROUNDS], ratio[ROUNDS], km, im, rm;
 	unsigned cpus[2], n;
-	uint64_t size = 0, t0, phase_ns;
+	uint64_t size, t0, phase_ns;
 	char err[512];
 
 	cr_assert_eq(memcal_platform_topology_load(&t, NULL, err, sizeof(err)),
 		     0, "%s", err);
 	n = t.n_cores > 1 ? 2 : 1;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t d;
-
+	for (unsigned i = 0; i < n; i++)
 		cpus[i] = t.cpus[i];
-		d = cal_buffer_default_size(&t, cpus[i], true);
-		size = d > size ? d : size;
-	}
+	size = cal_buffer_size_for(&t, cpus, n, 0, true);
 	cr_assert_eq(cal_bench_init(&b, &t, cpus, n, size, err, sizeof(err)),
 		     0, "%s", err);
 	sp.n_use = n;

@@ -85,6 +85,12 @@ Test(topology, two_socket_numa_server)
 		     MEMCAL_BUF_LLC_FACTOR * (32ull << 20));
 	cr_expect_eq(cal_buffer_default_size(&t, 20, true),
 		     MEMCAL_BUF_LLC_FACTOR_QUICK * (32ull << 20));
+	/* a run's buffers: the CPUs' default, or the size asked for */
+	cr_expect_eq(cal_buffer_size_for(&t, (const unsigned[]){ 0, 20 }, 2, 0,
+					 false),
+		     MEMCAL_BUF_LLC_FACTOR * (32ull << 20));
+	cr_expect_eq(cal_buffer_size_for(&t, (const unsigned[]){ 0, 20 }, 2,
+					 3ull << 20, false), 3ull << 20);
 	memcal_platform_topology_free(&t);
 }
 
