@@ -196,4 +196,13 @@ memreg_pool_take_inline(struct memreg_pool *pool, memreg_u32 cls,
 	}
 }
 
+/* Events available in the pool for @period (0 if the pool is stale). */
+static inline memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
+					       memreg_u32 cls, memreg_u64 period)
+{
+	memreg_s64 w = memreg_atomic64_read(&pool->slot[period & 1][cls]);
+
+	return memreg_word_tag(w) == (memreg_u32)period ? memreg_word_val(w) : 0;
+}
+
 #endif /* MEMREG_INTERNAL_H */

@@ -8,7 +8,7 @@
  * {period tag, amount}.  Who donates: the master, in period p, for period
  * p + 1 (memreg_master_tick()): a CPU's budget for p + 1 is its base budget
  * minus what it donated, so donating costs the per-core path nothing; and
- * the glue or a test may donate through memreg_pool_donate().  Rules for
+ * the unit tests donate and take through memreg_internal.h.  Rules for
  * the word of period p, each applied inside a cmpxchg loop so that the
  * word is only ever replaced by a value computed from the exact word it
  * replaces:
@@ -66,29 +66,6 @@
  * donations, never by more.
  */
 #include "memreg_internal.h"
-
-memreg_u64 memreg_pool_donate(struct memreg_pool *pool, memreg_u32 cls,
-			      memreg_u64 period, memreg_u64 amount)
-{
-	amount = memreg_sat_events(amount);
-	if (!amount)
-		return 0;
-	return memreg_pool_donate_inline(pool, cls, period, amount);
-}
-
-memreg_u64 memreg_pool_take(struct memreg_pool *pool, memreg_u32 cls,
-			    memreg_u64 period, memreg_u64 want)
-{
-	return memreg_pool_take_inline(pool, cls, period, want);
-}
-
-memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
-				 memreg_u32 cls, memreg_u64 period)
-{
-	memreg_s64 w = memreg_atomic64_read(&pool->slot[period & 1][cls]);
-
-	return memreg_word_tag(w) == (memreg_u32)period ? memreg_word_val(w) : 0;
-}
 
 /*
  * Whether every CPU of @on took new period @gen of @period (proportional

@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 
+#include "memreg_internal.h"	/* memreg_pool_available() */
 #include "reg_helpers.h"
 
 static const uint64_t zero2[2] = { 0, 0 };

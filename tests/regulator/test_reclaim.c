@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "memreg_internal.h"	/* the pool's donate and take */
 #include "reg_helpers.h"
 
 static const uint64_t zero2[2] = { 0, 0 };
@@ -16,15 +17,15 @@ Test(pool, take_never_exceeds_what_was_donated)
 {
 	struct memreg_pool pool = { 0 };
 
-	cr_assert_eq(memreg_pool_take(&pool, 0, 5, 10), 0, "empty pool");
-	cr_assert_eq(memreg_pool_donate(&pool, 0, 5, 100), 100);
-	cr_assert_eq(memreg_pool_donate(&pool, 0, 5, 20), 20);
+	cr_assert_eq(memreg_pool_take_inline(&pool, 0, 5, 10), 0, "empty pool");
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 0, 5, 100), 100);
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 0, 5, 20), 20);
 	cr_assert_eq(memreg_pool_available(&pool, 0, 5), 120);
 	cr_assert_eq(memreg_pool_available(&pool, 1, 5), 0, "classes are separate");
-	cr_assert_eq(memreg_pool_take(&pool, 0, 5, 30), 30);
-	cr_assert_eq(memreg_pool_take(&pool, 0, 5, 1000), 90);
-	cr_assert_eq(memreg_pool_take(&pool, 0, 5, 1), 0);
-	cr_assert_eq(memreg_pool_donate(&pool, 0, 5, 0), 0);
+	cr_assert_eq(memreg_pool_take_inline(&pool, 0, 5, 30), 30);
+	cr_assert_eq(memreg_pool_take_inline(&pool, 0, 5, 1000), 90);
+	cr_assert_eq(memreg_pool_take_inline(&pool, 0, 5, 1), 0);
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 0, 5, 0), 0);
 	cr_assert_eq(memreg_pool_available(&pool, 0, 5), 0);
 }
 
@@ -33,22 +34,22 @@ Test(pool, stale_period_donations_are_void)
 	struct memreg_pool pool;
 
 	memset(&pool, 0, sizeof(pool));
-	cr_assert_eq(memreg_pool_donate(&pool, 1, 7, 500), 500);
-	cr_assert_eq(memreg_pool_take(&pool, 1, 8, 10), 0, "donated for 7, not 8");
-	cr_assert_eq(memreg_pool_take(&pool, 1, 6, 10), 0, "nor for 6");
-	cr_assert_eq(memreg_pool_take(&pool, 1, 9, 10), 0, "nor for 9 (same slot)");
-	cr_assert_eq(memreg_pool_donate(&pool, 1, 8, 3), 3);
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 1, 7, 500), 500);
+	cr_assert_eq(memreg_pool_take_inline(&pool, 1, 8, 10), 0, "donated for 7, not 8");
+	cr_assert_eq(memreg_pool_take_inline(&pool, 1, 6, 10), 0, "nor for 6");
+	cr_assert_eq(memreg_pool_take_inline(&pool, 1, 9, 10), 0, "nor for 9 (same slot)");
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 1, 8, 3), 3);
 	cr_assert_eq(memreg_pool_available(&pool, 1, 8), 3);
 	cr_assert_eq(memreg_pool_available(&pool, 1, 7), 500, "a CPU still in 7 may take");
-	cr_assert_eq(memreg_pool_donate(&pool, 1, 9, 4), 4, "9 reuses 7's slot");
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 1, 9, 4), 4, "9 reuses 7's slot");
 	cr_assert_eq(memreg_pool_available(&pool, 1, 9), 4, "7's leftover voided");
-	cr_assert_eq(memreg_pool_take(&pool, 1, 7, 10), 0, "7 is gone for good");
+	cr_assert_eq(memreg_pool_take_inline(&pool, 1, 7, 10), 0, "7 is gone for good");
 	/* a late donor (still in 7) is refused and keeps its budget */
-	cr_assert_eq(memreg_pool_donate(&pool, 1, 7, 50), 0);
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 1, 7, 50), 0);
 	cr_assert_eq(memreg_pool_available(&pool, 1, 9), 4);
 	/* saturation forfeits, never creates */
-	cr_assert_eq(memreg_pool_donate(&pool, 0, 11, MEMREG_EVENTS_MAX), MEMREG_EVENTS_MAX);
-	memreg_pool_donate(&pool, 0, 11, 1000);
+	cr_assert_eq(memreg_pool_donate_inline(&pool, 0, 11, MEMREG_EVENTS_MAX), MEMREG_EVENTS_MAX);
+	memreg_pool_donate_inline(&pool, 0, 11, 1000);
 	cr_assert_eq(memreg_pool_available(&pool, 0, 11), MEMREG_EVENTS_MAX);
 }
 
@@ -59,17 +60,17 @@ Test(pool, master_tick_voids_stale_words_so_tags_never_alias)
 
 	reg_cfg(&c, 1, 10, 100, 100, MEMREG_F_RECLAIM, 1);
 	cr_assert_eq(memreg_init(r, &c, NULL), MEMREG_OK);
-	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 9, 40), 40);
+	cr_assert_eq(memreg_pool_donate_inline(&r->pool, 0, 9, 40), 40);
 	memreg_master_tick(r, 10);	/* installs 11 in 9's slot */
 	cr_assert_eq(memreg_pool_available(&r->pool, 0, 9), 0);
 	/* 2^32 periods later the tag would read 9 again; the master moved it on */
-	cr_assert_eq(memreg_pool_take(&r->pool, 0, (1ULL << 32) + 9, 40), 0);
-	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 9, 5), 0, "late donor refused");
+	cr_assert_eq(memreg_pool_take_inline(&r->pool, 0, (1ULL << 32) + 9, 40), 0);
+	cr_assert_eq(memreg_pool_donate_inline(&r->pool, 0, 9, 5), 0, "late donor refused");
 	/* the current period's slot is made current too if it was stale */
-	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 10, 7), 7);
+	cr_assert_eq(memreg_pool_donate_inline(&r->pool, 0, 10, 7), 7);
 	memreg_master_tick(r, 12);	/* skipped 11: 10's slot is 12's */
 	cr_assert_eq(memreg_pool_available(&r->pool, 0, 10), 0);
-	cr_assert_eq(memreg_pool_donate(&r->pool, 0, 12, 1), 1, "12's slot is current");
+	cr_assert_eq(memreg_pool_donate_inline(&r->pool, 0, 12, 1), 1, "12's slot is current");
 	cr_assert_eq(memreg_master_tick(r, 12), MEMREG_ESTALE, "one tick per period");
 	free(r);
 }
@@ -106,11 +107,11 @@ static void *hammer_thread(void *arg)
 		if ((x >> 8 & 7) == 0 && p >= 2)
 			p -= 1 + (x >> 12 & 1);	/* a late CPU */
 		if (x >> 20 & 1) {
-			uint64_t a = memreg_pool_donate(&hm.pool, 0, p, (x >> 24) % 1000 + 1);
+			uint64_t a = memreg_pool_donate_inline(&hm.pool, 0, p, (x >> 24) % 1000 + 1);
 
 			atomic_fetch_add(&hm.donated[p], a);
 		} else {
-			uint64_t t = memreg_pool_take(&hm.pool, 0, p, (x >> 24) % 1500 + 1);
+			uint64_t t = memreg_pool_take_inline(&hm.pool, 0, p, (x >> 24) % 1500 + 1);
 
 			atomic_fetch_add(&hm.taken[p], t);
 		}

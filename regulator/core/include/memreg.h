@@ -633,30 +633,6 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period);
 int memreg_master_share(struct memreg *r, memreg_u64 period,
 			memreg_u64 grant[MEMREG_NR_CLASSES]);
 
-/* ---- reclaim pool (reclaim.c), also used directly by tests ------------ */
-
-/*
- * Donate @amount events of class @cls for period @period.  Returns the
- * amount accepted: all of it (saturating the pool at E forfeits the rest),
- * or 0 if the slot already belongs to a later period (the donor is late;
- * it keeps its budget).  Lock-free; any CPU.  (The master donates for
- * the next period in memreg_master_tick().)
- */
-memreg_u64 memreg_pool_donate(struct memreg_pool *pool, memreg_u32 cls,
-			      memreg_u64 period, memreg_u64 amount);
-
-/*
- * Take up to @want events of class @cls donated in period @period.
- * Returns the amount taken (0 if nothing was donated in that period or it
- * is all taken).  Lock-free; any CPU.
- */
-memreg_u64 memreg_pool_take(struct memreg_pool *pool, memreg_u32 cls,
-			    memreg_u64 period, memreg_u64 want);
-
-/* Events available in the pool for @period (0 if the pool is stale). */
-memreg_u64 memreg_pool_available(const struct memreg_pool *pool,
-				 memreg_u32 cls, memreg_u64 period);
-
 /* ---- NLMS predictor (lms.c), also used by tests and the benchmark ----- */
 
 /*
