@@ -624,64 +624,38 @@ static void check_held_master(void)
 	mr_rmmod();
 }
 
-static int do_live(char **args)
-{
-	(void)args;
-	check_live();
-	return failed;
-}
-
-static int do_failed(char **args)
-{
-	(void)args;
-	check_failed();
-	return failed;
-}
-
-static int do_nohz(char **args)
-{
-	(void)args;
-	check_nohz();
-	return failed;
-}
-
-static int do_excl(char **args)
-{
-	(void)args;
-	check_excl();
-	return failed;
-}
-
-static int do_held(char **args)
-{
-	(void)args;
-	check_held();
-	check_held_master();
-	return failed;
-}
+/* The sub-commands: each runs its checks in order. */
+static const struct {
+	const char *name;
+	void (*check[2])(void);
+} modes[] = {
+	{ "live", { check_live } },
+	{ "failed", { check_failed } },
+	{ "nohz", { check_nohz } },
+	{ "excl", { check_excl } },
+	{ "held", { check_held, check_held_master } },
+};
 
 int main(int argc, char **argv)
 {
-	static const struct mr_cmd cmds[] = {
-		{ "live", 0, "", do_live },
-		{ "failed", 0, "", do_failed },
-		{ "nohz", 0, "", do_nohz },
-		{ "excl", 0, "", do_excl },
-		{ "held", 0, "", do_held },
-	};
+	size_t i, k;
 	int opt;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt(argc, argv, "k:")) != -1) {
 		switch (opt) {
 		case 'k': ko = optarg; break;
-		default:
-			fprintf(stderr, "usage: kmodfail [-k MODULE] "
-				"live|failed|nohz|excl|held\n");
-			return 2;
+		default: goto usage;
 		}
 	}
-	/* the sub-command and its arguments, after the program's name */
-	argv[optind - 1] = argv[0];
-	return mr_dispatch(cmds, sizeof(cmds) / sizeof(cmds[0]),
-			   argc - optind + 1, argv + optind - 1);
+	for (i = 0; optind == argc - 1 && i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strcmp(argv[optind], modes[i].name))
+			continue;
+		for (k = 0; k < 2 && modes[i].check[k]; k++)
+			modes[i].check[k]();
+		return failed;
+	}
+usage:
+	fprintf(stderr, "usage: kmodfail [-k MODULE] live|failed|nohz|excl|held\n");
+	return 2;
 }
