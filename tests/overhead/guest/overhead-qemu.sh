@@ -7,7 +7,7 @@
 #   tests/overhead/guest/overhead-qemu.sh [--arch x86_64|arm64]
 #        [--mode test|bench] [--build DIR] [--timeout S] [--reps N]
 #        [--ms MS] [--bench compute|memory] [--icount|--no-icount]
-#        [--cells PATTERNS] [--load-index N]
+#        [--cells PATTERNS] [--load-index N] [--guest-bin DIR]
 #
 # --mode test  (CTest): 100 us vs 5 ms, master on cpu 1 and on cpu 0;
 #              checks: finite ratios, >= 0.95, 100 us costs more than 5 ms
@@ -24,6 +24,10 @@
 #              method "memreg" chosen, the run stored, `memcal show` lists
 #              it.  Needs --cmake-build DIR (a built tree: its static
 #              libraries are linked into a static memcal; x86-64 only).
+# --guest-bin  the folder of the guest programs ovh_guest and
+#              ovh_table_guest (the main build's guest/ARCH/ovh-bin);
+#              without it they are built here with the guests' CMake
+#              project (tests/kernel/guest/CMakeLists.txt).
 # --icount     single-threaded TCG with -icount shift=0 (1 guest ns = one
 #              instruction: deterministic).  Default on arm64; off on
 #              x86-64, whose guest does not boot that way (it stops after
@@ -53,6 +57,7 @@ arch=x86_64
 cbuild=
 cells=all
 loadidx=0
+gbin=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -67,7 +72,8 @@ while [ $# -gt 0 ]; do
 	--cmake-build) cbuild=$2; shift 2 ;;
 	--cells) cells=$2; shift 2 ;;
 	--load-index) loadidx=$2; shift 2 ;;
-	-h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+	--guest-bin) gbin=$2; shift 2 ;;
+	-h|--help) sed -n '2,45p' "$0"; exit 0 ;;
 	*) echo "overhead-qemu: unknown argument '$1'"; exit 1 ;;
 	esac
 done
@@ -80,15 +86,14 @@ x86_64)
 	[ -n "$icount" ] || icount=0
 	qemu_x86_kernel std
 	qemu="qemu-system-x86_64"
-	cc=gcc
 	extra=
 	console=ttyS0
 	;;
 arm64)
 	[ -n "$icount" ] || icount=1
 	qemu="qemu-system-aarch64"
-	cc=aarch64-linux-gnu-gcc
-	command -v "$cc" > /dev/null || skip "$cc missing (apt-get install gcc-aarch64-linux-gnu)"
+	command -v aarch64-linux-gnu-gcc > /dev/null ||
+		skip "aarch64-linux-gnu-gcc missing (apt-get install gcc-aarch64-linux-gnu)"
 	vars=$("$src/scripts/arm64/kernel"); rc=$?
 	[ $rc -eq 77 ] && skip "no arm64 kernel tree"
 	[ $rc -eq 0 ] || die "scripts/arm64/kernel failed"
@@ -126,17 +131,13 @@ else
 	# without debug information: insmod under TCG is slow
 	aarch64-linux-gnu-strip --strip-debug -o "$build/memreg.ko" "$ko" || die "cannot strip $ko"
 fi
-g=$build/ovh_guest
-set -- "$here/ovh_guest.c"
-[ "$mode" = bench ] && set -- "$src/bench/overhead/ovh_table_guest.c" \
-	"$src/bench/overhead/ovh_cells.c"
-"$cc" -static -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/calibrate" \
-	-I"$src/db/status" \
-	-I"$src/regulator/ctl/include" -I"$src/bench/overhead" -o "$g" \
-	"$@" "$src/calibrate/overhead_bench.c" \
-	"$src/calibrate/overhead_kmod.c" "$src/regulator/ctl/memreg_ctl.c" \
-	-lpthread -lm \
-	|| die "cannot build the guest program (static libc)"
+if [ -z "$gbin" ]; then
+	qemu_guest_build "$arch" "$build/guest"
+	gbin=$build/guest/ovh-bin
+fi
+g=$gbin/ovh_guest
+[ "$mode" = bench ] && g=$gbin/ovh_table_guest
+[ -x "$g" ] || die "no guest program $g (build it: cmake --build on the main build)"
 if [ "$mode" = memcal ]; then
 	[ "$arch" = x86_64 ] || skip "mode memcal is x86-64 only"
 	b=$cbuild
