@@ -154,9 +154,10 @@ static size_t throttle_splits(struct split **out)
 /* A level's throttles: their count, the overshoot's min, median, 99th
  * percentile, max and how many went beyond 1.25 x the slack; the median
  * of memreg's response and of the lower bound of the PMU's part (struct
- * split). */
+ * split), and how many throttles that lower bound alone put beyond
+ * 1.25 x the slack. */
 struct over {
-	long long n, min, med, p99, max, beyond, resp, pmu;
+	long long n, min, med, p99, max, beyond, resp, pmu, late;
 };
 
 static struct over overshoots(long long s)
@@ -174,6 +175,8 @@ static struct over overshoots(long long s)
 		u[i] = t[i].over - t[i].resp;
 		if (d[i] > (double)s * 1.25)
 			o.beyond++;
+		if (u[i] > (double)s * 1.25)
+			o.late++;
 	}
 	if (n && d && r && u) {
 		o.n = (long long)n;
@@ -194,12 +197,14 @@ static struct over overshoots(long long s)
 /*
  * Measurements of one level: QEMU (7.2, TCG, -icount) sometimes takes
  * cpu1's PMU overflow interrupt only at the vCPU's next exception entry,
- * for every period of a level.  Traced (40 levels of 25 and 50 %, a
+ * in many periods of a level.  Traced (40 levels of 25 and 50 %, a
  * budgets-only commit each): 5 levels had every arm-pmu entry 0.8-3.5 ms
  * past the overflow, each just before the guest's next arch_timer (4 ms
  * tick) or IPI entry, while memreg's response from that entry stayed
- * 25-50 us, as in the 35 good levels; consecutive levels never both.
- * Such a measurement is repeated after a fresh commit (one cycle more of
+ * 25-50 us, as in the 35 good levels; consecutive levels never both.  In
+ * 10 runs of the group, one level had it in half its periods.  A level
+ * that fails with more throttles late by the PMU's part alone than the
+ * bound allows is measured again after a fresh commit (one cycle more of
  * budget), at most ACC_TRIES times; every try is printed.  memreg's own
  * response is judged in each try, and a budget armed wrong would be late
  * in every try.
@@ -279,11 +284,11 @@ static int accuracy(void)
 			mine = o.n > 150 && o.min >= 0 && o.resp >= 0 && o.resp <= S;
 			pass = mine && o.med <= S && o.beyond <= o.n * 0.03 + 1 &&
 			       r.share <= bshare * 1.10 + 0.02 && r.share >= bshare * 0.70 - 0.03;
-			if (pass || !mine || o.pmu <= S || tries == ACC_TRIES)
+			if (pass || !mine || o.late <= o.n * 0.03 + 1 || tries == ACC_TRIES)
 				break;
 			snprintf(earlier + len, sizeof(earlier) - len,
-				 " (try %d: PMU interrupt late, median >= %lld beyond the budget; memreg's response %lld)",
-				 tries, o.pmu, o.resp);
+				 " (try %d: PMU interrupt late in %lld of %lld, median >= %lld beyond the budget; memreg's response %lld)",
+				 tries, o.late, o.n, o.pmu, o.resp);
 		}
 		if (!committed) {
 			ok &= mr_check(name, 0, "commit refused: %s", mr_gets(err, sizeof(err), "error"));
@@ -294,9 +299,9 @@ static int accuracy(void)
 			continue;
 		}
 		ok &= mr_check(name, pass,
-			       "try %d of %d%s: budget=%lld cycles/period (slack %lld) throttles=%lld overshoot min=%lld median=%lld p99=%lld max=%lld beyond-1.25xslack=%lld; median at the PMU interrupt >= %lld, memreg's response %lld; share=%.4f (budget share %.3f) rate=%.0f/s (%.3f of unregulated)",
+			       "try %d of %d%s: budget=%lld cycles/period (slack %lld) throttles=%lld overshoot min=%lld median=%lld p99=%lld max=%lld beyond-1.25xslack=%lld (by the PMU's part alone %lld); median at the PMU interrupt >= %lld, memreg's response %lld; share=%.4f (budget share %.3f) rate=%.0f/s (%.3f of unregulated)",
 			       tries, ACC_TRIES, earlier, B, S, o.n, o.min, o.med, o.p99, o.max, o.beyond,
-			       o.pmu, o.resp, r.share, bshare, r.rate, mr_per(r.rate, base.rate));
+			       o.late, o.pmu, o.resp, r.share, bshare, r.rate, mr_per(r.rate, base.rate));
 		snprintf(name, sizeof(name), "stats-%d", p);
 		ok &= mr_check(name, n >= 180 && n <= 260 && t >= n * 0.9 && i >= t - 1,
 			       "periods=%lld throttles=%lld arm-pmu irqs=%lld (>= throttles - 1) secs=%.3f",
