@@ -141,7 +141,8 @@ void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 					  c->period_start[cls], halted);
 		c->halted &= ~(1U << cls);
 	}
-	mrk_counters_resume(c);
+	if (c->halted)
+		mrk_counters_resume(c);
 }
 
 /*
