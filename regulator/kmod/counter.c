@@ -131,18 +131,21 @@ void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 
 		if (!c->event[cls] || !c->rearm[cls] ||
 		    arm->budget[cls] == MEMREG_BUDGET_INF ||
-		    (!held && !(arm->rearm & (1U << cls))))
-			continue;	/* a halted one is started below */
+		    (!held && !(arm->rearm & (1U << cls)))) {
+			/* here, not after the loop: that measured dearer */
+			if (halted)
+				c->event[cls]->pmu->start(c->event[cls],
+							  PERF_EF_RELOAD);
+			continue;
+		}
 		if (held)
 			mrk_counter_rearm(c->event[cls], MRK_ARM_NEVER, 0,
 					  halted);
 		else
 			mrk_counter_rearm(c->event[cls], arm->budget[cls],
 					  c->period_start[cls], halted);
-		c->halted &= ~(1U << cls);
 	}
-	if (c->halted)
-		mrk_counters_resume(c);
+	c->halted = 0;
 }
 
 /*
