@@ -358,28 +358,6 @@ size_t mr_trace_periods(int cpu, struct mr_period **out)
 	return a.n;
 }
 
-static void add_throttle(const char *rest, void *arg)
-{
-	struct mr_throttle t;
-	struct mr_throttle *slot;
-	const char *u = strstr(rest, "used=");
-
-	if (!u || sscanf(u, "used=%lld budget=%lld", &t.used, &t.budget) != 2)
-		return;
-	slot = vec_push(arg);
-	if (slot)
-		*slot = t;
-}
-
-size_t mr_trace_throttles(int cpu, struct mr_throttle **out)
-{
-	struct vec a = { .size = sizeof(struct mr_throttle) };
-
-	for_each_event("throttle", cpu, add_throttle, &a);
-	*out = a.v;
-	return a.n;
-}
-
 /* ---- statistics ----------------------------------------------------- */
 
 /*

@@ -12,8 +12,7 @@
  *                            mr_tasks(), mr_task_pid(), mr_stat_field(),
  *                            mr_throttle_prio()
  *   the module, CPUs         mr_insmod(), mr_rmmod(), mr_set_online()
- *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
- *                            mr_trace_throttles()
+ *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods()
  *   hrtimers                 mr_timers()
  *   statistics               mr_median(), mr_quantile(), mr_per(), mr_round()
  *   page-fault workloads     mr_pf(), mr_per_period(), mr_pick_period()
@@ -93,12 +92,6 @@ struct mr_period {
 				 * published none for it (tick skipped) */
 };
 
-/* One memreg:throttle trace event of one CPU. */
-struct mr_throttle {
-	long long used;		/* events counted when the CPU was throttled */
-	long long budget;	/* its budget */
-};
-
 /* mr_trace_on: clear the trace buffer and record memreg:EVENT */
 void mr_trace_on(const char *event);
 /* mr_trace_off: stop recording memreg:EVENT */
@@ -106,8 +99,6 @@ void mr_trace_off(const char *event);
 /* mr_trace_periods: CPU's memreg:period events, sorted by period number,
  * in *OUT (malloc'ed); their count */
 size_t mr_trace_periods(int cpu, struct mr_period **out);
-/* mr_trace_throttles: CPU's memreg:throttle events in *OUT; their count */
-size_t mr_trace_throttles(int cpu, struct mr_throttle **out);
 
 /* The hrtimers of one function on one CPU, from /proc/timer_list. */
 struct mr_timers {
