@@ -18,6 +18,19 @@ qemu_guest_dir=$src/tests/kernel/guest
 skip() { echo "${qemu_tag:-qemu}: SKIP: $*"; exit 77; }
 die() { echo "${qemu_tag:-qemu}: ERROR: $*"; exit 1; }
 
+# qemu_up_to_date STAMP KEY OUTPUT PATH...: OUTPUT exists, STAMP holds KEY
+# (e.g. the kernel tree built against) and nothing under the PATHs is
+# newer than STAMP.  A kbuild run with nothing to do still costs seconds,
+# once per group; a builder writes KEY to STAMP.new before it builds and
+# renames it after, so that sources edited meanwhile rebuild next time.
+qemu_up_to_date() {
+	local stamp=$1 key=$2 out=$3 newer
+	shift 3
+	[ -f "$out" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] || return 1
+	newer=$(find "$@" -newer "$stamp" -print -quit) || return 1
+	[ -z "$newer" ]
+}
+
 # qemu_groups FLAVOR: the lines of tests/kernel/groups for FLAVOR (std, rt
 # or arm64), blanks squeezed: "group flavors timeout [options]"
 qemu_groups() {

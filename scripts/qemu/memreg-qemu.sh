@@ -78,12 +78,19 @@ mkdir -p "$build"
 exec 9> "$build/.lock-$flavor"
 flock 9
 kout=$build/kmod-$flavor
-make -s -C "$src/regulator/kmod" OUT="$kout" KDIR="$kdir" > "$build/kmod-$flavor.buildlog" 2>&1 \
-	|| { cat "$build/kmod-$flavor.buildlog"; die "module build failed"; }
 ko=$kout/kmod/memreg.ko
 # the decoy PMUs of the PMU-name checks (group_pmuname)
-make -s -C "$src/tests/kernel/pmudecoy" OUT="$build/pmudecoy-$flavor" KDIR="$kdir" \
-	>> "$build/kmod-$flavor.buildlog" 2>&1 || { cat "$build/kmod-$flavor.buildlog"; die "pmudecoy build failed"; }
+decoy=$build/pmudecoy-$flavor/pmudecoy.ko
+stamp=$build/.built-$flavor
+if ! { qemu_up_to_date "$stamp" "$kdir" "$ko" "$src/regulator/kmod" "$src/regulator/core" \
+	"$src/tests/kernel/pmudecoy" "$kdir/Makefile" "$here/memreg-qemu.sh" && [ -f "$decoy" ]; }; then
+	echo "$kdir" > "$stamp.new"
+	make -s -C "$src/regulator/kmod" OUT="$kout" KDIR="$kdir" > "$build/kmod-$flavor.buildlog" 2>&1 \
+		|| { cat "$build/kmod-$flavor.buildlog"; die "module build failed"; }
+	make -s -C "$src/tests/kernel/pmudecoy" OUT="$build/pmudecoy-$flavor" KDIR="$kdir" \
+		>> "$build/kmod-$flavor.buildlog" 2>&1 || { cat "$build/kmod-$flavor.buildlog"; die "pmudecoy build failed"; }
+	mv -f "$stamp.new" "$stamp"
+fi
 if [ -z "$gbin" ]; then
 	qemu_guest_build x86_64 "$build/guest-$flavor"
 	gbin=$build/guest-$flavor/bin
@@ -95,7 +102,7 @@ cp "$qemu_guest_dir/init.sh" "$root/init"
 chmod 755 "$root/init"
 # without debug info the module is ~10x smaller: insmod in the slow guest is faster
 strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko"
-cp "$build/pmudecoy-$flavor/pmudecoy.ko" "$root/"
+cp "$decoy" "$root/"
 qemu_guest_copy "$gbin" "$root"
 initrd=$build/initrd-$flavor-$group.gz
 qemu_pack "$root" "$initrd"
