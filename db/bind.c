@@ -143,6 +143,31 @@ int memcal_db_step(memcal_db *db, sqlite3_stmt *st)
 	return memcal_db_sqlite_fail(db, rc, "running a statement");
 }
 
+/**
+ * memcal_db_finish() - step the bound write @st to the end and finalize it.
+ * @id: if not NULL, the new row's id: the first column of a row @st
+ *      returns (RETURNING id: an upsert that updated inserts nothing),
+ *      else the last inserted rowid.
+ */
+int memcal_db_finish(memcal_db *db, sqlite3_stmt *st, int64_t *id)
+{
+	bool returned = false;
+	int rc;
+
+	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW)
+		if (id && !returned) {
+			*id = sqlite3_column_int64(st, 0);
+			returned = true;
+		}
+	if (rc == SQLITE_DONE) {
+		rc = MEMCAL_OK;
+		if (id && !returned)
+			*id = sqlite3_last_insert_rowid(db->h);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /*
  * run_bound - inside the open transaction (@what names the statement for
  * the error), prepare, bind, step to completion; keep rowid if asked.
@@ -158,15 +183,11 @@ static int run_bound(memcal_db *db, int64_t *id, const char *what,
 	if (rc)
 		return rc;
 	rc = memcal_db_bind(db, st, fmt, ap);
-	while (!rc && (rc = memcal_db_step(db, st)) == SQLITE_ROW)
-		rc = 0;
-	if (rc == SQLITE_DONE) {
-		rc = MEMCAL_OK;
-		if (id)
-			*id = sqlite3_last_insert_rowid(db->h);
+	if (rc) {
+		sqlite3_finalize(st);
+		return rc;
 	}
-	sqlite3_finalize(st);
-	return rc;
+	return memcal_db_finish(db, st, id);
 }
 
 /* memcal_db_exec - run a write statement inside the open transaction. */
@@ -194,22 +215,32 @@ int memcal_db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fm
 	return rc;
 }
 
+/* memcal_db_vquery - memcal_db_query() with a va_list. */
+int memcal_db_vquery(memcal_db *db, sqlite3_stmt **st, const char *sql,
+		     const char *fmt, va_list ap)
+{
+	int rc = memcal_db_prepare(db, sql, st);
+
+	if (rc)
+		return rc;
+	rc = memcal_db_bind(db, *st, fmt, ap);
+	if (rc) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+	}
+	return rc;
+}
+
 /* memcal_db_query - prepare and bind a read; the caller steps and finalizes. */
 int memcal_db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
 	     const char *fmt, ...)
 {
 	va_list ap;
-	int rc = memcal_db_prepare(db, sql, st);
+	int rc;
 
-	if (rc)
-		return rc;
 	va_start(ap, fmt);
-	rc = memcal_db_bind(db, *st, fmt, ap);
+	rc = memcal_db_vquery(db, st, sql, fmt, ap);
 	va_end(ap);
-	if (rc) {
-		sqlite3_finalize(*st);
-		*st = NULL;
-	}
 	return rc;
 }
 

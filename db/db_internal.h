@@ -46,6 +46,9 @@ int memcal_db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fm
 	      ...);
 int memcal_db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
 	     const char *fmt, ...);
+int memcal_db_vquery(memcal_db *db, sqlite3_stmt **st, const char *sql,
+		     const char *fmt, va_list ap);
+int memcal_db_finish(memcal_db *db, sqlite3_stmt *st, int64_t *id);
 int memcal_db_step(memcal_db *db, sqlite3_stmt *st);
 
 void memcal_db_col_text(sqlite3_stmt *st, int col, char *buf, size_t len);
