@@ -271,13 +271,14 @@ void memcal_db_timestamp(char buf[32])
 }
 
 /* memcal_db_walk - see db_internal.h. */
-int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
-	    db_emit_fn emit, void *fn, void *user)
+int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row,
+		   const struct memcal_db_cols *t, db_emit_fn emit, void *fn,
+		   void *user)
 {
 	int rc;
 
 	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW) {
-		decode(st, row);
+		memcal_db_decode(st, 0, t, row);
 		rc = emit(row, fn, user);
 		if (rc)
 			break;
@@ -288,13 +289,13 @@ int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn deco
 
 /* memcal_db_fetch_one - see db_internal.h. */
 int memcal_db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
-		 db_decode_fn decode, const char *fmt, ...)
+			const struct memcal_db_cols *t, const char *fmt, ...)
 {
 	int rc = memcal_db_step(db, st);
 	va_list ap;
 
 	if (rc == SQLITE_ROW) {
-		decode(st, row);
+		memcal_db_decode(st, 0, t, row);
 		rc = MEMCAL_OK;
 	} else if (rc == SQLITE_DONE) {
 		va_start(ap, fmt);
@@ -304,10 +305,4 @@ int memcal_db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
 	}
 	sqlite3_finalize(st);
 	return rc;
-}
-
-/* memcal_db_decode_id - column 0 as the int64_t at @row. */
-void memcal_db_decode_id(sqlite3_stmt *st, void *row)
-{
-	*(int64_t *)row = sqlite3_column_int64(st, 0);
 }

@@ -3,10 +3,26 @@
  * cpu_kind.c - the cpu_kind table: the kinds of CPU of a calibration run
  * and each kind's read and write event (memcal_db_cpu_kind.h).
  */
-#include <string.h>
-
 #include "db_internal.h"
 #include "memcal_db_cpu_kind.h"
+
+/* Each kind has a read (index 0) and a write (1) event. */
+static const struct memcal_db_col cpu_kind_col[] = {
+	MEMCAL_DB_COL(struct memcal_cpu_kind, cpus, 't'),
+	MEMCAL_DB_COL(struct memcal_cpu_kind, label, 't'),
+	MEMCAL_DB_COL(struct memcal_cpu_kind, perf_pmu, 't'),
+	MEMCAL_DB_COL(struct memcal_cpu_kind, perf_type, 'i'),
+	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, event[0], "read_event", 't'),
+	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, event[1], "write_event", 't'),
+	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, event_name[0], "read_name",
+			 't'),
+	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, event_name[1], "write_name",
+			 't'),
+	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, why[0], "read_why", 't'),
+	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, why[1], "write_why", 't'),
+};
+static const struct memcal_db_cols cpu_kind_cols =
+	MEMCAL_DB_COLS(struct memcal_cpu_kind, cpu_kind_col);
 
 /**
  * memcal_db_cpu_kind_store() - kind @k of run @run_id.  Inside a
@@ -18,13 +34,14 @@ int memcal_db_cpu_kind_store(memcal_db *db, int64_t run_id,
 	if (!k->cpus[0])
 		return memcal_db_fail(db, MEMCAL_EINVAL, "CPU kind '%s' names no "
 			       "CPU and cannot be stored", k->label);
-	return memcal_db_exec(db, "INSERT INTO cpu_kind (run_id, cpus, label,"
-		       " perf_pmu, perf_type, read_event, write_event,"
-		       " read_name, write_name, read_why, write_why) VALUES"
-		       " (?,?,?,?,?,?,?,?,?,?,?)", "Itttitttttt", run_id,
-		       k->cpus, k->label, k->perf_pmu, k->perf_type,
-		       k->event[0], k->event[1], k->event_name[0],
-		       k->event_name[1], k->why[0], k->why[1]);
+	return memcal_db_insert_row(db, NULL, "cpu_kind", &cpu_kind_cols, k,
+				    NULL, "run_id", "I", run_id);
+}
+
+/* emit_cpu_kind - typed callback trampoline. */
+static int emit_cpu_kind(const void *row, void *fn, void *user)
+{
+	return ((memcal_db_cpu_kind_fn)fn)(row, user);
 }
 
 /**
@@ -35,32 +52,8 @@ int memcal_db_cpu_kind_list(memcal_db *db, int64_t run_id,
 			    memcal_db_cpu_kind_fn fn, void *user)
 {
 	struct memcal_cpu_kind k;
-	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT cpus, label, perf_pmu, perf_type,"
-			  " read_event, write_event, read_name, write_name,"
-			  " read_why, write_why FROM cpu_kind WHERE run_id = ?"
-			  " ORDER BY rowid", "I", run_id);
 
-	if (rc)
-		return rc;
-	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW) {
-		memset(&k, 0, sizeof(k));
-		memcal_db_col_text(st, 0, k.cpus, sizeof(k.cpus));
-		memcal_db_col_text(st, 1, k.label, sizeof(k.label));
-		memcal_db_col_text(st, 2, k.perf_pmu, sizeof(k.perf_pmu));
-		k.perf_type = sqlite3_column_int(st, 3);
-		for (int c = 0; c < 2; c++) {
-			memcal_db_col_text(st, 4 + c, k.event[c], sizeof(k.event[c]));
-			memcal_db_col_text(st, 6 + c, k.event_name[c],
-				    sizeof(k.event_name[c]));
-			memcal_db_col_text(st, 8 + c, k.why[c], sizeof(k.why[c]));
-		}
-		rc = fn(&k, user);
-		if (rc)
-			break;
-	}
-	if (rc == SQLITE_DONE)
-		rc = MEMCAL_OK;
-	sqlite3_finalize(st);
-	return rc;
+	return memcal_db_list(db, &cpu_kind_cols, "FROM cpu_kind WHERE"
+			      " run_id = ? ORDER BY rowid", run_id, &k,
+			      emit_cpu_kind, (void *)fn, user);
 }

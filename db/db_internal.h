@@ -7,6 +7,7 @@
 #define MEMCAL_DB_INTERNAL_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 
 #include <sqlite3.h>
@@ -56,24 +57,126 @@ char *memcal_db_col_strdup(sqlite3_stmt *st, int col);
 
 int memcal_db_migrate(memcal_db *db);
 
-/*
- * memcal_db_walk() - step @st to the end: for each row, @decode fills @row and
- * @emit hands it on; a non-zero @emit return stops the walk and is
- * returned.  @st is finalized.  Typed list functions wrap this.
+/**
+ * struct memcal_db_col - one column of a row type: where the column's value
+ * lives in the C struct, so that the SELECT list, the decoder and the INSERT
+ * of a table are all generated from one list and cannot drift apart.
+ * @name:  the SQL column (in a read-only list, any expression).
+ * @type:  how the member is stored; the letters of the bind format where
+ *         one fits:
+ *         'i' an int-sized integer (int, uint32_t),
+ *         'I' an 8-byte integer (int64_t, uint64_t, size_t),
+ *         'b' bool, stored 0/1,
+ *         'd' double,
+ *         'n' double, NAN stored as NULL and NULL read as NAN,
+ *         't' char array, truncated to its size on read (NULL reads ""),
+ *         's' malloc'd string (char *), a NULL pointer binds @dflt,
+ *         'k' the row's id (int64_t): read, never inserted (the insert
+ *             returns it),
+ *         '?' bool: whether the column is not NULL; read only,
+ *         'B' uint64_t * array as a blob of little-endian u64, as many as
+ *             the size_t at @ref says (a column decoded before this one).
+ * @flags: MEMCAL_DB_OPT: zero or "" binds NULL (NULL reads back as zero or
+ *         ""); MEMCAL_DB_IF: binds NULL unless the bool at @ref is true.
+ * @off:   offsetof() the member.
+ * @size:  sizeof() the member.
+ * @ref:   the member this one depends on (see 'B', MEMCAL_DB_IF).
+ * @dflt:  's': the text bound for a NULL pointer (NULL binds NULL).
  */
-typedef void (*db_decode_fn)(sqlite3_stmt *st, void *row);
-typedef int (*db_emit_fn)(const void *row, void *fn, void *user);
-int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row, db_decode_fn decode,
-	    db_emit_fn emit, void *fn, void *user);
+struct memcal_db_col {
+	const char *name;
+	char type;
+	unsigned char flags;
+	size_t off;
+	size_t size;
+	size_t ref;
+	const char *dflt;
+};
+
+#define MEMCAL_DB_OPT	0x1
+#define MEMCAL_DB_IF	0x2
+
+#define MEMCAL_DB_COL_FULL(stype, member, column, code, flags_, ref_, dflt_) \
+	{ .name = (column), .type = (code), .flags = (flags_),		\
+	  .off = offsetof(stype, member),				\
+	  .size = sizeof(((stype *)0)->member), .ref = (ref_),		\
+	  .dflt = (dflt_) }
+
+/* A column named like its member; a column named otherwise. */
+#define MEMCAL_DB_COL(stype, member, code) \
+	MEMCAL_DB_COL_FULL(stype, member, #member, code, 0, 0, NULL)
+#define MEMCAL_DB_COL_AS(stype, member, column, code) \
+	MEMCAL_DB_COL_FULL(stype, member, column, code, 0, 0, NULL)
+/* Zero or "" stored as NULL (nullable keys, unique columns). */
+#define MEMCAL_DB_COL_OPT(stype, member, code) \
+	MEMCAL_DB_COL_FULL(stype, member, #member, code, MEMCAL_DB_OPT, 0, NULL)
+/* A malloc'd string stored as @dflt when the pointer is NULL. */
+#define MEMCAL_DB_COL_STR(stype, member, column, dflt) \
+	MEMCAL_DB_COL_FULL(stype, member, column, 's', 0, 0, dflt)
+/* Stored only when the bool member @flag is true, else NULL. */
+#define MEMCAL_DB_COL_IF(stype, member, code, flag) \
+	MEMCAL_DB_COL_FULL(stype, member, #member, code, MEMCAL_DB_IF,	\
+			   offsetof(stype, flag), NULL)
+/* A uint64_t array of @count (a size_t member) elements, as a blob. */
+#define MEMCAL_DB_COL_U64S(stype, member, count) \
+	MEMCAL_DB_COL_FULL(stype, member, #member, 'B', 0,		\
+			   offsetof(stype, count), NULL)
+
+/**
+ * struct memcal_db_cols - the columns of a row type, in SELECT order.
+ * @col:  the columns.
+ * @n:    how many.
+ * @size: sizeof() the struct: decoding zeroes it first, so that what no
+ *        column fills (padding, the tail of a string) compares equal.
+ */
+struct memcal_db_cols {
+	const struct memcal_db_col *col;
+	size_t n;
+	size_t size;
+};
+
+#define MEMCAL_DB_COLS(stype, array) \
+	{ (array), sizeof(array) / sizeof((array)[0]), sizeof(stype) }
+
+/* A row that is one int64_t in column 0 (an id, a count). */
+extern const struct memcal_db_cols memcal_db_id_cols;
+
+/* Generated from a column table (columns.c). */
+void memcal_db_decode(sqlite3_stmt *st, int first,
+		      const struct memcal_db_cols *t, void *row);
+int memcal_db_bind_row(memcal_db *db, sqlite3_stmt *st, int first,
+		       const struct memcal_db_cols *t, const void *row);
+char *memcal_db_col_list(const struct memcal_db_cols *t, const char *pattern);
+int memcal_db_select(memcal_db *db, sqlite3_stmt **st,
+		     const struct memcal_db_cols *t, const char *rest,
+		     const char *fmt, ...);
+int memcal_db_insert_row(memcal_db *db, int64_t *id, const char *table,
+			 const struct memcal_db_cols *t, const void *row,
+			 const char *tail, const char *lead, const char *fmt,
+			 ...);
 
 /*
- * memcal_db_fetch_one() - step @st once: a row is decoded into @row and gives
- * MEMCAL_OK; no row gives MEMCAL_ENOTFOUND with the message @fmt.
- * @st is finalized.  memcal_db_decode_id() decodes column 0 into an int64_t.
+ * memcal_db_walk() - step @st to the end: for each row, @t decodes it into
+ * @row and @emit hands it on; a non-zero @emit return stops the walk and
+ * is returned.  @st is finalized.  Typed list functions wrap this.
+ */
+typedef int (*db_emit_fn)(const void *row, void *fn, void *user);
+int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row,
+		   const struct memcal_db_cols *t, db_emit_fn emit, void *fn,
+		   void *user);
+
+/*
+ * memcal_db_fetch_one() - step @st once: a row is decoded by @t into @row
+ * and gives MEMCAL_OK; no row gives MEMCAL_ENOTFOUND with the message @fmt.
+ * @st is finalized.
  */
 int memcal_db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
-		 db_decode_fn decode, const char *fmt, ...)
+			const struct memcal_db_cols *t, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-void memcal_db_decode_id(sqlite3_stmt *st, void *row);
+
+/* memcal_db_list() - memcal_db_select() with one int64_t, then a walk. */
+int memcal_db_list(memcal_db *db, const struct memcal_db_cols *t,
+		   const char *rest, int64_t key, void *row, db_emit_fn emit,
+		   void *fn, void *user);
 
 #endif /* MEMCAL_DB_INTERNAL_H */

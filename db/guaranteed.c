@@ -10,9 +10,23 @@
 #include "db_internal.h"
 #include "memcal_db_guaranteed.h"
 
-#define COLUMNS "traffic, method, status, bandwidth_bps, min_bps, max_bps," \
-		" cpus, n_cpus, buffer_bytes, streams, repetitions, criterion," \
-		" source"
+static const struct memcal_db_col guaranteed_col[] = {
+	MEMCAL_DB_COL(struct memcal_guaranteed, traffic, 't'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, method, 't'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, status, 't'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, bandwidth_bps, 'd'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, min_bps, 'd'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, max_bps, 'd'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, cpus, 't'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, n_cpus, 'i'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, buffer_bytes, 'I'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, streams, 'i'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, repetitions, 'i'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, criterion, 't'),
+	MEMCAL_DB_COL(struct memcal_guaranteed, source, 't'),
+};
+static const struct memcal_db_cols guaranteed_cols =
+	MEMCAL_DB_COLS(struct memcal_guaranteed, guaranteed_col);
 
 /*
  * preference - the order in which a class's figures stand for it: what the
@@ -58,33 +72,9 @@ int memcal_db_guaranteed_store(memcal_db *db, int64_t run_id,
 			       "bandwidth is %s", g->method, g->traffic,
 			       skipped ? "skipped without a reason" :
 			       "not a positive figure");
-	return memcal_db_exec(db, "INSERT INTO guaranteed_bandwidth (run_id, "
-		       COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		       "ItttdddtiIiitt", run_id, g->traffic, g->method,
-		       g->status, g->bandwidth_bps, g->min_bps, g->max_bps,
-		       g->cpus, g->n_cpus, g->buffer_bytes, g->streams,
-		       g->repetitions, g->criterion, g->source);
-}
-
-/* decode_guaranteed - a row of COLUMNS into @row. */
-static void decode_guaranteed(sqlite3_stmt *st, void *row)
-{
-	struct memcal_guaranteed *g = row;
-
-	memset(g, 0, sizeof(*g));
-	memcal_db_col_text(st, 0, g->traffic, sizeof(g->traffic));
-	memcal_db_col_text(st, 1, g->method, sizeof(g->method));
-	memcal_db_col_text(st, 2, g->status, sizeof(g->status));
-	g->bandwidth_bps = sqlite3_column_double(st, 3);
-	g->min_bps = sqlite3_column_double(st, 4);
-	g->max_bps = sqlite3_column_double(st, 5);
-	memcal_db_col_text(st, 6, g->cpus, sizeof(g->cpus));
-	g->n_cpus = sqlite3_column_int(st, 7);
-	g->buffer_bytes = sqlite3_column_int64(st, 8);
-	g->streams = sqlite3_column_int(st, 9);
-	g->repetitions = sqlite3_column_int(st, 10);
-	memcal_db_col_text(st, 11, g->criterion, sizeof(g->criterion));
-	memcal_db_col_text(st, 12, g->source, sizeof(g->source));
+	return memcal_db_insert_row(db, NULL, "guaranteed_bandwidth",
+				    &guaranteed_cols, g, NULL, "run_id", "I",
+				    run_id);
 }
 
 /**
@@ -128,16 +118,16 @@ static int load_all(memcal_db *db, int64_t run_id,
 		    struct memcal_guaranteed *g, size_t *n)
 {
 	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT " COLUMNS " FROM"
-			  " guaranteed_bandwidth WHERE run_id = ?", "I",
-			  run_id);
+	int rc = memcal_db_select(db, &st, &guaranteed_cols, "FROM"
+				  " guaranteed_bandwidth WHERE run_id = ?", "I",
+				  run_id);
 
 	*n = 0;
 	if (rc)
 		return rc;
 	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW)
 		if (*n < MEMCAL_DB_GUARANTEED_MAX)
-			decode_guaranteed(st, &g[(*n)++]);
+			memcal_db_decode(st, 0, &guaranteed_cols, &g[(*n)++]);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return rc;

@@ -4,10 +4,28 @@
  * a validation's real-time workloads (memcal_db_job_latency.h).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "db_internal.h"
 #include "memcal_db_job_latency.h"
+
+static const struct memcal_db_col job_latency_col[] = {
+	MEMCAL_DB_COL(struct memcal_job_latency, workload, 't'),
+	MEMCAL_DB_COL(struct memcal_job_latency, cpu, 'i'),
+	MEMCAL_DB_COL(struct memcal_job_latency, condition, 't'),
+	MEMCAL_DB_COL(struct memcal_job_latency, probe, 't'),
+	MEMCAL_DB_COL(struct memcal_job_latency, period_ns, 'I'),
+	MEMCAL_DB_COL(struct memcal_job_latency, deadline_ns, 'I'),
+	MEMCAL_DB_COL(struct memcal_job_latency, samples, 'I'),
+	MEMCAL_DB_COL(struct memcal_job_latency, p50_ns, 'I'),
+	MEMCAL_DB_COL(struct memcal_job_latency, p99_ns, 'I'),
+	MEMCAL_DB_COL(struct memcal_job_latency, max_ns, 'I'),
+	MEMCAL_DB_COL(struct memcal_job_latency, misses, 'I'),
+	MEMCAL_DB_COL(struct memcal_job_latency, overflow, 'I'),
+	MEMCAL_DB_COL_STR(struct memcal_job_latency, histogram, "histogram",
+			  "[]"),
+};
+static const struct memcal_db_cols job_latency_cols =
+	MEMCAL_DB_COLS(struct memcal_job_latency, job_latency_col);
 
 /**
  * memcal_db_job_latency_store() - one workload's distribution in one
@@ -16,35 +34,9 @@
 int memcal_db_job_latency_store(memcal_db *db, int64_t validation_id,
 			    const struct memcal_job_latency *l)
 {
-	return memcal_db_exec(db, "INSERT INTO job_latency (validation_id,"
-		       " workload, cpu, condition, probe, period_ns,"
-		       " deadline_ns, samples, p50_ns, p99_ns, max_ns, misses,"
-		       " overflow, histogram) VALUES"
-		       " (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", "ItittIIIIIIIIt",
-		       validation_id, l->workload, l->cpu, l->condition,
-		       l->probe, l->period_ns, l->deadline_ns, l->samples,
-		       l->p50_ns, l->p99_ns, l->max_ns, l->misses, l->overflow,
-		       l->histogram ? l->histogram : "[]");
-}
-
-/* decode_latency - a job_latency row; histogram malloc'd. */
-static void decode_latency(sqlite3_stmt *st, void *row)
-{
-	struct memcal_job_latency *l = row;
-
-	memcal_db_col_text(st, 0, l->workload, sizeof(l->workload));
-	l->cpu = sqlite3_column_int(st, 1);
-	memcal_db_col_text(st, 2, l->condition, sizeof(l->condition));
-	memcal_db_col_text(st, 3, l->probe, sizeof(l->probe));
-	l->period_ns = sqlite3_column_int64(st, 4);
-	l->deadline_ns = sqlite3_column_int64(st, 5);
-	l->samples = sqlite3_column_int64(st, 6);
-	l->p50_ns = sqlite3_column_int64(st, 7);
-	l->p99_ns = sqlite3_column_int64(st, 8);
-	l->max_ns = sqlite3_column_int64(st, 9);
-	l->misses = sqlite3_column_int64(st, 10);
-	l->overflow = sqlite3_column_int64(st, 11);
-	l->histogram = memcal_db_col_strdup(st, 12);
+	return memcal_db_insert_row(db, NULL, "job_latency", &job_latency_cols,
+				    l, NULL, "validation_id", "I",
+				    validation_id);
 }
 
 /* emit_latency - typed callback trampoline; frees the histogram after. */
@@ -67,20 +59,14 @@ int memcal_db_job_latency_list(memcal_db *db, int64_t validation_id,
 			   memcal_db_job_latency_fn fn, void *user)
 {
 	struct memcal_job_latency l;
-	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT workload, cpu, condition, probe,"
-			  " period_ns, deadline_ns, samples, p50_ns, p99_ns,"
-			  " max_ns, misses, overflow, histogram FROM"
-			  " job_latency WHERE validation_id = ? ORDER BY"
-			  " (SELECT MIN(id) FROM job_latency x WHERE"
-			  " x.validation_id = job_latency.validation_id AND"
-			  " x.workload = job_latency.workload),"
-			  " CASE condition WHEN 'solo' THEN 0 WHEN"
-			  " 'unregulated' THEN 1 WHEN 'static' THEN 2"
-			  " ELSE 3 END", "I",
-			  validation_id);
 
-	memset(&l, 0, sizeof(l));
-	return rc ? rc : memcal_db_walk(db, st, &l, decode_latency, emit_latency,
-				 (void *)fn, user);
+	return memcal_db_list(db, &job_latency_cols, "FROM job_latency"
+			      " WHERE validation_id = ? ORDER BY"
+			      " (SELECT MIN(id) FROM job_latency x WHERE"
+			      " x.validation_id = job_latency.validation_id AND"
+			      " x.workload = job_latency.workload),"
+			      " CASE condition WHEN 'solo' THEN 0 WHEN"
+			      " 'unregulated' THEN 1 WHEN 'static' THEN 2"
+			      " ELSE 3 END", validation_id, &l, emit_latency,
+			      (void *)fn, user);
 }

@@ -9,6 +9,23 @@
 
 #include "db_internal.h"
 
+static const struct memcal_db_col platform_col[] = {
+	MEMCAL_DB_COL(struct memcal_platform, id, 'k'),
+	MEMCAL_DB_COL(struct memcal_platform, fingerprint, 't'),
+	MEMCAL_DB_COL(struct memcal_platform, hostname, 't'),
+	MEMCAL_DB_COL(struct memcal_platform, arch, 't'),
+	MEMCAL_DB_COL(struct memcal_platform, cpu_model, 't'),
+	MEMCAL_DB_COL(struct memcal_platform, kernel, 't'),
+	MEMCAL_DB_COL(struct memcal_platform, packages, 'i'),
+	MEMCAL_DB_COL(struct memcal_platform, numa_nodes, 'i'),
+	MEMCAL_DB_COL(struct memcal_platform, cores, 'i'),
+	MEMCAL_DB_COL(struct memcal_platform, pus, 'i'),
+	MEMCAL_DB_COL_STR(struct memcal_platform, topology_json, "topology",
+			  "{}"),
+};
+static const struct memcal_db_cols platform_cols =
+	MEMCAL_DB_COLS(struct memcal_platform, platform_col);
+
 /**
  * memcal_db_platform_store() - insert or refresh a board; sets @p->id.
  * @db: database, inside a transaction.  @p: the board.
@@ -16,7 +33,6 @@
 int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 {
 	char now[32];
-	sqlite3_stmt *st;
 	int rc = memcal_db_require_txn(db, "storing a platform");
 
 	if (rc)
@@ -24,48 +40,15 @@ int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 	if (!p->fingerprint[0])
 		return memcal_db_fail(db, MEMCAL_EINVAL, "platform has no fingerprint");
 	memcal_db_timestamp(now);
-	rc = memcal_db_query(db, &st, "INSERT INTO platform (fingerprint, hostname,"
-		      " arch, cpu_model, kernel, packages, numa_nodes, cores,"
-		      " pus, topology, created_at, updated_at)"
-		      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-		      " ON CONFLICT (fingerprint) DO UPDATE SET"
-		      " hostname = excluded.hostname, kernel = excluded.kernel,"
-		      " topology = excluded.topology,"
-		      " updated_at = excluded.updated_at RETURNING id",
-		      "tttttiiiittt", p->fingerprint, p->hostname, p->arch,
-		      p->cpu_model, p->kernel, p->packages, p->numa_nodes,
-		      p->cores, p->pus,
-		      p->topology_json ? p->topology_json : "{}", now, now);
-	if (rc)
-		return rc;
-	rc = memcal_db_step(db, st);
-	if (rc == SQLITE_ROW) {
-		p->id = sqlite3_column_int64(st, 0);
-		rc = MEMCAL_OK;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? MEMCAL_ERROR : rc;
-}
-
-#define PLATFORM_COLUMNS "id, fingerprint, hostname, arch, cpu_model, kernel," \
-	" packages, numa_nodes, cores, pus, topology"
-
-/* decode_platform - a platform row; topology_json is malloc'd. */
-static void decode_platform(sqlite3_stmt *st, void *row)
-{
-	struct memcal_platform *p = row;
-
-	p->id = sqlite3_column_int64(st, 0);
-	memcal_db_col_text(st, 1, p->fingerprint, sizeof(p->fingerprint));
-	memcal_db_col_text(st, 2, p->hostname, sizeof(p->hostname));
-	memcal_db_col_text(st, 3, p->arch, sizeof(p->arch));
-	memcal_db_col_text(st, 4, p->cpu_model, sizeof(p->cpu_model));
-	memcal_db_col_text(st, 5, p->kernel, sizeof(p->kernel));
-	p->packages = sqlite3_column_int(st, 6);
-	p->numa_nodes = sqlite3_column_int(st, 7);
-	p->cores = sqlite3_column_int(st, 8);
-	p->pus = sqlite3_column_int(st, 9);
-	p->topology_json = memcal_db_col_strdup(st, 10);
+	/* A known board keeps its id: the upsert returns it. */
+	return memcal_db_insert_row(db, &p->id, "platform", &platform_cols, p,
+				    " ON CONFLICT (fingerprint) DO UPDATE SET"
+				    " hostname = excluded.hostname,"
+				    " kernel = excluded.kernel,"
+				    " topology = excluded.topology,"
+				    " updated_at = excluded.updated_at"
+				    " RETURNING id", "created_at, updated_at",
+				    "tt", now, now);
 }
 
 /**
@@ -76,12 +59,12 @@ int memcal_db_platform_get(memcal_db *db, int64_t id,
 			   struct memcal_platform *p)
 {
 	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT " PLATFORM_COLUMNS " FROM platform"
-			  " WHERE id = ?", "I", id);
+	int rc = memcal_db_select(db, &st, &platform_cols, "FROM platform"
+				  " WHERE id = ?", "I", id);
 
 	memset(p, 0, sizeof(*p));
-	return rc ? rc : memcal_db_fetch_one(db, st, p, decode_platform,
-				      "no platform %lld", (long long)id);
+	return rc ? rc : memcal_db_fetch_one(db, st, p, &platform_cols,
+					     "no platform %lld", (long long)id);
 }
 
 /* memcal_db_platform_free() - release what a load allocated. */
@@ -107,9 +90,9 @@ int memcal_db_platform_list(memcal_db *db, memcal_db_platform_fn fn,
 {
 	struct memcal_platform p;
 	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT " PLATFORM_COLUMNS " FROM platform"
-			  " ORDER BY id", "");
+	int rc = memcal_db_select(db, &st, &platform_cols, "FROM platform"
+				  " ORDER BY id", "");
 
-	return rc ? rc : memcal_db_walk(db, st, &p, decode_platform, emit_platform,
-				 (void *)fn, user);
+	return rc ? rc : memcal_db_walk(db, st, &p, &platform_cols,
+					emit_platform, (void *)fn, user);
 }

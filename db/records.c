@@ -15,8 +15,8 @@
  * Every record as (kind, rank, id, created_at, mix, name, parent_id,
  * detail, dependents); rank orders kinds created in the same second.
  */
-#define RECORDS_SQL \
-	"SELECT * FROM (" \
+#define RECORDS_FROM \
+	"FROM (" \
 	" SELECT 'config' AS kind, 0 AS rank, c.id AS id," \
 	"  c.created_at AS created_at, c.mix AS mix, '' AS name," \
 	"  0 AS parent_id, printf('period %d us, master cpu %d', c.period_us," \
@@ -37,21 +37,27 @@
 
 #define RECORDS_ORDER " ORDER BY created_at DESC, rank, id DESC"
 
-/* decode_record - one row of RECORDS_SQL. */
-static void decode_record(sqlite3_stmt *st, void *row)
-{
-	struct memcal_record *r = row;
+/* The columns of RECORDS_FROM a record holds (rank only orders them). */
+static const struct memcal_db_col record_col[] = {
+	MEMCAL_DB_COL(struct memcal_record, kind, 't'),
+	MEMCAL_DB_COL(struct memcal_record, id, 'I'),
+	MEMCAL_DB_COL(struct memcal_record, created_at, 't'),
+	MEMCAL_DB_COL(struct memcal_record, mix, 't'),
+	MEMCAL_DB_COL(struct memcal_record, name, 't'),
+	MEMCAL_DB_COL(struct memcal_record, parent_id, 'I'),
+	MEMCAL_DB_COL(struct memcal_record, detail, 't'),
+	MEMCAL_DB_COL(struct memcal_record, dependents, 'I'),
+};
+static const struct memcal_db_cols record_cols =
+	MEMCAL_DB_COLS(struct memcal_record, record_col);
 
-	memset(r, 0, sizeof(*r));
-	memcal_db_col_text(st, 0, r->kind, sizeof(r->kind));
-	r->id = sqlite3_column_int64(st, 2);
-	memcal_db_col_text(st, 3, r->created_at, sizeof(r->created_at));
-	memcal_db_col_text(st, 4, r->mix, sizeof(r->mix));
-	memcal_db_col_text(st, 5, r->name, sizeof(r->name));
-	r->parent_id = sqlite3_column_int64(st, 6);
-	memcal_db_col_text(st, 7, r->detail, sizeof(r->detail));
-	r->dependents = sqlite3_column_int64(st, 8);
-}
+static const struct memcal_db_col binary_col[] = {
+	MEMCAL_DB_COL_AS(struct memcal_binary, path, "binary_path", 't'),
+	MEMCAL_DB_COL_AS(struct memcal_binary, size, "binary_size", 'I'),
+	MEMCAL_DB_COL_AS(struct memcal_binary, hash, "binary_hash", 't'),
+};
+static const struct memcal_db_cols binary_cols =
+	MEMCAL_DB_COLS(struct memcal_binary, binary_col);
 
 /* emit_record - typed callback trampoline. */
 static int emit_record(const void *row, void *fn, void *user)
@@ -81,11 +87,12 @@ int memcal_db_record_list(memcal_db *db, const char *kind, const char *mix,
 	int rc = kind ? kind_ok(db, kind) : MEMCAL_OK;
 
 	if (!rc)
-		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE (?1 IS NULL OR"
-			      " kind = ?1) AND (?2 IS NULL OR mix = ?2)"
-			      RECORDS_ORDER, "tt", kind, mix);
-	return rc ? rc : memcal_db_walk(db, st, &r, decode_record, emit_record,
-				 (void *)fn, user);
+		rc = memcal_db_select(db, &st, &record_cols, RECORDS_FROM
+				      " WHERE (?1 IS NULL OR kind = ?1) AND"
+				      " (?2 IS NULL OR mix = ?2)" RECORDS_ORDER,
+				      "tt", kind, mix);
+	return rc ? rc : memcal_db_walk(db, st, &r, &record_cols, emit_record,
+					(void *)fn, user);
 }
 
 /**
@@ -99,11 +106,13 @@ int memcal_db_record_get(memcal_db *db, const char *kind, int64_t id,
 	int rc = kind_ok(db, kind);
 
 	if (!rc)
-		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE kind = ?1 AND"
-			      " id = ?2", "tI", kind, id);
-	return rc ? rc : memcal_db_fetch_one(db, st, r, decode_record, "no %s %lld:"
-				      " 'memtune list' shows what there is",
-				      kind, (long long)id);
+		rc = memcal_db_select(db, &st, &record_cols, RECORDS_FROM
+				      " WHERE kind = ?1 AND id = ?2", "tI", kind,
+				      id);
+	return rc ? rc : memcal_db_fetch_one(db, st, r, &record_cols,
+					     "no %s %lld: 'memtune list' shows"
+					     " what there is", kind,
+					     (long long)id);
 }
 
 /**
@@ -115,22 +124,22 @@ int memcal_db_record_dependents(memcal_db *db, const char *kind, int64_t id,
 				memcal_db_record_fn fn, void *user)
 {
 	struct memcal_record r;
-	sqlite3_stmt *st;
 	int rc = kind_ok(db, kind);
 
 	if (rc)
 		return rc;
 	if (!strcmp(kind, "config"))
-		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE kind = 'validation'"
-			      " AND parent_id = ?1" RECORDS_ORDER, "I", id);
+		rc = memcal_db_list(db, &record_cols, RECORDS_FROM " WHERE"
+				    " kind = 'validation' AND parent_id = ?1"
+				    RECORDS_ORDER, id, &r, emit_record,
+				    (void *)fn, user);
 	else if (!strcmp(kind, "profile"))
-		rc = memcal_db_query(db, &st, RECORDS_SQL " WHERE kind = 'config' AND"
-			      " id IN (SELECT config_id FROM config_profile"
-			      " WHERE profile_id = ?1)" RECORDS_ORDER, "I", id);
-	else
-		return MEMCAL_OK;
-	return rc ? rc : memcal_db_walk(db, st, &r, decode_record, emit_record,
-				 (void *)fn, user);
+		rc = memcal_db_list(db, &record_cols, RECORDS_FROM " WHERE"
+				    " kind = 'config' AND id IN (SELECT"
+				    " config_id FROM config_profile WHERE"
+				    " profile_id = ?1)" RECORDS_ORDER, id, &r,
+				    emit_record, (void *)fn, user);
+	return rc;
 }
 
 /**
@@ -250,16 +259,6 @@ int memcal_db_profile_binary_set(memcal_db *db, int64_t profile_id,
 		       b->path, b->size, b->hash, profile_id);
 }
 
-/* decode_binary - binary_path, binary_size, binary_hash. */
-static void decode_binary(sqlite3_stmt *st, void *row)
-{
-	struct memcal_binary *b = row;
-
-	memcal_db_col_text(st, 0, b->path, sizeof(b->path));
-	b->size = sqlite3_column_int64(st, 1);
-	memcal_db_col_text(st, 2, b->hash, sizeof(b->hash));
-}
-
 /**
  * memcal_db_profile_binary_get() - what profile @profile_id ran (@b->path
  * "" for a profile stored before binaries were recorded).
@@ -268,13 +267,13 @@ int memcal_db_profile_binary_get(memcal_db *db, int64_t profile_id,
 				 struct memcal_binary *b)
 {
 	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT binary_path, binary_size,"
-			  " binary_hash FROM workload_profile WHERE id = ?",
-			  "I", profile_id);
+	int rc = memcal_db_select(db, &st, &binary_cols, "FROM workload_profile"
+				  " WHERE id = ?", "I", profile_id);
 
 	memset(b, 0, sizeof(*b));
-	return rc ? rc : memcal_db_fetch_one(db, st, b, decode_binary, "no workload "
-				      "profile %lld", (long long)profile_id);
+	return rc ? rc : memcal_db_fetch_one(db, st, b, &binary_cols,
+					     "no workload profile %lld",
+					     (long long)profile_id);
 }
 
 /** memcal_db_config_key_set() - the inputs key of @config_id. */
@@ -296,6 +295,7 @@ int memcal_db_config_find_key(memcal_db *db, const char *key, int64_t *id)
 			  " inputs_key = ? AND inputs_key != '' ORDER BY id"
 			  " DESC LIMIT 1", "t", key);
 
-	return rc ? rc : memcal_db_fetch_one(db, st, id, memcal_db_decode_id, "no "
-				      "configuration with these inputs");
+	return rc ? rc : memcal_db_fetch_one(db, st, id, &memcal_db_id_cols,
+					     "no configuration with these"
+					     " inputs");
 }

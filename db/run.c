@@ -8,6 +8,19 @@
 
 #include "db_internal.h"
 
+static const struct memcal_db_col run_col[] = {
+	MEMCAL_DB_COL(struct memcal_run, id, 'k'),
+	MEMCAL_DB_COL(struct memcal_run, platform_id, 'I'),
+	MEMCAL_DB_COL(struct memcal_run, kind, 't'),
+	MEMCAL_DB_COL(struct memcal_run, tool_version, 't'),
+	MEMCAL_DB_COL_STR(struct memcal_run, params_json, "params", "{}"),
+	MEMCAL_DB_COL(struct memcal_run, started_at, 't'),
+	MEMCAL_DB_COL(struct memcal_run, finished_at, 't'),
+	MEMCAL_DB_COL_STR(struct memcal_run, notes, "notes", ""),
+};
+static const struct memcal_db_cols run_cols =
+	MEMCAL_DB_COLS(struct memcal_run, run_col);
+
 /**
  * memcal_db_run_store() - insert @run; sets @run->id.
  * @db: database, inside a transaction.
@@ -22,32 +35,8 @@ int memcal_db_run_store(memcal_db *db, struct memcal_run *run)
 	if (!run->tool_version[0])
 		strncpy(run->tool_version, MEMCAL_VERSION,
 			sizeof(run->tool_version) - 1);
-	return memcal_db_insert(db, &run->id, "INSERT INTO calibration_run"
-			 " (platform_id, kind, tool_version, params, started_at,"
-			 " finished_at, notes) VALUES (?,?,?,?,?,?,?)",
-			 "Itttttt", run->platform_id, run->kind,
-			 run->tool_version,
-			 run->params_json ? run->params_json : "{}",
-			 run->started_at, run->finished_at,
-			 run->notes ? run->notes : "");
-}
-
-#define RUN_COLUMNS "id, platform_id, kind, tool_version, params, " \
-	"started_at, finished_at, notes"
-
-/* decode_run - a calibration_run row; the strings are malloc'd. */
-static void decode_run(sqlite3_stmt *st, void *row)
-{
-	struct memcal_run *r = row;
-
-	r->id = sqlite3_column_int64(st, 0);
-	r->platform_id = sqlite3_column_int64(st, 1);
-	memcal_db_col_text(st, 2, r->kind, sizeof(r->kind));
-	memcal_db_col_text(st, 3, r->tool_version, sizeof(r->tool_version));
-	r->params_json = memcal_db_col_strdup(st, 4);
-	memcal_db_col_text(st, 5, r->started_at, sizeof(r->started_at));
-	memcal_db_col_text(st, 6, r->finished_at, sizeof(r->finished_at));
-	r->notes = memcal_db_col_strdup(st, 7);
+	return memcal_db_insert_row(db, &run->id, "calibration_run", &run_cols,
+				    run, NULL, NULL, "");
 }
 
 /**
@@ -57,14 +46,14 @@ static void decode_run(sqlite3_stmt *st, void *row)
 int memcal_db_run_get(memcal_db *db, int64_t id, struct memcal_run *run)
 {
 	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT " RUN_COLUMNS " FROM calibration_run"
-			  " WHERE id = ?", "I", id);
+	int rc = memcal_db_select(db, &st, &run_cols, "FROM calibration_run"
+				  " WHERE id = ?", "I", id);
 
 	memset(run, 0, sizeof(*run));
-	return rc ? rc : memcal_db_fetch_one(db, st, run, decode_run,
-				      "no calibration run %lld in %s: 'memcal "
-				      "show' lists the runs", (long long)id,
-				      db->path);
+	return rc ? rc : memcal_db_fetch_one(db, st, run, &run_cols,
+					     "no calibration run %lld in %s: "
+					     "'memcal show' lists the runs",
+					     (long long)id, db->path);
 }
 
 /**
@@ -86,12 +75,13 @@ int memcal_db_run_latest(memcal_db *db, const char *kind, int64_t *id)
 		rc = memcal_db_query(db, &st, "SELECT id FROM calibration_run WHERE"
 			      " ?1 IS NULL OR kind = ?1 ORDER BY id DESC"
 			      " LIMIT 1", "t", kind);
-	return rc ? rc : memcal_db_fetch_one(db, st, id, memcal_db_decode_id, "no %s%s"
-				      "calibration run in %s yet: run 'memcal "
-				      "%s' first", kind ? kind : "",
-				      kind ? " " : "", db->path,
-				      kind && !strcmp(kind, "overhead") ?
-				      "overhead" : "run");
+	return rc ? rc : memcal_db_fetch_one(db, st, id, &memcal_db_id_cols,
+					     "no %s%scalibration run in %s yet:"
+					     " run 'memcal %s' first",
+					     kind ? kind : "", kind ? " " : "",
+					     db->path,
+					     kind && !strcmp(kind, "overhead") ?
+					     "overhead" : "run");
 }
 
 /* memcal_db_run_free() - release what a load allocated. */
@@ -118,9 +108,9 @@ int memcal_db_run_list(memcal_db *db, memcal_db_run_fn fn, void *user)
 {
 	struct memcal_run r;
 	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT " RUN_COLUMNS " FROM calibration_run"
-			  " ORDER BY id DESC", "");
+	int rc = memcal_db_select(db, &st, &run_cols, "FROM calibration_run"
+				  " ORDER BY id DESC", "");
 
-	return rc ? rc : memcal_db_walk(db, st, &r, decode_run, emit_run, (void *)fn,
-				 user);
+	return rc ? rc : memcal_db_walk(db, st, &r, &run_cols, emit_run,
+					(void *)fn, user);
 }

@@ -6,6 +6,19 @@
 #include "db_internal.h"
 #include "memcal_db_selfcheck.h"
 
+static const struct memcal_db_col selfcheck_col[] = {
+	MEMCAL_DB_COL_AS(struct memcal_selfcheck, check, "check_name", 't'),
+	MEMCAL_DB_COL(struct memcal_selfcheck, cpu, 'i'),
+	MEMCAL_DB_COL(struct memcal_selfcheck, event, 't'),
+	MEMCAL_DB_COL(struct memcal_selfcheck, expected, 'd'),
+	MEMCAL_DB_COL(struct memcal_selfcheck, measured, 'd'),
+	MEMCAL_DB_COL(struct memcal_selfcheck, tolerance_pct, 'd'),
+	MEMCAL_DB_COL(struct memcal_selfcheck, verdict, 't'),
+	MEMCAL_DB_COL(struct memcal_selfcheck, message, 't'),
+};
+static const struct memcal_db_cols selfcheck_cols =
+	MEMCAL_DB_COLS(struct memcal_selfcheck, selfcheck_col);
+
 /**
  * memcal_db_selfcheck_store() - one self-check of run @run_id.  Inside a
  * transaction.
@@ -13,27 +26,8 @@
 int memcal_db_selfcheck_store(memcal_db *db, int64_t run_id,
 			      const struct memcal_selfcheck *c)
 {
-	return memcal_db_exec(db, "INSERT INTO pmu_selfcheck (run_id, check_name,"
-		       " cpu, event, expected, measured, tolerance_pct,"
-		       " verdict, message) VALUES (?,?,?,?,?,?,?,?,?)",
-		       "Ititdddtt", run_id, c->check, c->cpu, c->event,
-		       c->expected, c->measured, c->tolerance_pct, c->verdict,
-		       c->message);
-}
-
-/* decode_selfcheck - a pmu_selfcheck row into its struct. */
-static void decode_selfcheck(sqlite3_stmt *st, void *row)
-{
-	struct memcal_selfcheck *c = row;
-
-	memcal_db_col_text(st, 0, c->check, sizeof(c->check));
-	c->cpu = sqlite3_column_int(st, 1);
-	memcal_db_col_text(st, 2, c->event, sizeof(c->event));
-	c->expected = sqlite3_column_double(st, 3);
-	c->measured = sqlite3_column_double(st, 4);
-	c->tolerance_pct = sqlite3_column_double(st, 5);
-	memcal_db_col_text(st, 6, c->verdict, sizeof(c->verdict));
-	memcal_db_col_text(st, 7, c->message, sizeof(c->message));
+	return memcal_db_insert_row(db, NULL, "pmu_selfcheck", &selfcheck_cols,
+				    c, NULL, "run_id", "I", run_id);
 }
 
 /* emit_selfcheck - typed callback trampoline. */
@@ -50,12 +44,8 @@ int memcal_db_selfcheck_list(memcal_db *db, int64_t run_id,
 			     memcal_db_selfcheck_fn fn, void *user)
 {
 	struct memcal_selfcheck c;
-	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT check_name, cpu, event, expected,"
-			  " measured, tolerance_pct, verdict, message FROM"
-			  " pmu_selfcheck WHERE run_id = ? ORDER BY id", "I",
-			  run_id);
 
-	return rc ? rc : memcal_db_walk(db, st, &c, decode_selfcheck,
-				 emit_selfcheck, (void *)fn, user);
+	return memcal_db_list(db, &selfcheck_cols, "FROM pmu_selfcheck WHERE"
+			      " run_id = ? ORDER BY id", run_id, &c,
+			      emit_selfcheck, (void *)fn, user);
 }

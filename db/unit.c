@@ -8,6 +8,22 @@
 #include "db_internal.h"
 #include "memcal_db_unit.h"
 
+/*
+ * The content key is unique and an imported_at says the run was imported:
+ * a measured run stores NULL in both, which reads back as "".
+ */
+static const struct memcal_db_col unit_col[] = {
+	MEMCAL_DB_COL(struct memcal_unit, hostname, 't'),
+	MEMCAL_DB_COL(struct memcal_unit, machine_id, 't'),
+	MEMCAL_DB_COL(struct memcal_unit, serial, 't'),
+	MEMCAL_DB_COL(struct memcal_unit, kernel, 't'),
+	MEMCAL_DB_COL_OPT(struct memcal_unit, content_key, 't'),
+	MEMCAL_DB_COL_OPT(struct memcal_unit, imported_at, 't'),
+	MEMCAL_DB_COL(struct memcal_unit, imported_from, 't'),
+};
+static const struct memcal_db_cols unit_cols =
+	MEMCAL_DB_COLS(struct memcal_unit, unit_col);
+
 /**
  * memcal_db_unit_store() - record the unit of run @run_id.  Inside a
  * transaction.  A content key already stored fails (the run is there):
@@ -20,27 +36,8 @@ int memcal_db_unit_store(memcal_db *db, int64_t run_id,
 
 	if (rc)
 		return rc;
-	return memcal_db_exec(db, "INSERT INTO run_unit (run_id, hostname,"
-		       " machine_id, serial, kernel, content_key, imported_at,"
-		       " imported_from) VALUES (?,?,?,?,?,?,?,?)", "Ittttttt",
-		       run_id, u->hostname, u->machine_id, u->serial,
-		       u->kernel, u->content_key[0] ? u->content_key : NULL,
-		       u->imported_at[0] ? u->imported_at : NULL,
-		       u->imported_from);
-}
-
-/* decode_unit - a run_unit row (NULLs read as ""). */
-static void decode_unit(sqlite3_stmt *st, void *row)
-{
-	struct memcal_unit *u = row;
-
-	memcal_db_col_text(st, 0, u->hostname, sizeof(u->hostname));
-	memcal_db_col_text(st, 1, u->machine_id, sizeof(u->machine_id));
-	memcal_db_col_text(st, 2, u->serial, sizeof(u->serial));
-	memcal_db_col_text(st, 3, u->kernel, sizeof(u->kernel));
-	memcal_db_col_text(st, 4, u->content_key, sizeof(u->content_key));
-	memcal_db_col_text(st, 5, u->imported_at, sizeof(u->imported_at));
-	memcal_db_col_text(st, 6, u->imported_from, sizeof(u->imported_from));
+	return memcal_db_insert_row(db, NULL, "run_unit", &unit_cols, u, NULL,
+				    "run_id", "I", run_id);
 }
 
 /**
@@ -51,14 +48,13 @@ static void decode_unit(sqlite3_stmt *st, void *row)
 int memcal_db_unit_get(memcal_db *db, int64_t run_id, struct memcal_unit *u)
 {
 	sqlite3_stmt *st;
-	int rc = memcal_db_query(db, &st, "SELECT hostname, machine_id, serial,"
-			  " kernel, content_key, imported_at, imported_from"
-			  " FROM run_unit WHERE run_id = ?", "I", run_id);
+	int rc = memcal_db_select(db, &st, &unit_cols, "FROM run_unit WHERE"
+				  " run_id = ?", "I", run_id);
 
 	memset(u, 0, sizeof(*u));
-	return rc ? rc : memcal_db_fetch_one(db, st, u, decode_unit,
-				      "run %lld has no unit recorded",
-				      (long long)run_id);
+	return rc ? rc : memcal_db_fetch_one(db, st, u, &unit_cols,
+					     "run %lld has no unit recorded",
+					     (long long)run_id);
 }
 
 /**
@@ -72,8 +68,8 @@ int memcal_db_unit_by_key(memcal_db *db, const char *key, int64_t *run_id)
 			  " content_key = ?", "t", key);
 
 	return rc ? rc : memcal_db_fetch_one(db, st, run_id,
-				      memcal_db_decode_id,
-				      "no run with content key %s", key);
+					     &memcal_db_id_cols,
+					     "no run with content key %s", key);
 }
 
 /**
@@ -87,7 +83,7 @@ int memcal_db_platform_find(memcal_db *db, const char *fingerprint,
 	int rc = memcal_db_query(db, &st, "SELECT id FROM platform WHERE"
 			  " fingerprint = ?", "t", fingerprint);
 
-	return rc ? rc : memcal_db_fetch_one(db, st, id, memcal_db_decode_id,
-				      "no board with fingerprint %s",
-				      fingerprint);
+	return rc ? rc : memcal_db_fetch_one(db, st, id, &memcal_db_id_cols,
+					     "no board with fingerprint %s",
+					     fingerprint);
 }
