@@ -96,11 +96,25 @@ struct memcal_db_col {
 #define MEMCAL_DB_OPT	0x1
 #define MEMCAL_DB_IF	0x2
 
+/*
+ * 0, or a compile error when type code @code cannot describe a member of
+ * @size bytes (a float given 'd' would be written past its end).
+ */
+#define MEMCAL_DB_SIZE_CHECK(code, size)					\
+	(0 * sizeof(struct { int ok : (						\
+	  (code) == 'd' || (code) == 'n' ? (size) == sizeof(double) :	\
+	  (code) == 'b' || (code) == '?' ? (size) == sizeof(bool) :	\
+	  (code) == 's' || (code) == 'B' ? (size) == sizeof(void *) :	\
+	  (code) == 'I' || (code) == 'k' ? (size) == sizeof(int64_t) :	\
+	  (code) == 'i' ? (size) <= sizeof(int64_t) :			\
+	  (code) == 't' ? (size) > 0 : 0) ? 1 : -1; }))
+
 #define MEMCAL_DB_COL_FULL(stype, member, column, code, flags_, ref_, dflt_) \
 	{ .name = (column), .type = (code), .flags = (flags_),		\
 	  .off = offsetof(stype, member),				\
-	  .size = sizeof(((stype *)0)->member), .ref = (ref_),		\
-	  .dflt = (dflt_) }
+	  .size = sizeof(((stype *)0)->member) +			\
+		  MEMCAL_DB_SIZE_CHECK(code, sizeof(((stype *)0)->member)), \
+	  .ref = (ref_), .dflt = (dflt_) }
 
 /* A column named like its member; a column named otherwise. */
 #define MEMCAL_DB_COL(stype, member, code) \
