@@ -120,17 +120,15 @@ static size_t throttle_splits(struct split **out)
 	FILE *f = fopen(MR_TRACE "/trace", "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
-		long long sec, usec, used, budget, ts;
-		const char *p = strstr(line, "[001]"), *q;
+		long long used, budget;
+		struct mr_trace_rec r;
 
-		if (!p || sscanf(p + 5, "%*s %lld.%lld:", &sec, &usec) != 2)
+		if (!mr_trace_line(line, &r) || r.cpu != 1)
 			continue;
-		ts = sec * 1000000000LL + usec * 1000;
-		if (strstr(p, "irq_handler_entry:") && strstr(p, "name=arm-pmu"))
-			irq = ts;
-		q = strstr(p, "throttle: cpu=1 ");
-		if (!q || irq < 0 ||
-		    sscanf(q, "throttle: cpu=1 period=%*u class=read used=%lld budget=%lld",
+		if (!strncmp(r.event, "irq_handler_entry:", 18) && strstr(r.event, "name=arm-pmu"))
+			irq = r.ns;
+		if (irq < 0 ||
+		    sscanf(r.event, "throttle: cpu=1 period=%*u class=read used=%lld budget=%lld",
 			   &used, &budget) != 2)
 			continue;
 		if (n == cap) {
@@ -141,7 +139,7 @@ static size_t throttle_splits(struct split **out)
 			v = w;
 		}
 		v[n].over = (double)(used - budget);
-		v[n].resp = (double)(ts - irq);
+		v[n].resp = (double)(r.ns - irq);
 		n++;
 		irq = -1;
 	}

@@ -4,7 +4,9 @@
  * in checklib.h): check lines, sysfs access, workloads, trace parsing,
  * statistics.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "checklib.h"
 
 #include <dirent.h>
@@ -288,21 +290,42 @@ void mr_trace_off(const char *event)
 	trace_put("0\n", rel);
 }
 
+int mr_trace_line(const char *line, struct mr_trace_rec *r)
+{
+	const char *p = line[0] == '#' ? NULL : strchr(line, '[');
+	long long sec, usec;
+	char *end;
+	int n = 0;
+
+	if (!p)
+		return 0;
+	r->cpu = (int)strtol(p + 1, &end, 10);
+	if (end == p + 1 || *end != ']')
+		return 0;
+	/* the flags, then "SECONDS.MICROSECONDS: " */
+	if (sscanf(end + 1, " %*s %lld.%lld: %n", &sec, &usec, &n) != 2 || !n)
+		return 0;
+	r->ns = sec * 1000000000LL + usec * 1000LL;
+	r->event = end + 1 + n;
+	return 1;
+}
+
 /* for_each_event: call FN on the text after "EVENT: cpu=CPU " of every
  * matching line of the trace buffer */
 static void for_each_event(const char *event, int cpu,
 			   void (*fn)(const char *rest, void *arg), void *arg)
 {
 	char line[512], tag[64];
-	const char *p;
+	struct mr_trace_rec r;
+	size_t len;
 	FILE *f = fopen(MR_TRACE "/trace", "r");
 
 	if (!f)
 		return;
-	snprintf(tag, sizeof(tag), "%s: cpu=%d ", event, cpu);
+	len = (size_t)snprintf(tag, sizeof(tag), "%s: cpu=%d ", event, cpu);
 	while (fgets(line, sizeof(line), f))
-		if ((p = strstr(line, tag)))
-			fn(p + strlen(tag), arg);
+		if (mr_trace_line(line, &r) && !strncmp(r.event, tag, len))
+			fn(r.event + len, arg);
 	fclose(f);
 }
 

@@ -12,7 +12,8 @@
  *                            mr_tasks(), mr_task_pid(), mr_stat_field(),
  *                            mr_throttle_prio()
  *   the module, CPUs         mr_insmod(), mr_rmmod(), mr_set_online()
- *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods()
+ *   tracepoints              mr_trace_on(), mr_trace_off(), mr_trace_periods(),
+ *                            mr_trace_line()
  *   hrtimers                 mr_timers()
  *   statistics               mr_median(), mr_quantile(), mr_per(), mr_round()
  *   page-fault workloads     mr_pf(), mr_per_period(), mr_pick_period()
@@ -92,6 +93,18 @@ struct mr_period {
 				 * published none for it (tick skipped) */
 };
 
+/*
+ * One line of the trace buffer ("  comm-pid  [001] d.h1.  12.345678: event:
+ * args"): the CPU, the time stamp and the event's text.
+ */
+struct mr_trace_rec {
+	int cpu;		/* the CPU in brackets */
+	long long ns;		/* the time stamp (microseconds), in ns */
+	const char *event;	/* "event: args" (points into the line) */
+};
+
+/* mr_trace_line: split LINE into *R; 0 for a comment or a malformed line */
+int mr_trace_line(const char *line, struct mr_trace_rec *r);
 /* mr_trace_on: clear the trace buffer and record memreg:EVENT */
 void mr_trace_on(const char *event);
 /* mr_trace_off: stop recording memreg:EVENT */

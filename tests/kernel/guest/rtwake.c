@@ -171,37 +171,35 @@ static void trace_read(int cpu, int me)
 	snprintf(path, sizeof(path), TR "/per_cpu/cpu%d/trace", cpu);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
-		long s, us;
-		char *p = strchr(line, ']'), *e;
+		struct mr_trace_rec r;
+		const char *e;
 		long long t;
 
-		if (line[0] == '#' || !p)
+		if (!mr_trace_line(line, &r))
 			continue;
-		p = strchr(p + 2, ' ');	/* past the flags */
-		if (!p || sscanf(p, " %ld.%ld:", &s, &us) != 2)
-			continue;
-		t = s * 1000000000LL + us * 1000LL;
-		if ((e = strstr(p, " sched_wakeup: "))) {
+		t = r.ns;
+		e = r.event;
+		if (!strncmp(e, "sched_wakeup: ", 14)) {
 			ev_add(t, 'w', NULL, 0);
-		} else if ((e = strstr(p, " sched_switch: "))) {
-			char *n = strstr(e, "next_comm=");
-			char *q = strstr(e, "next_pid=");
-			char *st = strstr(e, "prev_state=");
+		} else if (!strncmp(e, "sched_switch: ", 14)) {
+			const char *n = strstr(e, "next_comm=");
+			const char *q = strstr(e, "next_pid=");
+			const char *st = strstr(e, "prev_state=");
 
 			if (!n || !q || !st || sscanf(n, "next_comm=%23s", name) != 1)
 				continue;
 			ev_add(t, atoi(q + 9) == me ? 's' : 'S', name, st[11] != 'R');
-		} else if ((e = strstr(p, " cpu_idle: state="))) {
-			ev_add(t, strtoul(e + 17, NULL, 10) == 4294967295UL ? 'x' : 'i', NULL, 0);
-		} else if ((e = strstr(p, " hrtimer_expire_entry: "))) {
+		} else if (!strncmp(e, "cpu_idle: state=", 16)) {
+			ev_add(t, strtoul(e + 16, NULL, 10) == 4294967295UL ? 'x' : 'i', NULL, 0);
+		} else if (!strncmp(e, "hrtimer_expire_entry: ", 22)) {
 			char fn[24] = "";
-			char *q = strstr(e, "function=");
+			const char *q = strstr(e, "function=");
 
 			if (q)
 				sscanf(q, "function=%23s", fn);
 			ev_add(t, strcmp(fn, "hrtimer_wakeup") ? 'H' : 'h', fn, 0);
-		} else if (strstr(p, " throttle: ") || strstr(p, " period: ")) {
-			ev_add(t, 'p', strstr(p, " throttle: ") ? "throttle" : "period", 0);
+		} else if (!strncmp(e, "throttle: ", 10) || !strncmp(e, "period: ", 8)) {
+			ev_add(t, 'p', e[0] == 't' ? "throttle" : "period", 0);
 		}
 	}
 	if (f)
