@@ -18,11 +18,13 @@
  *                        each CPU throttled in >= 0.5 of its periods and
  *                        granted spare budget (read_shared > 0) on each
  *   smp4-hotplug-share   CPU 1 offline for 1.5 s while the others hog:
- *                        CPUs 0, 2 and 3 keep their periods (>= 0.8 of
- *                        the wall periods) and are still granted spare
- *                        budget; back online, CPU 1's periods advance
+ *                        CPUs 0, 2 and 3 keep their period timers running
+ *                        (periods + overruns >= 0.8 of the wall periods)
+ *                        and are still granted spare budget; back online,
+ *                        CPU 1's periods advance
  *   smp4-master-offline  master CPU 3 offline for 1 s: the others keep
- *                        regulating, the ticks it missed are counted in
+ *                        regulating (periods + overruns >= 0.8 of the
+ *                        wall periods), the ticks it missed are counted in
  *                        master_skipped and named in error; back online,
  *                        it ticks again on its shifted period timer
  *   smp4-unload          rmmod works, /sys/kernel/memreg is gone, no
@@ -33,7 +35,8 @@
  * Bounds allow for TCG on a loaded 2-core host: four vCPUs share two host
  * cores, so a vCPU is descheduled for tens of ms at times; 50 ms periods
  * keep that within one period, and periods a stall skips count as
- * overruns, which the accounting checks include.
+ * overruns, which every check of a CPU's periods includes (a loop run at
+ * host load 4 saw two vCPUs run their timers in 39 of 54 wall periods).
  * Exit status: 0 when every check passed, 1 otherwise, 2 on bad usage.
  * Linked statically, with checklib, for the initramfs.
  */
@@ -230,19 +233,20 @@ static void check_hotplug(void)
 	w = wall(&x.a, &x.b);
 	for (int i = 0; i < NCPU; i++) {
 		long long p = x.b.periods[i] - x.a.periods[i];
+		long long o = x.b.overruns[i] - x.a.overruns[i];
 		long long s = x.b.shared[i] - x.a.shared[i];
 
 		if (i == 1)
 			continue;
-		ok &= p >= 0.8 * w && s > 0;
+		ok &= p + o >= 0.8 * w && s > 0;
 		k += (size_t)snprintf(d + k, sizeof(d) - k, " cpu%d: periods=%lld "
-				      "shared=%lld;", i, p, s);
+				      "overruns=%lld shared=%lld;", i, p, o, s);
 	}
 	back = x.c.periods[1] - x.b.periods[1];
 	result("smp4-hotplug-share", !x.off && !x.on && ok && back > 0,
-	       "cpu1 offline (rc=%d) for %.1f wall periods:%s (periods >= 0.8 x "
-	       "wall, shared > 0); online (rc=%d): cpu1 periods +%lld (> 0)",
-	       x.off, w, d, x.on, back);
+	       "cpu1 offline (rc=%d) for %.1f wall periods:%s (periods + "
+	       "overruns >= 0.8 x wall, shared > 0); online (rc=%d): cpu1 "
+	       "periods +%lld (> 0)", x.off, w, d, x.on, back);
 }
 
 /*
@@ -265,10 +269,11 @@ static void check_master_offline(void)
 	w = wall(&x.a, &x.b);
 	for (int i = 0; i < 3; i++) {
 		long long p = x.b.periods[i] - x.a.periods[i];
+		long long o = x.b.overruns[i] - x.a.overruns[i];
 
-		ok &= p >= 0.8 * w;
-		k += (size_t)snprintf(d + k, sizeof(d) - k, " cpu%d periods=%lld;",
-				      i, p);
+		ok &= p + o >= 0.8 * w;
+		k += (size_t)snprintf(d + k, sizeof(d) - k, " cpu%d periods=%lld "
+				      "overruns=%lld;", i, p, o);
 	}
 	result("smp4-master-offline",
 	       !x.off && !x.on && ok && x.b.ticks == x.a.ticks &&
