@@ -10,40 +10,36 @@
 
 #include "guest/checklib.h"
 
+/* Lines of each kind the checkers read, and how they split. */
+static const struct {
+	const char *line;
+	int cpu;
+	long long ns;
+	const char *event;
+} good[] = {
+	{ "          <idle>-0       [001] d.h1.   123.456789: "
+	  "irq_handler_entry: irq=11 name=arm-pmu\n", 1, 123456789000LL,
+	  "irq_handler_entry: irq=11 name=arm-pmu\n" },
+	/* a task name with '/' and ':', a three-digit CPU */
+	{ " kworker/u4:1-37      [012] dN.2.  4567.000001: "
+	  "sched_switch: prev_comm=kworker/u4:1 prev_pid=37\n", 12, 4567000001000LL,
+	  "sched_switch: prev_comm=kworker/u4:1 prev_pid=37\n" },
+	/* memreg's own event, no newline */
+	{ "    spin-88   [000] d.h..  10.000100: throttle: cpu=0 period=7 "
+	  "class=read used=120 budget=100", 0, 10000100000LL,
+	  "throttle: cpu=0 period=7 class=read used=120 budget=100" },
+};
+
 Test(trace_line, splits_cpu_time_and_event)
 {
-	struct mr_trace_rec r;
-	const char *l = "          <idle>-0       [001] d.h1.   123.456789: "
-			"irq_handler_entry: irq=11 name=arm-pmu\n";
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct mr_trace_rec r;
 
-	cr_assert_eq(mr_trace_line(l, &r), 1);
-	cr_expect_eq(r.cpu, 1);
-	cr_expect_eq(r.ns, 123456789000LL);
-	cr_expect_str_eq(r.event, "irq_handler_entry: irq=11 name=arm-pmu\n");
-}
-
-Test(trace_line, task_names_and_wide_cpus)
-{
-	struct mr_trace_rec r;
-	const char *l = " kworker/u4:1-37      [012] dN.2.  4567.000001: "
-			"sched_switch: prev_comm=kworker/u4:1 prev_pid=37\n";
-
-	cr_assert_eq(mr_trace_line(l, &r), 1);
-	cr_expect_eq(r.cpu, 12);
-	cr_expect_eq(r.ns, 4567000001000LL);
-	cr_expect_eq(strncmp(r.event, "sched_switch: prev_comm=", 24), 0);
-}
-
-Test(trace_line, memreg_event_text_starts_at_its_name)
-{
-	struct mr_trace_rec r;
-	const char *l = "    spin-88   [000] d.h..  10.000100: throttle: cpu=0 "
-			"period=7 class=read used=120 budget=100";
-
-	cr_assert_eq(mr_trace_line(l, &r), 1);
-	cr_expect_eq(r.cpu, 0);
-	cr_expect_eq(r.ns, 10000100000LL);
-	cr_expect_str_eq(r.event, "throttle: cpu=0 period=7 class=read used=120 budget=100");
+		cr_assert_eq(mr_trace_line(good[i].line, &r), 1, "line %zu", i);
+		cr_expect_eq(r.cpu, good[i].cpu, "line %zu: cpu %d", i, r.cpu);
+		cr_expect_eq(r.ns, good[i].ns, "line %zu: %lld ns", i, r.ns);
+		cr_expect_str_eq(r.event, good[i].event, "line %zu", i);
+	}
 }
 
 Test(trace_line, refuses_comments_and_malformed_lines)
