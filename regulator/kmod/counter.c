@@ -172,6 +172,12 @@ static void mrk_overflow(struct perf_event *ev, unsigned int cls)
 	struct mrk_cpu *c = ev->overflow_handler_context;
 
 	atomic64_inc(&c->overflows);
+	/*
+	 * Counted here, at the overflow that throttles: perf's tick may lift
+	 * the throttle before the period timer could see it.
+	 */
+	if (unlikely(mrk_counter_throttled(ev)))
+		atomic64_inc(&c->perf_throttled);
 	if (!READ_ONCE(c->started))
 		return;		/* not regulating yet, or stopping */
 	atomic_or(1U << cls, &c->ovf_pending);

@@ -139,18 +139,20 @@ void mrk_master_report_queue(void)
 
 /*
  * Report work (process context): put into the last error that perf
- * throttled a counter (a period timer saw it and noted the CPU) and that
+ * throttled a counter (a period timer saw a new throttle and noted the
+ * CPU) and that
  * master ticks were skipped since the last report.
  */
 static void mrk_master_report(struct work_struct *work)
 {
 	int cpu = atomic_xchg(&mrk_perf_throttled_cpu, 0) - 1;
+	struct mrk_cpu *c = cpu >= 0 ? per_cpu_ptr(&mrk_cpus, cpu) : NULL;
 
-	if (cpu >= 0)
-		mrk_set_error("cpu %d: perf throttled its counter in %llu periods, "
+	if (c)
+		mrk_set_error("cpu %d: perf throttled its counter %lld times, "
 			      "budgets unenforced meanwhile: raise kernel."
 			      "perf_event_max_sample_rate or lower slack_div", cpu,
-			      READ_ONCE(per_cpu_ptr(&mrk_cpus, cpu)->perf_throttled));
+			      (long long)atomic64_read(&c->perf_throttled));
 	if (atomic_xchg(&mrk_master_skips, 0))
 		mrk_set_error("master cpu %u: %llu period ticks skipped since the "
 			      "last commit (its timer fired whole periods late, or "

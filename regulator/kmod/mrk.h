@@ -161,8 +161,11 @@ struct mrk_cfg {
  *                context (or in NMI)
  * @thread:       the SCHED_FIFO smpboot throttle thread of @cpu
  * @errors:       core entry points that returned an error (owner)
- * @perf_throttled: periods that ended with perf throttling a counter of
- *                this CPU, i.e. overflows not delivered (owner's timer)
+ * @perf_throttled: times perf throttled a counter of this CPU: its
+ *                overflows went undelivered until perf's next tick
+ *                (overflow handler, possibly in NMI)
+ * @perf_throttled_seen: @perf_throttled at the last period end, so that
+ *                the timer reports new throttles once (owner's timer)
  * @stale:        the current period's budget is the guarantee because the
  *                master published none for it (owner's timer; traced)
  * @hp_work:      deferred hotplug work (hotplug.c)
@@ -212,7 +215,8 @@ struct mrk_cpu {
 	u64			core_outside_irq;
 	struct task_struct	*thread;
 	u64			errors;
-	u64			perf_throttled;
+	atomic64_t		perf_throttled;
+	u64			perf_throttled_seen;
 	int			stale;
 	struct work_struct	hp_work;
 	int			failed;
@@ -304,9 +308,10 @@ u64 mrk_counter_halt(struct mrk_cpu *c, unsigned int cls);
 /*
  * Has perf throttled @ev (too many overflow interrupts in one tick,
  * kernel.perf_event_max_sample_rate)?  Until perf's next tick lifts it the
- * counter still counts but calls no overflow handler, so budgets are not
- * enforced.  perf marks it by setting hw.interrupts to its MAX_INTERRUPTS,
- * ~0, which is not exported.  On @ev's CPU with interrupts off.
+ * counter calls no overflow handler, so budgets are not enforced.  perf
+ * marks it by setting hw.interrupts to its MAX_INTERRUPTS, ~0, which is
+ * not exported, before it calls the handler of the overflow that
+ * throttles.  On @ev's CPU with interrupts off.
  */
 static inline bool mrk_counter_throttled(struct perf_event *ev)
 {

@@ -161,7 +161,8 @@ int mrk_switch(const struct mrk_cfg *cfg)
 			mrk_core_set_online(cpu, false);
 		/* the glue's statistics, like the core's */
 		c->errors = 0;
-		c->perf_throttled = 0;
+		atomic64_set(&c->perf_throttled, 0);
+		c->perf_throttled_seen = 0;
 		c->lost = 0;
 		atomic64_set(&c->overflows, 0);
 	}

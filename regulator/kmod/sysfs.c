@@ -167,7 +167,7 @@ static u64 mrk_stat(unsigned int id, unsigned int cpu)
 	case 13: return READ_ONCE(c->running);
 	case 14: return READ_ONCE(c->errors);
 	case 15: return READ_ONCE(c->throttled);
-	case 16: return READ_ONCE(c->perf_throttled);
+	case 16: return atomic64_read(&c->perf_throttled);
 	case 17: return atomic64_read(&c->overflows);
 	case 18: return READ_ONCE(c->core_nested);
 	case 19: return READ_ONCE(c->core_outside_irq);

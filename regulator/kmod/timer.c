@@ -47,9 +47,15 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	struct memreg_arm arm;
 	struct mrk_cpu *me;
 	unsigned int cls;
-	u64 now, period;
+	u64 now, period, throttles;
 	int ret;
 
+	throttles = atomic64_read(&c->perf_throttled);
+	if (throttles != c->perf_throttled_seen) {
+		c->perf_throttled_seen = throttles;
+		atomic_set(&mrk_perf_throttled_cpu, c->cpu + 1);
+		mrk_master_report_queue();
+	}
 	now = ktime_to_ns(hrtimer_cb_get_time(t));
 	period = div64_u64(now > c->offset_ns ? now - c->offset_ns : 0,
 			   c->period_ns);
@@ -58,11 +64,6 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 
 		if (!c->event[cls])
 			continue;
-		if (mrk_counter_throttled(c->event[cls])) {
-			c->perf_throttled++;
-			atomic_set(&mrk_perf_throttled_cpu, c->cpu + 1);
-			mrk_master_report_queue();
-		}
 		v = mrk_counter_halt(c, cls);
 		consumed[cls] = v - c->period_start[cls];
 		c->period_start[cls] = v;

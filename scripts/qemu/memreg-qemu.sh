@@ -53,6 +53,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 group=${1:-}
+# kbuild runs in the module's own directory: the paths it is given must
+# not be relative to here
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+[ -z "$gbin" ] || gbin=$(cd "$gbin" && pwd) || exit 1
 qemu_tag="memreg-qemu"
 . "$here/lib.sh"
 
@@ -73,7 +78,6 @@ case $gopts in *" nohz1 "*) nohz="nohz_full=1" ;; esac
 [ -n "$tmo" ] || tmo=$((gtmo - 30))
 qemu_x86_kernel "$flavor"
 
-mkdir -p "$build"
 # Build phase under a lock: CTest may run two groups at once.
 exec 9> "$build/.lock-$flavor"
 flock 9
@@ -101,8 +105,9 @@ qemu_initramfs "$root" /bin/busybox
 cp "$qemu_guest_dir/init.sh" "$root/init"
 chmod 755 "$root/init"
 # without debug info the module is ~10x smaller: insmod in the slow guest is faster
-strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko"
-cp "$decoy" "$root/"
+strip --strip-debug -o "$root/memreg.ko" "$ko" 2>/dev/null || cp "$ko" "$root/memreg.ko" \
+	|| die "no module at $ko (kbuild log: $kout.buildlog)"
+cp "$decoy" "$root/" || die "no module at $decoy (kbuild log: $kout.buildlog)"
 qemu_guest_copy "$gbin" "$root"
 initrd=$build/initrd-$flavor-$group.gz
 qemu_pack "$root" "$initrd"
