@@ -36,17 +36,9 @@ static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 	struct apply_args *a = user;
 
 	switch (key) {
-	case 'c':
-		return tune_parse_id(ctx, arg, &a->id);
-	case 'F':
-		a->file = arg;
-		return 0;
 	case 'm':
-		a->reg.module = arg;
-		return 0;
 	case 's':
-		a->reg.sysfs = arg;
-		return 0;
+		return tune_reg_option(key, arg, &a->reg);
 	case 'B':
 		a->force_board = true;
 		return 0;
@@ -54,7 +46,7 @@ static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 		a->force = true;
 		return 0;
 	}
-	return CLI_EXIT_USAGE;
+	return tune_config_option(ctx, key, arg, &a->id, &a->file);
 }
 
 /**
@@ -65,14 +57,12 @@ static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
-		  "newest)" },
-		{ "file", 0, "JSON", 'F', "apply a JSON export instead (no "
-		  "database needed)" },
+		TUNE_OPT_CONFIG,
+		TUNE_OPT_FILE("apply a JSON export instead (no database "
+			      "needed)"),
 		{ "module", 0, "PATH", 'm', "memreg.ko to load (default: under "
 		  "/lib/modules/$(uname -r))" },
-		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
-		  "(/sys/kernel/memreg)" },
+		TUNE_OPT_SYSFS,
 		{ "force-board", 0, NULL, 'B', "apply even if the configuration "
 		  "was tuned on another board (skips check too)" },
 		{ "force", 0, NULL, 'f', "apply even if 'memtune check' fails "

@@ -31,11 +31,6 @@ static int check_option(struct cli_ctx *ctx, int key, const char *arg,
 	char *end;
 
 	switch (key) {
-	case 'c':
-		return tune_parse_id(ctx, arg, &a->id);
-	case 'F':
-		a->file = arg;
-		return 0;
 	case 't':
 		a->o.tolerance_pct = strtod(arg, &end);
 		if (end == arg || *end || !(a->o.tolerance_pct > 0) ||
@@ -50,7 +45,7 @@ static int check_option(struct cli_ctx *ctx, int key, const char *arg,
 		a->o.no_bandwidth = true;
 		return 0;
 	}
-	return CLI_EXIT_USAGE;
+	return tune_config_option(ctx, key, arg, &a->id, &a->file);
 }
 
 /* print - the text form: one line per item, then the result. */
@@ -121,10 +116,9 @@ int tune_check_gate(struct cli_ctx *ctx, const struct tune_config *c,
 int tune_cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
-		  "newest)" },
-		{ "file", 0, "JSON", 'F', "check a JSON export instead (no "
-		  "database needed)" },
+		TUNE_OPT_CONFIG,
+		TUNE_OPT_FILE("check a JSON export instead (no database "
+			      "needed)"),
 		{ "tolerance", 0, "PCT", 't', "how far the measured read "
 		  "bandwidth may be from the calibration's, in per cent "
 		  "(default 10)" },

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "memtune_cmds.h"
 
 /**
@@ -88,6 +89,40 @@ int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id)
 		return cli_error(ctx, CLI_EXIT_USAGE, "--config %s: %s", arg,
 				 why);
 	*id = (int64_t)v;
+	return 0;
+}
+
+/**
+ * tune_config_option() - the options naming the configuration a command
+ * reads: --config ID ('c') into @id and --file JSON ('F') into @file
+ * (NULL: the command takes no --file).  The last case of an option
+ * callback, so any other key is a usage error.
+ * Return: 0 or a CLI exit code (error reported).
+ */
+int tune_config_option(struct cli_ctx *ctx, int key, const char *arg,
+		       int64_t *id, const char **file)
+{
+	if (key == 'c')
+		return tune_parse_id(ctx, arg, id);
+	if (key != 'F' || !file)
+		return CLI_EXIT_USAGE;
+	*file = arg;
+	return 0;
+}
+
+/**
+ * tune_reg_option() - where memreg is: --module PATH ('m') and --sysfs
+ * DIR ('s') into @reg, for apply and validate.
+ * Return: 0, or CLI_EXIT_USAGE for any other key.
+ */
+int tune_reg_option(int key, const char *arg, struct tune_reg *reg)
+{
+	if (key == 'm')
+		reg->module = arg;
+	else if (key == 's')
+		reg->sysfs = arg;
+	else
+		return CLI_EXIT_USAGE;
 	return 0;
 }
 

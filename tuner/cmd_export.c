@@ -49,11 +49,6 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 	case 'f':
 		a->format = arg;
 		return 0;
-	case 'c':
-		return tune_parse_id(ctx, arg, &a->id);
-	case 'F':
-		a->file = arg;
-		return 0;
 	case 'o':
 		a->out = arg;
 		return 0;
@@ -85,7 +80,7 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 		a->b.memtune = arg;
 		return 0;
 	}
-	return CLI_EXIT_USAGE;
+	return tune_config_option(ctx, key, arg, &a->id, &a->file);
 }
 
 /*
@@ -236,10 +231,9 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 	static const struct cli_option opts[] = {
 		{ "format", 'f', "FMT", 'f', "json, modprobe, modules-load, "
 		  "systemd, resctrl, pqos or bundle (--out DIR or FILE.tar)" },
-		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
-		  "newest)" },
-		{ "file", 0, "JSON", 'F', "read the configuration from a JSON "
-		  "export instead of the database" },
+		TUNE_OPT_CONFIG,
+		TUNE_OPT_FILE("read the configuration from a JSON export "
+			      "instead of the database"),
 		{ "out", 'o', "FILE", 'o', "write here instead of stdout (- "
 		  "for stdout; see memtune(1) for devices, FIFOs, links)" },
 		{ "resctrl-root", 0, "DIR", 'R', "resctrl mount to read MBA "

@@ -129,18 +129,13 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 	struct validate_opts *o = user;
 
 	switch (key) {
-	case 'c':
-		return tune_parse_id(ctx, arg, &o->id);
 	case 'r':
 	case 't':
 		return tune_parse_runs(ctx, key, arg, 50, &o->runs,
 				       &o->timeout_s);
 	case 'm':
-		o->reg.module = arg;
-		return 0;
 	case 's':
-		o->reg.sysfs = arg;
-		return 0;
+		return tune_reg_option(key, arg, &o->reg);
 	case 'k':
 		o->keep = true;
 		return 0;
@@ -148,7 +143,7 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 		o->no_static = true;
 		return 0;
 	}
-	return CLI_EXIT_USAGE;
+	return tune_config_option(ctx, key, arg, &o->id, NULL);
 }
 
 /* cpus_of - each workload's core in @c, into @cpus. */
@@ -189,16 +184,14 @@ static void latency_notes(struct cli_ctx *ctx, const struct vlat *lat,
 int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "config", 'c', "ID", 'c', "tuned configuration (default: the "
-		  "newest)" },
+		TUNE_OPT_CONFIG,
 		{ "runs", 'r', "N", 'r', "co-scheduled runs per mode, median "
 		  "kept (1)" },
 		{ "timeout", 0, "S", 't', "kill a co-scheduled run after S "
 		  "seconds (600)" },
 		{ "module", 0, "PATH", 'm', "memreg.ko to load if memreg is not "
 		  "loaded" },
-		{ "sysfs", 0, "DIR", 's', "memreg's sysfs root "
-		  "(/sys/kernel/memreg)" },
+		TUNE_OPT_SYSFS,
 		{ "keep", 0, NULL, 'k', "leave memreg loaded afterwards" },
 		{ "no-static", 0, NULL, 'S', "leave out the static-budget run "
 		  "(MemGuard-style, ceiling = guarantee)" },
