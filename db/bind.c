@@ -287,22 +287,33 @@ int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row,
 	return rc == SQLITE_DONE ? MEMCAL_OK : rc;
 }
 
-/* memcal_db_fetch_one - see db_internal.h. */
-int memcal_db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
-			const struct memcal_db_cols *t, const char *fmt, ...)
+/* memcal_db_vfetch_one - see db_internal.h. */
+int memcal_db_vfetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
+			 const struct memcal_db_cols *t, const char *fmt,
+			 va_list ap)
 {
 	int rc = memcal_db_step(db, st);
-	va_list ap;
 
 	if (rc == SQLITE_ROW) {
 		memcal_db_decode(st, 0, t, row);
 		rc = MEMCAL_OK;
 	} else if (rc == SQLITE_DONE) {
-		va_start(ap, fmt);
 		vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
-		va_end(ap);
 		rc = MEMCAL_ENOTFOUND;
 	}
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* memcal_db_fetch_one - see db_internal.h. */
+int memcal_db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
+			const struct memcal_db_cols *t, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = memcal_db_vfetch_one(db, st, row, t, fmt, ap);
+	va_end(ap);
 	return rc;
 }

@@ -368,3 +368,22 @@ int memcal_db_list(memcal_db *db, const struct memcal_db_cols *t,
 
 	return rc ? rc : memcal_db_walk(db, st, row, t, emit, fn, user);
 }
+
+/* memcal_db_get() - see db_internal.h. */
+int memcal_db_get(memcal_db *db, const struct memcal_db_cols *t,
+		  const char *rest, int64_t key, void *row, const char *fmt,
+		  ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc;
+
+	memset(row, 0, t->size);
+	rc = memcal_db_select(db, &st, t, rest, "I", key);
+	if (rc)
+		return rc;
+	va_start(ap, fmt);
+	rc = memcal_db_vfetch_one(db, st, row, t, fmt, ap);
+	va_end(ap);
+	return rc;
+}

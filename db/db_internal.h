@@ -187,10 +187,22 @@ int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row,
 int memcal_db_fetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
 			const struct memcal_db_cols *t, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+int memcal_db_vfetch_one(memcal_db *db, sqlite3_stmt *st, void *row,
+			 const struct memcal_db_cols *t, const char *fmt,
+			 va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* memcal_db_list() - memcal_db_select() with one int64_t, then a walk. */
 int memcal_db_list(memcal_db *db, const struct memcal_db_cols *t,
 		   const char *rest, int64_t key, void *row, db_emit_fn emit,
 		   void *fn, void *user);
+
+/*
+ * memcal_db_get() - @row zeroed, then memcal_db_select() with one int64_t
+ * and memcal_db_fetch_one(): the one row a key names, or ENOTFOUND with
+ * the message @fmt.
+ */
+int memcal_db_get(memcal_db *db, const struct memcal_db_cols *t,
+		  const char *rest, int64_t key, void *row, const char *fmt,
+		  ...) __attribute__((format(printf, 6, 7)));
 
 #endif /* MEMCAL_DB_INTERNAL_H */

@@ -197,14 +197,9 @@ int memcal_db_pmu_status_store(memcal_db *db, int64_t run_id,
 int memcal_db_pmu_status_get(memcal_db *db, int64_t run_id,
 			     struct memcal_pmu_status *s)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &pmu_status_cols,
-				  "FROM pmu_status WHERE run_id = ?", "I",
-				  run_id);
-
-	return rc ? rc : memcal_db_fetch_one(db, st, s, &pmu_status_cols,
-					     "run %lld has no PMU status",
-					     (long long)run_id);
+	return memcal_db_get(db, &pmu_status_cols, "FROM pmu_status WHERE"
+			     " run_id = ?", run_id, s, "run %lld has no PMU"
+			     " status", (long long)run_id);
 }
 
 /* memcal_db_pmu_event_store() - one candidate event and its validation. */

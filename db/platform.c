@@ -58,13 +58,8 @@ int memcal_db_platform_store(memcal_db *db, struct memcal_platform *p)
 int memcal_db_platform_get(memcal_db *db, int64_t id,
 			   struct memcal_platform *p)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &platform_cols, "FROM platform"
-				  " WHERE id = ?", "I", id);
-
-	memset(p, 0, sizeof(*p));
-	return rc ? rc : memcal_db_fetch_one(db, st, p, &platform_cols,
-					     "no platform %lld", (long long)id);
+	return memcal_db_get(db, &platform_cols, "FROM platform WHERE id = ?",
+			     id, p, "no platform %lld", (long long)id);
 }
 
 /* memcal_db_platform_free() - release what a load allocated. */

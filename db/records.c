@@ -266,14 +266,9 @@ int memcal_db_profile_binary_set(memcal_db *db, int64_t profile_id,
 int memcal_db_profile_binary_get(memcal_db *db, int64_t profile_id,
 				 struct memcal_binary *b)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &binary_cols, "FROM workload_profile"
-				  " WHERE id = ?", "I", profile_id);
-
-	memset(b, 0, sizeof(*b));
-	return rc ? rc : memcal_db_fetch_one(db, st, b, &binary_cols,
-					     "no workload profile %lld",
-					     (long long)profile_id);
+	return memcal_db_get(db, &binary_cols, "FROM workload_profile WHERE"
+			     " id = ?", profile_id, b, "no workload profile"
+			     " %lld", (long long)profile_id);
 }
 
 /** memcal_db_config_key_set() - the inputs key of @config_id. */

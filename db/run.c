@@ -45,15 +45,9 @@ int memcal_db_run_store(memcal_db *db, struct memcal_run *run)
  */
 int memcal_db_run_get(memcal_db *db, int64_t id, struct memcal_run *run)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &run_cols, "FROM calibration_run"
-				  " WHERE id = ?", "I", id);
-
-	memset(run, 0, sizeof(*run));
-	return rc ? rc : memcal_db_fetch_one(db, st, run, &run_cols,
-					     "no calibration run %lld in %s: "
-					     "'memcal show' lists the runs",
-					     (long long)id, db->path);
+	return memcal_db_get(db, &run_cols, "FROM calibration_run WHERE id = ?",
+			     id, run, "no calibration run %lld in %s: 'memcal"
+			     " show' lists the runs", (long long)id, db->path);
 }
 
 /**

@@ -116,14 +116,9 @@ void memcal_db_profile_free(struct memcal_profile *p)
  */
 int memcal_db_profile_get(memcal_db *db, int64_t id, struct memcal_profile *p)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &profile_cols, "FROM"
-				  " workload_profile WHERE id = ?", "I", id);
-
-	memset(p, 0, sizeof(*p));
-	return rc ? rc : memcal_db_fetch_one(db, st, p, &profile_cols,
-					     "no workload profile %lld",
-					     (long long)id);
+	return memcal_db_get(db, &profile_cols, "FROM workload_profile WHERE"
+			     " id = ?", id, p, "no workload profile %lld",
+			     (long long)id);
 }
 
 /* emit_profile - call the typed callback, then free the row. */
@@ -184,15 +179,11 @@ int memcal_db_config_get(memcal_db *db, int64_t id, struct memcal_config *c)
 {
 	int64_t n = 0;
 	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &config_cols, "FROM tuned_config"
-				  " WHERE id = ?", "I", id);
+	int rc = memcal_db_get(db, &config_cols, "FROM tuned_config WHERE"
+			       " id = ?", id, c, "no tuned configuration %lld"
+			       " in %s: run 'memtune plan' first",
+			       (long long)id, db->path);
 
-	memset(c, 0, sizeof(*c));
-	if (!rc)
-		rc = memcal_db_fetch_one(db, st, c, &config_cols, "no tuned "
-					 "configuration %lld in %s: run "
-					 "'memtune plan' first",
-					 (long long)id, db->path);
 	if (!rc)
 		rc = memcal_db_query(db, &st, "SELECT count(*) FROM"
 				     " config_profile WHERE config_id = ?",
@@ -269,18 +260,14 @@ int memcal_db_validation_result_store(memcal_db *db, int64_t validation_id,
 int memcal_db_validation_latest(memcal_db *db, int64_t config_id,
 				struct memcal_validation *v)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &validation_cols, "FROM"
-				  " validation_run WHERE config_id = ?"
-				  " ORDER BY id DESC LIMIT 1", "I", config_id);
+	int rc = memcal_db_get(db, &validation_cols, "FROM validation_run"
+			       " WHERE config_id = ? ORDER BY id DESC LIMIT 1",
+			       config_id, v, "configuration %lld has not been"
+			       " validated: run 'memtune validate MIX.yaml'",
+			       (long long)config_id);
 
-	memset(v, 0, sizeof(*v));
 	v->config_id = config_id;
-	return rc ? rc : memcal_db_fetch_one(db, st, v, &validation_cols,
-					     "configuration %lld has not been"
-					     " validated: run 'memtune"
-					     " validate MIX.yaml'",
-					     (long long)config_id);
+	return rc;
 }
 
 /* memcal_db_validation_free() - release what a load allocated. */
@@ -316,13 +303,7 @@ int memcal_db_validation_result_list(memcal_db *db, int64_t validation_id,
 int memcal_db_validation_get(memcal_db *db, int64_t id,
 			     struct memcal_validation *v)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &validation_cols, "FROM"
-				  " validation_run WHERE id = ?", "I", id);
-
-	memset(v, 0, sizeof(*v));
-	return rc ? rc : memcal_db_fetch_one(db, st, v, &validation_cols,
-					     "no validation %lld: 'memtune"
-					     " list' shows what there is",
-					     (long long)id);
+	return memcal_db_get(db, &validation_cols, "FROM validation_run WHERE"
+			     " id = ?", id, v, "no validation %lld: 'memtune"
+			     " list' shows what there is", (long long)id);
 }

@@ -47,14 +47,9 @@ int memcal_db_unit_store(memcal_db *db, int64_t run_id,
  */
 int memcal_db_unit_get(memcal_db *db, int64_t run_id, struct memcal_unit *u)
 {
-	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &unit_cols, "FROM run_unit WHERE"
-				  " run_id = ?", "I", run_id);
-
-	memset(u, 0, sizeof(*u));
-	return rc ? rc : memcal_db_fetch_one(db, st, u, &unit_cols,
-					     "run %lld has no unit recorded",
-					     (long long)run_id);
+	return memcal_db_get(db, &unit_cols, "FROM run_unit WHERE run_id = ?",
+			     run_id, u, "run %lld has no unit recorded",
+			     (long long)run_id);
 }
 
 /**
