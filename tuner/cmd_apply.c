@@ -107,7 +107,5 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 			"master cpu %d, LMS %s\n", a.reg.loaded_here ?
 			"loaded with" : "switched to", (long long)id,
 			c->period_us, c->master_cpu, c->lms ? "on" : "off");
-	free(c);
-	memcal_db_close(db);
-	return rc;
+	return tune_cmd_end(rc, NULL, c, db);
 }

@@ -176,7 +176,5 @@ int tune_cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 		rc = cli_error(ctx, CLI_EXIT_FAILURE, "the configuration does "
 			       "not fit this unit: %s failed", names);
 	free(r);
-	free(c);
-	memcal_db_close(db);
-	return rc;
+	return tune_cmd_end(rc, NULL, c, db);
 }

@@ -426,6 +426,23 @@ int tune_rec_sink(const struct memcal_record *r, void *user)
 	return 0;
 }
 
+/**
+ * tune_cmd_end() - what every command frees on its way out: the mix @m
+ * with its workloads, the configuration @c and the database @db (each
+ * may be NULL).
+ * Return: @rc, the command's exit code.
+ */
+int tune_cmd_end(int rc, struct mix *m, struct tune_config *c,
+		 memcal_db *db)
+{
+	if (m)
+		tune_mix_free(m);
+	free(m);
+	free(c);
+	memcal_db_close(db);
+	return rc;
+}
+
 /** tune_db_error() - a database failure as the command's error. */
 int tune_db_error(struct cli_ctx *ctx, memcal_db *db)
 {

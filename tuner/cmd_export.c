@@ -285,7 +285,5 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 	if (!rc)
 		rc = emit(ctx, &a, db, id, &w, text);
 	free(text);
-	free(c);
-	memcal_db_close(db);
-	return rc;
+	return tune_cmd_end(rc, NULL, c, db);
 }

@@ -255,10 +255,5 @@ out:
 	if (ti)
 		tune_inputs_free(ti);
 	free(ti);
-	free(c);
-	if (m)
-		tune_mix_free(m);
-	free(m);
-	memcal_db_close(db);
-	return rc;
+	return tune_cmd_end(rc, m, c, db);
 }

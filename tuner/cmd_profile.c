@@ -50,8 +50,5 @@ int tune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 			       profile_option, &o, m, &db);
 	if (!rc)
 		rc = tune_profile_mix(ctx, db, m, o.runs, o.timeout_s, false);
-	tune_mix_free(m);
-	free(m);
-	memcal_db_close(db);
-	return rc;
+	return tune_cmd_end(rc, m, NULL, db);
 }

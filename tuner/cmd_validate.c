@@ -248,10 +248,5 @@ out:
 	if (lat)
 		tune_vlat_free(lat);
 	free(lat);
-	free(c);
-	if (m)
-		tune_mix_free(m);
-	free(m);
-	memcal_db_close(db);
-	return rc;
+	return tune_cmd_end(rc, m, c, db);
 }

@@ -100,5 +100,7 @@ int tune_rec_args(struct cli_ctx *ctx, int argc, char **argv,
 		  struct rec_opts *o, bool need);
 int tune_rec_sink(const struct memcal_record *r, void *user);
 int tune_db_error(struct cli_ctx *ctx, memcal_db *db);
+int tune_cmd_end(int rc, struct mix *m, struct tune_config *c,
+		 memcal_db *db);
 
 #endif /* MEMTUNE_CMDS_H */
