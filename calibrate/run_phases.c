@@ -369,6 +369,18 @@ static int knee_of(const struct memcal_lat_point *pts, unsigned n,
 }
 
 /*
+ * SET_KNEE_FIGURES - knee_of()'s figures @f into @row, a sustainable row
+ * or a curve of the family: both store them under the same names.
+ */
+#define SET_KNEE_FIGURES(row, f) do {					\
+	(row)->idle_latency_ns = (f)->knee.idle_lat;			\
+	(row)->bound_ratio = (f)->knee.bound_ratio;			\
+	(row)->lower_bound = (f)->knee.lower_bound;			\
+	snprintf((row)->criterion, sizeof((row)->criterion), "%s",	\
+		 (f)->criterion);					\
+} while (0)
+
+/*
  * class_rows - the 100 % and 0 % curves are also the read and write
  * traffic classes: their latency points and sustainable figures, the
  * lower bound raised to the best aggregate of the read or write kernel.
@@ -399,10 +411,7 @@ static int class_rows(struct run_state *s, enum memcal_op traffic,
 	memset(sus, 0, sizeof(*sus));
 	snprintf(sus->traffic, sizeof(sus->traffic), "%s", tr);
 	sus->bandwidth_bps = f.sustainable;
-	sus->idle_latency_ns = f.knee.idle_lat;
-	sus->bound_ratio = f.knee.bound_ratio;
-	sus->lower_bound = f.knee.lower_bound;
-	snprintf(sus->criterion, sizeof(sus->criterion), "%s", f.criterion);
+	SET_KNEE_FIGURES(sus, &f);
 	s->r->n_sus++;
 	return 0;
 }
@@ -499,10 +508,7 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 		return 0;
 	c->knee_bps = f.knee.bandwidth;
 	c->sustainable_bps = f.sustainable;
-	c->idle_latency_ns = f.knee.idle_lat;
-	c->bound_ratio = f.knee.bound_ratio;
-	c->lower_bound = f.knee.lower_bound;
-	snprintf(c->criterion, sizeof(c->criterion), "%s", f.criterion);
+	SET_KNEE_FIGURES(c, &f);
 	s->r->n_mix++;
 	return 0;
 }
