@@ -42,14 +42,12 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 {
 	struct export_args *a = user;
 	const char *why;
-	uint64_t v;
 
 	switch (key) {
 	case OPT_RUN:
-		if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+		if (cli_parse_id(arg, &a->run_id, &why))
 			return cli_error(ctx, CLI_EXIT_USAGE, "--run '%s': %s",
 					 arg, why);
-		a->run_id = (int64_t)v;
 		return 0;
 	case OPT_OUT:
 		a->out = arg;

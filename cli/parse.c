@@ -67,6 +67,22 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	return 0;
 }
 
+/**
+ * cli_parse_id() - a database row id: a whole number from 1 to INT64_MAX.
+ * @s: text.  @id: result, untouched on failure.  @why: as cli_parse_u64().
+ *
+ * Return: as cli_parse_u64().
+ */
+int cli_parse_id(const char *s, int64_t *id, const char **why)
+{
+	uint64_t v;
+	int rc = cli_parse_u64(s, 1, INT64_MAX, &v, why);
+
+	if (!rc)
+		*id = (int64_t)v;
+	return rc;
+}
+
 /* size_multiplier - bytes per unit for a suffix ("", K, KiB, MB, G...). */
 static int size_multiplier(const char *suf, uint64_t *mult)
 {

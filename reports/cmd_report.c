@@ -54,14 +54,12 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 {
 	struct report_opts *o = user;
 	const char *why = NULL;
-	uint64_t v;
 
 	switch (key) {
 	case OPT_ID:
-		if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+		if (cli_parse_id(arg, &o->id, &why))
 			return cli_error(ctx, CLI_EXIT_USAGE, "bad id '%s': %s",
 					 arg, why);
-		o->id = (int64_t)v;
 		return 0;
 	case OPT_OUT:
 		o->out = arg;

@@ -83,12 +83,10 @@ int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m)
 int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id)
 {
 	const char *why;
-	uint64_t v;
 
-	if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+	if (cli_parse_id(arg, id, &why))
 		return cli_error(ctx, CLI_EXIT_USAGE, "--config %s: %s", arg,
 				 why);
-	*id = (int64_t)v;
 	return 0;
 }
 
@@ -304,13 +302,11 @@ static int parse_id(struct cli_ctx *ctx, const char *what, const char *arg,
 		    int64_t *id)
 {
 	const char *why;
-	uint64_t v;
 
-	if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+	if (cli_parse_id(arg, id, &why))
 		return cli_error(ctx, CLI_EXIT_USAGE, "%s%s: %s; a record ID is "
 				 "a number 'memtune list' shows", what, arg,
 				 why);
-	*id = (int64_t)v;
 	return 0;
 }
 

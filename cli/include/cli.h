@@ -236,6 +236,7 @@ void cli_progress_end(struct cli_progress *p);
  */
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		  const char **why);
+int cli_parse_id(const char *s, int64_t *id, const char **why);
 int cli_parse_size(const char *s, uint64_t *out, const char **why);
 int cli_parse_u32_list(const char *s, uint32_t min, uint32_t max,
 		       uint32_t *out, size_t cap, size_t *n, const char **why);

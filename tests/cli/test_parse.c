@@ -28,6 +28,22 @@ Test(parse, u64_accepts_range_and_rejects_garbage)
 	cr_assert_eq(v, UINT64_MAX);
 }
 
+Test(parse, id_is_1_to_int64_max_and_left_alone_on_failure)
+{
+	const char *why = NULL;
+	int64_t id = 7;
+
+	cr_assert_eq(cli_parse_id("9223372036854775807", &id, &why), 0);
+	cr_assert_eq(id, INT64_MAX);
+	id = 7;
+	cr_assert_eq(cli_parse_id("0", &id, &why), MEMCAL_EINVAL);
+	cr_assert_str_eq(why, "number out of range");
+	cr_assert_eq(cli_parse_id("9223372036854775808", &id, &why),
+		     MEMCAL_EINVAL);
+	cr_assert_eq(cli_parse_id("3x", &id, &why), MEMCAL_ESYNTAX);
+	cr_assert_eq(id, 7);
+}
+
 Test(parse, sizes_with_binary_and_decimal_suffixes)
 {
 	const char *why;
