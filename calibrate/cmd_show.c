@@ -36,13 +36,11 @@ static int show_option(struct cli_ctx *ctx, int key, const char *arg,
 {
 	struct show_args *a = user;
 	const char *why;
-	uint64_t v;
 
 	if (key != OPT_RUN)
 		return CLI_EXIT_USAGE;
-	if (cli_parse_u64(arg, 1, INT64_MAX, &v, &why))
+	if (cli_parse_id(arg, &a->run_id, &why))
 		return cli_error(ctx, CLI_EXIT_USAGE, "--run '%s': %s", arg, why);
-	a->run_id = (int64_t)v;
 	return 0;
 }
 
@@ -99,6 +97,30 @@ static int run_figures(memcal_db *db, int64_t run_id, json_t *o)
 	return MEMCAL_OK;
 }
 
+/* str_of - the string member @key of @o, NULL when there is none. */
+static const char *str_of(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* int_of - the integer member @key of @o, 0 when there is none. */
+static long long int_of(json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+/* real_of - the real member @key of @o, 0 when there is none. */
+static double real_of(json_t *o, const char *key)
+{
+	return json_real_value(json_object_get(o, key));
+}
+
+/* flag_of - whether the member @key of @o is true. */
+static bool flag_of(json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key));
+}
+
 /* worst_overhead - the largest median C'/C of @arr and its method. */
 static double worst_overhead(json_t *arr, const char **method)
 {
@@ -108,11 +130,11 @@ static double worst_overhead(json_t *arr, const char **method)
 
 	*method = NULL;
 	json_array_foreach(arr, i, e) {
-		double v = json_real_value(json_object_get(e, "ratio_median"));
+		double v = real_of(e, "ratio_median");
 
 		if (v > worst) {
 			worst = v;
-			*method = json_string_value(json_object_get(e, "method"));
+			*method = str_of(e, "method");
 		}
 	}
 	return worst;
@@ -139,13 +161,12 @@ static void guar_headline(json_t *h, json_t *arr)
 		size_t i;
 
 		json_array_foreach(arr, i, e)
-			if (json_is_true(json_object_get(e, "stands")) &&
-			    !strcmp(json_string_value(json_object_get(e,
-				    "traffic")), cls[c]))
+			if (flag_of(e, "stands") &&
+			    !strcmp(str_of(e, "traffic"), cls[c]))
 				pick = e;
 		snprintf(key, sizeof(key), "guaranteed_%s_bps", cls[c]);
-		json_object_set_new(h, key, json_real(pick ? json_real_value(
-				    json_object_get(pick, "bandwidth_bps")) : 0));
+		json_object_set_new(h, key, json_real(pick ?
+				    real_of(pick, "bandwidth_bps") : 0));
 		snprintf(key, sizeof(key), "guaranteed_%s_method", cls[c]);
 		json_object_set(h, key, pick ? json_object_get(pick, "method")
 					     : json_null());
@@ -248,11 +269,11 @@ static int add_run(const struct memcal_run *r, void *user)
 static void print_gbs(FILE *f, const char *label, json_t *o, const char *key,
 		      const char *flag_key)
 {
-	double v = json_real_value(json_object_get(o, key));
+	double v = real_of(o, key);
 
 	if (v > 0)
 		fprintf(f, "  %-28s %8.2f GB/s%s\n", label, v / 1e9,
-			flag_key && json_is_true(json_object_get(o, flag_key)) ?
+			flag_key && flag_of(o, flag_key) ?
 			"  (lower bound: too few cores to load memory)" : "");
 	else
 		fprintf(f, "  %-28s %8s\n", label, "-");
@@ -265,7 +286,7 @@ static void print_peak(FILE *f, const char *kind, json_t *h)
 	long long n;
 
 	snprintf(key, sizeof(key), "aggregate_%s_cores", kind);
-	n = json_integer_value(json_object_get(h, key));
+	n = int_of(h, key);
 	snprintf(label, sizeof(label), "%s, peak (%lld core%s)", kind, n,
 		 n == 1 ? "" : "s");
 	snprintf(key, sizeof(key), "aggregate_%s_bps", kind);
@@ -289,11 +310,9 @@ static void print_family(FILE *f, json_t *arr)
 		if (len < sizeof(line))
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 				"%s%lld%% %s%.2f", i ? ", " : "",
-				json_integer_value(json_object_get(e,
-				"read_pct")), json_is_true(json_object_get(e,
-				"lower_bound")) ? ">=" : "",
-				json_real_value(json_object_get(e,
-				"sustainable_bps")) / 1e9);
+				int_of(e, "read_pct"),
+				flag_of(e, "lower_bound") ? ">=" : "",
+				real_of(e, "sustainable_bps") / 1e9);
 	fprintf(f, "  %-28s %s GB/s\n", "sustainable by read share", line);
 }
 
@@ -308,9 +327,9 @@ static void print_guar_headline(FILE *f, json_t *h)
 		double v;
 
 		snprintf(key, sizeof(key), "guaranteed_%s_method", cls[c]);
-		m = json_string_value(json_object_get(h, key));
+		m = str_of(h, key);
 		snprintf(key, sizeof(key), "guaranteed_%s_bps", cls[c]);
-		v = json_real_value(json_object_get(h, key));
+		v = real_of(h, key);
 		snprintf(label, sizeof(label), "guaranteed %s", cls[c]);
 		if (m && v > 0)
 			fprintf(f, "  %-28s %8.2f GB/s  (%s)\n", label, v / 1e9,
@@ -328,8 +347,7 @@ static void print_listing(FILE *f, json_t *doc)
 	size_t i;
 	json_t *e;
 
-	fprintf(f, "Database: %s\n", json_string_value(
-		json_object_get(doc, "db")));
+	fprintf(f, "Database: %s\n", str_of(doc, "db"));
 	if (!json_array_size(plats)) {
 		fprintf(f, "No board calibrated yet: run 'memcal run'.\n");
 		return;
@@ -337,40 +355,29 @@ static void print_listing(FILE *f, json_t *doc)
 	fprintf(f, "\nPlatforms:\n");
 	json_array_foreach(plats, i, e)
 		fprintf(f, "  #%lld %s  %s, %s, %lld cores / %lld threads, "
-			"%lld NUMA node(s), kernel %s\n",
-			json_integer_value(json_object_get(e, "id")),
-			json_string_value(json_object_get(e, "hostname")),
-			json_string_value(json_object_get(e, "cpu_model")),
-			json_string_value(json_object_get(e, "arch")),
-			json_integer_value(json_object_get(e, "cores")),
-			json_integer_value(json_object_get(e, "pus")),
-			json_integer_value(json_object_get(e, "numa_nodes")),
-			json_string_value(json_object_get(e, "kernel")));
+			"%lld NUMA node(s), kernel %s\n", int_of(e, "id"),
+			str_of(e, "hostname"), str_of(e, "cpu_model"),
+			str_of(e, "arch"), int_of(e, "cores"), int_of(e, "pus"),
+			int_of(e, "numa_nodes"), str_of(e, "kernel"));
 	fprintf(f, "\nRuns (newest first):\n");
 	json_array_foreach(runs, i, e) {
 		json_t *h = json_object_get(e, "headline");
 		json_t *pmu = json_object_get(h, "pmu_available");
+		bool overhead_run = !strcmp(str_of(e, "kind"), "overhead");
 
 		fprintf(f, "run %lld  %s  platform #%lld  %s .. %s\n",
-			json_integer_value(json_object_get(e, "id")),
-			json_string_value(json_object_get(e, "kind")),
-			json_integer_value(json_object_get(e, "platform_id")),
-			json_string_value(json_object_get(e, "started_at")),
-			json_string_value(json_object_get(e, "finished_at")));
-		if (!strcmp(json_string_value(json_object_get(e, "kind")),
-			    "overhead") || json_integer_value(json_object_get(h,
-			    "overhead_points"))) {
-			const char *m = json_string_value(json_object_get(h,
-							  "overhead_method"));
+			int_of(e, "id"), str_of(e, "kind"),
+			int_of(e, "platform_id"), str_of(e, "started_at"),
+			str_of(e, "finished_at"));
+		if (overhead_run || int_of(h, "overhead_points")) {
+			const char *m = str_of(h, "overhead_method");
 
 			fprintf(f, "  %-28s %lld, worst C'/C %.3f%s\n",
-				"overhead points", json_integer_value(
-				json_object_get(h, "overhead_points")),
-				json_real_value(json_object_get(h,
-				"overhead_worst_ratio")), m && !strcmp(m, "proxy") ?
+				"overhead points", int_of(h, "overhead_points"),
+				real_of(h, "overhead_worst_ratio"),
+				m && !strcmp(m, "proxy") ?
 				" (user-space proxy: an upper bound)" : "");
-			if (!strcmp(json_string_value(json_object_get(e,
-				    "kind")), "overhead"))
+			if (overhead_run)
 				continue;
 		}
 		print_gbs(f, "read, one core", h, "core_read_bps", NULL);
@@ -388,53 +395,113 @@ static void print_listing(FILE *f, json_t *doc)
 	}
 }
 
-/* print_none - a placeholder line for an empty section. */
-static void print_none(FILE *f, json_t *arr)
+/* bw_row - one bandwidth measurement with its spread. */
+static void bw_row(FILE *f, json_t *e)
 {
-	if (!json_array_size(arr))
-		fprintf(f, "  (none)\n");
+	json_t *sp = json_object_get(e, "spread");
+	char spread[40] = "";
+
+	if (json_is_number(sp))
+		snprintf(spread, sizeof(spread), " +-%.1f%%%s",
+			 json_number_value(sp) * 100,
+			 flag_of(e, "spread_wide") ? " WIDE" : "");
+	fprintf(f, "  %-8s %-9s cpus %-8s %-7s %7.2f [%.2f..%.2f]%s\n",
+		str_of(e, "kind"), str_of(e, "scope"), str_of(e, "cpus"),
+		str_of(e, "variant"), real_of(e, "median_bps") / 1e9,
+		real_of(e, "min_bps") / 1e9, real_of(e, "max_bps") / 1e9,
+		spread);
 }
 
-/* print_latency - the loaded-latency points, one line each. */
-static void print_latency(FILE *f, json_t *arr)
+/* latency_row - one loaded-latency point. */
+static void latency_row(FILE *f, json_t *e)
 {
-	size_t i;
-	json_t *e;
-
-	fprintf(f, "\nLoaded latency (pointer chase under load; median "
-		"[min..max] ns):\n");
-	json_array_foreach(arr, i, e)
-		fprintf(f, "  %-6s cpu %-3lld load %-3lld pace %4.2f %7.2f "
-			"GB/s %7.1f [%.1f..%.1f]\n",
-			json_string_value(json_object_get(e, "traffic")),
-			json_integer_value(json_object_get(e, "chase_cpu")),
-			json_integer_value(json_object_get(e, "load_cpus")),
-			json_real_value(json_object_get(e, "pace")),
-			json_real_value(json_object_get(e, "bandwidth_bps")) /
-			1e9, json_real_value(json_object_get(e, "latency_ns")),
-			json_real_value(json_object_get(e, "latency_min_ns")),
-			json_real_value(json_object_get(e, "latency_max_ns")));
-	print_none(f, arr);
+	fprintf(f, "  %-6s cpu %-3lld load %-3lld pace %4.2f %7.2f GB/s %7.1f "
+		"[%.1f..%.1f]\n", str_of(e, "traffic"), int_of(e, "chase_cpu"),
+		int_of(e, "load_cpus"), real_of(e, "pace"),
+		real_of(e, "bandwidth_bps") / 1e9, real_of(e, "latency_ns"),
+		real_of(e, "latency_min_ns"), real_of(e, "latency_max_ns"));
 }
 
-/* print_models - the fitted overhead models, one line per core. */
-static void print_models(FILE *f, json_t *arr)
+/* sustainable_row - the sustainable bandwidth of a class and why. */
+static void sustainable_row(FILE *f, json_t *e)
 {
-	size_t i;
-	json_t *e;
+	char lead[96];
 
-	fprintf(f, "\nOverhead models (C'/C = base + cost per interrupt / "
-		"period):\n");
-	json_array_foreach(arr, i, e)
-		fprintf(f, "  cpu %-3lld %-7s %-6s cost %8.3f us  base %.3f  "
-			"r2 %.3f\n",
-			json_integer_value(json_object_get(e, "cpu")),
-			json_string_value(json_object_get(e, "benchmark")),
-			json_string_value(json_object_get(e, "method")),
-			json_real_value(json_object_get(e, "cost_per_irq_ns")) /
-			1e3, json_real_value(json_object_get(e, "base_ratio")),
-			json_real_value(json_object_get(e, "r2")));
-	print_none(f, arr);
+	snprintf(lead, sizeof(lead), "  %-6s %7.2f GB/s%s  ",
+		 str_of(e, "traffic"), real_of(e, "bandwidth_bps") / 1e9,
+		 flag_of(e, "lower_bound") ? " lower bound" : "");
+	cal_print_wrapped(f, lead, str_of(e, "criterion"), 78);
+}
+
+/* overhead_row - one C'/C point. */
+static void overhead_row(FILE *f, json_t *e)
+{
+	bool lower = flag_of(e, "lower_bound");
+
+	fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %s%.3f [%.3f..%.3f]%s\n",
+		int_of(e, "cpu"), int_of(e, "period_us"),
+		str_of(e, "benchmark"), str_of(e, "method"),
+		int_of(e, "cpu") == int_of(e, "master_cpu") ? " master" : "",
+		lower ? ">= " : "", real_of(e, "ratio_median"),
+		real_of(e, "ratio_min"), real_of(e, "ratio_max"),
+		lower ? " livelocked: lower bound" : "");
+}
+
+/* model_row - the fitted overhead model of one core. */
+static void model_row(FILE *f, json_t *e)
+{
+	fprintf(f, "  cpu %-3lld %-7s %-6s cost %8.3f us  base %.3f  r2 %.3f\n",
+		int_of(e, "cpu"), str_of(e, "benchmark"), str_of(e, "method"),
+		real_of(e, "cost_per_irq_ns") / 1e3, real_of(e, "base_ratio"),
+		real_of(e, "r2"));
+}
+
+/**
+ * struct row_section - a section of `memcal show --run` that lists an
+ * array of show's JSON form, one line an element.
+ * @title: its heading.
+ * @key:   the array.
+ * @row:   prints one element.
+ */
+struct row_section {
+	const char *title;
+	const char *key;
+	void (*row)(FILE *f, json_t *e);
+};
+
+/* The measured figures and the interrupt overhead, each ended by NULLs. */
+static const struct row_section measured_sections[] = {
+	{ "\nBandwidth (program-visible bytes; median [min..max] GB/s "
+	  "+-spread):\n", "bandwidth", bw_row },
+	{ "\nLoaded latency (pointer chase under load; median [min..max] "
+	  "ns):\n", "latency", latency_row },
+	{ "\nSustainable bandwidth:\n", "sustainable", sustainable_row },
+	{ NULL, NULL, NULL },
+};
+static const struct row_section overhead_sections[] = {
+	{ "\nInterrupt overhead C'/C (median [min..max]; proxy: an upper "
+	  "bound):\n", "overhead", overhead_row },
+	{ "\nOverhead models (C'/C = base + cost per interrupt / period):\n",
+	  "overhead_models", model_row },
+	{ NULL, NULL, NULL },
+};
+
+/*
+ * print_sections - the sections @s of @doc up to the one without a
+ * title: each its title, its rows, "(none)" when it has none.
+ */
+static void print_sections(FILE *f, json_t *doc, const struct row_section *s)
+{
+	for (; s->title; s++) {
+		json_t *arr = json_object_get(doc, s->key), *e;
+		size_t i;
+
+		fputs(s->title, f);
+		json_array_foreach(arr, i, e)
+			s->row(f, e);
+		if (!json_array_size(arr))
+			fprintf(f, "  (none)\n");
+	}
 }
 
 /*
@@ -453,13 +520,13 @@ static void print_selfchecks(FILE *f, json_t *arr)
 		json_t *cpu = json_object_get(e, "cpu");
 
 		snprintf(c[i].check, sizeof(c[i].check), "%s",
-			 json_string_value(json_object_get(e, "check")));
+			 str_of(e, "check"));
 		c[i].cpu = json_is_integer(cpu) ?
 			   (int)json_integer_value(cpu) : -1;
 		snprintf(c[i].verdict, sizeof(c[i].verdict), "%s",
-			 json_string_value(json_object_get(e, "verdict")));
+			 str_of(e, "verdict"));
 		snprintf(c[i].message, sizeof(c[i].message), "%s",
-			 json_string_value(json_object_get(e, "message")));
+			 str_of(e, "message"));
 	}
 	cal_selfchecks_print(f, c, n);
 	free(c);
@@ -474,52 +541,12 @@ static void print_run(FILE *f, json_t *doc)
 	json_t *e;
 
 	fprintf(f, "Run %lld (%s) on platform #%lld, memcal %s\n"
-		"Ran %s .. %s\n",
-		json_integer_value(json_object_get(run, "id")),
-		json_string_value(json_object_get(run, "kind")),
-		json_integer_value(json_object_get(run, "platform_id")),
-		json_string_value(json_object_get(run, "tool_version")),
-		json_string_value(json_object_get(run, "started_at")),
-		json_string_value(json_object_get(run, "finished_at")));
-	if (*json_string_value(json_object_get(run, "notes")))
-		cal_print_wrapped(f, "Notes: ", json_string_value(
-				     json_object_get(run, "notes")), 78);
-	fprintf(f, "\nBandwidth (program-visible bytes; median [min..max] "
-		"GB/s +-spread):\n");
-	json_array_foreach(json_object_get(doc, "bandwidth"), i, e) {
-		json_t *sp = json_object_get(e, "spread");
-		char spread[40] = "";
-
-		if (json_is_number(sp))
-			snprintf(spread, sizeof(spread), " +-%.1f%%%s",
-				 json_number_value(sp) * 100,
-				 json_is_true(json_object_get(e, "spread_wide"))
-				 ? " WIDE" : "");
-		fprintf(f, "  %-8s %-9s cpus %-8s %-7s %7.2f [%.2f..%.2f]%s\n",
-			json_string_value(json_object_get(e, "kind")),
-			json_string_value(json_object_get(e, "scope")),
-			json_string_value(json_object_get(e, "cpus")),
-			json_string_value(json_object_get(e, "variant")),
-			json_real_value(json_object_get(e, "median_bps")) / 1e9,
-			json_real_value(json_object_get(e, "min_bps")) / 1e9,
-			json_real_value(json_object_get(e, "max_bps")) / 1e9,
-			spread);
-	}
-	print_none(f, json_object_get(doc, "bandwidth"));
-	print_latency(f, json_object_get(doc, "latency"));
-	fprintf(f, "\nSustainable bandwidth:\n");
-	json_array_foreach(json_object_get(doc, "sustainable"), i, e) {
-		char lead[96];
-
-		snprintf(lead, sizeof(lead), "  %-6s %7.2f GB/s%s  ",
-			 json_string_value(json_object_get(e, "traffic")),
-			 json_real_value(json_object_get(e, "bandwidth_bps")) /
-			 1e9, json_is_true(json_object_get(e, "lower_bound")) ?
-			 " lower bound" : "");
-		cal_print_wrapped(f, lead, json_string_value(
-				     json_object_get(e, "criterion")), 78);
-	}
-	print_none(f, json_object_get(doc, "sustainable"));
+		"Ran %s .. %s\n", int_of(run, "id"), str_of(run, "kind"),
+		int_of(run, "platform_id"), str_of(run, "tool_version"),
+		str_of(run, "started_at"), str_of(run, "finished_at"));
+	if (*str_of(run, "notes"))
+		cal_print_wrapped(f, "Notes: ", str_of(run, "notes"), 78);
+	print_sections(f, doc, measured_sections);
 	fputc('\n', f);
 	if (json_array_size(json_object_get(doc, "guaranteed")))
 		cal_guaranteed_print(f, json_object_get(doc, "guaranteed"));
@@ -531,36 +558,16 @@ static void print_run(FILE *f, json_t *doc)
 	}
 	fputc('\n', f);
 	cal_print_wrapped(f, "PMU: ", json_is_object(pmu) ?
-			     json_string_value(json_object_get(pmu,
-			     "message")) : "not examined in this run", 78);
+			  str_of(pmu, "message") : "not examined in this run",
+			  78);
 	json_array_foreach(json_object_get(doc, "pmu_events"), i, e)
-		fprintf(f, "  %-40s %-5s %s%s\n",
-			json_string_value(json_object_get(e, "name")),
-			json_string_value(json_object_get(e, "traffic")),
-			json_is_true(json_object_get(e, "chosen")) ? "chosen " : "",
-			json_string_value(json_object_get(e, "message")));
+		fprintf(f, "  %-40s %-5s %s%s\n", str_of(e, "name"),
+			str_of(e, "traffic"),
+			flag_of(e, "chosen") ? "chosen " : "",
+			str_of(e, "message"));
 	print_selfchecks(f, json_object_get(doc, "pmu_selfchecks"));
 	cal_cpu_kinds_print(f, json_object_get(doc, "cpu_kinds"));
-	fprintf(f, "\nInterrupt overhead C'/C (median [min..max]; proxy: "
-		"an upper bound):\n");
-	json_array_foreach(json_object_get(doc, "overhead"), i, e)
-		fprintf(f, "  cpu %-3lld %6lld us  %-7s %-6s%s %s%.3f "
-			"[%.3f..%.3f]%s\n",
-			json_integer_value(json_object_get(e, "cpu")),
-			json_integer_value(json_object_get(e, "period_us")),
-			json_string_value(json_object_get(e, "benchmark")),
-			json_string_value(json_object_get(e, "method")),
-			json_integer_value(json_object_get(e, "cpu")) ==
-			json_integer_value(json_object_get(e, "master_cpu")) ?
-			" master" : "", json_is_true(json_object_get(e,
-			"lower_bound")) ? ">= " : "",
-			json_real_value(json_object_get(e, "ratio_median")),
-			json_real_value(json_object_get(e, "ratio_min")),
-			json_real_value(json_object_get(e, "ratio_max")),
-			json_is_true(json_object_get(e, "lower_bound")) ?
-			" livelocked: lower bound" : "");
-	print_none(f, json_object_get(doc, "overhead"));
-	print_models(f, json_object_get(doc, "overhead_models"));
+	print_sections(f, doc, overhead_sections);
 }
 
 /**
