@@ -31,24 +31,26 @@ static int grow(void **v, size_t n, size_t *cap, size_t size)
 	return MEMCAL_OK;
 }
 
+/*
+ * APPEND - append *@row to the growable array @v of @n elements and room
+ * for @cap; MEMCAL_OK or MEMCAL_ENOMEM.
+ */
+#define APPEND(v, n, cap, row)						\
+	(grow((void **)&(v), (n), &(cap), sizeof(*(v))) ?		\
+	 MEMCAL_ENOMEM : ((v)[(n)++] = *(row), MEMCAL_OK))
+
 /* cal_result_add_bw - append a bandwidth row; MEMCAL_OK or MEMCAL_ENOMEM. */
 int cal_result_add_bw(struct memcal_run_result *r,
 			 const struct memcal_bw *bw)
 {
-	if (grow((void **)&r->bw, r->n_bw, &r->cap_bw, sizeof(*bw)))
-		return MEMCAL_ENOMEM;
-	r->bw[r->n_bw++] = *bw;
-	return MEMCAL_OK;
+	return APPEND(r->bw, r->n_bw, r->cap_bw, bw);
 }
 
 /* cal_result_add_latency - append a latency row; MEMCAL_OK or MEMCAL_ENOMEM. */
 int cal_result_add_latency(struct memcal_run_result *r,
 			      const struct memcal_latency_point *pt)
 {
-	if (grow((void **)&r->lat, r->n_lat, &r->cap_lat, sizeof(*pt)))
-		return MEMCAL_ENOMEM;
-	r->lat[r->n_lat++] = *pt;
-	return MEMCAL_OK;
+	return APPEND(r->lat, r->n_lat, r->cap_lat, pt);
 }
 
 /*
@@ -58,11 +60,7 @@ int cal_result_add_latency(struct memcal_run_result *r,
 int cal_result_add_pmu_event(struct memcal_run_result *r,
 				const struct memcal_pmu_event *e)
 {
-	if (grow((void **)&r->pmu_events, r->n_pmu_events, &r->cap_pmu,
-		 sizeof(*e)))
-		return MEMCAL_ENOMEM;
-	r->pmu_events[r->n_pmu_events++] = *e;
-	return MEMCAL_OK;
+	return APPEND(r->pmu_events, r->n_pmu_events, r->cap_pmu, e);
 }
 
 /*
@@ -74,11 +72,7 @@ int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 {
 	struct memcal_run_result *res = r;
 
-	if (grow((void **)&res->checks, res->n_checks, &res->cap_checks,
-		 sizeof(*c)))
-		return MEMCAL_ENOMEM;
-	res->checks[res->n_checks++] = *c;
-	return MEMCAL_OK;
+	return APPEND(res->checks, res->n_checks, res->cap_checks, c);
 }
 
 /*
