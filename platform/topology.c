@@ -87,6 +87,21 @@ int memcal_platform_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 	return 0;
 }
 
+/*
+ * use_synthetic - point hwloc at the synthetic description @desc, called
+ * @what in the error when it does not parse.
+ */
+static int use_synthetic(struct memcal_topology *t, const char *desc,
+			 const char *what, char *err, size_t errlen)
+{
+	snprintf(t->source, sizeof(t->source), "synthetic:%s", desc);
+	if (hwloc_topology_set_synthetic(t->hw, desc) < 0) {
+		set_err(err, errlen, "%s '%s' does not parse", what, desc);
+		return MEMCAL_ETOPO;
+	}
+	return MEMCAL_OK;
+}
+
 /* choose_source - point hwloc at the description the caller asked for. */
 static int choose_source(struct memcal_topology *t, const char *synthetic,
 			 char *err, size_t errlen)
@@ -94,15 +109,10 @@ static int choose_source(struct memcal_topology *t, const char *synthetic,
 	const char *xml = getenv("HWLOC_XMLFILE");
 	const char *env_syn = getenv("HWLOC_SYNTHETIC");
 
-	if (synthetic) {
-		snprintf(t->source, sizeof(t->source), "synthetic:%s",
-			 synthetic);
-		if (hwloc_topology_set_synthetic(t->hw, synthetic) < 0) {
-			set_err(err, errlen,
-				"synthetic topology '%s' does not parse", synthetic);
-			return MEMCAL_ETOPO;
-		}
-	} else if (xml && *xml) {
+	if (synthetic)
+		return use_synthetic(t, synthetic, "synthetic topology", err,
+				     errlen);
+	if (xml && *xml) {
 		snprintf(t->source, sizeof(t->source), "xml:%s", xml);
 		if (access(xml, R_OK) != 0) {
 			set_err(err, errlen,
@@ -116,17 +126,12 @@ static int choose_source(struct memcal_topology *t, const char *synthetic,
 				"valid hwloc XML topology", xml);
 			return MEMCAL_ETOPO;
 		}
-	} else if (env_syn && *env_syn) {
-		snprintf(t->source, sizeof(t->source), "synthetic:%s",
-			 env_syn);
-		if (hwloc_topology_set_synthetic(t->hw, env_syn) < 0) {
-			set_err(err, errlen,
-				"HWLOC_SYNTHETIC '%s' does not parse", env_syn);
-			return MEMCAL_ETOPO;
-		}
-	} else {
-		snprintf(t->source, sizeof(t->source), "this machine");
+		return MEMCAL_OK;
 	}
+	if (env_syn && *env_syn)
+		return use_synthetic(t, env_syn, "HWLOC_SYNTHETIC", err,
+				     errlen);
+	snprintf(t->source, sizeof(t->source), "this machine");
 	return MEMCAL_OK;
 }
 
