@@ -38,11 +38,7 @@ int memcal_db_cpu_kind_store(memcal_db *db, int64_t run_id,
 				    NULL, "run_id", "I", run_id);
 }
 
-/* emit_cpu_kind - typed callback trampoline. */
-static int emit_cpu_kind(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_cpu_kind_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_cpu_kind, memcal_db_cpu_kind_fn)
 
 /**
  * memcal_db_cpu_kind_list() - the kinds of @run_id in the order they were

@@ -180,6 +180,30 @@ int memcal_db_walk(memcal_db *db, sqlite3_stmt *st, void *row,
 		   void *user);
 
 /*
+ * MEMCAL_DB_EMIT() - define @name, the db_emit_fn that hands each decoded
+ * row as it is to the caller's callback, of type @fn_type.
+ */
+#define MEMCAL_DB_EMIT(name, fn_type)					\
+static int name(const void *row, void *fn, void *user)			\
+{									\
+	return ((fn_type)fn)(row, user);				\
+}
+
+/*
+ * MEMCAL_DB_EMIT_FREE() - the same for a row of type @stype that owns
+ * memory: @release(row) frees it once the callback returns.
+ */
+#define MEMCAL_DB_EMIT_FREE(name, fn_type, stype, release)		\
+static int name(const void *row, void *fn, void *user)			\
+{									\
+	stype *r = (stype *)row;					\
+	int rc = ((fn_type)fn)(r, user);				\
+									\
+	release(r);							\
+	return rc;							\
+}
+
+/*
  * memcal_db_fetch_one() - step @st once: a row is decoded by @t into @row
  * and gives MEMCAL_OK; no row gives MEMCAL_ENOTFOUND with the message @fmt.
  * @st is finalized.

@@ -118,11 +118,7 @@ int memcal_db_bw_store(memcal_db *db, int64_t run_id,
 	return store(db, "bandwidth", &bw_cols, run_id, bw);
 }
 
-/* emit_bw - hand a decoded row to the caller's typed callback. */
-static int emit_bw(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_bw_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_bw, memcal_db_bw_fn)
 
 /* memcal_db_bw_list() - every bandwidth measurement of @run_id. */
 int memcal_db_bw_list(memcal_db *db, int64_t run_id, memcal_db_bw_fn fn,
@@ -142,11 +138,7 @@ int memcal_db_latency_store(memcal_db *db, int64_t run_id,
 	return store(db, "latency_point", &latency_cols, run_id, pt);
 }
 
-/* emit_latency - typed callback trampoline. */
-static int emit_latency(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_latency_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_latency, memcal_db_latency_fn)
 
 /* memcal_db_latency_list() - every loaded-latency point of @run_id. */
 int memcal_db_latency_list(memcal_db *db, int64_t run_id,
@@ -166,11 +158,7 @@ int memcal_db_sustainable_store(memcal_db *db, int64_t run_id,
 	return store(db, "sustainable_bandwidth", &sustainable_cols, run_id, s);
 }
 
-/* emit_sustainable - typed callback trampoline. */
-static int emit_sustainable(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_sustainable_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_sustainable, memcal_db_sustainable_fn)
 
 /* memcal_db_sustainable_list() - read then write class of @run_id. */
 int memcal_db_sustainable_list(memcal_db *db, int64_t run_id,
@@ -209,11 +197,7 @@ int memcal_db_pmu_event_store(memcal_db *db, int64_t run_id,
 	return store(db, "pmu_event", &pmu_event_cols, run_id, e);
 }
 
-/* emit_pmu_event - typed callback trampoline. */
-static int emit_pmu_event(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_pmu_event_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_pmu_event, memcal_db_pmu_event_fn)
 
 /* memcal_db_pmu_event_list() - every candidate event of @run_id. */
 int memcal_db_pmu_event_list(memcal_db *db, int64_t run_id,
@@ -233,11 +217,7 @@ int memcal_db_overhead_store(memcal_db *db, int64_t run_id,
 	return store(db, "overhead_point", &overhead_cols, run_id, pt);
 }
 
-/* emit_overhead - typed callback trampoline. */
-static int emit_overhead(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_overhead_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_overhead, memcal_db_overhead_fn)
 
 /* memcal_db_overhead_list() - points of @run_id in the order stored. */
 int memcal_db_overhead_list(memcal_db *db, int64_t run_id,
@@ -257,11 +237,7 @@ int memcal_db_overhead_model_store(memcal_db *db, int64_t run_id,
 	return store(db, "overhead_model", &model_cols, run_id, m);
 }
 
-/* emit_overhead_model - typed callback trampoline. */
-static int emit_overhead_model(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_overhead_model_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_overhead_model, memcal_db_overhead_model_fn)
 
 /* memcal_db_overhead_model_list() - models of @run_id by cpu. */
 int memcal_db_overhead_model_list(memcal_db *db, int64_t run_id,

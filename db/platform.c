@@ -69,15 +69,8 @@ void memcal_db_platform_free(struct memcal_platform *p)
 	p->topology_json = NULL;
 }
 
-/* emit_platform - call the typed callback, then free the row's strings. */
-static int emit_platform(const void *row, void *fn, void *user)
-{
-	struct memcal_platform *p = (struct memcal_platform *)row;
-	int rc = ((memcal_db_platform_fn)fn)(p, user);
-
-	memcal_db_platform_free(p);
-	return rc;
-}
+MEMCAL_DB_EMIT_FREE(emit_platform, memcal_db_platform_fn,
+		    struct memcal_platform, memcal_db_platform_free)
 
 /* memcal_db_platform_list() - every board, oldest first. */
 int memcal_db_platform_list(memcal_db *db, memcal_db_platform_fn fn,

@@ -59,11 +59,7 @@ static const struct memcal_db_col binary_col[] = {
 static const struct memcal_db_cols binary_cols =
 	MEMCAL_DB_COLS(struct memcal_binary, binary_col);
 
-/* emit_record - typed callback trampoline. */
-static int emit_record(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_record_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_record, memcal_db_record_fn)
 
 /* kind_ok - whether @kind names a record kind. */
 static int kind_ok(memcal_db *db, const char *kind)

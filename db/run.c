@@ -87,15 +87,8 @@ void memcal_db_run_free(struct memcal_run *run)
 	run->notes = NULL;
 }
 
-/* emit_run - call the typed callback, then free the row's strings. */
-static int emit_run(const void *row, void *fn, void *user)
-{
-	struct memcal_run *r = (struct memcal_run *)row;
-	int rc = ((memcal_db_run_fn)fn)(r, user);
-
-	memcal_db_run_free(r);
-	return rc;
-}
+MEMCAL_DB_EMIT_FREE(emit_run, memcal_db_run_fn,
+		    struct memcal_run, memcal_db_run_free)
 
 /* memcal_db_run_list() - every calibration run, newest first. */
 int memcal_db_run_list(memcal_db *db, memcal_db_run_fn fn, void *user)

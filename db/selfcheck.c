@@ -30,11 +30,7 @@ int memcal_db_selfcheck_store(memcal_db *db, int64_t run_id,
 				    c, NULL, "run_id", "I", run_id);
 }
 
-/* emit_selfcheck - typed callback trampoline. */
-static int emit_selfcheck(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_selfcheck_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_selfcheck, memcal_db_selfcheck_fn)
 
 /**
  * memcal_db_selfcheck_list() - the self-checks of @run_id in the order

@@ -121,15 +121,8 @@ int memcal_db_profile_get(memcal_db *db, int64_t id, struct memcal_profile *p)
 			     (long long)id);
 }
 
-/* emit_profile - call the typed callback, then free the row. */
-static int emit_profile(const void *row, void *fn, void *user)
-{
-	struct memcal_profile *p = (struct memcal_profile *)row;
-	int rc = ((memcal_db_profile_fn)fn)(p, user);
-
-	memcal_db_profile_free(p);
-	return rc;
-}
+MEMCAL_DB_EMIT_FREE(emit_profile, memcal_db_profile_fn,
+		    struct memcal_profile, memcal_db_profile_free)
 
 /**
  * memcal_db_profile_latest() - the newest profile of each workload of
@@ -277,11 +270,7 @@ void memcal_db_validation_free(struct memcal_validation *v)
 	v->notes = NULL;
 }
 
-/* emit_validation_result - typed callback trampoline. */
-static int emit_validation_result(const void *row, void *fn, void *user)
-{
-	return ((memcal_db_validation_result_fn)fn)(row, user);
-}
+MEMCAL_DB_EMIT(emit_validation_result, memcal_db_validation_result_fn)
 
 /* memcal_db_validation_result_list() - results of @validation_id. */
 int memcal_db_validation_result_list(memcal_db *db, int64_t validation_id,
