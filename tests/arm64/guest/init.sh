@@ -261,7 +261,7 @@ group_pcpu() {
 		pcpu-type-refused pcpu-type-discarded pcpu-type-readback pcpu-type-counts \
 		pcpu-default-commit pcpu-default-readback pcpu-default-counts pcpu-unload \
 		bad-event-cpus-raw-garbage bad-event-cpus-beyond bad-write-event-cpus-list
-	# kmodfail's checks (below) on a line of their own: the harness joins
+	# pmubusy's checks (below) on a line of their own: the harness joins
 	# every MEMREG-PLAN line, and a long one is easier to break on the console
 	plan commit-keeps-old commit-after-release cpu-counters-held cpu-counters-held-retry \
 		cpu-counters-held-master
@@ -287,9 +287,9 @@ group_pcpu() {
 	bad write-event-cpus-list read_event=$EV write_event_cpus=0,1:raw:0x08
 	# a commit whose counter cannot be created on cpu1 (its PMU taken by a
 	# pinned exclusive group) leaves the old configuration regulating
-	/kmodfail -k $KO excl
+	/pmubusy excl $KO
 	# cpu1's PMU held by such a group when it comes back online
-	/kmodfail -k $KO held
+	/pmubusy held $KO
 }
 
 # selfcheck: memcal's overflow-delivery check on each CPU with the

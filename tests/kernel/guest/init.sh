@@ -344,8 +344,8 @@ group_hotplug() {
 	kill $w0 $w1 2>/dev/null
 	wait $w0 $w1 2>/dev/null
 	hotplug_share_check
-	/kmodfail -k $KO live
-	/kmodfail -k $KO failed
+	/kmodfail live $KO
+	/kmodfail failed $KO
 }
 
 # hotplug_share_check: both CPUs regulated at 20 page faults per 10 ms
@@ -406,7 +406,7 @@ group_master() {
 # second (kmodfail.c measures and judges)
 group_nohz() {
 	plan rate-tick-equal nohz-rate-refused nohz-accepted-runs
-	/kmodfail -k $KO nohz
+	/kmodfail nohz $KO
 }
 
 # ---- four CPUs (booted with -smp 4): smp4.c measures and judges
