@@ -160,6 +160,24 @@ qemu_boot() {
 	rm -f "$mon.in" "$mon.out"
 }
 
+# qemu_kallsyms MAP LOG QEMU ARGS...: after a timeout (qrc 124 or 137)
+# and only once per MAP, boot QEMU ARGS (the group's own command, its
+# kernel line naming memreg_group=kallsyms and nokaslr) and keep the
+# kernel's text symbols the guest prints (group_kallsyms, guest lib.sh)
+# in MAP, sorted, for qemu_verdict to name where each vCPU was
+# (QEMU_SYSTEM_MAP); Debian's System.map is a placeholder.  qrc is kept.
+qemu_kallsyms() {
+	local map=$1 log=$2 group_qrc=$qrc
+	shift 2
+	{ [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; } && [ ! -s "$map" ] || return 0
+	echo "${qemu_tag:-qemu}: dumping the guest kernel's symbols into $map"
+	qemu_boot "$log" 120 "$@" || true
+	tr -d '\r' < "$log" | sed -n '/^MEMREG-KALLSYMS-BEGIN$/,/^MEMREG-KALLSYMS-END$/p' |
+		sed '1d;$d' | sort > "$map.$$" && [ -s "$map.$$" ] && mv "$map.$$" "$map"
+	rm -f "$log" "$log.cpus" "$map.$$"
+	qrc=$group_qrc
+}
+
 # qemu_cpus_before_timeout PID SECONDS MONITOR OUT: after SECONDS, if PID
 # still runs, ask its monitor for every vCPU's registers five times, half
 # a second apart, into OUT (a spin and an interrupt storm look alike in one

@@ -117,10 +117,15 @@ log=$build/$flavor-$group.log
 echo "memreg-qemu: $flavor kernel $kver, group $group, log $log"
 qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
-	-append "console=ttyS0 quiet panic=-1 memreg_group=$group $nohz ${MEMREG_QEMU_APPEND:-}"
+	-append "console=ttyS0 quiet panic=-1 nokaslr memreg_group=$group $nohz ${MEMREG_QEMU_APPEND:-}"
+# a timeout: each vCPU's RIP is named from the guest's own /proc/kallsyms
+kallsyms=$build/kallsyms-$kver
+qemu_kallsyms "$kallsyms" "$log.kallsyms" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
+	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
+	-append "console=ttyS0 quiet panic=-1 nokaslr memreg_group=kallsyms"
 rm -f "$initrd"
 
-if qemu_verdict memreg-qemu "$log" "$qrc" "$tmo"; then
+if QEMU_SYSTEM_MAP=$kallsyms qemu_verdict memreg-qemu "$log" "$qrc" "$tmo"; then
 	echo "memreg-qemu: $flavor/$group: all checks PASS"
 	exit 0
 fi

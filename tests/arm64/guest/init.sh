@@ -299,15 +299,6 @@ group_pcpu() {
 group_selfcheck() { /selfcheck; }
 group_selfcheck_nopmu() { /selfcheck --no-pmu; }
 
-# kallsyms (diagnostic, not in CTest): the kernel's text symbols, which
-# the harness keeps to name where each vCPU was when a group timed out
-# (the guest boots with nokaslr, so the addresses hold from boot to boot)
-group_kallsyms() {
-	echo MEMREG-KALLSYMS-BEGIN
-	grep ' [tTwW] ' /proc/kallsyms
-	echo MEMREG-KALLSYMS-END
-}
-
 echo "MEMREG-GROUP $group kernel=$(uname -r) machine=$(uname -m)"
 # the groups are listed in tests/kernel/groups; each is group_<name> here
 # (perf-release: group_perf_release)

@@ -195,3 +195,12 @@ unload_check() {
 	rmmod memreg; rc=$?
 	check "$1" "rmmod rc=$rc left='$(leftover)'" test "$rc" = 0 -a -z "$(leftover)"
 }
+# kallsyms (diagnostic, not in CTest, both suites): the kernel's text
+# symbols, which the harness keeps to name where each vCPU was when a
+# group timed out (the guests boot with nokaslr, so the addresses hold
+# from boot to boot; scripts/qemu/lib.sh, qemu_kallsyms)
+group_kallsyms() {
+	echo MEMREG-KALLSYMS-BEGIN
+	grep ' [tTwW] ' /proc/kallsyms
+	echo MEMREG-KALLSYMS-END
+}
