@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,11 +107,59 @@ static const char *tr_events[] = {
 	"hrtimer/hrtimer_expire_entry", "memreg/throttle", "memreg/period", NULL
 };
 
+/*
+ * Enabling or disabling an event patches its tracepoint's jump with
+ * text_poke_bp(), and under QEMU TCG that can leave a vCPU executing the
+ * transient int3 for good (guest lib.sh): with sched_switch, in
+ * __schedule with interrupts off, while the patching CPU waits in
+ * smp_call_function_many_cond() for it to sync (2 hung boots in 14 std
+ * and rt runs of rt-prio-wakes, which toggled the events for each of its
+ * three probes).  So a check that runs several probes keeps the events
+ * enabled across them (tr_keep()); a probe that finds them all enabled
+ * leaves them so and only clears the buffer and switches tracing_on,
+ * which patches nothing.  The rt group enables the kernel's own events
+ * before memreg loads, when no CPU is busy.
+ */
+static bool tr_kept;
+static bool tr_was[sizeof(tr_events) / sizeof(tr_events[0])];
+
+/* Whether event @k of tr_events is enabled. */
+static bool tr_enabled(int k)
+{
+	char p[256], v[8];
+	bool on;
+	FILE *f;
+
+	snprintf(p, sizeof(p), TR "/events/%s/enable", tr_events[k]);
+	f = fopen(p, "r");
+	on = f && fgets(v, sizeof(v), f) && v[0] == '1';
+	if (f)
+		fclose(f);
+	return on;
+}
+
+/* Each event of tr_events on (@on), or back to its state before (!@on). */
+static void tr_keep(bool on)
+{
+	char rel[128];
+	int k;
+
+	for (k = 0; tr_events[k]; k++) {
+		if (on)
+			tr_was[k] = tr_enabled(k);
+		snprintf(rel, sizeof(rel), "events/%s/enable", tr_events[k]);
+		if (!tr_was[k])
+			tr_put(rel, on ? "1\n" : "0\n");
+	}
+}
+
 static void trace_start(int cpu)
 {
 	char v[64];
 	int k;
 
+	for (k = 0, tr_kept = true; tr_events[k]; k++)
+		tr_kept &= tr_enabled(k);
 	tr_put("tracing_on", "0\n");
 	tr_put("trace", "\n");
 	tr_put("trace_clock", "mono\n");
@@ -119,7 +168,7 @@ static void trace_start(int cpu)
 	tr_put("tracing_cpumask", v);
 	snprintf(v, sizeof(v), "pid == %d\n", (int)getpid());
 	tr_put("events/sched/sched_wakeup/filter", v);
-	for (k = 0; tr_events[k]; k++) {
+	for (k = 0; !tr_kept && tr_events[k]; k++) {
 		char rel[128];
 
 		snprintf(rel, sizeof(rel), "events/%s/enable", tr_events[k]);
@@ -133,7 +182,7 @@ static void trace_stop(void)
 	int k;
 
 	tr_put("tracing_on", "0\n");
-	for (k = 0; tr_events[k]; k++) {
+	for (k = 0; !tr_kept && tr_events[k]; k++) {
 		char rel[128];
 
 		snprintf(rel, sizeof(rel), "events/%s/enable", tr_events[k]);
@@ -473,6 +522,7 @@ static int rt_wakes(long long P)
 
 	mr_put("1\n", "monitor");
 	mr_commit();
+	tr_keep(true);
 	probe("idle cpu1", isum, itrc, sizeof(isum));
 	mr_put("0\n", "monitor");
 	mr_commit();
@@ -492,6 +542,7 @@ static int rt_wakes(long long P)
 	mr_sleep(0.3);
 	ok = rt_unmap();
 	mr_reap(w);
+	tr_keep(false);
 	mr_write("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
 	mr_put("0\n", "rt_prio");
 	mr_commit();
@@ -540,6 +591,8 @@ static void idle_limits(double s, long *n, unsigned long long *lo, unsigned long
 	*hi = 0;
 	tr_put("tracing_on", "0\n");
 	tr_put("trace", "\n");
+	/* room for the group's sched events too (init.sh keeps them on) */
+	tr_put("buffer_size_kb", "8192\n");
 	tr_put("events/rtwake_kp/idlelat/enable", "1\n");
 	tr_put("tracing_on", "1\n");
 	w = mr_spawn(NULL, hog);
