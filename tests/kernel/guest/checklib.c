@@ -631,6 +631,21 @@ struct mr_pf mr_pf(int cpu, double secs)
 	return r;
 }
 
+struct mr_left mr_left_out(void)
+{
+	char *argv[] = { "/bin/sh", "-c", "dmesg | grep 'cpu 1 is not "
+			 "regulated' | tail -1 | cut -c1-200", NULL };
+	struct mr_left l = { 0 };
+
+	l.logged = mr_run(l.msg, sizeof(l.msg), argv) == 0;
+	l.sh[0] = mr_cpu(0, "read_shared");
+	l.th[0] = mr_cpu(0, "throttles");
+	mr_sleep(1.0);
+	l.sh[1] = mr_cpu(0, "read_shared");
+	l.th[1] = mr_cpu(0, "throttles");
+	return l;
+}
+
 struct mr_pp mr_per_period(int cpu, double secs, const char *stat)
 {
 	long long e0 = mr_cpu(cpu, "read_events"), n0 = mr_cpu(cpu, "periods"), s0 = mr_cpu(cpu, stat);

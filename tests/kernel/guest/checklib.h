@@ -183,6 +183,20 @@ struct mr_pp {
  * meanwhile, and the growth of its per-CPU statistic STAT */
 struct mr_pp mr_per_period(int cpu, double secs, const char *stat);
 
+/* cpu1 left unregulated (its counters could not be created): what says
+ * so, and whether spare sharing went on without it (mr_left_out()). */
+struct mr_left {
+	int logged;			/* the kernel log names it */
+	char msg[256];			/* that log line */
+	long long th[2], sh[2];		/* cpu0's throttles and read_shared,
+					 * 1 s apart */
+};
+
+/* mr_left_out: the kernel log's last "cpu 1 is not regulated" line (the
+ * error file may hold a later report by then), and cpu0's throttles and
+ * spare grants over the next second */
+struct mr_left mr_left_out(void);
+
 /* mr_pick_period: the period (us) for budgets of a fraction of the
  * unregulated page-fault rate R0 (faults/s) */
 long long mr_pick_period(double r0);

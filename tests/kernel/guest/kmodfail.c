@@ -121,7 +121,7 @@ static void check_live_slack(void)
  * periods are 10 ms of cpu-clock (ns) with a 5 ms guarantee, so a hog
  * there is held in every period.
  */
-static void check_live(void)
+static int do_live(char **args)
 {
 	const long long nb = 3000000;
 	long long p0, t0, pc, tc, pm = -1, p1, t1, e1, b = 0;
@@ -129,12 +129,13 @@ static void check_live(void)
 	pid_t h;
 	int rc, i;
 
+	ko = args[0];
 	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_event=cpu-clock "
 		       "read_budget=5000000,5000000 platform_read=20000000");
 	if (rc) {
 		result("live-commit-budgets", 0, "insmod rc=%d", rc);
 		result("live-commit-events", 0, "insmod rc=%d", rc);
-		return;
+		return failed;
 	}
 	h = mr_hog(1, 30);
 	mr_sleep(1.0);
@@ -180,6 +181,7 @@ static void check_live(void)
 	mr_stop(h);
 	mr_rmmod();
 	check_live_slack();
+	return failed;
 }
 
 /*
@@ -187,21 +189,21 @@ static void check_live(void)
  * guest without a PMU, staged while it was offline, so commit's probe of
  * online CPUs does not see it).
  */
-static void check_failed(void)
+static int do_failed(char **args)
 {
-	char *grep_argv[] = { "/bin/sh", "-c", "dmesg | grep 'cpu 1 is not "
-			      "regulated' | tail -1 | cut -c1-200", NULL };
-	long long ce, run, s0, s1, th0, th1;
-	char err[256], msg[256];
+	struct mr_left l;
+	long long ce, run;
+	char err[256];
 	pid_t h0, h1;
-	int rc, r0, r1, logged;
+	int rc, r0, r1;
 
+	ko = args[0];
 	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_budget=20,20 "
 		       "platform_read=80 share=1");
 	if (rc) {
 		result("cpu-counters-failed", 0, "insmod rc=%d", rc);
 		result("cpu-counters-retry", 0, "insmod rc=%d", rc);
-		return;
+		return failed;
 	}
 	h0 = mr_hog(0, 30);
 	h1 = mr_hog(1, 30);
@@ -213,21 +215,17 @@ static void check_failed(void)
 	ce = mr_cpu(1, "counter_error");
 	run = mr_cpu(1, "running");
 	mr_gets(err, sizeof(err), "error");
-	/* a later report (a late master tick) may replace error: the log keeps it */
-	logged = mr_run(msg, sizeof(msg), grep_argv) == 0;
-	s0 = mr_cpu(0, "read_shared");
-	th0 = mr_cpu(0, "throttles");
-	mr_sleep(1.0);
-	s1 = mr_cpu(0, "read_shared");
-	th1 = mr_cpu(0, "throttles");
+	l = mr_left_out();
 	result("cpu-counters-failed",
-	       !r0 && !r1 && !rc && ce > 0 && run == 0 && logged &&
-	       strstr(msg, "raw:0x11") != NULL && th1 > th0 && s1 > s0,
+	       !r0 && !r1 && !rc && ce > 0 && run == 0 && l.logged &&
+	       strstr(l.msg, "raw:0x11") != NULL && l.th[1] > l.th[0] &&
+	       l.sh[1] > l.sh[0],
 	       "cpu1 offline rc=%d, cpu1/read_event raw:0x11 committed rc=%d, "
 	       "online rc=%d: cpu1 counter_error %lld running %lld, logged "
 	       "error '%s' (error now '%s'); cpu0 throttles %lld -> %lld, "
 	       "read_shared %lld -> %lld",
-	       r0, rc, r1, ce, run, msg, err, th0, th1, s0, s1);
+	       r0, rc, r1, ce, run, l.msg, err, l.th[0], l.th[1], l.sh[0],
+	       l.sh[1]);
 
 	mr_put("default", "cpu1/read_event");
 	rc = mr_commit();
@@ -241,6 +239,7 @@ static void check_failed(void)
 	mr_stop(h0);
 	mr_stop(h1);
 	mr_rmmod();
+	return failed;
 }
 
 #define RATE "/proc/sys/kernel/perf_event_max_sample_rate"
@@ -304,12 +303,13 @@ static int run_held(int cpu, long long *th, long long *pt)
 	return 0;
 }
 
-static void check_nohz(void)
+static int do_nohz(char **args)
 {
 	char rate[32], msg[256], msg1[256];
 	int r_eq, r_ok, r1, r0, rm;
 	long long th = -1, pt = -1, th1 = -1, pt1 = -1;
 
+	ko = args[0];
 	read_rate(rate, sizeof(rate));
 	/* 500/s is 2 per tick at HZ 250; sharing makes it 2 per period */
 	mr_write(RATE, "500");
@@ -343,26 +343,6 @@ static void check_nohz(void)
 	       "the same on housekeeping cpu0 (accepted, rc=%d), hog held 3 s: "
 	       "throttles %lld perf_throttled %lld", r0, th, pt);
 	mr_write(RATE, rate[0] ? rate : "100000");
-}
-
-static int do_live(char **args)
-{
-	ko = args[0];
-	check_live();
-	return failed;
-}
-
-static int do_failed(char **args)
-{
-	ko = args[0];
-	check_failed();
-	return failed;
-}
-
-static int do_nohz(char **args)
-{
-	ko = args[0];
-	check_nohz();
 	return failed;
 }
 

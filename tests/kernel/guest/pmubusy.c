@@ -77,19 +77,20 @@ static int open_exclusive(int cpu)
  * no other pinned counter can be scheduled there; commit's probe runs on
  * the master CPU (cpu0), so only the switch itself finds out.
  */
-static void check_excl(void)
+static int do_excl(char **args)
 {
 	long long p0, p1, p2, ev0, ev1, t[3] = { 0, 0, 0 };
 	char err[256];
 	int rc, fd;
 
+	ko = args[0];
 	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_event=raw:0x11 "
 		       "read_event_cpus=1:none read_budget=100000000,100000000 "
 		       "platform_read=1000000000");
 	if (rc) {
 		result("commit-keeps-old", 0, "insmod rc=%d", rc);
 		result("commit-after-release", 0, "insmod rc=%d", rc);
-		return;
+		return failed;
 	}
 	fd = open_exclusive(1);
 	mr_sleep(0.5);
@@ -120,6 +121,7 @@ static void check_excl(void)
 	       "group closed, commit again rc=%d: cpu1 read_events %lld -> %lld",
 	       rc, ev0, ev1);
 	mr_rmmod();
+	return failed;
 }
 
 /*
@@ -198,13 +200,12 @@ static void held_release(pid_t h)
  */
 static void check_held(void)
 {
-	char *grep_argv[] = { "/bin/sh", "-c", "dmesg | grep 'cpu 1 is not "
-			      "regulated' | tail -1 | cut -c1-200", NULL };
 	char *spin_argv[] = { "/spin", "-c", "0", "-t", "20", NULL };
-	long long ce, run, s0, s1, th0, th1;
-	int rc, r[2], r2, r3, logged, tries;
-	char msg[256] = "", got;
+	int rc, r[2], r2, r3, tries;
+	struct mr_left l;
+	long long ce, run;
 	pid_t h, sp;
+	char got;
 
 	rc = mr_insmod(ko, "cpus=0,1 period_us=10000 read_event=raw:0x11 "
 		       "read_budget=2000000,2000000 platform_read=8000000 share=1");
@@ -223,21 +224,17 @@ static void check_held(void)
 			break;
 		held_release(h);
 	}
-	logged = mr_run(msg, sizeof(msg), grep_argv) == 0;
-	s0 = mr_cpu(0, "read_shared");
-	th0 = mr_cpu(0, "throttles");
-	mr_sleep(1.0);
-	s1 = mr_cpu(0, "read_shared");
-	th1 = mr_cpu(0, "throttles");
+	l = mr_left_out();
 	result("cpu-counters-held",
-	       !r[0] && !r[1] && got == 'y' && ce == 16 && run == 0 && logged &&
-	       strstr(msg, "error -16") != NULL && th1 > th0 && s1 > s0,
+	       !r[0] && !r[1] && got == 'y' && ce == 16 && run == 0 && l.logged &&
+	       strstr(l.msg, "error -16") != NULL && l.th[1] > l.th[0] &&
+	       l.sh[1] > l.sh[0],
 	       "cpu1 offline rc=%d, online rc=%d with its PMU held by a pinned "
 	       "exclusive group (holder '%c' on try %d of %d): cpu1 "
 	       "counter_error %lld running %lld, logged error '%s'; cpu0 "
 	       "throttles %lld -> %lld, read_shared "
-	       "%lld -> %lld", r[0], r[1], got, tries, HELD_TRIES, ce, run, msg,
-	       th0, th1, s0, s1);
+	       "%lld -> %lld", r[0], r[1], got, tries, HELD_TRIES, ce, run, l.msg,
+	       l.th[0], l.th[1], l.sh[0], l.sh[1]);
 	held_release(h);
 	r2 = mr_set_online(1, 0);
 	r3 = mr_set_online(1, 1);
@@ -294,13 +291,6 @@ static void check_held_master(void)
 	       k1, s0, s1);
 	held_release(h);
 	mr_rmmod();
-}
-
-static int do_excl(char **args)
-{
-	ko = args[0];
-	check_excl();
-	return failed;
 }
 
 static int do_held(char **args)
