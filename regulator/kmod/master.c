@@ -140,8 +140,7 @@ void mrk_master_report_queue(void)
 /*
  * Report work (process context): put into the last error that perf
  * throttled a counter (a period timer saw a new throttle and noted the
- * CPU) and that
- * master ticks were skipped since the last report.
+ * CPU) and that master ticks were skipped since the last report.
  */
 static void mrk_master_report(struct work_struct *work)
 {
