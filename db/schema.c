@@ -11,6 +11,35 @@
 
 #include "db_internal.h"
 
+/*
+ * JOB_LATENCY_TABLE - the CREATE TABLE of job_latency, named @name, whose
+ * condition is one of @conditions (SQL string literals).  Migration 7 -> 8
+ * copies the table to widen the conditions, so both it and 3 -> 4 take the
+ * columns from here.  Released migrations never change: what this expands
+ * to must stay, byte for byte, the text those two sent.
+ */
+#define JOB_LATENCY_TABLE(name, conditions)				\
+	"CREATE TABLE " name " ("					\
+	"  id INTEGER PRIMARY KEY,"					\
+	"  validation_id INTEGER NOT NULL REFERENCES validation_run(id)" \
+	"    ON DELETE CASCADE,"						\
+	"  workload TEXT NOT NULL,"					\
+	"  cpu INTEGER NOT NULL,"					\
+	"  condition TEXT NOT NULL"					\
+	"    CHECK (condition IN (" conditions ")),"			\
+	"  probe TEXT NOT NULL CHECK (probe IN ('cyclictest','self')),"	\
+	"  period_ns INTEGER NOT NULL CHECK (period_ns > 0),"		\
+	"  deadline_ns INTEGER NOT NULL CHECK (deadline_ns > 0),"	\
+	"  samples INTEGER NOT NULL CHECK (samples > 0),"		\
+	"  p50_ns INTEGER NOT NULL CHECK (p50_ns >= 0),"		\
+	"  p99_ns INTEGER NOT NULL CHECK (p99_ns >= p50_ns),"		\
+	"  max_ns INTEGER NOT NULL CHECK (max_ns >= 0),"		\
+	"  misses INTEGER NOT NULL CHECK (misses BETWEEN 0 AND samples)," \
+	"  overflow INTEGER NOT NULL CHECK (overflow BETWEEN 0 AND samples)," \
+	"  histogram TEXT NOT NULL CHECK (json_valid(histogram)),"	\
+	"  UNIQUE (validation_id, workload, condition)"			\
+	") STRICT"
+
 static const char *const migrations[] = {
 	/* 0 -> 1: everything memcal and memtune store. */
 	"CREATE TABLE platform ("
@@ -227,26 +256,8 @@ static const char *const migrations[] = {
 	"  DEFAULT 0 CHECK (lower_bound IN (0,1));",
 
 	/* 3 -> 4: per-job latency distributions of real-time workloads. */
-	"CREATE TABLE job_latency ("
-	"  id INTEGER PRIMARY KEY,"
-	"  validation_id INTEGER NOT NULL REFERENCES validation_run(id)"
-	"    ON DELETE CASCADE,"
-	"  workload TEXT NOT NULL,"
-	"  cpu INTEGER NOT NULL,"
-	"  condition TEXT NOT NULL"
-	"    CHECK (condition IN ('solo','unregulated','regulated')),"
-	"  probe TEXT NOT NULL CHECK (probe IN ('cyclictest','self')),"
-	"  period_ns INTEGER NOT NULL CHECK (period_ns > 0),"
-	"  deadline_ns INTEGER NOT NULL CHECK (deadline_ns > 0),"
-	"  samples INTEGER NOT NULL CHECK (samples > 0),"
-	"  p50_ns INTEGER NOT NULL CHECK (p50_ns >= 0),"
-	"  p99_ns INTEGER NOT NULL CHECK (p99_ns >= p50_ns),"
-	"  max_ns INTEGER NOT NULL CHECK (max_ns >= 0),"
-	"  misses INTEGER NOT NULL CHECK (misses BETWEEN 0 AND samples),"
-	"  overflow INTEGER NOT NULL CHECK (overflow BETWEEN 0 AND samples),"
-	"  histogram TEXT NOT NULL CHECK (json_valid(histogram)),"
-	"  UNIQUE (validation_id, workload, condition)"
-	") STRICT;",
+	JOB_LATENCY_TABLE("job_latency",
+			  "'solo','unregulated','regulated'") ";",
 
 	/*
 	 * 4 -> 5: the bandwidth-latency family, one curve per run and read
@@ -354,26 +365,8 @@ static const char *const migrations[] = {
 	"ALTER TABLE validation_result ADD COLUMN static_throttled_ns INTEGER"
 	"  CHECK (static_throttled_ns IS NULL OR static_throttled_ns >= 0);"
 
-	"CREATE TABLE job_latency_v8 ("
-	"  id INTEGER PRIMARY KEY,"
-	"  validation_id INTEGER NOT NULL REFERENCES validation_run(id)"
-	"    ON DELETE CASCADE,"
-	"  workload TEXT NOT NULL,"
-	"  cpu INTEGER NOT NULL,"
-	"  condition TEXT NOT NULL"
-	"    CHECK (condition IN ('solo','unregulated','static','regulated')),"
-	"  probe TEXT NOT NULL CHECK (probe IN ('cyclictest','self')),"
-	"  period_ns INTEGER NOT NULL CHECK (period_ns > 0),"
-	"  deadline_ns INTEGER NOT NULL CHECK (deadline_ns > 0),"
-	"  samples INTEGER NOT NULL CHECK (samples > 0),"
-	"  p50_ns INTEGER NOT NULL CHECK (p50_ns >= 0),"
-	"  p99_ns INTEGER NOT NULL CHECK (p99_ns >= p50_ns),"
-	"  max_ns INTEGER NOT NULL CHECK (max_ns >= 0),"
-	"  misses INTEGER NOT NULL CHECK (misses BETWEEN 0 AND samples),"
-	"  overflow INTEGER NOT NULL CHECK (overflow BETWEEN 0 AND samples),"
-	"  histogram TEXT NOT NULL CHECK (json_valid(histogram)),"
-	"  UNIQUE (validation_id, workload, condition)"
-	") STRICT;"
+	JOB_LATENCY_TABLE("job_latency_v8",
+			  "'solo','unregulated','static','regulated'") ";"
 	"INSERT INTO job_latency_v8 SELECT * FROM job_latency;"
 	"DROP TABLE job_latency;"
 	"ALTER TABLE job_latency_v8 RENAME TO job_latency;",
