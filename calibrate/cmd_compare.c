@@ -14,17 +14,7 @@
 #include "memcal_db.h"
 #include "memcal_figures.h"
 
-enum { OPT_BOARD = 256, OPT_ALL, OPT_K };
-
-static const struct cli_option compare_options[] = {
-	{ "board", 0, "FINGERPRINT", OPT_BOARD,
-	  "the board type to compare (a unique prefix will do; default: the "
-	  "board of the newest run)" },
-	{ "all", 0, NULL, OPT_ALL, "compare the units of every board type" },
-	{ "k", 'k', "K", OPT_K,
-	  "flag |x - median| > K x 1.4826 x MAD (default 3.5)" },
-	{ NULL, 0, NULL, 0, NULL },
-};
+enum { OPT_K = 256 };
 
 /**
  * struct compare_args - parsed options of `memcal compare`.
@@ -38,34 +28,32 @@ struct compare_args {
 	double k;
 };
 
-/* compare_option - the option callback of cli_parse_options(). */
+static const struct cli_option compare_options[] = {
+	CLI_OPT_NONEMPTY("board", 0, "FINGERPRINT", struct compare_args, board,
+			 "a fingerprint ('memcal compare --all' lists "
+			 "them)",
+			 "the board type to compare (a unique prefix will do; "
+			 "default: the board of the newest run)"),
+	CLI_OPT_FLAG("all", 0, struct compare_args, all, "compare the units "
+		     "of every board type"),
+	CLI_OPT("k", 'k', "K", OPT_K, "flag |x - median| > K x 1.4826 x MAD "
+		"(default 3.5)"),
+	CLI_OPT_END,
+};
+
+/* compare_option - the option callback of cli_parse_options(): --k. */
 static int compare_option(struct cli_ctx *ctx, int key, const char *arg,
 			  void *user)
 {
 	struct compare_args *a = user;
 	char *end;
 
-	switch (key) {
-	case OPT_BOARD:
-		if (!arg[0])
-			return cli_error(ctx, CLI_EXIT_USAGE, "--board needs a "
-					 "fingerprint ('memcal compare --all' "
-					 "lists them)");
-		a->board = arg;
-		return 0;
-	case OPT_ALL:
-		a->all = true;
-		return 0;
-	case OPT_K:
-		a->k = strtod(arg, &end);
-		if (end == arg || *end || !isfinite(a->k) || a->k <= 0 ||
-		    a->k > 100)
-			return cli_error(ctx, CLI_EXIT_USAGE, "--k '%s': must be "
-					 "a number above 0 and at most 100",
-					 arg);
-		return 0;
-	}
-	return CLI_EXIT_USAGE;
+	(void)key;
+	a->k = strtod(arg, &end);
+	if (end == arg || *end || !isfinite(a->k) || a->k <= 0 || a->k > 100)
+		return cli_error(ctx, CLI_EXIT_USAGE, "--k '%s': must be a "
+				 "number above 0 and at most 100", arg);
+	return 0;
 }
 
 /**

@@ -18,13 +18,7 @@ _Static_assert(FIG_DOC_PRECISION == CLI_JSON_PRECISION,
 	       "the content key is computed at the precision documents are "
 	       "written with");
 
-enum { OPT_RUN = 256, OPT_OUT };
-
-static const struct cli_option export_options[] = {
-	{ "run", 0, "ID", OPT_RUN, "the run to export (required: 'memcal show' lists them)" },
-	{ "out", 'o', "FILE", OPT_OUT, "write the document to FILE (default: stdout)" },
-	{ NULL, 0, NULL, 0, NULL },
-};
+enum { OPT_RUN = 256 };
 
 /**
  * struct export_args - parsed options of `memcal export`.
@@ -36,24 +30,22 @@ struct export_args {
 	const char *out;
 };
 
-/* export_option - the option callback of cli_parse_options(). */
+static const struct cli_option export_options[] = {
+	CLI_OPT("run", 0, "ID", OPT_RUN, "the run to export (required: "
+		"'memcal show' lists them)"),
+	CLI_OPT_STRING("out", 'o', "FILE", struct export_args, out, "write "
+		       "the document to FILE (default: stdout)"),
+	CLI_OPT_END,
+};
+
+/* export_option - the option callback of cli_parse_options(): --run. */
 static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 			 void *user)
 {
 	struct export_args *a = user;
-	const char *why;
 
-	switch (key) {
-	case OPT_RUN:
-		if (cli_parse_id(arg, &a->run_id, &why))
-			return cli_error(ctx, CLI_EXIT_USAGE, "--run '%s': %s",
-					 arg, why);
-		return 0;
-	case OPT_OUT:
-		a->out = arg;
-		return 0;
-	}
-	return CLI_EXIT_USAGE;
+	(void)key;
+	return cal_parse_run(ctx, arg, &a->run_id);
 }
 
 /**

@@ -159,7 +159,7 @@ refused:
  */
 int cal_cmd_import(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct cli_option none[] = { { NULL, 0, NULL, 0, NULL } };
+	static const struct cli_option none[] = { CLI_OPT_END };
 	size_t refused = 0, imported = 0, skipped = 0;
 	int first, rc, worst = MEMCAL_OK;
 	memcal_db *db = NULL;

@@ -22,31 +22,8 @@ enum {
 	OPT_REPEAT,
 	OPT_BENCH,
 	OPT_DURATION,
-	OPT_PROXY,
 	OPT_NO_MASTER,
-	OPT_MODULE,
 	OPT_SIZE,
-};
-
-static const struct cli_option overhead_options[] = {
-	{ "periods", 0, "LIST_US", OPT_PERIODS,
-	  "periods in microseconds (default 20,32,50,100,200,500,1000)" },
-	{ "cores", 0, "LIST", OPT_CORES, "cores to measure (default all)" },
-	{ "repeat", 0, "N", OPT_REPEAT,
-	  "repetitions per point, C and C' interleaved (default 10)" },
-	{ "benchmarks", 0, "LIST", OPT_BENCH,
-	  "compute,memory (default both)" },
-	{ "duration", 0, "MS", OPT_DURATION,
-	  "length of one baseline run C in ms (default 40)" },
-	{ "proxy", 0, NULL, OPT_PROXY,
-	  "use the user-space timer proxy even if memreg could be loaded" },
-	{ "no-master", 0, NULL, OPT_NO_MASTER,
-	  "skip the runs with the master on the benchmark's core" },
-	{ "module", 0, "PATH", OPT_MODULE,
-	  "memreg.ko to load (default $MEMREG_KO, then /lib/modules)" },
-	{ "size", 0, "BYTES", OPT_SIZE,
-	  "memory benchmark buffer (default 4 x the core's LLC)" },
-	{ NULL, 0, NULL, 0, NULL },
 };
 
 /**
@@ -61,6 +38,28 @@ struct ovh_args {
 	bool cores_set;
 	uint32_t cores[OVH_MAX_CPUS];
 	size_t n_cores;
+};
+
+static const struct cli_option overhead_options[] = {
+	CLI_OPT("periods", 0, "LIST_US", OPT_PERIODS, "periods in "
+		"microseconds (default 20,32,50,100,200,500,1000)"),
+	CLI_OPT("cores", 0, "LIST", OPT_CORES, "cores to measure (default all)"),
+	CLI_OPT("repeat", 0, "N", OPT_REPEAT, "repetitions per point, C and "
+		"C' interleaved (default 10)"),
+	CLI_OPT("benchmarks", 0, "LIST", OPT_BENCH, "compute,memory (default "
+		"both)"),
+	CLI_OPT("duration", 0, "MS", OPT_DURATION, "length of one baseline "
+		"run C in ms (default 40)"),
+	CLI_OPT_FLAG("proxy", 0, struct ovh_args, p.force_proxy, "use the "
+		     "user-space timer proxy even if memreg could be loaded"),
+	CLI_OPT("no-master", 0, NULL, OPT_NO_MASTER, "skip the runs with the "
+		"master on the benchmark's core"),
+	CLI_OPT_STRING("module", 0, "PATH", struct ovh_args, p.module_path,
+		       "memreg.ko to load (default $MEMREG_KO, then "
+		       "/lib/modules)"),
+	CLI_OPT("size", 0, "BYTES", OPT_SIZE, "memory benchmark buffer "
+		"(default 4 x the core's LLC)"),
+	CLI_OPT_END,
 };
 
 /* parse_bench - "compute,memory" into @a->p.bench; 0 or exit 2. */
@@ -129,14 +128,8 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 		return 0;
 	case OPT_BENCH:
 		return parse_bench(ctx, a, arg);
-	case OPT_PROXY:
-		a->p.force_proxy = true;
-		return 0;
 	case OPT_NO_MASTER:
 		a->p.master_effect = false;
-		return 0;
-	case OPT_MODULE:
-		a->p.module_path = arg;
 		return 0;
 	}
 	return CLI_EXIT_USAGE;

@@ -35,34 +35,7 @@
 /* Repetitions per interrupt-overhead point inside a full run. */
 #define RUN_OVERHEAD_REPEAT 3
 
-enum { OPT_QUICK = 256, OPT_CORES, OPT_SIZE, OPT_REPEAT, OPT_NO_OVERHEAD,
-       OPT_REPLAY, OPT_GUAR_READ, OPT_GUAR_WRITE, OPT_SOURCE };
-
-static const struct cli_option run_options[] = {
-	{ "quick", 0, NULL, OPT_QUICK,
-	  "coarse pass: fewer repetitions, smaller buffers, 3 load levels" },
-	{ "cores", 0, "LIST", OPT_CORES,
-	  "CPUs to measure, OS numbers (\"0-3,6\"); default: every core" },
-	{ "size", 0, "BYTES", OPT_SIZE,
-	  "buffer bytes per thread (default: 8x the LLC, 4x with --quick)" },
-	{ "repeat", 0, "N", OPT_REPEAT,
-	  "exactly N repetitions per measurement (default: at least 10, 3 "
-	  "with --quick, more until the median is tight)" },
-	{ "no-overhead", 0, NULL, OPT_NO_OVERHEAD,
-	  "leave out the interrupt-overhead sweep of a full run" },
-	{ "replay", 0, "DIR", OPT_REPLAY,
-	  "discovery only, on the board recorded in DIR: the events it "
-	  "picks per CPU type; measures and stores nothing" },
-	{ "guaranteed-read", 0, "MBPS", OPT_GUAR_READ,
-	  "declare the guaranteed read bandwidth, MB/s (needs --source); "
-	  "it stands for the read class" },
-	{ "guaranteed-write", 0, "MBPS", OPT_GUAR_WRITE,
-	  "declare the guaranteed write bandwidth, MB/s (needs --source)" },
-	{ "source", 0, "TEXT", OPT_SOURCE,
-	  "where the declared figures come from (e.g. \"DDR4-2400 tRC, "
-	  "1 channel\")" },
-	{ NULL, 0, NULL, 0, NULL },
-};
+enum { OPT_SIZE = 256, OPT_REPEAT, OPT_GUAR_READ, OPT_GUAR_WRITE };
 
 /**
  * struct run_args - the options as given.
@@ -84,6 +57,37 @@ struct run_args {
 	unsigned repeat;
 	double mbps[2];
 	const char *source;
+};
+
+static const struct cli_option run_options[] = {
+	CLI_OPT_FLAG("quick", 0, struct run_args, quick, "coarse pass: fewer "
+		     "repetitions, smaller buffers, 3 load levels"),
+	CLI_OPT_STRING("cores", 0, "LIST", struct run_args, cores, "CPUs to "
+		       "measure, OS numbers (\"0-3,6\"); default: every core"),
+	CLI_OPT("size", 0, "BYTES", OPT_SIZE, "buffer bytes per thread "
+		"(default: 8x the LLC, 4x with --quick)"),
+	CLI_OPT("repeat", 0, "N", OPT_REPEAT, "exactly N repetitions per "
+		"measurement (default: at least 10, 3 with --quick, more "
+		"until the median is tight)"),
+	CLI_OPT_FLAG("no-overhead", 0, struct run_args, no_overhead, "leave "
+		     "out the interrupt-overhead sweep of a full run"),
+	CLI_OPT_NONEMPTY("replay", 0, "DIR", struct run_args, replay,
+			 "the "
+			 "folder of a recorded board",
+			 "discovery only, on the board recorded in DIR: the "
+			 "events it picks per CPU type; measures and stores "
+			 "nothing"),
+	CLI_OPT("guaranteed-read", 0, "MBPS", OPT_GUAR_READ, "declare the "
+		"guaranteed read bandwidth, MB/s (needs --source); it stands "
+		"for the read class"),
+	CLI_OPT("guaranteed-write", 0, "MBPS", OPT_GUAR_WRITE, "declare the "
+		"guaranteed write bandwidth, MB/s (needs --source)"),
+	CLI_OPT_NONEMPTY("source", 0, "TEXT", struct run_args, source,
+			 "the "
+			 "text saying where the declared figures come from",
+			 "where the declared figures come from (e.g. "
+			 "\"DDR4-2400 tRC, 1 channel\")"),
+	CLI_OPT_END,
 };
 
 /* parse_mbps - a declared figure in MB/s: a finite number, in range. */
@@ -117,32 +121,10 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 	uint64_t v;
 
 	switch (key) {
-	case OPT_QUICK:
-		a->quick = true;
-		return 0;
-	case OPT_CORES:
-		a->cores = arg;
-		return 0;
-	case OPT_NO_OVERHEAD:
-		a->no_overhead = true;
-		return 0;
-	case OPT_REPLAY:
-		if (!*arg)
-			return cli_error(ctx, CLI_EXIT_USAGE, "--replay needs "
-					 "the folder of a recorded board");
-		a->replay = arg;
-		return 0;
 	case OPT_GUAR_READ:
 		return parse_mbps(ctx, "guaranteed-read", arg, &a->mbps[0]);
 	case OPT_GUAR_WRITE:
 		return parse_mbps(ctx, "guaranteed-write", arg, &a->mbps[1]);
-	case OPT_SOURCE:
-		if (!*arg)
-			return cli_error(ctx, CLI_EXIT_USAGE, "--source needs the "
-					 "text saying where the declared figures "
-					 "come from");
-		a->source = arg;
-		return 0;
 	case OPT_SIZE:
 		if (cli_parse_size(arg, &a->size, &why))
 			return cli_error(ctx, CLI_EXIT_USAGE, "--size '%s': %s",

@@ -18,8 +18,8 @@
 enum { OPT_RUN = 256 };
 
 static const struct cli_option show_options[] = {
-	{ "run", 0, "ID", OPT_RUN, "show every figure of run ID" },
-	{ NULL, 0, NULL, 0, NULL },
+	CLI_OPT("run", 0, "ID", OPT_RUN, "show every figure of run ID"),
+	CLI_OPT_END,
 };
 
 /**
@@ -30,18 +30,14 @@ struct show_args {
 	int64_t run_id;
 };
 
-/* show_option - the option callback of cli_parse_options(). */
+/* show_option - the option callback of cli_parse_options(): --run. */
 static int show_option(struct cli_ctx *ctx, int key, const char *arg,
 		       void *user)
 {
 	struct show_args *a = user;
-	const char *why;
 
-	if (key != OPT_RUN)
-		return CLI_EXIT_USAGE;
-	if (cli_parse_id(arg, &a->run_id, &why))
-		return cli_error(ctx, CLI_EXIT_USAGE, "--run '%s': %s", arg, why);
-	return 0;
+	(void)key;
+	return cal_parse_run(ctx, arg, &a->run_id);
 }
 
 /* add_platform - one board as a JSON object appended to the array. */

@@ -15,9 +15,7 @@
 #include "cli.h"
 
 enum {
-	OPT_DB = 1000,
-	OPT_JSON,
-	OPT_HELP,
+	OPT_HELP = 1000,
 	OPT_VERSION,
 	OPT_QUIET,
 	OPT_VERBOSE,
@@ -25,15 +23,28 @@ enum {
 
 #define NOT_COMMON (-2)	/* apply_common(): not a common option */
 
-/* The options every command accepts, in the order --help lists them. */
+/*
+ * The getopt values of the options that store themselves: past every
+ * key, the command's at OWN_STORED + index, the common ones' at
+ * COMMON_STORED + index.
+ */
+#define OWN_STORED	0x10000
+#define COMMON_STORED	0x20000
+
+/*
+ * The options every command accepts, in the order --help lists them;
+ * the stored ones are stored in the struct cli_ctx.
+ */
 static const struct cli_option common_options[] = {
-	{ "db", 0, "PATH", OPT_DB, "database file (default: $MEMCAL_DB, else see memcal(1))" },
-	{ "json", 0, NULL, OPT_JSON, "machine output on stdout, errors too" },
-	{ "quiet", 'q', NULL, OPT_QUIET, "print less; no progress bar" },
-	{ "verbose", 'v', NULL, OPT_VERBOSE, "print more (repeatable)" },
-	{ "help", 'h', NULL, OPT_HELP, "show this help and exit" },
-	{ "version", 0, NULL, OPT_VERSION, "show the version and exit" },
-	{ NULL, 0, NULL, 0, NULL },
+	CLI_OPT_STRING("db", 0, "PATH", struct cli_ctx, db_path,
+		       "database file (default: $MEMCAL_DB, else see memcal(1))"),
+	CLI_OPT_FLAG("json", 0, struct cli_ctx, json,
+		     "machine output on stdout, errors too"),
+	CLI_OPT("quiet", 'q', NULL, OPT_QUIET, "print less; no progress bar"),
+	CLI_OPT("verbose", 'v', NULL, OPT_VERBOSE, "print more (repeatable)"),
+	CLI_OPT("help", 'h', NULL, OPT_HELP, "show this help and exit"),
+	CLI_OPT("version", 0, NULL, OPT_VERSION, "show the version and exit"),
+	CLI_OPT_END,
 };
 
 /* count_options - number of entries before the NULL terminator. */
@@ -185,17 +196,29 @@ static void print_synopsis(FILE *f, const char *syn)
 }
 
 /*
- * fill_getopt - append @opts to the getopt_long table @lo and the short
- * option string @shorts, both sized by the caller.
+ * getopt_val - what getopt returns for @opts[@i]: its key, or @stored +
+ * @i when it stores itself.
  */
-static void fill_getopt(const struct cli_option *opts, struct option *lo,
-			size_t *nlo, char *shorts, size_t *nshort)
+static int getopt_val(const struct cli_option *opts, size_t i, int stored)
+{
+	return opts[i].store == CLI_STORE_NONE ? opts[i].key :
+		stored + (int)i;
+}
+
+/*
+ * fill_getopt - append @opts to the getopt_long table @lo and the short
+ * option string @shorts, both sized by the caller; @stored as for
+ * getopt_val().
+ */
+static void fill_getopt(const struct cli_option *opts, int stored,
+			struct option *lo, size_t *nlo, char *shorts,
+			size_t *nshort)
 {
 	for (size_t i = 0; opts && opts[i].name; i++) {
 		lo[*nlo].name = opts[i].name;
 		lo[*nlo].has_arg = opts[i].arg ? required_argument : no_argument;
 		lo[*nlo].flag = NULL;
-		lo[*nlo].val = opts[i].key;
+		lo[*nlo].val = getopt_val(opts, i, stored);
 		(*nlo)++;
 		if (opts[i].short_name) {
 			shorts[(*nshort)++] = (char)opts[i].short_name;
@@ -206,15 +229,49 @@ static void fill_getopt(const struct cli_option *opts, struct option *lo,
 }
 
 /*
- * short_to_key - map a short option letter returned by getopt to the key
- * of the entry that declares it (the key may differ from the letter).
+ * short_to_key - map a short option letter returned by getopt to the
+ * getopt_val() of the entry that declares it (which may differ from the
+ * letter).
  */
-static int short_to_key(const struct cli_option *opts, int c)
+static int short_to_key(const struct cli_option *opts, int stored, int c)
 {
 	for (size_t i = 0; opts && opts[i].name; i++)
 		if (opts[i].short_name == c)
-			return opts[i].key;
+			return getopt_val(opts, i, stored);
 	return c;
+}
+
+/*
+ * store_option - store @arg, or true, as @o says in the structure at
+ * @base.  Return: 0, or CLI_EXIT_USAGE for an empty CLI_STORE_NONEMPTY
+ * (error reported).
+ */
+static int store_option(struct cli_ctx *ctx, const struct cli_option *o,
+			const char *arg, void *base)
+{
+	char *at = (char *)base + o->offset;
+
+	if (o->store == CLI_STORE_FLAG) {
+		*(bool *)at = true;
+		return 0;
+	}
+	if (o->store == CLI_STORE_NONEMPTY && !*arg)
+		return cli_error(ctx, CLI_EXIT_USAGE, "--%s needs %s", o->name,
+				 o->need);
+	*(const char **)at = arg;
+	return 0;
+}
+
+/*
+ * stored_option - the entry of @opts that getopt value @c stands for
+ * when it stores itself (see getopt_val()), else NULL.
+ */
+static const struct cli_option *stored_option(const struct cli_option *opts,
+					      int stored, int c)
+{
+	if (c < stored || (size_t)(c - stored) >= count_options(opts))
+		return NULL;
+	return &opts[c - stored];
 }
 
 /* tool_usage - the tool-level --help: common options and the command table. */
@@ -312,20 +369,15 @@ static int show_version(struct cli_ctx *ctx)
 }
 
 /*
- * apply_common - handle one common option; returns 0, CLI_HELP_SHOWN for
- * --help/--version (already printed), an exit code when printing them
- * failed, or NOT_COMMON when @key is not common.
+ * apply_common - handle one common option that does not store itself;
+ * returns 0, CLI_HELP_SHOWN for --help/--version (already printed), an
+ * exit code when printing them failed, or NOT_COMMON when @key is not
+ * such an option.
  */
-static int apply_common(struct cli_ctx *ctx, int key, const char *arg,
-			const char *synopsis, const struct cli_option *opts)
+static int apply_common(struct cli_ctx *ctx, int key, const char *synopsis,
+			const struct cli_option *opts)
 {
 	switch (key) {
-	case OPT_DB:
-		ctx->db_path = arg;
-		return 0;
-	case OPT_JSON:
-		ctx->json = true;
-		return 0;
 	case OPT_QUIET:
 		ctx->verbosity = -1;
 		return 0;
@@ -350,8 +402,10 @@ static int apply_common(struct cli_ctx *ctx, int key, const char *arg,
  * @synopsis:  positional arguments (and any option that must be written
  *             out, such as a required one) for the generated synopsis.
  * @opts:      the subcommand's own options (may be NULL).
- * @fn:        called for each of @opts found, in order.
- * @user:      handed to @fn.
+ * @fn:        called for each of @opts found that does not store itself
+ *             (CLI_STORE_NONE), in order; may be NULL when none is such.
+ * @user:      the structure the stored options are stored in; handed to
+ *             @fn.
  * @first_arg: set to the index of the first positional argument; NULL
  *             for a command that takes none (one is a usage error).
  *
@@ -365,6 +419,7 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 	size_t n = count_options(opts) + count_options(common_options);
 	struct option *lo = calloc(n + 1, sizeof(*lo));
 	char *shorts = calloc(2 * n + 3, 1);
+	const struct cli_option *o;
 	size_t nlo = 0, nshort = 0;
 	int rc = 0, c;
 
@@ -375,8 +430,8 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 	}
 	shorts[nshort++] = '+';		/* stop at the first positional */
 	shorts[nshort++] = ':';		/* report a missing argument as ':' */
-	fill_getopt(opts, lo, &nlo, shorts, &nshort);
-	fill_getopt(common_options, lo, &nlo, shorts, &nshort);
+	fill_getopt(opts, OWN_STORED, lo, &nlo, shorts, &nshort);
+	fill_getopt(common_options, COMMON_STORED, lo, &nlo, shorts, &nshort);
 
 	/* --json anywhere applies to errors found before it, too. */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -395,8 +450,14 @@ int cli_parse_options(struct cli_ctx *ctx, int argc, char **argv,
 				       ctx->command ? ctx->command : "");
 			break;
 		}
-		c = short_to_key(opts, short_to_key(common_options, c));
-		rc = apply_common(ctx, c, optarg, synopsis, opts);
+		c = short_to_key(opts, OWN_STORED,
+				 short_to_key(common_options, COMMON_STORED, c));
+		if ((o = stored_option(common_options, COMMON_STORED, c)))
+			rc = store_option(ctx, o, optarg, ctx);
+		else if ((o = stored_option(opts, OWN_STORED, c)))
+			rc = store_option(ctx, o, optarg, user);
+		else
+			rc = apply_common(ctx, c, synopsis, opts);
 		if (rc == NOT_COMMON)
 			rc = fn ? fn(ctx, c, optarg, user) : CLI_EXIT_USAGE;
 		if (rc)

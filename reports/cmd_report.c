@@ -220,15 +220,17 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 {
 	bool tune = !strcmp(tool, "memtune");
 	const struct cli_option opts[] = {
-		{ tune ? "config" : "run", tune ? 'c' : 0, "ID", OPT_ID, tune ?
-		  "tuned configuration to report (default: the newest)" :
-		  "calibration run to report (default: the newest)" },
-		{ "out", 'o', "FILE", OPT_OUT, "write the report to FILE, or - "
-		  "for stdout (default: stdout; with --json, a file named "
-		  "after the run or config in the current directory)" },
-		{ "format", 'f', "FMT", OPT_FORMAT,
-		  "html (default; charts inline), csv or json" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT(tune ? "config" : "run", tune ? 'c' : 0, "ID", OPT_ID,
+			tune ? "tuned configuration to report (default: the "
+			"newest)" : "calibration run to report (default: the "
+			"newest)"),
+		CLI_OPT("out", 'o', "FILE", OPT_OUT, "write the report to "
+			"FILE, or - for stdout (default: stdout; with --json, "
+			"a file named after the run or config in the current "
+			"directory)"),
+		CLI_OPT("format", 'f', "FMT", OPT_FORMAT, "html (default; "
+			"charts inline), csv or json"),
+		CLI_OPT_END,
 	};
 	struct report_opts o = { 0 };
 	struct report *r;

@@ -29,24 +29,13 @@ struct apply_args {
 	bool force;
 };
 
-/* apply_option - option callback. */
+/* apply_option - option callback: --config. */
 static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 			void *user)
 {
 	struct apply_args *a = user;
 
-	switch (key) {
-	case 'm':
-	case 's':
-		return tune_reg_option(key, arg, &a->reg);
-	case 'B':
-		a->force_board = true;
-		return 0;
-	case 'f':
-		a->force = true;
-		return 0;
-	}
-	return tune_config_option(ctx, key, arg, &a->id, &a->file);
+	return tune_config_option(ctx, key, arg, &a->id);
 }
 
 /**
@@ -58,16 +47,19 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		TUNE_OPT_CONFIG,
-		TUNE_OPT_FILE("apply a JSON export instead (no database "
-			      "needed)"),
-		{ "module", 0, "PATH", 'm', "memreg.ko to load (default: under "
-		  "/lib/modules/$(uname -r))" },
-		TUNE_OPT_SYSFS,
-		{ "force-board", 0, NULL, 'B', "apply even if the configuration "
-		  "was tuned on another board (skips check too)" },
-		{ "force", 0, NULL, 'f', "apply even if 'memtune check' fails "
-		  "(the failed items are still printed)" },
-		{ NULL, 0, NULL, 0, NULL },
+		TUNE_OPT_FILE(struct apply_args, "apply a JSON export instead "
+			      "(no database needed)"),
+		CLI_OPT_STRING("module", 0, "PATH", struct apply_args,
+			       reg.module, "memreg.ko to load (default: under "
+			       "/lib/modules/$(uname -r))"),
+		TUNE_OPT_SYSFS(struct apply_args, reg.sysfs),
+		CLI_OPT_FLAG("force-board", 0, struct apply_args, force_board,
+			     "apply even if the configuration was tuned on "
+			     "another board (skips check too)"),
+		CLI_OPT_FLAG("force", 0, struct apply_args, force, "apply "
+			     "even if 'memtune check' fails (the failed items "
+			     "are still printed)"),
+		CLI_OPT_END,
 	};
 	struct apply_args a = { 0 };
 	struct tune_config *c = calloc(1, sizeof(*c));

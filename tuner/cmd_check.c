@@ -41,11 +41,8 @@ static int check_option(struct cli_ctx *ctx, int key, const char *arg,
 			return cli_error(ctx, CLI_EXIT_USAGE, "--tolerance "
 					 "'%s': %s", arg, why);
 		return 0;
-	case 'n':
-		a->o.no_bandwidth = true;
-		return 0;
 	}
-	return tune_config_option(ctx, key, arg, &a->id, &a->file);
+	return tune_config_option(ctx, key, arg, &a->id);
 }
 
 /* print - the text form: one line per item, then the result. */
@@ -117,14 +114,15 @@ int tune_cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		TUNE_OPT_CONFIG,
-		TUNE_OPT_FILE("check a JSON export instead (no database "
-			      "needed)"),
-		{ "tolerance", 0, "PCT", 't', "how far the measured read "
-		  "bandwidth may be from the calibration's, in per cent "
-		  "(default 10)" },
-		{ "no-bandwidth", 0, NULL, 'n', "skip the bandwidth "
-		  "measurement (the item shows skipped)" },
-		{ NULL, 0, NULL, 0, NULL },
+		TUNE_OPT_FILE(struct check_args, "check a JSON export instead "
+			      "(no database needed)"),
+		CLI_OPT("tolerance", 0, "PCT", 't', "how far the measured "
+			"read bandwidth may be from the calibration's, in per "
+			"cent (default 10)"),
+		CLI_OPT_FLAG("no-bandwidth", 0, struct check_args,
+			     o.no_bandwidth, "skip the bandwidth measurement "
+			     "(the item shows skipped)"),
+		CLI_OPT_END,
 	};
 	struct check_args a = { .o.tolerance_pct = TUNE_CHECK_TOLERANCE_PCT };
 	struct tune_config *c = calloc(1, sizeof(*c));

@@ -91,37 +91,17 @@ int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id)
 }
 
 /**
- * tune_config_option() - the options naming the configuration a command
- * reads: --config ID ('c') into @id and --file JSON ('F') into @file
- * (NULL: the command takes no --file).  The last case of an option
+ * tune_config_option() - --config ID ('c') into @id, the option naming
+ * the configuration a command reads.  The last case of an option
  * callback, so any other key is a usage error.
  * Return: 0 or a CLI exit code (error reported).
  */
 int tune_config_option(struct cli_ctx *ctx, int key, const char *arg,
-		       int64_t *id, const char **file)
+		       int64_t *id)
 {
-	if (key == 'c')
-		return tune_parse_id(ctx, arg, id);
-	if (key != 'F' || !file)
+	if (key != 'c')
 		return CLI_EXIT_USAGE;
-	*file = arg;
-	return 0;
-}
-
-/**
- * tune_reg_option() - where memreg is: --module PATH ('m') and --sysfs
- * DIR ('s') into @reg, for apply and validate.
- * Return: 0, or CLI_EXIT_USAGE for any other key.
- */
-int tune_reg_option(int key, const char *arg, struct tune_reg *reg)
-{
-	if (key == 'm')
-		reg->module = arg;
-	else if (key == 's')
-		reg->sysfs = arg;
-	else
-		return CLI_EXIT_USAGE;
-	return 0;
+	return tune_parse_id(ctx, arg, id);
 }
 
 /**
@@ -323,12 +303,6 @@ static int rec_option(struct cli_ctx *ctx, int key, const char *arg,
 			return cli_error(ctx, CLI_EXIT_USAGE, "--kind %s: "
 					 "config, profile or validation", arg);
 		o->kind = arg;
-		return 0;
-	case 'M':
-		o->mix = arg;
-		return 0;
-	case 'F':
-		o->force = true;
 		return 0;
 	default:
 		if (o->id)

@@ -18,11 +18,11 @@
 int tune_cmd_delete(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "profile", 0, "ID", 'P', "delete workload profile ID" },
-		{ "validation", 0, "ID", 'V', "delete validation ID" },
-		{ "force", 0, NULL, 'F', "also delete the records that depend "
-		  "on it" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT("profile", 0, "ID", 'P', "delete workload profile ID"),
+		CLI_OPT("validation", 0, "ID", 'V', "delete validation ID"),
+		CLI_OPT_FLAG("force", 0, struct rec_opts, force, "also delete "
+			     "the records that depend on it"),
+		CLI_OPT_END,
 	};
 	struct rec_sink s = { .ctx = ctx, .arr = json_array() };
 	struct rec_opts o;

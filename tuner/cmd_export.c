@@ -46,15 +46,6 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 	struct export_args *a = user;
 
 	switch (key) {
-	case 'f':
-		a->format = arg;
-		return 0;
-	case 'o':
-		a->out = arg;
-		return 0;
-	case 'R':
-		a->o.resctrl_root = arg;
-		return 0;
 	case 'M':
 	case 'P':
 		if (a->o.mba_mbps == (key == 'M' ? 0 : 1))
@@ -64,23 +55,8 @@ static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 					 "resctrl mount)");
 		a->o.mba_mbps = key == 'M';
 		return 0;
-	case 'm':
-		a->o.memtune_path = arg;
-		return 0;
-	case 'C':
-		a->o.config_path = arg;
-		return 0;
-	case 'K':
-		a->b.kmod_src = arg;
-		return 0;
-	case 'k':
-		a->b.module = arg;
-		return 0;
-	case 'T':
-		a->b.memtune = arg;
-		return 0;
 	}
-	return tune_config_option(ctx, key, arg, &a->id, &a->file);
+	return tune_config_option(ctx, key, arg, &a->id);
 }
 
 /*
@@ -229,30 +205,40 @@ static int emit(struct cli_ctx *ctx, const struct export_args *a,
 int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "format", 'f', "FMT", 'f', "json, modprobe, modules-load, "
-		  "systemd, resctrl, pqos or bundle (--out DIR or FILE.tar)" },
+		CLI_OPT_STRING("format", 'f', "FMT", struct export_args, format,
+			       "json, modprobe, modules-load, systemd, "
+			       "resctrl, pqos or bundle (--out DIR or "
+			       "FILE.tar)"),
 		TUNE_OPT_CONFIG,
-		TUNE_OPT_FILE("read the configuration from a JSON export "
-			      "instead of the database"),
-		{ "out", 'o', "FILE", 'o', "write here instead of stdout (- "
-		  "for stdout; see memtune(1) for devices, FIFOs, links)" },
-		{ "resctrl-root", 0, "DIR", 'R', "resctrl mount to read MBA "
-		  "granularity and domains from (/sys/fs/resctrl)" },
-		{ "mba-mbps", 0, NULL, 'M', "MBA values in MiB/s (mba_MBps)" },
-		{ "mba-percent", 0, NULL, 'P', "MBA values in percent" },
-		{ "memtune", 0, "PATH", 'm', "memtune binary the systemd unit "
-		  "runs (/usr/local/bin/memtune)" },
-		{ "config-path", 0, "PATH", 'C', "JSON file the systemd unit "
-		  "applies (/etc/memcal/tuned-config.json)" },
-		{ "kmod-src", 0, "DIR", 'K', "bundle: memreg's sources, kmod/ "
-		  "and core/ (default: /usr/src/memreg-VERSION, else the "
-		  "source tree memtune was built from)" },
-		{ "module", 0, "KO", 'k', "bundle: a prebuilt memreg.ko to "
-		  "carry for the kernel it was built for" },
-		{ "bundle-memtune", 0, "FILE", 'T', "bundle: the static memtune "
-		  "to carry (default: this one if static, else the build's "
-		  "memtune-static; '' none)" },
-		{ NULL, 0, NULL, 0, NULL },
+		TUNE_OPT_FILE(struct export_args, "read the configuration "
+			      "from a JSON export instead of the database"),
+		CLI_OPT_STRING("out", 'o', "FILE", struct export_args, out,
+			       "write here instead of stdout (- for stdout; "
+			       "see memtune(1) for devices, FIFOs, links)"),
+		CLI_OPT_STRING("resctrl-root", 0, "DIR", struct export_args,
+			       o.resctrl_root, "resctrl mount to read MBA "
+			       "granularity and domains from (/sys/fs/resctrl)"),
+		CLI_OPT("mba-mbps", 0, NULL, 'M', "MBA values in MiB/s "
+			"(mba_MBps)"),
+		CLI_OPT("mba-percent", 0, NULL, 'P', "MBA values in percent"),
+		CLI_OPT_STRING("memtune", 0, "PATH", struct export_args,
+			       o.memtune_path, "memtune binary the systemd "
+			       "unit runs (/usr/local/bin/memtune)"),
+		CLI_OPT_STRING("config-path", 0, "PATH", struct export_args,
+			       o.config_path, "JSON file the systemd unit "
+			       "applies (/etc/memcal/tuned-config.json)"),
+		CLI_OPT_STRING("kmod-src", 0, "DIR", struct export_args,
+			       b.kmod_src, "bundle: memreg's sources, kmod/ "
+			       "and core/ (default: /usr/src/memreg-VERSION, "
+			       "else the source tree memtune was built from)"),
+		CLI_OPT_STRING("module", 0, "KO", struct export_args, b.module,
+			       "bundle: a prebuilt memreg.ko to carry for the "
+			       "kernel it was built for"),
+		CLI_OPT_STRING("bundle-memtune", 0, "FILE", struct export_args,
+			       b.memtune, "bundle: the static memtune to "
+			       "carry (default: this one if static, else the "
+			       "build's memtune-static; '' none)"),
+		CLI_OPT_END,
 	};
 	struct export_args a = { .o = { .mba_mbps = -1 } };
 	struct tune_config *c = calloc(1, sizeof(*c));

@@ -15,10 +15,11 @@
 int tune_cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "kind", 0, "KIND", 'K', "only config, profile or "
-		  "validation records" },
-		{ "mix", 0, "NAME", 'M', "only records of this mix" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT("kind", 0, "KIND", 'K', "only config, profile or "
+			"validation records"),
+		CLI_OPT_STRING("mix", 0, "NAME", struct rec_opts, mix, "only "
+			       "records of this mix"),
+		CLI_OPT_END,
 	};
 	struct rec_sink s = { .ctx = ctx };
 	struct rec_opts o;

@@ -38,14 +38,6 @@ static int plan_option(struct cli_ctx *ctx, int key, const char *arg,
 	uint64_t v;
 	size_t n;
 
-	if (key == 'r') {
-		o->reprofile = true;
-		return 0;
-	}
-	if (key == 'g') {
-		o->streaming = true;
-		return 0;
-	}
 	if (key == 'a') {
 		if (cli_parse_u64(arg, 1, 100000000, &v, &why))
 			return cli_error(ctx, CLI_EXIT_USAGE,
@@ -212,17 +204,21 @@ static int plan_with(struct cli_ctx *ctx, memcal_db *db, const struct mix *m,
 int tune_cmd_plan(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "periods", 0, "LIST_US", 'p', "candidate periods in us "
-		  "(default 100,200,500,1000,2000,5000,10000,20000)" },
-		{ "assume-overhead-ns", 0, "NS", 'a', "regulation cost per "
-		  "period to assume when 'memcal overhead' has not run" },
-		{ "reprofile", 0, NULL, 'r', "profile the mix first when a "
-		  "workload's profile is missing or no longer matches it" },
-		{ "guarantees-from-streaming", 0, NULL, 'g', "reserve the "
-		  "guarantees from the streaming sustainable bandwidth when the "
-		  "calibration has no guaranteed figure (they may not hold "
-		  "when every access misses its row; warned)" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT("periods", 0, "LIST_US", 'p', "candidate periods in "
+			"us (default 100,200,500,1000,2000,5000,10000,20000)"),
+		CLI_OPT("assume-overhead-ns", 0, "NS", 'a', "regulation cost "
+			"per period to assume when 'memcal overhead' has not "
+			"run"),
+		CLI_OPT_FLAG("reprofile", 0, struct plan_opts, reprofile,
+			     "profile the mix first when a workload's profile "
+			     "is missing or no longer matches it"),
+		CLI_OPT_FLAG("guarantees-from-streaming", 0, struct plan_opts,
+			     streaming, "reserve the guarantees from the "
+			     "streaming sustainable bandwidth when the "
+			     "calibration has no guaranteed figure (they may "
+			     "not hold when every access misses its row; "
+			     "warned)"),
+		CLI_OPT_END,
 	};
 	struct plan_opts o;
 	struct tune_inputs *ti = calloc(1, sizeof(*ti));

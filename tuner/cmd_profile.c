@@ -34,10 +34,11 @@ static int profile_option(struct cli_ctx *ctx, int key, const char *arg,
 int tune_cmd_profile(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "runs", 'r', "N", 'r', "solo runs per workload (default: the "
-		  "mix's 'runs', else 3)" },
-		{ "timeout", 0, "S", 't', "kill a run after S seconds (600)" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT("runs", 'r', "N", 'r', "solo runs per workload "
+			"(default: the mix's 'runs', else 3)"),
+		CLI_OPT("timeout", 0, "S", 't', "kill a run after S seconds "
+			"(600)"),
+		CLI_OPT_END,
 	};
 	struct profile_opts o = { 0, 600 };
 	struct mix *m = calloc(1, sizeof(*m));

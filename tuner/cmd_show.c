@@ -332,9 +332,9 @@ out:
 int tune_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "profile", 0, "ID", 'P', "show workload profile ID" },
-		{ "validation", 0, "ID", 'V', "show validation ID" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT("profile", 0, "ID", 'P', "show workload profile ID"),
+		CLI_OPT("validation", 0, "ID", 'V', "show validation ID"),
+		CLI_OPT_END,
 	};
 	struct rec_opts o;
 	memcal_db *db = NULL;

@@ -133,17 +133,8 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 	case 't':
 		return tune_parse_runs(ctx, key, arg, 50, &o->runs,
 				       &o->timeout_s);
-	case 'm':
-	case 's':
-		return tune_reg_option(key, arg, &o->reg);
-	case 'k':
-		o->keep = true;
-		return 0;
-	case 'S':
-		o->no_static = true;
-		return 0;
 	}
-	return tune_config_option(ctx, key, arg, &o->id, NULL);
+	return tune_config_option(ctx, key, arg, &o->id);
 }
 
 /* cpus_of - each workload's core in @c, into @cpus. */
@@ -185,17 +176,20 @@ int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		TUNE_OPT_CONFIG,
-		{ "runs", 'r', "N", 'r', "co-scheduled runs per mode, median "
-		  "kept (1)" },
-		{ "timeout", 0, "S", 't', "kill a co-scheduled run after S "
-		  "seconds (600)" },
-		{ "module", 0, "PATH", 'm', "memreg.ko to load if memreg is not "
-		  "loaded" },
-		TUNE_OPT_SYSFS,
-		{ "keep", 0, NULL, 'k', "leave memreg loaded afterwards" },
-		{ "no-static", 0, NULL, 'S', "leave out the static-budget run "
-		  "(MemGuard-style, ceiling = guarantee)" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT("runs", 'r', "N", 'r', "co-scheduled runs per mode, "
+			"median kept (1)"),
+		CLI_OPT("timeout", 0, "S", 't', "kill a co-scheduled run "
+			"after S seconds (600)"),
+		CLI_OPT_STRING("module", 0, "PATH", struct validate_opts,
+			       reg.module, "memreg.ko to load if memreg is "
+			       "not loaded"),
+		TUNE_OPT_SYSFS(struct validate_opts, reg.sysfs),
+		CLI_OPT_FLAG("keep", 0, struct validate_opts, keep, "leave "
+			     "memreg loaded afterwards"),
+		CLI_OPT_FLAG("no-static", 0, struct validate_opts, no_static,
+			     "leave out the static-budget run "
+			     "(MemGuard-style, ceiling = guarantee)"),
+		CLI_OPT_END,
 	};
 	struct validate_opts o = { .runs = 1, .timeout_s = 600 };
 	struct memcal_validation_result r[MIX_MAX_WORKLOADS];

@@ -42,22 +42,22 @@ int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
 int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id);
 
 /*
- * Option table entries several commands share.  Their keys are the ones
- * tune_config_option() ('c', 'F') and tune_reg_option() ('m', 's')
- * handle; @help says what the command does with the --file JSON.
+ * Option table entries several commands share.  --config is handed to
+ * tune_config_option() ('c'); --file and --sysfs are stored in the
+ * member of @type named (a const char *); @help says what the command
+ * does with the --file JSON.
  */
 #define TUNE_OPT_CONFIG \
-	{ "config", 'c', "ID", 'c', "tuned configuration (default: the " \
-	  "newest)" }
-#define TUNE_OPT_FILE(help) { "file", 0, "JSON", 'F', help }
-#define TUNE_OPT_SYSFS \
-	{ "sysfs", 0, "DIR", 's', "memreg's sysfs root " \
-	  "(/sys/kernel/memreg)" }
+	CLI_OPT("config", 'c', "ID", 'c', "tuned configuration (default: " \
+		"the newest)")
+#define TUNE_OPT_FILE(type, help) \
+	CLI_OPT_STRING("file", 0, "JSON", type, file, help)
+#define TUNE_OPT_SYSFS(type, member) \
+	CLI_OPT_STRING("sysfs", 0, "DIR", type, member, "memreg's sysfs " \
+		       "root (/sys/kernel/memreg)")
 
-struct tune_reg;
 int tune_config_option(struct cli_ctx *ctx, int key, const char *arg,
-		       int64_t *id, const char **file);
-int tune_reg_option(int key, const char *arg, struct tune_reg *reg);
+		       int64_t *id);
 int tune_parse_runs(struct cli_ctx *ctx, int key, const char *arg,
 		    unsigned max_runs, unsigned *runs, unsigned *timeout_s);
 int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,

@@ -126,12 +126,39 @@ struct cli_tool {
 };
 
 /**
+ * enum cli_store - what cli_parse_options() does with an option it finds.
+ * @CLI_STORE_NONE:     hand it to the command's callback, by its @key.
+ * @CLI_STORE_STRING:   store the argument in the const char * at @offset.
+ * @CLI_STORE_NONEMPTY: the same, but an empty argument is a usage error,
+ *                      "--NAME needs @need".
+ * @CLI_STORE_FLAG:     store true in the bool at @offset.
+ *
+ * The stored kinds spare a command the callback code of an option whose
+ * value needs no checking; @offset is from the start of the @user
+ * structure given to cli_parse_options().
+ */
+enum cli_store {
+	CLI_STORE_NONE,
+	CLI_STORE_STRING,
+	CLI_STORE_NONEMPTY,
+	CLI_STORE_FLAG,
+};
+
+/**
  * struct cli_option - one subcommand-specific option.
  * @name:     long name without the dashes ("cores").
  * @short_name: single-letter alias or 0.
  * @arg:      argument placeholder for help ("LIST"), NULL for a flag.
- * @key:      value handed to the callback; must be >= 256 or a letter.
+ * @key:      value handed to the callback (@store CLI_STORE_NONE only);
+ *            must be >= 256 or a letter.
  * @help:     one line of help.
+ * @store:    where the value goes: the callback, or @offset.
+ * @offset:   offsetof() the member of the @user structure that receives
+ *            the value, for a stored @store.
+ * @need:     CLI_STORE_NONEMPTY: what the option needs, for the message.
+ *
+ * Tables are written with the CLI_OPT*() macros below and end with
+ * CLI_OPT_END.
  */
 struct cli_option {
 	const char *name;
@@ -139,9 +166,55 @@ struct cli_option {
 	const char *arg;
 	int key;
 	const char *help;
+	enum cli_store store;
+	size_t offset;
+	const char *need;
 };
 
-/* Callback for a subcommand option; return 0 or a CLI_EXIT_* code. */
+/*
+ * CLI_MEMBER_OFFSET - offsetof(@type, @member), refused at compile time
+ * unless the member has type @t, so a stored value lands in a member of
+ * the right type.
+ */
+#define CLI_MEMBER_OFFSET(type, member, t)				\
+	(offsetof(type, member) + 0 * sizeof(struct {			\
+		_Static_assert(__builtin_types_compatible_p(		\
+			__typeof__(((type *)0)->member), t),		\
+			#type "." #member " is not " #t);		\
+		int unused;						\
+	}))
+
+/* An option handed to the callback as @key. */
+#define CLI_OPT(name_, short_, arg_, key_, help_)			\
+	{ .name = (name_), .short_name = (short_), .arg = (arg_),	\
+	  .key = (key_), .help = (help_) }
+
+/* An option whose argument is stored in the const char * @type.@member. */
+#define CLI_OPT_STRING(name_, short_, arg_, type, member, help_)	\
+	{ .name = (name_), .short_name = (short_), .arg = (arg_),	\
+	  .help = (help_), .store = CLI_STORE_STRING,			\
+	  .offset = CLI_MEMBER_OFFSET(type, member, const char *) }
+
+/* The same, refusing an empty argument: "--NAME needs @need_". */
+#define CLI_OPT_NONEMPTY(name_, short_, arg_, type, member, need_, help_) \
+	{ .name = (name_), .short_name = (short_), .arg = (arg_),	\
+	  .help = (help_), .store = CLI_STORE_NONEMPTY,			\
+	  .offset = CLI_MEMBER_OFFSET(type, member, const char *),	\
+	  .need = (need_) }
+
+/* A flag that sets the bool @type.@member. */
+#define CLI_OPT_FLAG(name_, short_, type, member, help_)		\
+	{ .name = (name_), .short_name = (short_), .help = (help_),	\
+	  .store = CLI_STORE_FLAG,					\
+	  .offset = CLI_MEMBER_OFFSET(type, member, bool) }
+
+/* The entry that ends a table. */
+#define CLI_OPT_END { .name = NULL }
+
+/*
+ * Callback for a subcommand option that does not store itself; return 0
+ * or a CLI_EXIT_* code.
+ */
 typedef int (*cli_option_fn)(struct cli_ctx *ctx, int key, const char *arg,
 			     void *user);
 

@@ -186,14 +186,140 @@ Test(output, envelope_carries_result_and_warnings)
 Test(output, synopsis_is_generated_from_the_option_table)
 {
 	static const struct cli_option opts[] = {
-		{ "format", 'f', "FMT", 'f', "format" },
-		{ "out", 'o', "FILE", 'o', "where" },
-		{ "keep", 0, NULL, 'k', "keep" },
-		{ NULL, 0, NULL, 0, NULL },
+		CLI_OPT("format", 'f', "FMT", 'f', "format"),
+		CLI_OPT("out", 'o', "FILE", 'o', "where"),
+		CLI_OPT("keep", 0, NULL, 'k', "keep"),
+		CLI_OPT_END,
 	};
 	char *s = cli_synopsis("memtune", "export", "--format FMT", opts);
 
 	cr_assert_str_eq(s, "memtune export --format FMT [--out FILE] [--keep]"
 			 " [COMMON]");
 	free(s);
+}
+
+/**
+ * struct stored_args - what the stored-option tests parse into.
+ * @out:    CLI_STORE_STRING.
+ * @name:   CLI_STORE_NONEMPTY.
+ * @force:  CLI_STORE_FLAG.
+ * @keys:   the keys the callback saw, in order.
+ * @n_keys: entries in @keys.
+ */
+struct stored_args {
+	const char *out;
+	const char *name;
+	bool force;
+	int keys[4];
+	int n_keys;
+};
+
+/* stored_cb - records the keys of the options that do not store. */
+static int stored_cb(struct cli_ctx *ctx, int key, const char *arg,
+		     void *user)
+{
+	struct stored_args *a = user;
+
+	(void)ctx;
+	(void)arg;
+	if (a->n_keys < 4)
+		a->keys[a->n_keys++] = key;
+	return 0;
+}
+
+static const struct cli_option stored_opts[] = {
+	CLI_OPT_STRING("out", 'o', "FILE", struct stored_args, out, "where"),
+	CLI_OPT_NONEMPTY("name", 0, "NAME", struct stored_args, name, "the name",
+			 "a name to use"),
+	CLI_OPT_FLAG("force", 'f', struct stored_args, force, "force"),
+	CLI_OPT("keep", 'k', NULL, 'k', "keep"),
+	CLI_OPT("level", 0, "N", 300, "level"),
+	CLI_OPT_END,
+};
+
+/*
+ * parse_stored - cli_parse_options() of @argv with stored_opts into @a;
+ * stderr into *@ebuf (caller frees).
+ */
+static int parse_stored(char **argv, struct stored_args *a, char **ebuf)
+{
+	size_t elen = 0;
+	FILE *err = open_memstream(ebuf, &elen);
+	struct cli_ctx ctx = { .tool = "t", .command = "c", .out = err,
+			       .err = err };
+	int argc = 0, rc;
+
+	while (argv[argc])
+		argc++;
+	rc = cli_parse_options(&ctx, argc, argv, NULL, stored_opts,
+			       stored_cb, a, NULL);
+	fclose(err);
+	return rc;
+}
+
+Test(output, stored_options_store_themselves)
+{
+	char *argv[] = { "c", "-o", "x.json", "--name", "n1", "--force",
+			 "--json", NULL };
+	struct stored_args a = { 0 };
+	char *ebuf = NULL;
+
+	cr_assert_eq(parse_stored(argv, &a, &ebuf), 0, "%s", ebuf);
+	cr_assert_str_eq(a.out, "x.json");
+	cr_assert_str_eq(a.name, "n1");
+	cr_assert(a.force);
+	cr_assert_eq(a.n_keys, 0, "no stored option reaches the callback");
+	free(ebuf);
+}
+
+Test(output, short_stored_flag_and_string)
+{
+	char *argv[] = { "c", "-fo", "-", NULL };
+	struct stored_args a = { 0 };
+	char *ebuf = NULL;
+
+	cr_assert_eq(parse_stored(argv, &a, &ebuf), 0, "%s", ebuf);
+	cr_assert(a.force);
+	cr_assert_str_eq(a.out, "-");
+	free(ebuf);
+}
+
+Test(output, empty_nonempty_option_is_refused_by_name)
+{
+	char *argv[] = { "c", "--name", "", NULL };
+	struct stored_args a = { 0 };
+	char *ebuf = NULL;
+
+	cr_assert_eq(parse_stored(argv, &a, &ebuf), CLI_EXIT_USAGE);
+	cr_assert_str_eq(ebuf, "t c: --name needs the name\n");
+	cr_assert_null(a.name);
+	free(ebuf);
+}
+
+Test(output, callback_gets_the_options_that_do_not_store)
+{
+	char *argv[] = { "c", "-k", "--out", "o", "--level", "3", "-f", NULL };
+	struct stored_args a = { 0 };
+	char *ebuf = NULL;
+
+	cr_assert_eq(parse_stored(argv, &a, &ebuf), 0, "%s", ebuf);
+	cr_assert_eq(a.n_keys, 2);
+	cr_assert_eq(a.keys[0], 'k');
+	cr_assert_eq(a.keys[1], 300);
+	cr_assert_str_eq(a.out, "o");
+	cr_assert(a.force);
+	free(ebuf);
+}
+
+Test(output, stored_common_options_reach_the_context,
+     .init = cr_redirect_stdout)
+{
+	static const struct cli_command cmds[] = {
+		{ "go", fake_cmd, "fake" }, { NULL, NULL, NULL } };
+	static const struct cli_tool tool = { "t", "test tool", cmds };
+	char *argv[] = { "t", "--db", "/y.db", "--json", "go", NULL };
+
+	cr_assert_eq(cli_main(&tool, 5, argv), 5);
+	fflush(stdout);
+	cr_assert_stdout_eq_str("ran go json=1 db=/y.db v=0\n");
 }
