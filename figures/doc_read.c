@@ -389,27 +389,22 @@ int fig_run_store(memcal_db *db, int64_t run_id, const struct fig_run *f)
 {
 	int rc = MEMCAL_OK;
 
-	for (size_t i = 0; !rc && i < f->n_bw; i++)
-		rc = memcal_db_bw_store(db, run_id, &f->bw[i]);
-	for (size_t i = 0; !rc && i < f->n_lat; i++)
-		rc = memcal_db_latency_store(db, run_id, &f->lat[i]);
-	for (size_t i = 0; !rc && i < f->n_sus; i++)
-		rc = memcal_db_sustainable_store(db, run_id, &f->sus[i]);
-	for (size_t i = 0; !rc && i < f->n_mix; i++)
-		rc = memcal_db_mix_curve_store(db, run_id, &f->mix[i]);
-	for (size_t i = 0; !rc && i < f->n_guar; i++)
-		rc = memcal_db_guaranteed_store(db, run_id, &f->guar[i]);
+	/* every row of @f->@arr by @fn, unless a store failed before */
+#define STORE(fn, arr)							\
+	for (size_t i = 0; !rc && i < f->n_##arr; i++)			\
+		rc = fn(db, run_id, &f->arr[i])
+	STORE(memcal_db_bw_store, bw);
+	STORE(memcal_db_latency_store, lat);
+	STORE(memcal_db_sustainable_store, sus);
+	STORE(memcal_db_mix_curve_store, mix);
+	STORE(memcal_db_guaranteed_store, guar);
 	if (!rc && f->have_pmu)
 		rc = memcal_db_pmu_status_store(db, run_id, &f->pmu);
-	for (size_t i = 0; !rc && i < f->n_ev; i++)
-		rc = memcal_db_pmu_event_store(db, run_id, &f->ev[i]);
-	for (size_t i = 0; !rc && i < f->n_sc; i++)
-		rc = memcal_db_selfcheck_store(db, run_id, &f->sc[i]);
-	for (size_t i = 0; !rc && i < f->n_kinds; i++)
-		rc = memcal_db_cpu_kind_store(db, run_id, &f->kinds[i]);
-	for (size_t i = 0; !rc && i < f->n_ov; i++)
-		rc = memcal_db_overhead_store(db, run_id, &f->ov[i]);
-	for (size_t i = 0; !rc && i < f->n_om; i++)
-		rc = memcal_db_overhead_model_store(db, run_id, &f->om[i]);
+	STORE(memcal_db_pmu_event_store, ev);
+	STORE(memcal_db_selfcheck_store, sc);
+	STORE(memcal_db_cpu_kind_store, kinds);
+	STORE(memcal_db_overhead_store, ov);
+	STORE(memcal_db_overhead_model_store, om);
+#undef STORE
 	return rc;
 }

@@ -7,6 +7,7 @@
  * to recognise a run it already holds, one reader (fig_doc_parse()), and
  * the content key both compare.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,67 @@ static int copy_int(json_t *o, const char *key, int *v, char *err,
 	return MEMCAL_OK;
 }
 
+/* How a field of the document's head is read. */
+enum head_type { H_STR, H_NULLABLE, H_NONEMPTY, H_COUNT };
+
+/**
+ * struct head_field - one string or count of the document's head.
+ * @where: the document's object that holds it.
+ * @key:   its key there.
+ * @type:  a string (null allowed for H_NULLABLE, empty refused for
+ *         H_NONEMPTY) or a count.
+ * @off:   offset in struct fig_doc.
+ * @size:  size of a string buffer.
+ */
+struct head_field {
+	const char *where, *key;
+	enum head_type type;
+	size_t off, size;
+};
+
+#define H(where, key, type, m)						\
+	{ where, key, type, offsetof(struct fig_doc, m),		\
+	  sizeof(((struct fig_doc *)0)->m) }
+
+/* In the order they are checked: the first wrong one is reported. */
+static const struct head_field head_fields[] = {
+	H("platform", "fingerprint", H_NONEMPTY, platform.fingerprint),
+	H("platform", "arch", H_STR, platform.arch),
+	H("platform", "cpu_model", H_STR, platform.cpu_model),
+	H("platform", "packages", H_COUNT, platform.packages),
+	H("platform", "numa_nodes", H_COUNT, platform.numa_nodes),
+	H("platform", "cores", H_COUNT, platform.cores),
+	H("platform", "pus", H_COUNT, platform.pus),
+	H("unit", "hostname", H_STR, unit.hostname),
+	H("unit", "machine_id", H_NULLABLE, unit.machine_id),
+	H("unit", "serial", H_NULLABLE, unit.serial),
+	H("provenance", "kernel", H_STR, unit.kernel),
+	H("run", "kind", H_STR, run.kind),
+	H("run", "started_at", H_STR, run.started_at),
+	H("run", "finished_at", H_STR, run.finished_at),
+	H("provenance", "memcal_version", H_STR, run.tool_version),
+};
+#undef H
+
+/* read_head - field @h of @doc into @d, or why not into @err. */
+static int read_head(json_t *doc, const struct head_field *h,
+		     struct fig_doc *d, char *err, size_t len)
+{
+	json_t *o = json_object_get(doc, h->where);
+	char *p = (char *)d + h->off;
+	int rc;
+
+	if (h->type == H_COUNT)
+		return copy_int(o, h->key, (int *)p, err, len);
+	rc = copy_str(o, h->where, h->key, h->type == H_NULLABLE, p, h->size,
+		      err, len);
+	if (!rc && h->type == H_NONEMPTY && !p[0]) {
+		snprintf(err, len, "\"%s\".\"%s\" is empty", h->where, h->key);
+		rc = MEMCAL_ESYNTAX;
+	}
+	return rc;
+}
+
 /*
  * check_schema - "memcal.calibration/MAJOR[.MINOR]": a newer major is
  * refused (MEMCAL_ENEWER) with the reason, anything else not of that form
@@ -274,58 +336,9 @@ int fig_doc_parse(json_t *doc, struct fig_doc *d, char *err, size_t len)
 			 "be objects");
 		return MEMCAL_ESYNTAX;
 	}
-	rc = copy_str(plat, "platform", "fingerprint", false,
-		      d->platform.fingerprint, sizeof(d->platform.fingerprint),
-		      err, len);
-	if (!rc && !d->platform.fingerprint[0]) {
-		snprintf(err, len, "\"platform\".\"fingerprint\" is empty");
-		rc = MEMCAL_ESYNTAX;
-	}
-	if (!rc)
-		rc = copy_str(plat, "platform", "arch", false, d->platform.arch,
-			      sizeof(d->platform.arch), err, len);
-	if (!rc)
-		rc = copy_str(plat, "platform", "cpu_model", false,
-			      d->platform.cpu_model,
-			      sizeof(d->platform.cpu_model), err, len);
-	if (!rc)
-		rc = copy_int(plat, "packages", &d->platform.packages, err, len);
-	if (!rc)
-		rc = copy_int(plat, "numa_nodes", &d->platform.numa_nodes, err,
-			      len);
-	if (!rc)
-		rc = copy_int(plat, "cores", &d->platform.cores, err, len);
-	if (!rc)
-		rc = copy_int(plat, "pus", &d->platform.pus, err, len);
-	if (!rc)
-		rc = copy_str(unit, "unit", "hostname", false, d->unit.hostname,
-			      sizeof(d->unit.hostname), err, len);
-	if (!rc)
-		rc = copy_str(unit, "unit", "machine_id", true,
-			      d->unit.machine_id, sizeof(d->unit.machine_id),
-			      err, len);
-	if (!rc)
-		rc = copy_str(unit, "unit", "serial", true, d->unit.serial,
-			      sizeof(d->unit.serial), err, len);
-	if (!rc)
-		rc = copy_str(json_object_get(doc, "provenance"), "provenance",
-			      "kernel", false, d->unit.kernel,
-			      sizeof(d->unit.kernel), err, len);
-	if (!rc)
-		rc = copy_str(run, "run", "kind", false, d->run.kind,
-			      sizeof(d->run.kind), err, len);
-	if (!rc)
-		rc = copy_str(run, "run", "started_at", false,
-			      d->run.started_at, sizeof(d->run.started_at),
-			      err, len);
-	if (!rc)
-		rc = copy_str(run, "run", "finished_at", false,
-			      d->run.finished_at, sizeof(d->run.finished_at),
-			      err, len);
-	if (!rc)
-		rc = copy_str(json_object_get(doc, "provenance"), "provenance",
-			      "memcal_version", false, d->run.tool_version,
-			      sizeof(d->run.tool_version), err, len);
+	for (size_t i = 0;
+	     !rc && i < sizeof(head_fields) / sizeof(head_fields[0]); i++)
+		rc = read_head(doc, &head_fields[i], d, err, len);
 	if (!rc && !json_is_string(json_object_get(run, "notes"))) {
 		snprintf(err, len, "\"run\".\"notes\" must be a string");
 		rc = MEMCAL_ESYNTAX;

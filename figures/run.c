@@ -60,28 +60,21 @@ KEEP(om, struct memcal_overhead_model, om)
  */
 int fig_run_load(memcal_db *db, int64_t run_id, struct fig_run *f)
 {
-	int rc;
+	int rc = MEMCAL_OK;
 
 	memset(f, 0, sizeof(*f));
-	rc = memcal_db_bw_list(db, run_id, keep_bw, f);
-	if (!rc)
-		rc = memcal_db_latency_list(db, run_id, keep_lat, f);
-	if (!rc)
-		rc = memcal_db_sustainable_list(db, run_id, keep_sus, f);
-	if (!rc)
-		rc = memcal_db_mix_curve_list(db, run_id, keep_mix, f);
-	if (!rc)
-		rc = memcal_db_guaranteed_list(db, run_id, keep_guar, f);
-	if (!rc)
-		rc = memcal_db_pmu_event_list(db, run_id, keep_ev, f);
-	if (!rc)
-		rc = memcal_db_selfcheck_list(db, run_id, keep_sc, f);
-	if (!rc)
-		rc = memcal_db_cpu_kind_list(db, run_id, keep_kind, f);
-	if (!rc)
-		rc = memcal_db_overhead_list(db, run_id, keep_ov, f);
-	if (!rc)
-		rc = memcal_db_overhead_model_list(db, run_id, keep_om, f);
+#define LIST(fn, keep) (rc ? rc : fn(db, run_id, keep, f))
+	rc = LIST(memcal_db_bw_list, keep_bw);
+	rc = LIST(memcal_db_latency_list, keep_lat);
+	rc = LIST(memcal_db_sustainable_list, keep_sus);
+	rc = LIST(memcal_db_mix_curve_list, keep_mix);
+	rc = LIST(memcal_db_guaranteed_list, keep_guar);
+	rc = LIST(memcal_db_pmu_event_list, keep_ev);
+	rc = LIST(memcal_db_selfcheck_list, keep_sc);
+	rc = LIST(memcal_db_cpu_kind_list, keep_kind);
+	rc = LIST(memcal_db_overhead_list, keep_ov);
+	rc = LIST(memcal_db_overhead_model_list, keep_om);
+#undef LIST
 	if (!rc) {
 		rc = memcal_db_pmu_status_get(db, run_id, &f->pmu);
 		f->have_pmu = rc == MEMCAL_OK;
