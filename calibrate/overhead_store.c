@@ -63,12 +63,10 @@ int cal_overhead_record(memcal_db *db, const struct memcal_topology *t,
 		rc = cal_run_row_store(db, &plat, &run);
 	if (!rc)
 		rc = cal_overhead_store(db, run.id, r);
-	if (!rc)
-		rc = memcal_db_commit(db);
+	rc = cal_txn_end(db, rc);
 	if (rc) {
 		snprintf(err, len, "storing the overhead run failed: %s",
 			 memcal_db_errmsg(db));
-		memcal_db_rollback(db);
 	} else {
 		*run_id = run.id;
 	}

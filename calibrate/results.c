@@ -7,6 +7,8 @@
 #include "overhead.h"
 #include "unit_id.h"
 
+#include "memcal_figures.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -148,31 +150,43 @@ int cal_run_row_store(memcal_db *db, struct memcal_platform *plat,
 	return rc;
 }
 
-/* store_rows - every row of @r, inside the caller's transaction. */
+/*
+ * store_rows - every row of @r, inside the caller's transaction: its
+ * figures through fig_run_store(), borrowing the arrays, then its
+ * overhead figures, of which cal_overhead_store() keeps only the measured.
+ */
 static int store_rows(memcal_db *db, struct memcal_run_result *r)
 {
+	const struct fig_run f = {
+		.bw = r->bw, .n_bw = r->n_bw, .lat = r->lat, .n_lat = r->n_lat,
+		.sus = r->sus, .n_sus = r->n_sus, .mix = r->mix,
+		.n_mix = r->n_mix, .guar = r->guar, .n_guar = r->n_guar,
+		.have_pmu = true, .pmu = r->pmu, .ev = r->pmu_events,
+		.n_ev = r->n_pmu_events, .sc = r->checks,
+		.n_sc = r->n_checks, .kinds = r->kinds, .n_kinds = r->n_kinds,
+	};
 	int rc = cal_run_row_store(db, &r->platform, &r->run);
 
-	for (size_t i = 0; !rc && i < r->n_bw; i++)
-		rc = memcal_db_bw_store(db, r->run.id, &r->bw[i]);
-	for (size_t i = 0; !rc && i < r->n_lat; i++)
-		rc = memcal_db_latency_store(db, r->run.id, &r->lat[i]);
-	for (size_t i = 0; !rc && i < r->n_sus; i++)
-		rc = memcal_db_sustainable_store(db, r->run.id, &r->sus[i]);
-	for (size_t i = 0; !rc && i < r->n_mix; i++)
-		rc = memcal_db_mix_curve_store(db, r->run.id, &r->mix[i]);
 	if (!rc)
-		rc = memcal_db_pmu_status_store(db, r->run.id, &r->pmu);
-	for (size_t i = 0; !rc && i < r->n_pmu_events; i++)
-		rc = memcal_db_pmu_event_store(db, r->run.id, &r->pmu_events[i]);
-	for (size_t i = 0; !rc && i < r->n_checks; i++)
-		rc = memcal_db_selfcheck_store(db, r->run.id, &r->checks[i]);
-	for (size_t i = 0; !rc && i < r->n_kinds; i++)
-		rc = memcal_db_cpu_kind_store(db, r->run.id, &r->kinds[i]);
-	for (size_t i = 0; !rc && i < r->n_guar; i++)
-		rc = memcal_db_guaranteed_store(db, r->run.id, &r->guar[i]);
+		rc = fig_run_store(db, r->run.id, &f);
 	if (!rc && r->overhead)
 		rc = cal_overhead_store(db, r->run.id, r->overhead);
+	return rc;
+}
+
+/*
+ * cal_txn_end - end the caller's transaction by @rc, the outcome of what
+ * it wrote: committed when MEMCAL_OK, else rolled back (as is a failed
+ * commit).  Without an open transaction it only returns @rc.  Returns
+ * MEMCAL_OK or the failure's memcal_status (its sentence in
+ * memcal_db_errmsg()).
+ */
+int cal_txn_end(memcal_db *db, int rc)
+{
+	if (!rc)
+		rc = memcal_db_commit(db);
+	if (rc)
+		memcal_db_rollback(db);
 	return rc;
 }
 
@@ -190,13 +204,10 @@ int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 		snprintf(err, errlen, "%s", memcal_db_errmsg(db));
 		return rc;
 	}
-	rc = store_rows(db, r);
-	if (!rc)
-		rc = memcal_db_commit(db);
+	rc = cal_txn_end(db, store_rows(db, r));
 	if (rc) {
 		snprintf(err, errlen, "%s; nothing of this run was stored",
 			 memcal_db_errmsg(db));
-		memcal_db_rollback(db);
 		r->run.id = 0;
 	}
 	return rc;

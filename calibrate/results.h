@@ -79,6 +79,7 @@ void cal_result_free(struct memcal_run_result *r);
 
 int cal_run_row_store(memcal_db *db, struct memcal_platform *plat,
 		      struct memcal_run *run);
+int cal_txn_end(memcal_db *db, int rc);
 int cal_result_store(memcal_db *db, struct memcal_run_result *r,
 			char *err, size_t errlen);
 
