@@ -72,49 +72,43 @@ int tune_plan_assign(const struct plan_input *in, int *cpu_of,
 			rt_on[cpu_of[i]] |= m->wl[i].rt;
 		}
 	}
-	/* real-time first: each to an empty core */
-	for (int i = 0; i < m->n; i++) {
-		int best = -1;
+	/*
+	 * Real-time first, each to a core with no work; then best-effort,
+	 * each to a core without real-time work.
+	 */
+	for (int rt = 1; rt >= 0; rt--)
+		for (int i = 0; i < m->n; i++) {
+			int best = -1;
 
-		if (cpu_of[i] >= 0 || !m->wl[i].rt)
-			continue;
-		for (int c = 0; c < in->nr_cpus; c++)
-			if (!n_on[c] && better_core(in, n_on, c, best))
-				best = c;
-		if (best < 0) {
-			snprintf(err, errlen, "no free core left for real-time "
-				 "workload '%s' (line %d): every core already "
-				 "has work; unpin a best-effort workload or "
-				 "free a core", m->wl[i].name, m->wl[i].line);
-			return MEMCAL_EINVAL;
+			if (cpu_of[i] >= 0 || (rt && !m->wl[i].rt))
+				continue;
+			for (int c = 0; c < in->nr_cpus; c++)
+				if (!(rt ? n_on[c] : rt_on[c]) &&
+				    better_core(in, n_on, c, best))
+					best = c;
+			if (best < 0 && rt)
+				snprintf(err, errlen, "no free core left for "
+					 "real-time workload '%s' (line %d): "
+					 "every core already has work; unpin a "
+					 "best-effort workload or free a core",
+					 m->wl[i].name, m->wl[i].line);
+			else if (best < 0)
+				snprintf(err, errlen, "no core without "
+					 "real-time work is left for "
+					 "best-effort workload '%s'",
+					 m->wl[i].name);
+			if (best < 0)
+				return MEMCAL_EINVAL;
+			cpu_of[i] = best;
+			n_on[best]++;
+			rt_on[best] |= rt;
+			tune_config_explain(out, "workload '%s' (%s) placed on "
+				       "cpu %d: %s", m->wl[i].name,
+				       rt ? "real-time" : "best-effort", best,
+				       rt ? "a core with no other work" :
+				       "the non-real-time core with the "
+				       "fewest workloads");
 		}
-		cpu_of[i] = best;
-		n_on[best]++;
-		rt_on[best] = true;
-		tune_config_explain(out, "workload '%s' (real-time) placed on cpu "
-			       "%d: a core with no other work", m->wl[i].name,
-			       best);
-	}
-	for (int i = 0; i < m->n; i++) {
-		int best = -1;
-
-		if (cpu_of[i] >= 0)
-			continue;
-		for (int c = 0; c < in->nr_cpus; c++)
-			if (!rt_on[c] && better_core(in, n_on, c, best))
-				best = c;
-		if (best < 0) {
-			snprintf(err, errlen, "no core without real-time work "
-				 "is left for best-effort workload '%s'",
-				 m->wl[i].name);
-			return MEMCAL_EINVAL;
-		}
-		cpu_of[i] = best;
-		n_on[best]++;
-		tune_config_explain(out, "workload '%s' (best-effort) placed on cpu "
-			       "%d: the non-real-time core with the fewest "
-			       "workloads", m->wl[i].name, best);
-	}
 	out->n_cpus = in->nr_cpus;
 	for (int c = 0; c < in->nr_cpus; c++) {
 		struct tune_cpu *p = &out->cpus[c];

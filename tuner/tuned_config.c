@@ -5,6 +5,7 @@
  * checked, and the small helpers the planner uses to fill it.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,79 +227,83 @@ static int read_counter(json_t *o, struct tune_counter *k)
 	return k->bytes_per_event > 0 ? 0 : MEMCAL_ESYNTAX;
 }
 
-/* read_cpus - the per-CPU array; 0 or MEMCAL_ESYNTAX if malformed. */
-static int read_cpus(json_t *a, struct tune_config *c)
+/* read_cpu - one CPU's entry into @row; 0 or MEMCAL_ESYNTAX if malformed. */
+static int read_cpu(json_t *o, void *row)
 {
-	size_t i;
-	json_t *o;
+	struct tune_cpu *p = row;
+	json_t *names = json_object_get(o, "workloads"), *n;
+	int reg = 0;
+	size_t k;
 
-	if (!json_is_array(a) || json_array_size(a) > TUNE_MAX_CPUS)
+	if (json_unpack(o, "{s:i,s:b}", "cpu", &p->cpu, "regulated",
+			&reg) ||
+	    read_budget(json_object_get(o, "read"), &p->b[TUNE_READ]) ||
+	    read_budget(json_object_get(o, "write"), &p->b[TUNE_WRITE]))
 		return MEMCAL_ESYNTAX;
-	json_array_foreach(a, i, o) {
-		struct tune_cpu *p = &c->cpus[i];
-		json_t *names = json_object_get(o, "workloads"), *n;
-		int reg = 0;
-		size_t k;
+	p->regulated = reg;
+	p->rt_exempt = json_is_true(json_object_get(o, "rt_exempt"));
+	copy_str(p->kind, sizeof(p->kind), json_object_get(o, "kind"));
+	for (int cls = 0; cls < TUNE_NR_CLASSES; cls++) {
+		json_t *ev = json_object_get(json_object_get(o, cls ?
+					     "write" : "read"), "event");
 
-		if (json_unpack(o, "{s:i,s:b}", "cpu", &p->cpu, "regulated",
-				&reg) ||
-		    read_budget(json_object_get(o, "read"), &p->b[TUNE_READ]) ||
-		    read_budget(json_object_get(o, "write"), &p->b[TUNE_WRITE]))
+		if (ev && (!json_is_string(ev) ||
+			   strlen(json_string_value(ev)) >= sizeof(p->event[0])))
 			return MEMCAL_ESYNTAX;
-		p->regulated = reg;
-		p->rt_exempt = json_is_true(json_object_get(o, "rt_exempt"));
-		copy_str(p->kind, sizeof(p->kind), json_object_get(o, "kind"));
-		for (int cls = 0; cls < TUNE_NR_CLASSES; cls++) {
-			json_t *ev = json_object_get(json_object_get(o, cls ?
-						     "write" : "read"), "event");
-
-			if (ev && (!json_is_string(ev) ||
-				   strlen(json_string_value(ev)) >= sizeof(p->event[0])))
-				return MEMCAL_ESYNTAX;
-			copy_str(p->event[cls], sizeof(p->event[cls]), ev);
-		}
-		copy_str(p->role, sizeof(p->role), json_object_get(o, "role"));
-		p->workloads[0] = '\0';
-		json_array_foreach(names, k, n) {
-			size_t l = strlen(p->workloads);
-
-			snprintf(p->workloads + l, sizeof(p->workloads) - l,
-				 "%s%s", l ? "," : "",
-				 json_string_value(n) ? json_string_value(n) : "");
-		}
+		copy_str(p->event[cls], sizeof(p->event[cls]), ev);
 	}
-	c->n_cpus = (int)json_array_size(a);
+	copy_str(p->role, sizeof(p->role), json_object_get(o, "role"));
+	p->workloads[0] = '\0';
+	json_array_foreach(names, k, n) {
+		size_t l = strlen(p->workloads);
+
+		snprintf(p->workloads + l, sizeof(p->workloads) - l,
+			 "%s%s", l ? "," : "",
+			 json_string_value(n) ? json_string_value(n) : "");
+	}
 	return 0;
 }
 
-/* read_workloads - the placed workloads; 0 or MEMCAL_ESYNTAX if malformed. */
-static int read_workloads(json_t *a, struct tune_config *c)
+/* read_workload - one placed workload into @row; 0 or MEMCAL_ESYNTAX. */
+static int read_workload(json_t *o, void *row)
+{
+	struct tune_wl *w = row;
+	json_int_t d = 0, p = 0;
+	const char *crit = "be";
+	char *argv;
+
+	if (json_unpack(o, "{s:i,s:s,s:I,s:I}", "cpu", &w->cpu,
+			"criticality", &crit, "deadline_us", &d,
+			"period_us", &p))
+		return MEMCAL_ESYNTAX;
+	copy_str(w->name, sizeof(w->name), json_object_get(o, "name"));
+	w->rt = !strcmp(crit, "rt");
+	w->deadline_us = (uint64_t)d;
+	w->period_us = (uint64_t)p;
+	argv = json_dumps(json_object_get(o, "argv"), JSON_COMPACT);
+	snprintf(w->argv_json, sizeof(w->argv_json), "%s",
+		 argv ? argv : "[]");
+	free(argv);
+	return 0;
+}
+
+/*
+ * read_array - each element of the array @a, at most @max, by @one into
+ * the rows of @size bytes at @rows, and their count into *@n; 0 or
+ * MEMCAL_ESYNTAX if malformed.
+ */
+static int read_array(json_t *a, size_t max, int (*one)(json_t *, void *),
+		      void *rows, size_t size, int *n)
 {
 	size_t i;
 	json_t *o;
 
-	if (!json_is_array(a) || json_array_size(a) > TUNE_MAX_WL)
+	if (!json_is_array(a) || json_array_size(a) > max)
 		return MEMCAL_ESYNTAX;
-	json_array_foreach(a, i, o) {
-		struct tune_wl *w = &c->wl[i];
-		json_int_t d = 0, p = 0;
-		const char *crit = "be";
-		char *argv;
-
-		if (json_unpack(o, "{s:i,s:s,s:I,s:I}", "cpu", &w->cpu,
-				"criticality", &crit, "deadline_us", &d,
-				"period_us", &p))
+	json_array_foreach(a, i, o)
+		if (one(o, (char *)rows + i * size))
 			return MEMCAL_ESYNTAX;
-		copy_str(w->name, sizeof(w->name), json_object_get(o, "name"));
-		w->rt = !strcmp(crit, "rt");
-		w->deadline_us = (uint64_t)d;
-		w->period_us = (uint64_t)p;
-		argv = json_dumps(json_object_get(o, "argv"), JSON_COMPACT);
-		snprintf(w->argv_json, sizeof(w->argv_json), "%s",
-			 argv ? argv : "[]");
-		free(argv);
-	}
-	c->n_wl = (int)json_array_size(a);
+	*n = (int)json_array_size(a);
 	return 0;
 }
 
@@ -314,6 +319,29 @@ static int read_notes(json_t *a, char (*dst)[TUNE_NOTE_LEN])
 			copy_str(dst[n++], TUNE_NOTE_LEN, s);
 	return n;
 }
+
+/*
+ * The configuration's strings read as they are (empty when absent): @key
+ * of the document's object @in, or of the document itself when NULL.
+ */
+#define TEXT(in, key, m)						\
+	{ in, key, offsetof(struct tune_config, m),			\
+	  sizeof(((struct tune_config *)0)->m) }
+static const struct {
+	const char *in, *key;
+	size_t off, size;
+} texts[] = {
+	TEXT(NULL, "mix", mix),
+	TEXT(NULL, "created_at", created_at),
+	TEXT(NULL, "tool_version", tool_version),
+	TEXT("platform", "fingerprint", fingerprint),
+	TEXT("platform", "arch", arch),
+	TEXT("platform", "cpu_model", cpu_model),
+	TEXT("provenance", "overhead_method", overhead_method),
+	TEXT("provenance", "mix_file", mix_file),
+	TEXT("provenance", "trace_sources", trace_sources),
+};
+#undef TEXT
 
 /**
  * tune_config_from_json() - read a document back into @c, checking its format,
@@ -366,8 +394,10 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 	    json_unpack(ceil, "{s:F,s:F,s:I,s:I}", "read_bps",
 			&c->ceiling_bps[0], "write_bps", &c->ceiling_bps[1],
 			"read_events", &ce_r, "write_events", &ce_w) ||
-	    read_cpus(json_object_get(doc, "cpus"), c) ||
-	    read_workloads(json_object_get(doc, "workloads"), c) ||
+	    read_array(json_object_get(doc, "cpus"), TUNE_MAX_CPUS, read_cpu,
+		       c->cpus, sizeof(c->cpus[0]), &c->n_cpus) ||
+	    read_array(json_object_get(doc, "workloads"), TUNE_MAX_WL,
+		       read_workload, c->wl, sizeof(c->wl[0]), &c->n_wl) ||
 	    json_unpack(prov, "{s:I,s:I,s:F,s:F}", "calibration_run_id", &cal,
 			"overhead_run_id", &ovh, "percentile", &c->percentile,
 			"margin_pct", &c->margin_pct) ||
@@ -418,22 +448,10 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 	c->ceiling_events[1] = (uint64_t)ce_w;
 	c->calibration_run_id = cal;
 	c->overhead_run_id = ovh;
-	copy_str(c->mix, sizeof(c->mix), json_object_get(doc, "mix"));
-	copy_str(c->created_at, sizeof(c->created_at),
-		 json_object_get(doc, "created_at"));
-	copy_str(c->tool_version, sizeof(c->tool_version),
-		 json_object_get(doc, "tool_version"));
-	copy_str(c->fingerprint, sizeof(c->fingerprint),
-		 json_object_get(plat, "fingerprint"));
-	copy_str(c->arch, sizeof(c->arch), json_object_get(plat, "arch"));
-	copy_str(c->cpu_model, sizeof(c->cpu_model),
-		 json_object_get(plat, "cpu_model"));
-	copy_str(c->overhead_method, sizeof(c->overhead_method),
-		 json_object_get(prov, "overhead_method"));
-	copy_str(c->mix_file, sizeof(c->mix_file),
-		 json_object_get(prov, "mix_file"));
-	copy_str(c->trace_sources, sizeof(c->trace_sources),
-		 json_object_get(prov, "trace_sources"));
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		copy_str((char *)c + texts[i].off, texts[i].size,
+			 json_object_get(texts[i].in ? json_object_get(doc,
+				texts[i].in) : doc, texts[i].key));
 	if (tune_machine_from_json(json_object_get(prov, "machine"),
 				   json_object_get(prov, "bandwidth"),
 				   &c->machine, err, errlen))
@@ -536,10 +554,7 @@ void tune_config_warn(struct tune_config *c, const char *fmt, ...)
 /** tune_config_cpu() - the entry for OS CPU @cpu, or NULL. */
 struct tune_cpu *tune_config_cpu(struct tune_config *c, int cpu)
 {
-	for (int i = 0; i < c->n_cpus; i++)
-		if (c->cpus[i].cpu == cpu)
-			return &c->cpus[i];
-	return NULL;
+	return (struct tune_cpu *)tune_config_cpu_const(c, cpu);
 }
 
 /** tune_config_cpu_const() - tune_config_cpu() for a read-only configuration. */
