@@ -18,20 +18,24 @@
 #define EXIT_USAGE 2
 
 /**
+ * struct pair_opt - an R,W option: @given, and its value @v per class.
+ */
+struct pair_opt {
+	int given;
+	uint64_t v[2];
+};
+
+/**
  * struct cli_opts - command-line state
  * @cfg: simulation configuration being built
  * @json: print JSON
  * @summary_only: omit the per-period table
  * @fit: scale guarantees down instead of refusing a config over the ceiling
  * @period_ns: requested period (0: the trace tick)
- * @have_guar: --guaranteed given
- * @guar: per class, guarantee for every core
- * @have_ceil: --ceiling given
- * @ceil: per class, per-core ceiling for every core
- * @have_plat: --platform-ceiling given
- * @plat: per class, the platform ceiling
- * @have_cold: --cold-start given
- * @cold: per class, the cold-start demand
+ * @guar: --guaranteed: per class, guarantee for every core
+ * @ceil: --ceiling: per class, per-core ceiling for every core
+ * @plat: --platform-ceiling: per class, the platform ceiling
+ * @cold: --cold-start: per class, the cold-start demand
  * @have_bpe: --bytes-per-event given
  * @have_quantum: --quantum given
  * @inactive: bitmask of --inactive CPUs
@@ -42,8 +46,8 @@ struct cli_opts {
 	int summary_only;
 	int fit;
 	uint64_t period_ns;
-	int have_guar, have_ceil, have_plat, have_cold, have_bpe, have_quantum;
-	uint64_t guar[2], ceil[2], plat[2], cold[2];
+	int have_bpe, have_quantum;
+	struct pair_opt guar, ceil, plat, cold;
 	uint64_t inactive;
 };
 
@@ -92,11 +96,13 @@ static int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-/* Parse "R,W" (or a single N for both). */
-static int parse_pair(const char *s, uint64_t v[2])
+/* Parse "R,W" (or a single N for both) into @p, which is then given. */
+static int parse_pair(const char *s, struct pair_opt *p)
 {
+	uint64_t *v = p->v;
 	char buf[64], *comma;
 
+	p->given = 1;
 	if (strlen(s) >= sizeof(buf))
 		return MEMCAL_ESYNTAX;
 	strcpy(buf, s);
@@ -181,17 +187,13 @@ static int apply_opt(struct cli_opts *o, int opt, const char *arg)
 	case OPT_PERIOD_NS:
 		return parse_u64(arg, &o->period_ns);
 	case OPT_GUAR:
-		o->have_guar = 1;
-		return parse_pair(arg, o->guar);
+		return parse_pair(arg, &o->guar);
 	case OPT_CEIL:
-		o->have_ceil = 1;
-		return parse_pair(arg, o->ceil);
+		return parse_pair(arg, &o->ceil);
 	case OPT_PLAT:
-		o->have_plat = 1;
-		return parse_pair(arg, o->plat);
+		return parse_pair(arg, &o->plat);
 	case OPT_COLD:
-		o->have_cold = 1;
-		return parse_pair(arg, o->cold);
+		return parse_pair(arg, &o->cold);
 	case OPT_FIT:
 		o->fit = 1;
 		return 0;
@@ -258,18 +260,18 @@ static void build_cfg(struct cli_opts *o, const struct memreg_sim_trace_buf *tb)
 	if (!o->have_bpe)
 		o->cfg.bytes_per_event = tb->bytes_per_event;
 	for (c = 0; c < MEMREG_NR_CLASSES; c++) {
-		uint64_t plat = o->have_plat ? o->plat[c] : MEMREG_EVENTS_MAX;
+		uint64_t plat = o->plat.given ? o->plat.v[c] : MEMREG_EVENTS_MAX;
 
 		r->platform_ceiling[c] = plat;
-		if (o->have_cold)
-			r->lms.cold_start[c] = o->cold[c];
+		if (o->cold.given)
+			r->lms.cold_start[c] = o->cold.v[c];
 		for (cpu = 0; cpu < n; cpu++) {
 			struct memreg_cpu_cfg *cc = &r->cpu[cpu];
 
 			cc->active = !((o->inactive >> cpu) & 1);
-			cc->guaranteed[c] = o->have_guar ? o->guar[c] : plat / n;
-			cc->ceiling[c] = o->have_ceil ? o->ceil[c] : plat;
-			if (!o->have_cold)
+			cc->guaranteed[c] = o->guar.given ? o->guar.v[c] : plat / n;
+			cc->ceiling[c] = o->ceil.given ? o->ceil.v[c] : plat;
+			if (!o->cold.given)
 				r->lms.cold_start[c] = cc->guaranteed[c];
 		}
 	}
