@@ -168,51 +168,19 @@ int memcal_db_finish(memcal_db *db, sqlite3_stmt *st, int64_t *id)
 	return rc;
 }
 
-/*
- * run_bound - inside the open transaction (@what names the statement for
- * the error), prepare, bind, step to completion; keep rowid if asked.
- */
-static int run_bound(memcal_db *db, int64_t *id, const char *what,
-		     const char *sql, const char *fmt, va_list ap)
-{
-	sqlite3_stmt *st;
-	int rc = memcal_db_require_txn(db, what);
-
-	if (!rc)
-		rc = memcal_db_prepare(db, sql, &st);
-	if (rc)
-		return rc;
-	rc = memcal_db_bind(db, st, fmt, ap);
-	if (rc) {
-		sqlite3_finalize(st);
-		return rc;
-	}
-	return memcal_db_finish(db, st, id);
-}
-
 /* memcal_db_exec - run a write statement inside the open transaction. */
 int memcal_db_exec(memcal_db *db, const char *sql, const char *fmt, ...)
 {
+	sqlite3_stmt *st;
 	va_list ap;
-	int rc;
+	int rc = memcal_db_require_txn(db, "a write");
 
+	if (rc)
+		return rc;
 	va_start(ap, fmt);
-	rc = run_bound(db, NULL, "a write", sql, fmt, ap);
+	rc = memcal_db_vquery(db, &st, sql, fmt, ap);
 	va_end(ap);
-	return rc;
-}
-
-/* memcal_db_insert - like memcal_db_exec, returning the new row's id in *@id. */
-int memcal_db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fmt,
-	      ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = run_bound(db, id, "an insert", sql, fmt, ap);
-	va_end(ap);
-	return rc;
+	return rc ? rc : memcal_db_finish(db, st, NULL);
 }
 
 /* memcal_db_vquery - memcal_db_query() with a va_list. */

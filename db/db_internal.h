@@ -43,8 +43,6 @@ int memcal_db_require_txn(memcal_db *db, const char *what);
 int memcal_db_prepare(memcal_db *db, const char *sql, sqlite3_stmt **st);
 int memcal_db_bind(memcal_db *db, sqlite3_stmt *st, const char *fmt, va_list ap);
 int memcal_db_exec(memcal_db *db, const char *sql, const char *fmt, ...);
-int memcal_db_insert(memcal_db *db, int64_t *id, const char *sql, const char *fmt,
-	      ...);
 int memcal_db_query(memcal_db *db, sqlite3_stmt **st, const char *sql,
 	     const char *fmt, ...);
 int memcal_db_vquery(memcal_db *db, sqlite3_stmt **st, const char *sql,
