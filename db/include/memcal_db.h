@@ -49,6 +49,28 @@ int memcal_db_begin(memcal_db *db);
 int memcal_db_commit(memcal_db *db);
 void memcal_db_rollback(memcal_db *db);
 
+/**
+ * MEMCAL_DB_ROW_API() - declare the functions of a row type whose rows
+ * belong to an owner, many to one (a run's bandwidth measurements, a
+ * validation's results).
+ * @name:  the row type's name in the function names.
+ * @stype: the row type.
+ * @owner: the owner's id parameter (run_id, validation_id).
+ *
+ * Declares memcal_db_<name>_store(), storing one row of @owner inside a
+ * transaction; memcal_db_<name>_fn, the callback type; and
+ * memcal_db_<name>_list(), calling @fn once per row of @owner in a stable
+ * order with a pointer valid only during the call.  A non-zero return
+ * from @fn stops the walk and is returned.  Each use names what it
+ * declares in a comment, so that a search for a function finds it.
+ */
+#define MEMCAL_DB_ROW_API(name, stype, owner)				\
+int memcal_db_##name##_store(memcal_db *db, int64_t owner,		\
+			     const stype *row);				\
+typedef int (*memcal_db_##name##_fn)(const stype *, void *user);	\
+int memcal_db_##name##_list(memcal_db *db, int64_t owner,		\
+			    memcal_db_##name##_fn fn, void *user)
+
 /* ---- platforms --------------------------------------------------------- */
 
 /**
@@ -258,52 +280,35 @@ struct memcal_overhead_model {
 	double r2;
 };
 
-int memcal_db_bw_store(memcal_db *db, int64_t run_id,
-		       const struct memcal_bw *bw);
-int memcal_db_latency_store(memcal_db *db, int64_t run_id,
-			    const struct memcal_latency_point *pt);
-int memcal_db_sustainable_store(memcal_db *db, int64_t run_id,
-				const struct memcal_sustainable *s);
+/* memcal_db_bw_store(), memcal_db_bw_fn, memcal_db_bw_list() */
+MEMCAL_DB_ROW_API(bw, struct memcal_bw, run_id);
+/* memcal_db_latency_store(), memcal_db_latency_fn, memcal_db_latency_list() */
+MEMCAL_DB_ROW_API(latency, struct memcal_latency_point, run_id);
+/*
+ * memcal_db_sustainable_store(), memcal_db_sustainable_fn,
+ * memcal_db_sustainable_list()
+ */
+MEMCAL_DB_ROW_API(sustainable, struct memcal_sustainable, run_id);
+/*
+ * memcal_db_pmu_event_store(), memcal_db_pmu_event_fn,
+ * memcal_db_pmu_event_list()
+ */
+MEMCAL_DB_ROW_API(pmu_event, struct memcal_pmu_event, run_id);
+/*
+ * memcal_db_overhead_store(), memcal_db_overhead_fn,
+ * memcal_db_overhead_list()
+ */
+MEMCAL_DB_ROW_API(overhead, struct memcal_overhead_point, run_id);
+/*
+ * memcal_db_overhead_model_store(), memcal_db_overhead_model_fn,
+ * memcal_db_overhead_model_list()
+ */
+MEMCAL_DB_ROW_API(overhead_model, struct memcal_overhead_model, run_id);
+
 int memcal_db_pmu_status_store(memcal_db *db, int64_t run_id,
 			       const struct memcal_pmu_status *s);
-int memcal_db_pmu_event_store(memcal_db *db, int64_t run_id,
-			      const struct memcal_pmu_event *e);
-int memcal_db_overhead_store(memcal_db *db, int64_t run_id,
-			     const struct memcal_overhead_point *pt);
-int memcal_db_overhead_model_store(memcal_db *db, int64_t run_id,
-				   const struct memcal_overhead_model *m);
-
-/*
- * Loading: each *_list function calls @fn once per row of the run, in a
- * stable order, with a pointer valid only during the call.  A non-zero
- * return from @fn stops the walk and is returned.
- */
-typedef int (*memcal_db_bw_fn)(const struct memcal_bw *, void *user);
-typedef int (*memcal_db_latency_fn)(const struct memcal_latency_point *,
-				    void *user);
-typedef int (*memcal_db_sustainable_fn)(const struct memcal_sustainable *,
-					void *user);
-typedef int (*memcal_db_pmu_event_fn)(const struct memcal_pmu_event *,
-				      void *user);
-typedef int (*memcal_db_overhead_fn)(const struct memcal_overhead_point *,
-				     void *user);
-typedef int (*memcal_db_overhead_model_fn)(
-	const struct memcal_overhead_model *, void *user);
-
-int memcal_db_bw_list(memcal_db *db, int64_t run_id, memcal_db_bw_fn fn,
-		      void *user);
-int memcal_db_latency_list(memcal_db *db, int64_t run_id,
-			   memcal_db_latency_fn fn, void *user);
-int memcal_db_sustainable_list(memcal_db *db, int64_t run_id,
-			       memcal_db_sustainable_fn fn, void *user);
 int memcal_db_pmu_status_get(memcal_db *db, int64_t run_id,
 			     struct memcal_pmu_status *s);
-int memcal_db_pmu_event_list(memcal_db *db, int64_t run_id,
-			     memcal_db_pmu_event_fn fn, void *user);
-int memcal_db_overhead_list(memcal_db *db, int64_t run_id,
-			    memcal_db_overhead_fn fn, void *user);
-int memcal_db_overhead_model_list(memcal_db *db, int64_t run_id,
-				  memcal_db_overhead_model_fn fn, void *user);
 
 /* Runs of a platform, newest first. */
 typedef int (*memcal_db_run_fn)(const struct memcal_run *, void *user);

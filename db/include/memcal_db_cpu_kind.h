@@ -33,11 +33,10 @@ struct memcal_cpu_kind {
 	char why[2][256];
 };
 
-int memcal_db_cpu_kind_store(memcal_db *db, int64_t run_id,
-			     const struct memcal_cpu_kind *k);
-typedef int (*memcal_db_cpu_kind_fn)(const struct memcal_cpu_kind *,
-				     void *user);
-int memcal_db_cpu_kind_list(memcal_db *db, int64_t run_id,
-			    memcal_db_cpu_kind_fn fn, void *user);
+/*
+ * memcal_db_cpu_kind_store(), memcal_db_cpu_kind_fn,
+ * memcal_db_cpu_kind_list()
+ */
+MEMCAL_DB_ROW_API(cpu_kind, struct memcal_cpu_kind, run_id);
 
 #endif /* MEMCAL_DB_CPU_KIND_H */

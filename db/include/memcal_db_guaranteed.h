@@ -52,12 +52,11 @@ struct memcal_guaranteed {
 /* Figures one run holds at most: one per class and method. */
 #define MEMCAL_DB_GUARANTEED_MAX 6
 
-int memcal_db_guaranteed_store(memcal_db *db, int64_t run_id,
-			       const struct memcal_guaranteed *g);
-typedef int (*memcal_db_guaranteed_fn)(const struct memcal_guaranteed *,
-				       void *user);
-int memcal_db_guaranteed_list(memcal_db *db, int64_t run_id,
-			      memcal_db_guaranteed_fn fn, void *user);
+/*
+ * memcal_db_guaranteed_store(), memcal_db_guaranteed_fn,
+ * memcal_db_guaranteed_list()
+ */
+MEMCAL_DB_ROW_API(guaranteed, struct memcal_guaranteed, run_id);
 int memcal_db_guaranteed_pick(memcal_db *db, int64_t run_id,
 			      const char *traffic, struct memcal_guaranteed *g);
 const struct memcal_guaranteed *

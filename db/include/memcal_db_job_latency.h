@@ -38,11 +38,11 @@ struct memcal_job_latency {
 	char *histogram;
 };
 
-int memcal_db_job_latency_store(memcal_db *db, int64_t validation_id,
-			    const struct memcal_job_latency *l);
-typedef int (*memcal_db_job_latency_fn)(const struct memcal_job_latency *,
-				    void *user);
-int memcal_db_job_latency_list(memcal_db *db, int64_t validation_id,
-			   memcal_db_job_latency_fn fn, void *user);
+/*
+ * memcal_db_job_latency_store(), memcal_db_job_latency_fn,
+ * memcal_db_job_latency_list()
+ */
+MEMCAL_DB_ROW_API(job_latency, struct memcal_job_latency,
+		  validation_id);
 
 #endif /* MEMCAL_DB_JOB_LATENCY_H */

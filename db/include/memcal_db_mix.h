@@ -59,11 +59,10 @@ struct memcal_mix_curve {
 	struct memcal_mix_point points[MEMCAL_MIX_MAX_POINTS];
 };
 
-int memcal_db_mix_curve_store(memcal_db *db, int64_t run_id,
-			      const struct memcal_mix_curve *c);
-typedef int (*memcal_db_mix_curve_fn)(const struct memcal_mix_curve *,
-				      void *user);
-int memcal_db_mix_curve_list(memcal_db *db, int64_t run_id,
-			     memcal_db_mix_curve_fn fn, void *user);
+/*
+ * memcal_db_mix_curve_store(), memcal_db_mix_curve_fn,
+ * memcal_db_mix_curve_list()
+ */
+MEMCAL_DB_ROW_API(mix_curve, struct memcal_mix_curve, run_id);
 
 #endif /* MEMCAL_DB_MIX_H */

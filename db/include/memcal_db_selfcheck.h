@@ -34,11 +34,10 @@ struct memcal_selfcheck {
 	char message[512];
 };
 
-int memcal_db_selfcheck_store(memcal_db *db, int64_t run_id,
-			      const struct memcal_selfcheck *c);
-typedef int (*memcal_db_selfcheck_fn)(const struct memcal_selfcheck *,
-				      void *user);
-int memcal_db_selfcheck_list(memcal_db *db, int64_t run_id,
-			     memcal_db_selfcheck_fn fn, void *user);
+/*
+ * memcal_db_selfcheck_store(), memcal_db_selfcheck_fn,
+ * memcal_db_selfcheck_list()
+ */
+MEMCAL_DB_ROW_API(selfcheck, struct memcal_selfcheck, run_id);
 
 #endif /* MEMCAL_DB_SELFCHECK_H */

@@ -140,15 +140,14 @@ struct memcal_validation_result {
 };
 
 int memcal_db_validation_store(memcal_db *db, struct memcal_validation *v);
-int memcal_db_validation_result_store(memcal_db *db, int64_t validation_id,
-				const struct memcal_validation_result *r);
 int memcal_db_validation_latest(memcal_db *db, int64_t config_id,
 				struct memcal_validation *v);
-typedef int (*memcal_db_validation_result_fn)(
-	const struct memcal_validation_result *, void *user);
-int memcal_db_validation_result_list(memcal_db *db, int64_t validation_id,
-				     memcal_db_validation_result_fn fn,
-				     void *user);
+/*
+ * memcal_db_validation_result_store(), memcal_db_validation_result_fn,
+ * memcal_db_validation_result_list()
+ */
+MEMCAL_DB_ROW_API(validation_result, struct memcal_validation_result,
+		  validation_id);
 void memcal_db_validation_free(struct memcal_validation *v);
 
 #endif /* MEMCAL_DB_TUNE_H */
