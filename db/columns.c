@@ -369,6 +369,14 @@ int memcal_db_list(memcal_db *db, const struct memcal_db_cols *t,
 	return rc ? rc : memcal_db_walk(db, st, row, t, emit, fn, user);
 }
 
+/* memcal_db_table_store() - see db_internal.h. */
+int memcal_db_table_store(memcal_db *db, const struct memcal_db_table *t,
+			  int64_t owner_id, const void *row)
+{
+	return memcal_db_insert_row(db, NULL, t->name, &t->cols, row, NULL,
+				    t->owner, "I", owner_id);
+}
+
 /* memcal_db_get() - see db_internal.h. */
 int memcal_db_get(memcal_db *db, const struct memcal_db_cols *t,
 		  const char *rest, int64_t key, void *row, const char *fmt,

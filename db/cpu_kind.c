@@ -21,8 +21,9 @@ static const struct memcal_db_col cpu_kind_col[] = {
 	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, why[0], "read_why", 't'),
 	MEMCAL_DB_COL_AS(struct memcal_cpu_kind, why[1], "write_why", 't'),
 };
-static const struct memcal_db_cols cpu_kind_cols =
-	MEMCAL_DB_COLS(struct memcal_cpu_kind, cpu_kind_col);
+static const struct memcal_db_table cpu_kind_table =
+	MEMCAL_DB_TABLE(struct memcal_cpu_kind, cpu_kind_col, "cpu_kind",
+			"run_id", " ORDER BY rowid");
 
 /**
  * memcal_db_cpu_kind_store() - kind @k of run @run_id.  Inside a
@@ -34,22 +35,13 @@ int memcal_db_cpu_kind_store(memcal_db *db, int64_t run_id,
 	if (!k->cpus[0])
 		return memcal_db_fail(db, MEMCAL_EINVAL, "CPU kind '%s' names no "
 			       "CPU and cannot be stored", k->label);
-	return memcal_db_insert_row(db, NULL, "cpu_kind", &cpu_kind_cols, k,
-				    NULL, "run_id", "I", run_id);
+	return memcal_db_table_store(db, &cpu_kind_table, run_id, k);
 }
 
 MEMCAL_DB_EMIT(emit_cpu_kind, memcal_db_cpu_kind_fn)
 
-/**
- * memcal_db_cpu_kind_list() - the kinds of @run_id in the order they were
- * stored (lowest CPU first).  @fn's row is valid only during the call.
+/*
+ * memcal_db_cpu_kind_list() - the kinds of a run in the order they were
+ * stored (lowest CPU first).
  */
-int memcal_db_cpu_kind_list(memcal_db *db, int64_t run_id,
-			    memcal_db_cpu_kind_fn fn, void *user)
-{
-	struct memcal_cpu_kind k;
-
-	return memcal_db_list(db, &cpu_kind_cols, "FROM cpu_kind WHERE"
-			      " run_id = ? ORDER BY rowid", run_id, &k,
-			      emit_cpu_kind, (void *)fn, user);
-}
+MEMCAL_DB_DEFINE_LIST(cpu_kind, struct memcal_cpu_kind, emit_cpu_kind)

@@ -150,6 +150,38 @@ struct memcal_db_cols {
 #define MEMCAL_DB_COLS(stype, array) \
 	{ (array), sizeof(array) / sizeof((array)[0]), sizeof(stype) }
 
+/**
+ * struct memcal_db_table - a table whose rows belong to an owner (a run, a
+ * validation), many rows to one owner: what its generated store and list
+ * functions need.
+ * @name:  the SQL table.
+ * @owner: the column holding the owner's id, bound before the columns.
+ * @cols:  the columns of the row type.
+ * @rest:  what follows the SELECT list in a read of one owner's rows:
+ *         FROM @name WHERE @owner = ?, then the list's order.
+ */
+struct memcal_db_table {
+	const char *name;
+	const char *owner;
+	struct memcal_db_cols cols;
+	const char *rest;
+};
+
+/*
+ * MEMCAL_DB_TABLE() - the struct memcal_db_table of table @name_, whose
+ * rows are @stype with the columns @array and belong to the owner whose
+ * id is in column @owner_; @order follows the WHERE of a list
+ * (" ORDER BY id", or "" where nothing lists the rows).
+ */
+#define MEMCAL_DB_TABLE(stype, array, name_, owner_, order)		\
+	{ .name = name_, .owner = owner_,				\
+	  .cols = MEMCAL_DB_COLS(stype, array),				\
+	  .rest = "FROM " name_ " WHERE " owner_ " = ?" order }
+
+/* memcal_db_table_store() - one row of @t for owner @owner_id. */
+int memcal_db_table_store(memcal_db *db, const struct memcal_db_table *t,
+			  int64_t owner_id, const void *row);
+
 /* A row that is one int64_t in column 0 (an id, a count). */
 extern const struct memcal_db_cols memcal_db_id_cols;
 
@@ -200,6 +232,45 @@ static int name(const void *row, void *fn, void *user)			\
 	release(r);							\
 	return rc;							\
 }
+
+/*
+ * MEMCAL_DB_DEFINE_STORE() - define memcal_db_<name>_store() (declared by
+ * MEMCAL_DB_ROW_API()): a row of @stype stored in <name>_table for its
+ * owner, inside a transaction.
+ */
+#define MEMCAL_DB_DEFINE_STORE(name, stype)				\
+int memcal_db_##name##_store(memcal_db *db, int64_t owner_id,		\
+			     const stype *row)				\
+{									\
+	return memcal_db_table_store(db, &name##_table, owner_id, row);	\
+}
+
+/*
+ * MEMCAL_DB_DEFINE_LIST() - define memcal_db_<name>_list() (declared by
+ * MEMCAL_DB_ROW_API()): the rows of one owner in <name>_table, in its
+ * order, each decoded into an @stype and handed to the caller's
+ * memcal_db_<name>_fn by @emit (a db_emit_fn).
+ */
+#define MEMCAL_DB_DEFINE_LIST(name, stype, emit)			\
+int memcal_db_##name##_list(memcal_db *db, int64_t owner_id,		\
+			    memcal_db_##name##_fn fn, void *user)	\
+{									\
+	stype row;							\
+									\
+	return memcal_db_list(db, &name##_table.cols,			\
+			      name##_table.rest, owner_id, &row, emit,	\
+			      (void *)fn, user);			\
+}
+
+/*
+ * MEMCAL_DB_DEFINE_ROWS() - the store and list of a row type with nothing
+ * to check or free: MEMCAL_DB_DEFINE_STORE(), and MEMCAL_DB_DEFINE_LIST()
+ * handing each row as it is.
+ */
+#define MEMCAL_DB_DEFINE_ROWS(name, stype)				\
+MEMCAL_DB_EMIT(emit_##name, memcal_db_##name##_fn)			\
+MEMCAL_DB_DEFINE_STORE(name, stype)					\
+MEMCAL_DB_DEFINE_LIST(name, stype, emit_##name)
 
 /*
  * memcal_db_fetch_one() - step @st once: a row is decoded by @t into @row

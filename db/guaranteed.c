@@ -25,8 +25,9 @@ static const struct memcal_db_col guaranteed_col[] = {
 	MEMCAL_DB_COL(struct memcal_guaranteed, criterion, 't'),
 	MEMCAL_DB_COL(struct memcal_guaranteed, source, 't'),
 };
-static const struct memcal_db_cols guaranteed_cols =
-	MEMCAL_DB_COLS(struct memcal_guaranteed, guaranteed_col);
+static const struct memcal_db_table guaranteed_table =
+	MEMCAL_DB_TABLE(struct memcal_guaranteed, guaranteed_col,
+			"guaranteed_bandwidth", "run_id", "");
 
 /*
  * preference - the order in which a class's figures stand for it: what the
@@ -72,9 +73,7 @@ int memcal_db_guaranteed_store(memcal_db *db, int64_t run_id,
 			       "bandwidth is %s", g->method, g->traffic,
 			       skipped ? "skipped without a reason" :
 			       "not a positive figure");
-	return memcal_db_insert_row(db, NULL, "guaranteed_bandwidth",
-				    &guaranteed_cols, g, NULL, "run_id", "I",
-				    run_id);
+	return memcal_db_table_store(db, &guaranteed_table, run_id, g);
 }
 
 /**
@@ -118,16 +117,16 @@ static int load_all(memcal_db *db, int64_t run_id,
 		    struct memcal_guaranteed *g, size_t *n)
 {
 	sqlite3_stmt *st;
-	int rc = memcal_db_select(db, &st, &guaranteed_cols, "FROM"
-				  " guaranteed_bandwidth WHERE run_id = ?", "I",
-				  run_id);
+	int rc = memcal_db_select(db, &st, &guaranteed_table.cols,
+				  guaranteed_table.rest, "I", run_id);
 
 	*n = 0;
 	if (rc)
 		return rc;
 	while ((rc = memcal_db_step(db, st)) == SQLITE_ROW)
 		if (*n < MEMCAL_DB_GUARANTEED_MAX)
-			memcal_db_decode(st, 0, &guaranteed_cols, &g[(*n)++]);
+			memcal_db_decode(st, 0, &guaranteed_table.cols,
+					 &g[(*n)++]);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return rc;

@@ -8,6 +8,18 @@
 #include "db_internal.h"
 #include "memcal_db_job_latency.h"
 
+/*
+ * IN_MIX_ORDER - a validation's rows by workload in mix order (the order
+ * of each workload's first row), then solo, unregulated, static,
+ * regulated.
+ */
+#define IN_MIX_ORDER							\
+	" ORDER BY (SELECT MIN(id) FROM job_latency x WHERE"		\
+	" x.validation_id = job_latency.validation_id AND"		\
+	" x.workload = job_latency.workload),"				\
+	" CASE condition WHEN 'solo' THEN 0 WHEN 'unregulated' THEN 1"	\
+	" WHEN 'static' THEN 2 ELSE 3 END"
+
 static const struct memcal_db_col job_latency_col[] = {
 	MEMCAL_DB_COL(struct memcal_job_latency, workload, 't'),
 	MEMCAL_DB_COL(struct memcal_job_latency, cpu, 'i'),
@@ -24,20 +36,15 @@ static const struct memcal_db_col job_latency_col[] = {
 	MEMCAL_DB_COL_STR(struct memcal_job_latency, histogram, "histogram",
 			  "[]"),
 };
-static const struct memcal_db_cols job_latency_cols =
-	MEMCAL_DB_COLS(struct memcal_job_latency, job_latency_col);
+static const struct memcal_db_table job_latency_table =
+	MEMCAL_DB_TABLE(struct memcal_job_latency, job_latency_col,
+			"job_latency", "validation_id", IN_MIX_ORDER);
 
-/**
+/*
  * memcal_db_job_latency_store() - one workload's distribution in one
- * condition of validation @validation_id.  Inside a transaction.
+ * condition of a validation.  Inside a transaction.
  */
-int memcal_db_job_latency_store(memcal_db *db, int64_t validation_id,
-			    const struct memcal_job_latency *l)
-{
-	return memcal_db_insert_row(db, NULL, "job_latency", &job_latency_cols,
-				    l, NULL, "validation_id", "I",
-				    validation_id);
-}
+MEMCAL_DB_DEFINE_STORE(job_latency, struct memcal_job_latency)
 
 /* emit_latency - typed callback trampoline; frees the histogram after. */
 static int emit_latency(const void *row, void *fn, void *user)
@@ -50,23 +57,9 @@ static int emit_latency(const void *row, void *fn, void *user)
 	return rc;
 }
 
-/**
- * memcal_db_job_latency_list() - the distributions of @validation_id, by
- * workload in mix order, then solo, unregulated, static, regulated.  @fn's row
- * (and its histogram) is valid only during the call.
+/*
+ * memcal_db_job_latency_list() - the distributions of a validation in mix
+ * order (IN_MIX_ORDER).  @fn's row (and its histogram) is valid only
+ * during the call.
  */
-int memcal_db_job_latency_list(memcal_db *db, int64_t validation_id,
-			   memcal_db_job_latency_fn fn, void *user)
-{
-	struct memcal_job_latency l;
-
-	return memcal_db_list(db, &job_latency_cols, "FROM job_latency"
-			      " WHERE validation_id = ? ORDER BY"
-			      " (SELECT MIN(id) FROM job_latency x WHERE"
-			      " x.validation_id = job_latency.validation_id AND"
-			      " x.workload = job_latency.workload),"
-			      " CASE condition WHEN 'solo' THEN 0 WHEN"
-			      " 'unregulated' THEN 1 WHEN 'static' THEN 2"
-			      " ELSE 3 END", validation_id, &l, emit_latency,
-			      (void *)fn, user);
-}
+MEMCAL_DB_DEFINE_LIST(job_latency, struct memcal_job_latency, emit_latency)

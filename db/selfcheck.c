@@ -16,32 +16,13 @@ static const struct memcal_db_col selfcheck_col[] = {
 	MEMCAL_DB_COL(struct memcal_selfcheck, verdict, 't'),
 	MEMCAL_DB_COL(struct memcal_selfcheck, message, 't'),
 };
-static const struct memcal_db_cols selfcheck_cols =
-	MEMCAL_DB_COLS(struct memcal_selfcheck, selfcheck_col);
+static const struct memcal_db_table selfcheck_table =
+	MEMCAL_DB_TABLE(struct memcal_selfcheck, selfcheck_col, "pmu_selfcheck",
+			"run_id", " ORDER BY id");
 
-/**
- * memcal_db_selfcheck_store() - one self-check of run @run_id.  Inside a
- * transaction.
+/*
+ * memcal_db_selfcheck_store(), memcal_db_selfcheck_list(): the self-checks
+ * of a run, in the order they ran.  A run stored before the table existed
+ * has none.
  */
-int memcal_db_selfcheck_store(memcal_db *db, int64_t run_id,
-			      const struct memcal_selfcheck *c)
-{
-	return memcal_db_insert_row(db, NULL, "pmu_selfcheck", &selfcheck_cols,
-				    c, NULL, "run_id", "I", run_id);
-}
-
-MEMCAL_DB_EMIT(emit_selfcheck, memcal_db_selfcheck_fn)
-
-/**
- * memcal_db_selfcheck_list() - the self-checks of @run_id in the order
- * they ran.  A run stored before the table existed has none.
- */
-int memcal_db_selfcheck_list(memcal_db *db, int64_t run_id,
-			     memcal_db_selfcheck_fn fn, void *user)
-{
-	struct memcal_selfcheck c;
-
-	return memcal_db_list(db, &selfcheck_cols, "FROM pmu_selfcheck WHERE"
-			      " run_id = ? ORDER BY id", run_id, &c,
-			      emit_selfcheck, (void *)fn, user);
-}
+MEMCAL_DB_DEFINE_ROWS(selfcheck, struct memcal_selfcheck)

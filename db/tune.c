@@ -60,7 +60,7 @@ static const struct memcal_db_cols validation_cols =
 	MEMCAL_DB_COLS(struct memcal_validation, validation_col);
 
 /* The static figures are NULL for a validation without a static run. */
-static const struct memcal_db_col result_col[] = {
+static const struct memcal_db_col validation_result_col[] = {
 	MEMCAL_DB_COL(struct memcal_validation_result, workload, 't'),
 	MEMCAL_DB_COL(struct memcal_validation_result, cpu, 'i'),
 	MEMCAL_DB_COL(struct memcal_validation_result, solo_ns, 'd'),
@@ -82,8 +82,9 @@ static const struct memcal_db_col result_col[] = {
 	MEMCAL_DB_COL_IF(struct memcal_validation_result, static_throttled_ns,
 			 'I', has_static),
 };
-static const struct memcal_db_cols result_cols =
-	MEMCAL_DB_COLS(struct memcal_validation_result, result_col);
+static const struct memcal_db_table validation_result_table =
+	MEMCAL_DB_TABLE(struct memcal_validation_result, validation_result_col,
+			"validation_result", "validation_id", " ORDER BY id");
 
 /**
  * memcal_db_profile_store() - store a workload profile; sets @p->id.
@@ -234,17 +235,12 @@ int memcal_db_validation_store(memcal_db *db, struct memcal_validation *v)
 				    &validation_cols, v, NULL, NULL, "");
 }
 
-/**
- * memcal_db_validation_result_store() - one workload's outcome; the static
- * figures only with @r->has_static (else they stay NULL).
+/*
+ * memcal_db_validation_result_store(), memcal_db_validation_result_list():
+ * each workload's outcome of a validation, in the order stored; the static
+ * figures only with has_static (else they stay NULL).
  */
-int memcal_db_validation_result_store(memcal_db *db, int64_t validation_id,
-				const struct memcal_validation_result *r)
-{
-	return memcal_db_insert_row(db, NULL, "validation_result", &result_cols,
-				    r, NULL, "validation_id", "I",
-				    validation_id);
-}
+MEMCAL_DB_DEFINE_ROWS(validation_result, struct memcal_validation_result)
 
 /**
  * memcal_db_validation_latest() - newest validation of @config_id.
@@ -268,20 +264,6 @@ void memcal_db_validation_free(struct memcal_validation *v)
 {
 	free(v->notes);
 	v->notes = NULL;
-}
-
-MEMCAL_DB_EMIT(emit_validation_result, memcal_db_validation_result_fn)
-
-/* memcal_db_validation_result_list() - results of @validation_id. */
-int memcal_db_validation_result_list(memcal_db *db, int64_t validation_id,
-				     memcal_db_validation_result_fn fn,
-				     void *user)
-{
-	struct memcal_validation_result r;
-
-	return memcal_db_list(db, &result_cols, "FROM validation_result WHERE"
-			      " validation_id = ? ORDER BY id", validation_id,
-			      &r, emit_validation_result, (void *)fn, user);
 }
 
 /**

@@ -21,8 +21,8 @@ static const struct memcal_db_col unit_col[] = {
 	MEMCAL_DB_COL_OPT(struct memcal_unit, imported_at, 't'),
 	MEMCAL_DB_COL(struct memcal_unit, imported_from, 't'),
 };
-static const struct memcal_db_cols unit_cols =
-	MEMCAL_DB_COLS(struct memcal_unit, unit_col);
+static const struct memcal_db_table unit_table =
+	MEMCAL_DB_TABLE(struct memcal_unit, unit_col, "run_unit", "run_id", "");
 
 /**
  * memcal_db_unit_store() - record the unit of run @run_id.  Inside a
@@ -36,8 +36,7 @@ int memcal_db_unit_store(memcal_db *db, int64_t run_id,
 
 	if (rc)
 		return rc;
-	return memcal_db_insert_row(db, NULL, "run_unit", &unit_cols, u, NULL,
-				    "run_id", "I", run_id);
+	return memcal_db_table_store(db, &unit_table, run_id, u);
 }
 
 /**
@@ -47,8 +46,8 @@ int memcal_db_unit_store(memcal_db *db, int64_t run_id,
  */
 int memcal_db_unit_get(memcal_db *db, int64_t run_id, struct memcal_unit *u)
 {
-	return memcal_db_get(db, &unit_cols, "FROM run_unit WHERE run_id = ?",
-			     run_id, u, "run %lld has no unit recorded",
+	return memcal_db_get(db, &unit_table.cols, unit_table.rest, run_id, u,
+			     "run %lld has no unit recorded",
 			     (long long)run_id);
 }
 
