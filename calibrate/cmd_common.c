@@ -19,17 +19,3 @@ int cal_open_db(struct cli_ctx *ctx, unsigned flags, memcal_db **db)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "%s", err);
 	return 0;
 }
-
-/**
- * cal_parse_run() - the --run ID of show and export into @id.
- * Return: 0, or CLI_EXIT_USAGE with the reason reported.
- */
-int cal_parse_run(struct cli_ctx *ctx, const char *arg, int64_t *id)
-{
-	const char *why;
-
-	if (cli_parse_id(arg, id, &why))
-		return cli_error(ctx, CLI_EXIT_USAGE, "--run '%s': %s", arg,
-				 why);
-	return 0;
-}

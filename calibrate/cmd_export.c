@@ -18,7 +18,6 @@ _Static_assert(FIG_DOC_PRECISION == CLI_JSON_PRECISION,
 	       "the content key is computed at the precision documents are "
 	       "written with");
 
-enum { OPT_RUN = 256 };
 
 /**
  * struct export_args - parsed options of `memcal export`.
@@ -31,22 +30,12 @@ struct export_args {
 };
 
 static const struct cli_option export_options[] = {
-	CLI_OPT("run", 0, "ID", OPT_RUN, "the run to export (required: "
-		"'memcal show' lists them)"),
+	CLI_OPT_ID("run", 0, struct export_args, run_id, "the run to export "
+		   "(required: 'memcal show' lists them)"),
 	CLI_OPT_STRING("out", 'o', "FILE", struct export_args, out, "write "
 		       "the document to FILE (default: stdout)"),
 	CLI_OPT_END,
 };
-
-/* export_option - the option callback of cli_parse_options(): --run. */
-static int export_option(struct cli_ctx *ctx, int key, const char *arg,
-			 void *user)
-{
-	struct export_args *a = user;
-
-	(void)key;
-	return cal_parse_run(ctx, arg, &a->run_id);
-}
 
 /**
  * cal_cmd_export() - `memcal export --run ID [--out FILE]`.
@@ -62,7 +51,7 @@ int cal_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "--run ID [--out FILE]",
-			       export_options, export_option, &a, NULL);
+			       export_options, NULL, &a, NULL);
 	if (rc)
 		return rc;
 	if (!a.run_id)

@@ -15,13 +15,6 @@
 #include "memcal_figures.h"
 #include "results.h"
 
-enum { OPT_RUN = 256 };
-
-static const struct cli_option show_options[] = {
-	CLI_OPT("run", 0, "ID", OPT_RUN, "show every figure of run ID"),
-	CLI_OPT_END,
-};
-
 /**
  * struct show_args - parsed options of `memcal show`.
  * @run_id: --run value, 0 when not given.
@@ -30,15 +23,11 @@ struct show_args {
 	int64_t run_id;
 };
 
-/* show_option - the option callback of cli_parse_options(): --run. */
-static int show_option(struct cli_ctx *ctx, int key, const char *arg,
-		       void *user)
-{
-	struct show_args *a = user;
-
-	(void)key;
-	return cal_parse_run(ctx, arg, &a->run_id);
-}
+static const struct cli_option show_options[] = {
+	CLI_OPT_ID("run", 0, struct show_args, run_id,
+		   "show every figure of run ID"),
+	CLI_OPT_END,
+};
 
 /* add_platform - one board as a JSON object appended to the array. */
 static int add_platform(const struct memcal_platform *p, void *user)
@@ -580,7 +569,7 @@ int cal_cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	int rc;
 
 	rc = cli_parse_options(ctx, argc, argv, "[--run ID]", show_options,
-			       show_option, &args, NULL);
+			       NULL, &args, NULL);
 	if (rc)
 		return rc;
 	rc = cal_open_db(ctx, MEMCAL_DB_OPEN_READONLY, &db);

@@ -18,6 +18,5 @@ int cal_cmd_import(struct cli_ctx *ctx, int argc, char **argv);
 int cal_cmd_compare(struct cli_ctx *ctx, int argc, char **argv);
 
 int cal_open_db(struct cli_ctx *ctx, unsigned flags, memcal_db **db);
-int cal_parse_run(struct cli_ctx *ctx, const char *arg, int64_t *id);
 
 #endif /* MEMCAL_CMDS_H */

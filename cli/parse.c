@@ -83,6 +83,22 @@ int cli_parse_id(const char *s, int64_t *id, const char **why)
 	return rc;
 }
 
+/**
+ * cli_option_id() - the row id @arg of option --@name into @id.
+ *
+ * Return: 0, or CLI_EXIT_USAGE with "--NAME 'ARG': why" reported.
+ */
+int cli_option_id(struct cli_ctx *ctx, const char *name, const char *arg,
+		  int64_t *id)
+{
+	const char *why;
+
+	if (cli_parse_id(arg, id, &why))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--%s '%s': %s", name,
+				 arg, why);
+	return 0;
+}
+
 /* size_multiplier - bytes per unit for a suffix ("", K, KiB, MB, G...). */
 static int size_multiplier(const char *suf, uint64_t *mult)
 {

@@ -32,7 +32,7 @@
 #include "memcal_report.h"
 #include "report.h"
 
-enum { OPT_ID = 256, OPT_OUT, OPT_FORMAT };
+enum { OPT_FORMAT = 256 };
 
 /**
  * struct report_opts - the options of a report command.
@@ -53,17 +53,8 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 		     void *user)
 {
 	struct report_opts *o = user;
-	const char *why = NULL;
 
 	switch (key) {
-	case OPT_ID:
-		if (cli_parse_id(arg, &o->id, &why))
-			return cli_error(ctx, CLI_EXIT_USAGE, "bad id '%s': %s",
-					 arg, why);
-		return 0;
-	case OPT_OUT:
-		o->out = arg;
-		return 0;
 	case OPT_FORMAT:
 		for (int i = 0; i < 3; i++)
 			if (!strcmp(arg, format_names[i])) {
@@ -220,14 +211,16 @@ static int report_command(struct cli_ctx *ctx, int argc, char **argv,
 {
 	bool tune = !strcmp(tool, "memtune");
 	const struct cli_option opts[] = {
-		CLI_OPT(tune ? "config" : "run", tune ? 'c' : 0, "ID", OPT_ID,
-			tune ? "tuned configuration to report (default: the "
-			"newest)" : "calibration run to report (default: the "
-			"newest)"),
-		CLI_OPT("out", 'o', "FILE", OPT_OUT, "write the report to "
-			"FILE, or - for stdout (default: stdout; with --json, "
-			"a file named after the run or config in the current "
-			"directory)"),
+		CLI_OPT_ID(tune ? "config" : "run", tune ? 'c' : 0,
+			   struct report_opts, id,
+			   tune ? "tuned configuration to report (default: "
+			   "the newest)" : "calibration run to report "
+			   "(default: the newest)"),
+		CLI_OPT_STRING("out", 'o', "FILE", struct report_opts, out,
+			       "write the report to FILE, or - for stdout "
+			       "(default: stdout; with --json, a file named "
+			       "after the run or config in the current "
+			       "directory)"),
 		CLI_OPT("format", 'f', "FMT", OPT_FORMAT, "html (default; "
 			"charts inline), csv or json"),
 		CLI_OPT_END,

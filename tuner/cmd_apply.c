@@ -29,15 +29,6 @@ struct apply_args {
 	bool force;
 };
 
-/* apply_option - option callback: --config. */
-static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
-			void *user)
-{
-	struct apply_args *a = user;
-
-	return tune_config_option(ctx, key, arg, &a->id);
-}
-
 /**
  * tune_cmd_apply() - 'memtune apply [--config ID | --file JSON]
  * [--module PATH] [--sysfs DIR] [--force-board] [--force]': 'memtune
@@ -46,7 +37,7 @@ static int apply_option(struct cli_ctx *ctx, int key, const char *arg,
 int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		TUNE_OPT_CONFIG,
+		TUNE_OPT_CONFIG(struct apply_args),
 		TUNE_OPT_FILE(struct apply_args, "apply a JSON export instead "
 			      "(no database needed)"),
 		CLI_OPT_STRING("module", 0, "PATH", struct apply_args,
@@ -71,7 +62,7 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 	if (!c)
 		return cli_error(ctx, CLI_EXIT_FAILURE, "out of memory");
 	rc = cli_parse_options(ctx, argc, argv, "[--config ID | --file JSON]",
-			       opts, apply_option, &a, &first);
+			       opts, NULL, &a, &first);
 	if (!rc && first != argc)
 		rc = cli_error(ctx, CLI_EXIT_USAGE, "apply takes no arguments; "
 			       "see 'memtune apply --help'");

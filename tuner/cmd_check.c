@@ -42,7 +42,7 @@ static int check_option(struct cli_ctx *ctx, int key, const char *arg,
 					 "'%s': %s", arg, why);
 		return 0;
 	}
-	return tune_config_option(ctx, key, arg, &a->id);
+	return CLI_EXIT_USAGE;
 }
 
 /* print - the text form: one line per item, then the result. */
@@ -113,7 +113,7 @@ int tune_check_gate(struct cli_ctx *ctx, const struct tune_config *c,
 int tune_cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		TUNE_OPT_CONFIG,
+		TUNE_OPT_CONFIG(struct check_args),
 		TUNE_OPT_FILE(struct check_args, "check a JSON export instead "
 			      "(no database needed)"),
 		CLI_OPT("tolerance", 0, "PCT", 't', "how far the measured "

@@ -79,30 +79,6 @@ int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m)
 	return 0;
 }
 
-/** tune_parse_id() - parse a positive row id for --config. */
-int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id)
-{
-	const char *why;
-
-	if (cli_parse_id(arg, id, &why))
-		return cli_error(ctx, CLI_EXIT_USAGE, "--config %s: %s", arg,
-				 why);
-	return 0;
-}
-
-/**
- * tune_config_option() - --config ID ('c') into @id, the option naming
- * the configuration a command reads.  The last case of an option
- * callback, so any other key is a usage error.
- * Return: 0 or a CLI exit code (error reported).
- */
-int tune_config_option(struct cli_ctx *ctx, int key, const char *arg,
-		       int64_t *id)
-{
-	if (key != 'c')
-		return CLI_EXIT_USAGE;
-	return tune_parse_id(ctx, arg, id);
-}
 
 /**
  * tune_parse_runs() - --runs N (@key 'r', 1 to @max_runs) into @runs, or

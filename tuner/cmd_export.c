@@ -39,24 +39,20 @@ struct export_args {
 	struct bundle_opts b;
 };
 
-/* export_option - option callback. */
+/* export_option - option callback: --mba-mbps ('M'), --mba-percent ('P'). */
 static int export_option(struct cli_ctx *ctx, int key, const char *arg,
 			 void *user)
 {
 	struct export_args *a = user;
 
-	switch (key) {
-	case 'M':
-	case 'P':
-		if (a->o.mba_mbps == (key == 'M' ? 0 : 1))
-			return cli_error(ctx, CLI_EXIT_USAGE, "--mba-mbps and "
-					 "--mba-percent contradict each other: "
-					 "give one (or neither, to follow the "
-					 "resctrl mount)");
-		a->o.mba_mbps = key == 'M';
-		return 0;
-	}
-	return tune_config_option(ctx, key, arg, &a->id);
+	(void)arg;
+	if (a->o.mba_mbps == (key == 'M' ? 0 : 1))
+		return cli_error(ctx, CLI_EXIT_USAGE, "--mba-mbps and "
+				 "--mba-percent contradict each other: give "
+				 "one (or neither, to follow the resctrl "
+				 "mount)");
+	a->o.mba_mbps = key == 'M';
+	return 0;
 }
 
 /*
@@ -209,7 +205,7 @@ int tune_cmd_export(struct cli_ctx *ctx, int argc, char **argv)
 			       "json, modprobe, modules-load, systemd, "
 			       "resctrl, pqos or bundle (--out DIR or "
 			       "FILE.tar)"),
-		TUNE_OPT_CONFIG,
+		TUNE_OPT_CONFIG(struct export_args),
 		TUNE_OPT_FILE(struct export_args, "read the configuration "
 			      "from a JSON export instead of the database"),
 		CLI_OPT_STRING("out", 'o', "FILE", struct export_args, out,

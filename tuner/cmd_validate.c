@@ -134,7 +134,7 @@ static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
 		return tune_parse_runs(ctx, key, arg, 50, &o->runs,
 				       &o->timeout_s);
 	}
-	return tune_config_option(ctx, key, arg, &o->id);
+	return CLI_EXIT_USAGE;
 }
 
 /* cpus_of - each workload's core in @c, into @cpus. */
@@ -175,7 +175,7 @@ static void latency_notes(struct cli_ctx *ctx, const struct vlat *lat,
 int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		TUNE_OPT_CONFIG,
+		TUNE_OPT_CONFIG(struct validate_opts),
 		CLI_OPT("runs", 'r', "N", 'r', "co-scheduled runs per mode, "
 			"median kept (1)"),
 		CLI_OPT("timeout", 0, "S", 't', "kill a co-scheduled run "

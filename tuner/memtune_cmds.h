@@ -39,25 +39,21 @@ int tune_load_config(struct cli_ctx *ctx, memcal_db *db, int64_t id,
 		     int64_t *id_out);
 int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
 		     struct tune_config *c, int64_t *id_out, memcal_db **db);
-int tune_parse_id(struct cli_ctx *ctx, const char *arg, int64_t *id);
 
 /*
- * Option table entries several commands share.  --config is handed to
- * tune_config_option() ('c'); --file and --sysfs are stored in the
- * member of @type named (a const char *); @help says what the command
- * does with the --file JSON.
+ * Option table entries several commands share, stored in @type: --config
+ * in its int64_t id, --file and --sysfs in the const char * named; @help
+ * says what the command does with the --file JSON.
  */
-#define TUNE_OPT_CONFIG \
-	CLI_OPT("config", 'c', "ID", 'c', "tuned configuration (default: " \
-		"the newest)")
+#define TUNE_OPT_CONFIG(type) \
+	CLI_OPT_ID("config", 'c', type, id, "tuned configuration (default: " \
+		   "the newest)")
 #define TUNE_OPT_FILE(type, help) \
 	CLI_OPT_STRING("file", 0, "JSON", type, file, help)
 #define TUNE_OPT_SYSFS(type, member) \
 	CLI_OPT_STRING("sysfs", 0, "DIR", type, member, "memreg's sysfs " \
 		       "root (/sys/kernel/memreg)")
 
-int tune_config_option(struct cli_ctx *ctx, int key, const char *arg,
-		       int64_t *id);
 int tune_parse_runs(struct cli_ctx *ctx, int key, const char *arg,
 		    unsigned max_runs, unsigned *runs, unsigned *timeout_s);
 int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,

@@ -132,6 +132,9 @@ struct cli_tool {
  * @CLI_STORE_NONEMPTY: the same, but an empty argument is a usage error,
  *                      "--NAME needs @need".
  * @CLI_STORE_FLAG:     store true in the bool at @offset.
+ * @CLI_STORE_ID:       store the database row id in the int64_t at
+ *                      @offset; a bad one is a usage error
+ *                      (cli_option_id()).
  *
  * The stored kinds spare a command the callback code of an option whose
  * value needs no checking; @offset is from the start of the @user
@@ -142,6 +145,7 @@ enum cli_store {
 	CLI_STORE_STRING,
 	CLI_STORE_NONEMPTY,
 	CLI_STORE_FLAG,
+	CLI_STORE_ID,
 };
 
 /**
@@ -207,6 +211,12 @@ struct cli_option {
 	{ .name = (name_), .short_name = (short_), .help = (help_),	\
 	  .store = CLI_STORE_FLAG,					\
 	  .offset = CLI_MEMBER_OFFSET(type, member, bool) }
+
+/* A row id ("ID") stored in the int64_t @type.@member. */
+#define CLI_OPT_ID(name_, short_, type, member, help_)			\
+	{ .name = (name_), .short_name = (short_), .arg = "ID",		\
+	  .help = (help_), .store = CLI_STORE_ID,			\
+	  .offset = CLI_MEMBER_OFFSET(type, member, int64_t) }
 
 /* The entry that ends a table. */
 #define CLI_OPT_END { .name = NULL }
@@ -310,6 +320,8 @@ void cli_progress_end(struct cli_progress *p);
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		  const char **why);
 int cli_parse_id(const char *s, int64_t *id, const char **why);
+int cli_option_id(struct cli_ctx *ctx, const char *name, const char *arg,
+		  int64_t *id);
 int cli_parse_size(const char *s, uint64_t *out, const char **why);
 int cli_parse_u32_list(const char *s, uint32_t min, uint32_t max,
 		       uint32_t *out, size_t cap, size_t *n, const char **why);

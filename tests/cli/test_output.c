@@ -203,6 +203,7 @@ Test(output, synopsis_is_generated_from_the_option_table)
  * @out:    CLI_STORE_STRING.
  * @name:   CLI_STORE_NONEMPTY.
  * @force:  CLI_STORE_FLAG.
+ * @id:     CLI_STORE_ID.
  * @keys:   the keys the callback saw, in order.
  * @n_keys: entries in @keys.
  */
@@ -210,6 +211,7 @@ struct stored_args {
 	const char *out;
 	const char *name;
 	bool force;
+	int64_t id;
 	int keys[4];
 	int n_keys;
 };
@@ -232,6 +234,7 @@ static const struct cli_option stored_opts[] = {
 	CLI_OPT_NONEMPTY("name", 0, "NAME", struct stored_args, name, "the name",
 			 "a name to use"),
 	CLI_OPT_FLAG("force", 'f', struct stored_args, force, "force"),
+	CLI_OPT_ID("run", 'r', struct stored_args, id, "run"),
 	CLI_OPT("keep", 'k', NULL, 'k', "keep"),
 	CLI_OPT("level", 0, "N", 300, "level"),
 	CLI_OPT_END,
@@ -293,6 +296,28 @@ Test(output, empty_nonempty_option_is_refused_by_name)
 	cr_assert_eq(parse_stored(argv, &a, &ebuf), CLI_EXIT_USAGE);
 	cr_assert_str_eq(ebuf, "t c: --name needs the name\n");
 	cr_assert_null(a.name);
+	free(ebuf);
+}
+
+Test(output, stored_id_is_a_row_id)
+{
+	char *argv[] = { "c", "--run", "42", NULL };
+	char *bad[] = { "c", "-r", "0", NULL };
+	char *junk[] = { "c", "--run", "4x", NULL };
+	struct stored_args a = { 0 };
+	char *ebuf = NULL;
+
+	cr_assert_eq(parse_stored(argv, &a, &ebuf), 0, "%s", ebuf);
+	cr_assert_eq(a.id, 42);
+	free(ebuf);
+	a.id = 0;
+	cr_assert_eq(parse_stored(bad, &a, &ebuf), CLI_EXIT_USAGE);
+	cr_assert(!strncmp(ebuf, "t c: --run '0': ", 16), "%s", ebuf);
+	cr_assert_eq(a.id, 0, "a refused id is not stored");
+	free(ebuf);
+	cr_assert_eq(parse_stored(junk, &a, &ebuf), CLI_EXIT_USAGE);
+	cr_assert(!strncmp(ebuf, "t c: --run '4x': ", 17), "%s", ebuf);
+	cr_assert_eq(a.n_keys, 0, "a stored id never reaches the callback");
 	free(ebuf);
 }
 
