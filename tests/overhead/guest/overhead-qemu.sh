@@ -22,8 +22,8 @@
 #              bench/overhead/README.md).
 # --mode memcal  `memcal overhead` itself in the guest, where memreg loads:
 #              method "memreg" chosen, the run stored, `memcal show` lists
-#              it.  Needs --cmake-build DIR (a built tree: its static
-#              libraries are linked into a static memcal; x86-64 only).
+#              it.  Needs --memcal PROG, a static memcal (the CMake
+#              target memcal_guest; x86-64 only).
 # --guest-bin  the folder of the guest programs ovh_guest and
 #              ovh_table_guest (the main build's guest/ARCH/ovh-bin);
 #              without it they are built here with the guests' CMake
@@ -54,7 +54,7 @@ ms=40
 bench=compute
 icount=
 arch=x86_64
-cbuild=
+memcal=
 cells=all
 loadidx=0
 gbin=
@@ -69,7 +69,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1; shift ;;
 	--no-icount) icount=0; shift ;;
 	--arch) arch=$2; shift 2 ;;
-	--cmake-build) cbuild=$2; shift 2 ;;
+	--memcal) memcal=$2; shift 2 ;;
 	--cells) cells=$2; shift 2 ;;
 	--load-index) loadidx=$2; shift 2 ;;
 	--guest-bin) gbin=$2; shift 2 ;;
@@ -140,19 +140,9 @@ g=$gbin/ovh_guest
 [ -x "$g" ] || die "no guest program $g (build it: cmake --build on the main build)"
 if [ "$mode" = memcal ]; then
 	[ "$arch" = x86_64 ] || skip "mode memcal is x86-64 only"
-	b=$cbuild
-	set -- "$b/calibrate/libmemcal_calibrate.a" "$b/reports/libmemcal_reports.a" \
-	       "$b/calibrate/libmemcal_calibrate.a" "$b/figures/libmemcal_figures.a" \
-	       "$b/platform/libmemcal_platform.a" \
-	       "$b/cli/libmemcal_cli.a" "$b/db/libmemcal_db.a" \
-	       "$b/regulator/ctl/libmemreg_ctl.a" "$b/regulator/core/libmemreg_core.a"
-	for l in "$@"; do [ -f "$l" ] || skip "no built tree for a static memcal (--cmake-build; missing $l)"; done
-	grep -q '^MEMCAL_SANITIZE:STRING=.' "$b/CMakeCache.txt" 2>/dev/null &&
-		skip "sanitized build: its libraries cannot be linked statically"
-	gcc -static -O2 -D_GNU_SOURCE -DMEMCAL_VERSION='"guest"' -I"$src/calibrate" -I"$src/cli/include" -I"$src/db/include" -I"$src/db/status" \
-		-I"$src/reports/include" -o "$build/memcal" "$src/calibrate/memcal_main.c" "$here/udev_stub.c" "$@" \
-		-lhwloc -lnuma -lpfm -lsqlite3 -lz -ljansson -lm -lpthread -ldl > "$build/memcal.linklog" 2>&1 \
-		|| { tail -20 "$build/memcal.linklog"; die "cannot link a static memcal"; }
+	[ -n "$memcal" ] || skip "no static memcal (--memcal; the CMake target memcal_guest, which a sanitized build or a missing .a leaves out)"
+	[ -x "$memcal" ] || die "--memcal $memcal: no such program (build it: cmake --build on the main build)"
+	readelf -l "$memcal" | grep -q INTERP && die "--memcal $memcal: not statically linked (the busybox guest has no shared libraries)"
 fi
 root=$build/initramfs-$mode
 qemu_initramfs "$root" "$bb"
@@ -160,7 +150,7 @@ cp "$here/init.sh" "$root/init"
 chmod 755 "$root/init"
 cp "$build/memreg.ko" "$root/memreg.ko"
 cp "$g" "$root/ovh_guest"
-[ "$mode" = memcal ] && cp "$build/memcal" "$root/memcal"
+[ "$mode" = memcal ] && cp "$memcal" "$root/memcal"
 initrd=$build/initrd-$mode.gz
 qemu_pack "$root" "$initrd"
 flock -u 9
