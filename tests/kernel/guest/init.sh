@@ -374,10 +374,7 @@ group_rt() {
 	bad rt-exempt-missing rt_exempt=5
 	# the kernel's events rtwake traces, enabled now, while no CPU is busy
 	# (patching sched_switch can hang a TCG vCPU: rtwake.c, tr_keep())
-	for e in sched/sched_wakeup sched/sched_switch power/cpu_idle hrtimer/hrtimer_expire_entry; do
-		echo 1 > $T/events/$e/enable
-	done
-	echo 0 > $T/tracing_on
+	/rtwake -k events
 	insmod $KO cpus=1 monitor=1 period_us=10000 || { result rt-load FAIL "insmod failed: $(dmesg | grep memreg | tail -1)"; return; }
 	r0=$(pf_rate 1 1)
 	rmmod memreg

@@ -7,6 +7,7 @@
  *
  *   rtwake -c CPU -p PRIO -i INTERVAL_US -t SECONDS [-T [-v]]
  *   rtwake -k wakes|idle-latency -P PERIOD_US
+ *   rtwake -k events
  *
  * The probe prints "rtwake cpu=C prio=P wakes=N p50_us=A p99_us=B
  * max_us=M over1ms=K" (K wakes later than 1 ms); with -T it traces its
@@ -19,6 +20,7 @@
  * beside a /pfload hog) and prints their MEMREG-CHECK lines: "wakes"
  * rt-prio-held-off, rt-prio-wakes and rt-prio-unmap (rt_wakes()),
  * "idle-latency" rt-idle-latency (idle_latency()).  Exit 0 when all pass.
+ * "-k events" only enables the traced events (tr_events_on()).
  *
  * Linked statically for the initramfs.
  */
@@ -138,19 +140,52 @@ static bool tr_enabled(int k)
 	return on;
 }
 
+/* Event @k of tr_events on or off. */
+static void tr_event_set(int k, bool on)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "events/%s/enable", tr_events[k]);
+	tr_put(rel, on ? "1\n" : "0\n");
+}
+
 /* Each event of tr_events on (@on), or back to its state before (!@on). */
 static void tr_keep(bool on)
 {
-	char rel[128];
 	int k;
 
 	for (k = 0; tr_events[k]; k++) {
 		if (on)
 			tr_was[k] = tr_enabled(k);
-		snprintf(rel, sizeof(rel), "events/%s/enable", tr_events[k]);
 		if (!tr_was[k])
-			tr_put(rel, on ? "1\n" : "0\n");
+			tr_event_set(k, on);
 	}
+}
+
+/*
+ * tr_events_on - "-k events": every event of tr_events that exists on,
+ * tracing off, for the rt group to run before memreg loads (memreg's own
+ * events do not exist yet).  Fails, naming it, when an existing event
+ * stays off.
+ */
+static int tr_events_on(void)
+{
+	int k, failed = 0;
+
+	for (k = 0; tr_events[k]; k++) {
+		char p[256];
+
+		snprintf(p, sizeof(p), TR "/events/%s", tr_events[k]);
+		if (access(p, F_OK))
+			continue;
+		tr_event_set(k, true);
+		if (!tr_enabled(k)) {
+			fprintf(stderr, "rtwake: cannot enable trace event %s\n", tr_events[k]);
+			failed = 1;
+		}
+	}
+	tr_put("tracing_on", "0\n");
+	return failed;
 }
 
 static void trace_start(int cpu)
@@ -168,12 +203,8 @@ static void trace_start(int cpu)
 	tr_put("tracing_cpumask", v);
 	snprintf(v, sizeof(v), "pid == %d\n", (int)getpid());
 	tr_put("events/sched/sched_wakeup/filter", v);
-	for (k = 0; !tr_kept && tr_events[k]; k++) {
-		char rel[128];
-
-		snprintf(rel, sizeof(rel), "events/%s/enable", tr_events[k]);
-		tr_put(rel, "1\n");
-	}
+	for (k = 0; !tr_kept && tr_events[k]; k++)
+		tr_event_set(k, true);
 	tr_put("tracing_on", "1\n");
 }
 
@@ -182,12 +213,8 @@ static void trace_stop(void)
 	int k;
 
 	tr_put("tracing_on", "0\n");
-	for (k = 0; !tr_kept && tr_events[k]; k++) {
-		char rel[128];
-
-		snprintf(rel, sizeof(rel), "events/%s/enable", tr_events[k]);
-		tr_put(rel, "0\n");
-	}
+	for (k = 0; !tr_kept && tr_events[k]; k++)
+		tr_event_set(k, false);
 	tr_put("events/sched/sched_wakeup/filter", "0\n");
 	tr_put("tracing_cpumask", "ff\n");
 	/* trace_clock stays "mono": setting a clock empties the buffer */
@@ -700,8 +727,10 @@ int main(int argc, char **argv)
 		return !rt_wakes(P);
 	if (check && P > 0 && !strcmp(check, "idle-latency"))
 		return !idle_latency(P);
+	if (check && !strcmp(check, "events"))
+		return tr_events_on();
 	if (check) {
-		fprintf(stderr, "usage: rtwake -k wakes|idle-latency -P PERIOD_US\n");
+		fprintf(stderr, "usage: rtwake -k wakes|idle-latency -P PERIOD_US | -k events\n");
 		return 2;
 	}
 	if (interval_us < 100 || secs < 1 || prio < 1 || prio > 99) {
