@@ -486,37 +486,32 @@ int mrk_counters_create(struct mrk_cpu *c, const struct mrk_cfg *cfg,
 }
 
 /*
- * Release the created but not installed counters of @c (mrk_cfg_mutex
- * only).
- */
-void mrk_counters_discard(struct mrk_cpu *c)
-{
-	unsigned int cls;
-
-	lockdep_assert_held(&mrk_cfg_mutex);
-	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		if (c->fresh[cls]) {
-			perf_event_release_kernel(c->fresh[cls]);
-			c->fresh[cls] = NULL;
-		}
-	}
-	c->prepared = false;
-}
-
-/*
- * Release the detached counters of @c (mrk_cfg_mutex only).
+ * Release each counter of @set and clear its slot (mrk_cfg_mutex only).
  * perf_event_release_kernel() removes an event from its CPU synchronously,
  * so no overflow handler of it runs afterwards.
  */
-void mrk_counters_release(struct mrk_cpu *c)
+static void release_set(struct perf_event *set[MEMREG_NR_CLASSES])
 {
 	unsigned int cls;
 
 	lockdep_assert_held(&mrk_cfg_mutex);
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		if (c->detached[cls]) {
-			perf_event_release_kernel(c->detached[cls]);
-			c->detached[cls] = NULL;
+		if (set[cls]) {
+			perf_event_release_kernel(set[cls]);
+			set[cls] = NULL;
 		}
 	}
+}
+
+/* Release the created but not installed counters of @c. */
+void mrk_counters_discard(struct mrk_cpu *c)
+{
+	release_set(c->fresh);
+	c->prepared = false;
+}
+
+/* Release the detached counters of @c. */
+void mrk_counters_release(struct mrk_cpu *c)
+{
+	release_set(c->detached);
 }
