@@ -21,18 +21,6 @@
 
 #include "memreg_ctl.h"
 
-/* say - format a reason into @why (may be NULL). */
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
 /* is_file - @p names a readable regular file. */
 static int is_file(const char *p)
 {
@@ -100,12 +88,12 @@ int cal_ovh_kmod_load(const char *path, unsigned period_us, int master_cpu,
 			 period_us, extra ? extra : "");
 	c = memreg_ctl_open(NULL);
 	if (!c) {
-		say(why, wlen, "out of memory");
+		memcal_errf(why, wlen, "out of memory");
 		return MEMCAL_ERROR;
 	}
 	rc = memreg_ctl_load(c, path, params);
 	if (rc)
-		say(why, wlen, "loading %s (%s) failed: %s (errno %d)",
+		memcal_errf(why, wlen, "loading %s (%s) failed: %s (errno %d)",
 		    path, params, memreg_ctl_error(c)[0] ?
 		    memreg_ctl_error(c) : strerror(-rc), -rc);
 	memreg_ctl_close(c);
@@ -129,7 +117,7 @@ int cal_ovh_kmod_unload(char *why, size_t wlen)
 		e = ENOMEM;
 	if (!e)
 		return 0;
-	say(why, wlen, "unloading memreg failed: %s (errno %d)", strerror(e), e);
+	memcal_errf(why, wlen, "unloading memreg failed: %s (errno %d)", strerror(e), e);
 	return MEMCAL_ERROR;
 }
 
@@ -159,13 +147,13 @@ int cal_ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 {
 	int rc;
 
-	say(why, wlen, "memreg loadable");
+	memcal_errf(why, wlen, "memreg loadable");
 	if (geteuid() != 0) {
-		say(why, wlen, "not root: loading memreg.ko needs root");
+		memcal_errf(why, wlen, "not root: loading memreg.ko needs root");
 		return MEMCAL_EPERM;
 	}
 	if (access("/proc/modules", F_OK) != 0) {
-		say(why, wlen, "the running kernel has no module support "
+		memcal_errf(why, wlen, "the running kernel has no module support "
 		    "(/proc/modules absent)");
 		return MEMCAL_EUNSUPPORTED;
 	}
@@ -177,18 +165,18 @@ int cal_ovh_kmod_probe(const char *hint, char *path, size_t plen, char *why,
 
 		memreg_ctl_close(c);
 		if (l == MEMREG_CTL_OTHER) {
-			say(why, wlen, "another regulator (%s) is loaded; "
+			memcal_errf(why, wlen, "another regulator (%s) is loaded; "
 			    "unload it first", other);
 			return MEMCAL_EBUSY;
 		}
 	}
 	if (cal_ovh_kmod_loaded()) {
-		say(why, wlen, "memreg is already loaded; unload it first so "
+		memcal_errf(why, wlen, "memreg is already loaded; unload it first so "
 		    "that memcal can load it in monitor-only mode");
 		return MEMCAL_EBUSY;
 	}
 	if (cal_ovh_kmod_find(hint, path, plen)) {
-		say(why, wlen, "module file missing (%s; set MEMREG_KO or "
+		memcal_errf(why, wlen, "module file missing (%s; set MEMREG_KO or "
 		    "install memreg.ko)", path);
 		return MEMCAL_ENOTFOUND;
 	}

@@ -12,19 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* set_err - format a message into the caller's buffer (if any). */
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* cmp_unsigned - qsort comparator for unsigned ints. */
 static int cmp_unsigned(const void *a, const void *b)
 {
@@ -96,7 +83,7 @@ static int use_synthetic(struct memcal_topology *t, const char *desc,
 {
 	snprintf(t->source, sizeof(t->source), "synthetic:%s", desc);
 	if (hwloc_topology_set_synthetic(t->hw, desc) < 0) {
-		set_err(err, errlen, "%s '%s' does not parse", what, desc);
+		memcal_errf(err, errlen, "%s '%s' does not parse", what, desc);
 		return MEMCAL_ETOPO;
 	}
 	return MEMCAL_OK;
@@ -115,13 +102,13 @@ static int choose_source(struct memcal_topology *t, const char *synthetic,
 	if (xml && *xml) {
 		snprintf(t->source, sizeof(t->source), "xml:%s", xml);
 		if (access(xml, R_OK) != 0) {
-			set_err(err, errlen,
+			memcal_errf(err, errlen,
 				"topology file '%s' (HWLOC_XMLFILE): %s", xml,
 				strerror(errno));
 			return MEMCAL_ETOPO;
 		}
 		if (hwloc_topology_set_xml(t->hw, xml) < 0) {
-			set_err(err, errlen,
+			memcal_errf(err, errlen,
 				"topology file '%s' (HWLOC_XMLFILE) is not a "
 				"valid hwloc XML topology", xml);
 			return MEMCAL_ETOPO;
@@ -235,7 +222,7 @@ int memcal_platform_topology_load(struct memcal_topology *t, const char *synthet
 
 	memset(t, 0, sizeof(*t));
 	if (hwloc_topology_init(&t->hw) < 0) {
-		set_err(err, errlen, "hwloc_topology_init failed");
+		memcal_errf(err, errlen, "hwloc_topology_init failed");
 		return MEMCAL_ETOPO;
 	}
 	rc = choose_source(t, synthetic, err, errlen);
@@ -243,11 +230,11 @@ int memcal_platform_topology_load(struct memcal_topology *t, const char *synthet
 		goto fail;
 	if (hwloc_topology_load(t->hw) < 0) {
 		if (strncmp(t->source, "xml:", 4) == 0)
-			set_err(err, errlen, "topology file '%s' (HWLOC_XMLFILE)"
+			memcal_errf(err, errlen, "topology file '%s' (HWLOC_XMLFILE)"
 				" is not a valid hwloc XML topology",
 				t->source + 4);
 		else
-			set_err(err, errlen, "hwloc could not load the "
+			memcal_errf(err, errlen, "hwloc could not load the "
 				"topology (%s)", t->source);
 		rc = MEMCAL_ETOPO;
 		goto fail;
@@ -260,7 +247,7 @@ int memcal_platform_topology_load(struct memcal_topology *t, const char *synthet
 	t->n_cores = (unsigned)hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE);
 	t->n_pus = (unsigned)hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PU);
 	if (t->n_pus == 0) {
-		set_err(err, errlen, "topology (%s) has no processing units",
+		memcal_errf(err, errlen, "topology (%s) has no processing units",
 			t->source);
 		rc = MEMCAL_ETOPO;
 		goto fail;
@@ -271,7 +258,7 @@ int memcal_platform_topology_load(struct memcal_topology *t, const char *synthet
 	if (!rc)
 		rc = collect_nodes(t);
 	if (rc) {
-		set_err(err, errlen, "out of memory reading the topology");
+		memcal_errf(err, errlen, "out of memory reading the topology");
 		goto fail;
 	}
 	return MEMCAL_OK;

@@ -18,6 +18,10 @@
 #ifndef MEMCAL_STATUS_H
 #define MEMCAL_STATUS_H
 
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
 enum memcal_status {
 	MEMCAL_OK = 0,
 	MEMCAL_ERROR = 1,	/* any other failure; the message says which */
@@ -43,5 +47,22 @@ enum memcal_status {
 	MEMCAL_EBOARD = 21,	/* tuned for another board */
 	MEMCAL_ECONFLICT = 22,	/* another bandwidth regulator is loaded */
 };
+
+/*
+ * memcal_errf() - write the sentence into a caller's `char *err, size_t
+ * errlen`; a NULL @err or a zero @errlen means the caller wants none.
+ */
+__attribute__((format(printf, 3, 4)))
+static inline void memcal_errf(char *err, size_t errlen, const char *fmt,
+			       ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
 
 #endif /* MEMCAL_STATUS_H */
