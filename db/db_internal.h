@@ -298,4 +298,34 @@ int memcal_db_get(memcal_db *db, const struct memcal_db_cols *t,
 		  const char *rest, int64_t key, void *row, const char *fmt,
 		  ...) __attribute__((format(printf, 6, 7)));
 
+/*
+ * JOB_LATENCY_TABLE - the CREATE TABLE of job_latency, named @name, whose
+ * condition is one of @conditions (SQL string literals).  Migration 7 -> 8
+ * copies the table to widen the conditions, so both it and 3 -> 4 take the
+ * columns from here.  Released migrations never change: what this expands
+ * to must stay, byte for byte, the text those two sent (the tests' schema
+ * 7 fixture, FIXTURE_UNDO_V8, builds that table with it too).
+ */
+#define JOB_LATENCY_TABLE(name, conditions)				\
+	"CREATE TABLE " name " ("					\
+	"  id INTEGER PRIMARY KEY,"					\
+	"  validation_id INTEGER NOT NULL REFERENCES validation_run(id)" \
+	"    ON DELETE CASCADE,"						\
+	"  workload TEXT NOT NULL,"					\
+	"  cpu INTEGER NOT NULL,"					\
+	"  condition TEXT NOT NULL"					\
+	"    CHECK (condition IN (" conditions ")),"			\
+	"  probe TEXT NOT NULL CHECK (probe IN ('cyclictest','self')),"	\
+	"  period_ns INTEGER NOT NULL CHECK (period_ns > 0),"		\
+	"  deadline_ns INTEGER NOT NULL CHECK (deadline_ns > 0),"	\
+	"  samples INTEGER NOT NULL CHECK (samples > 0),"		\
+	"  p50_ns INTEGER NOT NULL CHECK (p50_ns >= 0),"		\
+	"  p99_ns INTEGER NOT NULL CHECK (p99_ns >= p50_ns),"		\
+	"  max_ns INTEGER NOT NULL CHECK (max_ns >= 0),"		\
+	"  misses INTEGER NOT NULL CHECK (misses BETWEEN 0 AND samples)," \
+	"  overflow INTEGER NOT NULL CHECK (overflow BETWEEN 0 AND samples)," \
+	"  histogram TEXT NOT NULL CHECK (json_valid(histogram)),"	\
+	"  UNIQUE (validation_id, workload, condition)"			\
+	") STRICT"
+
 #endif /* MEMCAL_DB_INTERNAL_H */

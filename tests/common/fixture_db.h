@@ -47,7 +47,9 @@ struct fixture_ids {
  * FIXTURE_UNDO_V8 - SQL taking a current database back to schema 7 (no
  * guaranteed_bandwidth, no static validation columns, a job_latency that
  * knows no 'static' condition), for tests of older migrations.  It sets
- * no user_version: the caller does.
+ * no user_version: the caller does.  The job_latency it creates is
+ * schema 7's own text, JOB_LATENCY_TABLE() of db/db_internal.h, which a
+ * test using it includes.
  */
 #define FIXTURE_UNDO_V8 FIXTURE_UNDO_V9 \
 	"DROP TABLE guaranteed_bandwidth;" \
@@ -56,22 +58,7 @@ struct fixture_ids {
 	"ALTER TABLE validation_result DROP COLUMN static_throttles;" \
 	"ALTER TABLE validation_result DROP COLUMN static_throttled_ns;" \
 	"DROP TABLE job_latency;" \
-	"CREATE TABLE job_latency (id INTEGER PRIMARY KEY," \
-	" validation_id INTEGER NOT NULL REFERENCES validation_run(id)" \
-	" ON DELETE CASCADE, workload TEXT NOT NULL," \
-	" cpu INTEGER NOT NULL, condition TEXT NOT NULL CHECK" \
-	" (condition IN ('solo','unregulated','regulated'))," \
-	" probe TEXT NOT NULL CHECK (probe IN ('cyclictest','self'))," \
-	" period_ns INTEGER NOT NULL CHECK (period_ns > 0)," \
-	" deadline_ns INTEGER NOT NULL CHECK (deadline_ns > 0)," \
-	" samples INTEGER NOT NULL CHECK (samples > 0)," \
-	" p50_ns INTEGER NOT NULL CHECK (p50_ns >= 0)," \
-	" p99_ns INTEGER NOT NULL CHECK (p99_ns >= p50_ns)," \
-	" max_ns INTEGER NOT NULL CHECK (max_ns >= 0)," \
-	" misses INTEGER NOT NULL CHECK (misses BETWEEN 0 AND samples)," \
-	" overflow INTEGER NOT NULL CHECK (overflow BETWEEN 0 AND samples)," \
-	" histogram TEXT NOT NULL CHECK (json_valid(histogram))," \
-	" UNIQUE (validation_id, workload, condition)) STRICT;"
+	JOB_LATENCY_TABLE("job_latency", "'solo','unregulated','regulated'") ";"
 
 int fixture_db_populate(memcal_db *db, struct fixture_ids *ids);
 int fixture_db_create(const char *path, struct fixture_ids *ids);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db_internal.h"
 #include "fixture_db.h"
 #include "memcal_db_cpu_kind.h"
 

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "db_internal.h"
 #include "fixture_db.h"
 #include "memcal_db.h"
 #include "memcal_db_selfcheck.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db_internal.h"
 #include "fixture_db.h"
 #include "memcal_db_mix.h"
 
