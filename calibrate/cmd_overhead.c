@@ -19,9 +19,7 @@
 enum {
 	OPT_PERIODS = 256,
 	OPT_CORES,
-	OPT_REPEAT,
 	OPT_BENCH,
-	OPT_DURATION,
 	OPT_NO_MASTER,
 	OPT_SIZE,
 };
@@ -44,12 +42,13 @@ static const struct cli_option overhead_options[] = {
 	CLI_OPT("periods", 0, "LIST_US", OPT_PERIODS, "periods in "
 		"microseconds (default 20,32,50,100,200,500,1000)"),
 	CLI_OPT("cores", 0, "LIST", OPT_CORES, "cores to measure (default all)"),
-	CLI_OPT("repeat", 0, "N", OPT_REPEAT, "repetitions per point, C and "
-		"C' interleaved (default 10)"),
+	CLI_OPT_UINT("repeat", 0, "N", struct ovh_args, p.repeat, 1, 1000,
+		     "repetitions per point, C and C' interleaved (default "
+		     "10)"),
 	CLI_OPT("benchmarks", 0, "LIST", OPT_BENCH, "compute,memory (default "
 		"both)"),
-	CLI_OPT("duration", 0, "MS", OPT_DURATION, "length of one baseline "
-		"run C in ms (default 40)"),
+	CLI_OPT_UINT("duration", 0, "MS", struct ovh_args, p.bench_ms, 1,
+		     60000, "length of one baseline run C in ms (default 40)"),
 	CLI_OPT_FLAG("proxy", 0, struct ovh_args, p.force_proxy, "use the "
 		     "user-space timer proxy even if memreg could be loaded"),
 	CLI_OPT("no-master", 0, NULL, OPT_NO_MASTER, "skip the runs with the "
@@ -104,18 +103,6 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 			return cli_error(ctx, CLI_EXIT_USAGE, "--cores '%s': %s",
 					 arg, why);
 		a->cores_set = true;
-		return 0;
-	case OPT_REPEAT:
-		if (cli_parse_u64(arg, 1, 1000, &v, &why))
-			return cli_error(ctx, CLI_EXIT_USAGE, "--repeat '%s': %s",
-					 arg, why);
-		a->p.repeat = (unsigned)v;
-		return 0;
-	case OPT_DURATION:
-		if (cli_parse_u64(arg, 1, 60000, &v, &why))
-			return cli_error(ctx, CLI_EXIT_USAGE,
-					 "--duration '%s': %s", arg, why);
-		a->p.bench_ms = (unsigned)v;
 		return 0;
 	case OPT_SIZE:
 		if (cli_parse_size(arg, &v, &why))

@@ -35,7 +35,7 @@
 /* Repetitions per interrupt-overhead point inside a full run. */
 #define RUN_OVERHEAD_REPEAT 3
 
-enum { OPT_SIZE = 256, OPT_REPEAT, OPT_GUAR_READ, OPT_GUAR_WRITE };
+enum { OPT_SIZE = 256, OPT_GUAR_READ, OPT_GUAR_WRITE };
 
 /**
  * struct run_args - the options as given.
@@ -66,9 +66,10 @@ static const struct cli_option run_options[] = {
 		       "measure, OS numbers (\"0-3,6\"); default: every core"),
 	CLI_OPT("size", 0, "BYTES", OPT_SIZE, "buffer bytes per thread "
 		"(default: 8x the LLC, 4x with --quick)"),
-	CLI_OPT("repeat", 0, "N", OPT_REPEAT, "exactly N repetitions per "
-		"measurement (default: at least 10, 3 with --quick, more "
-		"until the median is tight)"),
+	CLI_OPT_UINT("repeat", 0, "N", struct run_args, repeat, 1,
+		     RUN_MAX_REPEAT, "exactly N repetitions per measurement "
+		     "(default: at least 10, 3 with --quick, more until the "
+		     "median is tight)"),
 	CLI_OPT_FLAG("no-overhead", 0, struct run_args, no_overhead, "leave "
 		     "out the interrupt-overhead sweep of a full run"),
 	CLI_OPT_NONEMPTY("replay", 0, "DIR", struct run_args, replay,
@@ -118,7 +119,6 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 {
 	struct run_args *a = user;
 	const char *why = NULL;
-	uint64_t v;
 
 	switch (key) {
 	case OPT_GUAR_READ:
@@ -134,13 +134,6 @@ static int on_option(struct cli_ctx *ctx, int key, const char *arg,
 					 "--size '%s' is too small: at least "
 					 "%u KiB per thread", arg,
 					 MEMCAL_MIN_SIZE >> 10);
-		return 0;
-	case OPT_REPEAT:
-		if (cli_parse_u64(arg, 1, RUN_MAX_REPEAT, &v, &why))
-			return cli_error(ctx, CLI_EXIT_USAGE,
-					 "--repeat '%s': %s (1..%d)", arg, why,
-					 RUN_MAX_REPEAT);
-		a->repeat = (unsigned)v;
 		return 0;
 	default:
 		return CLI_EXIT_USAGE;

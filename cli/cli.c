@@ -244,7 +244,7 @@ static int short_to_key(const struct cli_option *opts, int stored, int c)
 /*
  * store_option - store @arg, or true, as @o says in the structure at
  * @base.  Return: 0, or CLI_EXIT_USAGE for an empty CLI_STORE_NONEMPTY
- * or a bad CLI_STORE_ID (error reported).
+ * or a bad CLI_STORE_ID or CLI_STORE_UINT (error reported).
  */
 static int store_option(struct cli_ctx *ctx, const struct cli_option *o,
 			const char *arg, void *base)
@@ -257,6 +257,17 @@ static int store_option(struct cli_ctx *ctx, const struct cli_option *o,
 	}
 	if (o->store == CLI_STORE_ID)
 		return cli_option_id(ctx, o->name, arg, (int64_t *)at);
+	if (o->store == CLI_STORE_UINT) {
+		const char *why;
+		uint64_t v;
+
+		if (cli_parse_u64(arg, o->min, o->max, &v, &why))
+			return cli_error(ctx, CLI_EXIT_USAGE, "--%s '%s': %s "
+					 "(%u..%u)", o->name, arg, why, o->min,
+					 o->max);
+		*(unsigned *)at = (unsigned)v;
+		return 0;
+	}
 	if (o->store == CLI_STORE_NONEMPTY && !*arg)
 		return cli_error(ctx, CLI_EXIT_USAGE, "--%s needs %s", o->name,
 				 o->need);

@@ -80,26 +80,6 @@ int tune_check_local_cpus(struct cli_ctx *ctx, const struct mix *m)
 }
 
 
-/**
- * tune_parse_runs() - --runs N (@key 'r', 1 to @max_runs) into @runs, or
- * --timeout S (1 to 86400) into @timeout_s, for profile and validate.
- */
-int tune_parse_runs(struct cli_ctx *ctx, int key, const char *arg,
-		    unsigned max_runs, unsigned *runs, unsigned *timeout_s)
-{
-	const char *why;
-	uint64_t v;
-
-	if (cli_parse_u64(arg, 1, key == 'r' ? max_runs : 86400, &v, &why))
-		return cli_error(ctx, CLI_EXIT_USAGE, "--%s %s: %s",
-				 key == 'r' ? "runs" : "timeout", arg, why);
-	if (key == 'r')
-		*runs = (unsigned)v;
-	else
-		*timeout_s = (unsigned)v;
-	return 0;
-}
-
 /* read_file - the whole of @path, malloc'd; NULL with errno set. */
 static char *read_file(const char *path)
 {

@@ -122,21 +122,6 @@ fail:
 	return cli_error(ctx, CLI_EXIT_FAILURE, "%s", memcal_db_errmsg(db));
 }
 
-/* validate_option - option callback. */
-static int validate_option(struct cli_ctx *ctx, int key, const char *arg,
-			   void *user)
-{
-	struct validate_opts *o = user;
-
-	switch (key) {
-	case 'r':
-	case 't':
-		return tune_parse_runs(ctx, key, arg, 50, &o->runs,
-				       &o->timeout_s);
-	}
-	return CLI_EXIT_USAGE;
-}
-
 /* cpus_of - each workload's core in @c, into @cpus. */
 static const int *cpus_of(const struct tune_config *c, int n, int *cpus)
 {
@@ -176,10 +161,10 @@ int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		TUNE_OPT_CONFIG(struct validate_opts),
-		CLI_OPT("runs", 'r', "N", 'r', "co-scheduled runs per mode, "
-			"median kept (1)"),
-		CLI_OPT("timeout", 0, "S", 't', "kill a co-scheduled run "
-			"after S seconds (600)"),
+		CLI_OPT_UINT("runs", 'r', "N", struct validate_opts, runs, 1,
+			     50, "co-scheduled runs per mode, median kept (1)"),
+		TUNE_OPT_TIMEOUT(struct validate_opts, "kill a co-scheduled "
+				 "run after S seconds (600)"),
 		CLI_OPT_STRING("module", 0, "PATH", struct validate_opts,
 			       reg.module, "memreg.ko to load if memreg is "
 			       "not loaded"),
@@ -210,7 +195,7 @@ int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	rc = tune_mix_prologue(ctx, argc, argv, "MIX.yaml [--config ID]", opts,
-			       validate_option, &o, m, &db);
+			       NULL, &o, m, &db);
 	if (!rc)
 		rc = tune_load_config(ctx, db, o.id, NULL, c, &v.config_id);
 	if (!rc)

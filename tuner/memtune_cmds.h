@@ -42,20 +42,21 @@ int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
 
 /*
  * Option table entries several commands share, stored in @type: --config
- * in its int64_t id, --file and --sysfs in the const char * named; @help
- * says what the command does with the --file JSON.
+ * in its int64_t id, --timeout (seconds) in its unsigned timeout_s,
+ * --file and --sysfs in the const char * named; @help says what the
+ * command does with the --file JSON or the timeout.
  */
 #define TUNE_OPT_CONFIG(type) \
 	CLI_OPT_ID("config", 'c', type, id, "tuned configuration (default: " \
 		   "the newest)")
 #define TUNE_OPT_FILE(type, help) \
 	CLI_OPT_STRING("file", 0, "JSON", type, file, help)
+#define TUNE_OPT_TIMEOUT(type, help) \
+	CLI_OPT_UINT("timeout", 0, "S", type, timeout_s, 1, 86400, help)
 #define TUNE_OPT_SYSFS(type, member) \
 	CLI_OPT_STRING("sysfs", 0, "DIR", type, member, "memreg's sysfs " \
 		       "root (/sys/kernel/memreg)")
 
-int tune_parse_runs(struct cli_ctx *ctx, int key, const char *arg,
-		    unsigned max_runs, unsigned *runs, unsigned *timeout_s);
 int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,
 		    const char *synopsis, const struct cli_option *opts,
 		    cli_option_fn fn, void *user, char **pos, int maxpos,

@@ -135,6 +135,9 @@ struct cli_tool {
  * @CLI_STORE_ID:       store the database row id in the int64_t at
  *                      @offset; a bad one is a usage error
  *                      (cli_option_id()).
+ * @CLI_STORE_UINT:     store the whole number in the unsigned at
+ *                      @offset; one outside @min..@max, or not a number,
+ *                      is a usage error, "--NAME 'ARG': why (MIN..MAX)".
  *
  * The stored kinds spare a command the callback code of an option whose
  * value needs no checking; @offset is from the start of the @user
@@ -146,6 +149,7 @@ enum cli_store {
 	CLI_STORE_NONEMPTY,
 	CLI_STORE_FLAG,
 	CLI_STORE_ID,
+	CLI_STORE_UINT,
 };
 
 /**
@@ -160,6 +164,8 @@ enum cli_store {
  * @offset:   offsetof() the member of the @user structure that receives
  *            the value, for a stored @store.
  * @need:     CLI_STORE_NONEMPTY: what the option needs, for the message.
+ * @min:      CLI_STORE_UINT: the smallest value accepted.
+ * @max:      CLI_STORE_UINT: the largest value accepted.
  *
  * Tables are written with the CLI_OPT*() macros below and end with
  * CLI_OPT_END.
@@ -173,6 +179,8 @@ struct cli_option {
 	enum cli_store store;
 	size_t offset;
 	const char *need;
+	unsigned min;
+	unsigned max;
 };
 
 /*
@@ -217,6 +225,13 @@ struct cli_option {
 	{ .name = (name_), .short_name = (short_), .arg = "ID",		\
 	  .help = (help_), .store = CLI_STORE_ID,			\
 	  .offset = CLI_MEMBER_OFFSET(type, member, int64_t) }
+
+/* A whole number from @min_ to @max_ stored in the unsigned @type.@member. */
+#define CLI_OPT_UINT(name_, short_, arg_, type, member, min_, max_, help_) \
+	{ .name = (name_), .short_name = (short_), .arg = (arg_),	\
+	  .help = (help_), .store = CLI_STORE_UINT,			\
+	  .offset = CLI_MEMBER_OFFSET(type, member, unsigned),		\
+	  .min = (min_), .max = (max_) }
 
 /* The entry that ends a table. */
 #define CLI_OPT_END { .name = NULL }

@@ -204,6 +204,7 @@ Test(output, synopsis_is_generated_from_the_option_table)
  * @name:   CLI_STORE_NONEMPTY.
  * @force:  CLI_STORE_FLAG.
  * @id:     CLI_STORE_ID.
+ * @count:  CLI_STORE_UINT, 2..9.
  * @keys:   the keys the callback saw, in order.
  * @n_keys: entries in @keys.
  */
@@ -212,6 +213,7 @@ struct stored_args {
 	const char *name;
 	bool force;
 	int64_t id;
+	unsigned count;
 	int keys[4];
 	int n_keys;
 };
@@ -235,6 +237,8 @@ static const struct cli_option stored_opts[] = {
 			 "a name to use"),
 	CLI_OPT_FLAG("force", 'f', struct stored_args, force, "force"),
 	CLI_OPT_ID("run", 'r', struct stored_args, id, "run"),
+	CLI_OPT_UINT("count", 'n', "N", struct stored_args, count, 2, 9,
+		     "count"),
 	CLI_OPT("keep", 'k', NULL, 'k', "keep"),
 	CLI_OPT("level", 0, "N", 300, "level"),
 	CLI_OPT_END,
@@ -299,26 +303,47 @@ Test(output, empty_nonempty_option_is_refused_by_name)
 	free(ebuf);
 }
 
-Test(output, stored_id_is_a_row_id)
-{
-	char *argv[] = { "c", "--run", "42", NULL };
-	char *bad[] = { "c", "-r", "0", NULL };
-	char *junk[] = { "c", "--run", "4x", NULL };
-	struct stored_args a = { 0 };
-	char *ebuf = NULL;
+/*
+ * number_cases - a CLI_OPT_ID (--run, -r) or CLI_OPT_UINT (--count, -n,
+ * 2..9) value, what parsing it returns, how its message starts, and what
+ * is stored (a refused value stores nothing).
+ */
+static const struct {
+	const char *opt, *arg;
+	int rc;
+	const char *err;
+	int64_t id;
+	unsigned count;
+} number_cases[] = {
+	{ "--run", "42", 0, "", 42, 0 },
+	{ "-r", "0", CLI_EXIT_USAGE, "t c: --run '0': ", 0, 0 },
+	{ "--run", "4x", CLI_EXIT_USAGE, "t c: --run '4x': ", 0, 0 },
+	{ "--count", "9", 0, "", 0, 9 },
+	{ "-n", "1", CLI_EXIT_USAGE,
+	  "t c: --count '1': number out of range (2..9)\n", 0, 0 },
+	{ "--count", "three", CLI_EXIT_USAGE, "t c: --count 'three': ", 0, 0 },
+};
 
-	cr_assert_eq(parse_stored(argv, &a, &ebuf), 0, "%s", ebuf);
-	cr_assert_eq(a.id, 42);
-	free(ebuf);
-	a.id = 0;
-	cr_assert_eq(parse_stored(bad, &a, &ebuf), CLI_EXIT_USAGE);
-	cr_assert(!strncmp(ebuf, "t c: --run '0': ", 16), "%s", ebuf);
-	cr_assert_eq(a.id, 0, "a refused id is not stored");
-	free(ebuf);
-	cr_assert_eq(parse_stored(junk, &a, &ebuf), CLI_EXIT_USAGE);
-	cr_assert(!strncmp(ebuf, "t c: --run '4x': ", 17), "%s", ebuf);
-	cr_assert_eq(a.n_keys, 0, "a stored id never reaches the callback");
-	free(ebuf);
+Test(output, stored_numbers_are_checked_before_they_are_stored)
+{
+	for (size_t i = 0; i < sizeof(number_cases) / sizeof(number_cases[0]);
+	     i++) {
+		const char *opt = number_cases[i].opt, *arg = number_cases[i].arg;
+		char *argv[] = { "c", (char *)opt, (char *)arg, NULL };
+		struct stored_args a = { 0 };
+		char *ebuf = NULL;
+
+		cr_expect_eq(parse_stored(argv, &a, &ebuf), number_cases[i].rc,
+			     "%s %s", opt, arg);
+		cr_expect(!strncmp(ebuf, number_cases[i].err,
+				   strlen(number_cases[i].err)),
+			  "%s %s: '%s'", opt, arg, ebuf);
+		cr_expect_eq(a.id, number_cases[i].id, "%s %s", opt, arg);
+		cr_expect_eq(a.count, number_cases[i].count, "%s %s", opt, arg);
+		cr_expect_eq(a.n_keys, 0, "%s %s reached the callback", opt,
+			     arg);
+		free(ebuf);
+	}
 }
 
 Test(output, callback_gets_the_options_that_do_not_store)
