@@ -40,10 +40,8 @@ int tune_cmd_apply(struct cli_ctx *ctx, int argc, char **argv)
 		TUNE_OPT_CONFIG(struct apply_args),
 		TUNE_OPT_FILE(struct apply_args, "apply a JSON export instead "
 			      "(no database needed)"),
-		CLI_OPT_STRING("module", 0, "PATH", struct apply_args,
-			       reg.module, "memreg.ko to load (default: under "
-			       "/lib/modules/$(uname -r))"),
-		TUNE_OPT_SYSFS(struct apply_args, reg.sysfs),
+		TUNE_OPT_REG(struct apply_args, "memreg.ko to load (default: "
+			     "under /lib/modules/$(uname -r))"),
 		CLI_OPT_FLAG("force-board", 0, struct apply_args, force_board,
 			     "apply even if the configuration was tuned on "
 			     "another board (skips check too)"),

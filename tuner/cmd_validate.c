@@ -165,10 +165,8 @@ int tune_cmd_validate(struct cli_ctx *ctx, int argc, char **argv)
 			     50, "co-scheduled runs per mode, median kept (1)"),
 		TUNE_OPT_TIMEOUT(struct validate_opts, "kill a co-scheduled "
 				 "run after S seconds (600)"),
-		CLI_OPT_STRING("module", 0, "PATH", struct validate_opts,
-			       reg.module, "memreg.ko to load if memreg is "
-			       "not loaded"),
-		TUNE_OPT_SYSFS(struct validate_opts, reg.sysfs),
+		TUNE_OPT_REG(struct validate_opts, "memreg.ko to load if "
+			     "memreg is not loaded"),
 		CLI_OPT_FLAG("keep", 0, struct validate_opts, keep, "leave "
 			     "memreg loaded afterwards"),
 		CLI_OPT_FLAG("no-static", 0, struct validate_opts, no_static,

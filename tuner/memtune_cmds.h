@@ -43,8 +43,9 @@ int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
 /*
  * Option table entries several commands share, stored in @type: --config
  * in its int64_t id, --timeout (seconds) in its unsigned timeout_s,
- * --file and --sysfs in the const char * named; @help says what the
- * command does with the --file JSON or the timeout.
+ * --file in its file, --module and --sysfs in its struct tune_reg reg;
+ * @help says what the command does with the --file JSON, the timeout or
+ * the module.
  */
 #define TUNE_OPT_CONFIG(type) \
 	CLI_OPT_ID("config", 'c', type, id, "tuned configuration (default: " \
@@ -53,8 +54,9 @@ int tune_open_config(struct cli_ctx *ctx, int64_t id, const char *file,
 	CLI_OPT_STRING("file", 0, "JSON", type, file, help)
 #define TUNE_OPT_TIMEOUT(type, help) \
 	CLI_OPT_UINT("timeout", 0, "S", type, timeout_s, 1, 86400, help)
-#define TUNE_OPT_SYSFS(type, member) \
-	CLI_OPT_STRING("sysfs", 0, "DIR", type, member, "memreg's sysfs " \
+#define TUNE_OPT_REG(type, help) \
+	CLI_OPT_STRING("module", 0, "PATH", type, reg.module, help), \
+	CLI_OPT_STRING("sysfs", 0, "DIR", type, reg.sysfs, "memreg's sysfs " \
 		       "root (/sys/kernel/memreg)")
 
 int tune_parse_args(struct cli_ctx *ctx, int argc, char **argv,
