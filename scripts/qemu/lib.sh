@@ -57,6 +57,22 @@ qemu_group_options() {
 	qemu_groups "$1" | grep "^$2 " | cut -d' ' -f4-
 }
 
+# qemu_x86_accel: QEMU's -accel for the x86-64 guests, single-threaded
+# TCG (one host thread runs the vCPUs in turn).  QEMU 7.2's multi-threaded
+# TCG can miss a write one vCPU makes to code another vCPU is translating:
+# the other vCPU then keeps a translation of text_poke_bp()'s transient
+# int3 after the patch is complete.  The guest's int3 handler finds no
+# patch in progress and no int3 in memory, so it returns to the same
+# address, and the CPU loops there with interrupts off while the next
+# patch waits for it in smp_call_function_many_cond().  Toggling trace
+# events beside regulated hogs (group tcgpatch) hung 3 of 3 boots that
+# way (memory at the address held the final jmp, both vCPUs looped in
+# kprobe_int3_handler()); single-threaded, 3 of 3 passed.  Such a hang
+# failed two of the last four full CI runs, at boot or mid-group.
+# MEMREG_QEMU_ACCEL overrides it (tcg,thread=multi reproduces the hang).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+qemu_x86_accel=${MEMREG_QEMU_ACCEL:-tcg,thread=single}
+
 # qemu_x86_kernel std|rt: set kimg (the newest /boot/vmlinuz-*-amd64, or
 # -rt-amd64), kver and kdir (its headers); skip when the image, its
 # headers, qemu-system-x86_64, busybox-static or cpio are missing (nothing

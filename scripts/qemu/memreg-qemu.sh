@@ -115,12 +115,12 @@ flock -u 9
 
 log=$build/$flavor-$group.log
 echo "memreg-qemu: $flavor kernel $kver, group $group, log $log"
-qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m 512 \
+qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel "$qemu_x86_accel" -cpu max -smp "$smp" -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1 nokaslr memreg_group=$group $nohz ${MEMREG_QEMU_APPEND:-}"
 # a timeout: each vCPU's RIP is named from the guest's own /proc/kallsyms
 kallsyms=$build/kallsyms-$kver
-qemu_kallsyms "$kallsyms" "$log.kallsyms" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
+qemu_kallsyms "$kallsyms" "$log.kallsyms" qemu-system-x86_64 -accel "$qemu_x86_accel" -cpu max -smp 2 -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1 nokaslr memreg_group=kallsyms"
 rm -f "$initrd"

@@ -154,7 +154,7 @@ qemu_pack "$root" "$initrd"
 
 log=$work/guest.log
 echo "memtune-qemu: kernel $kver, log $log"
-qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 512 \
+qemu_boot "$log" "$tmo" qemu-system-x86_64 -accel "$qemu_x86_accel" -cpu max -smp 2 -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1"
 fail=0

@@ -308,6 +308,32 @@ group_twoclass() {
 	/twoclass -k $KO
 }
 
+# tcgpatch (manual, a diagnostic of the emulator): toggle trace events
+# (memreg_toggle_events=sched/sched_switch,... on the kernel line, default
+# memreg/period) N times (memreg_toggles=N, default 300) while
+# both CPUs are regulated beside a throttled hog.  Each toggle patches the
+# tracepoint's jump with text_poke_bp(); this is the load under which QEMU
+# 7.2's TCG has left a vCPU looping in the int3 (guest lib.sh).
+group_tcgpatch() {
+	plan tcgpatch-toggles
+	n=${memreg_toggles:-300}
+	/pfload -c 0 -t 600 > /dev/null & w0=$!
+	/pfload -c 1 -t 600 > /dev/null & w1=$!
+	insmod $KO cpus=0,1 period_us=1000 read_budget=20,20 || { result tcgpatch-toggles FAIL "insmod failed"; return; }
+	evs=$(echo "${memreg_toggle_events:-memreg/period}" | tr , ' ')
+	i=0
+	while [ $i -lt "$n" ]; do
+		for e in $evs; do echo 1 > "$T/events/$e/enable"; done
+		for e in $evs; do echo 0 > "$T/events/$e/enable"; done
+		i=$((i + 1))
+	done
+	kill $w0 $w1 2>/dev/null
+	wait $w0 $w1 2>/dev/null
+	check tcgpatch-toggles "$i toggles of $evs, periods=$(rd $M/cpu1/periods) throttles=$(rd $M/cpu1/throttles)" \
+		test "$i" = "$n"
+	rmmod memreg
+}
+
 group_fuzz() {
 	plan sysfs-fuzz fuzz-after fuzz-unload sysfs-decimal lms-mu-below-2 exempt-one-trace
 	insmod $KO period_us=1000 || { result fuzz-load FAIL "insmod failed"; return; }

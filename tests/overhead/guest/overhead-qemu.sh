@@ -86,12 +86,14 @@ x86_64)
 	[ -n "$icount" ] || icount=0
 	qemu_x86_kernel std
 	qemu="qemu-system-x86_64"
+	tcg=$qemu_x86_accel
 	extra=
 	console=ttyS0
 	;;
 arm64)
 	[ -n "$icount" ] || icount=1
 	qemu="qemu-system-aarch64"
+	tcg=tcg
 	command -v aarch64-linux-gnu-gcc > /dev/null ||
 		skip "aarch64-linux-gnu-gcc missing (apt-get install gcc-aarch64-linux-gnu)"
 	vars=$("$src/scripts/arm64/kernel"); rc=$?
@@ -155,7 +157,7 @@ initrd=$build/initrd-$mode.gz
 qemu_pack "$root" "$initrd"
 flock -u 9
 
-accel="-accel tcg"
+accel="-accel $tcg"
 [ "$icount" -eq 1 ] && accel="-accel tcg,thread=single -icount shift=0"
 # bench: the virtual clock never waits for the host while both vCPUs
 # idle (bench/overhead/README.md)
