@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <jansson.h>
+#include <stddef.h>
 
 #include "sim_output.h"
 
@@ -72,47 +73,112 @@ void sim_print_table(FILE *f, const struct memreg_sim_config *cfg,
 	put_summary(f, "total", &res->total);
 }
 
-/* A JSON [read, write] pair of integers (null for infinite budgets). */
-static json_t *pair_u64(const uint64_t v[2], int inf_is_null)
-{
-	json_t *a = json_array();
-	int c;
+/** enum sim_json_kind - how a record's member is written as JSON */
+enum sim_json_kind {
+	SIM_JSON_U64,		/* uint64_t */
+	SIM_JSON_U32,		/* uint32_t */
+	SIM_JSON_REAL,		/* double */
+	SIM_JSON_PAIR_U64,	/* uint64_t[2]: [read, write] */
+	SIM_JSON_PAIR_BUDGET,	/* uint64_t[2], an infinite budget as null */
+	SIM_JSON_PAIR_REAL,	/* double[2] */
+};
 
-	for (c = 0; c < 2; c++) {
-		if (inf_is_null && v[c] == MEMREG_BUDGET_INF)
-			json_array_append_new(a, json_null());
-		else
-			json_array_append_new(a, json_integer((json_int_t)v[c]));
+/**
+ * struct sim_json_field - one member of a record in its JSON object
+ * @key:  the member's key
+ * @kind: its type and form
+ * @off:  offsetof() the member in the record
+ */
+struct sim_json_field {
+	const char *key;
+	enum sim_json_kind kind;
+	size_t off;
+};
+
+#define SIM_JSON_FIELD(type, key, member, kind) \
+	{ key, SIM_JSON_##kind, offsetof(type, member) }
+#define PERIOD(key, member, kind) SIM_JSON_FIELD(struct memreg_sim_period, key, member, kind)
+#define SUMMARY(key, member, kind) SIM_JSON_FIELD(struct memreg_sim_summary, key, member, kind)
+
+/* A period row: what the core saw and did in one period on one CPU. */
+static const struct sim_json_field period_fields[] = {
+	PERIOD("period", period, U64),
+	PERIOD("cpu", cpu, U32),
+	PERIOD("budget_start", budget_start, PAIR_BUDGET),
+	PERIOD("budget", budget_end, PAIR_BUDGET),
+	PERIOD("demand", demand, PAIR_U64),
+	PERIOD("consumed", consumed, PAIR_U64),
+	PERIOD("overuse", overuse, PAIR_U64),
+	PERIOD("backlog", backlog, PAIR_U64),
+	PERIOD("predicted", predicted, PAIR_U64),
+	PERIOD("throttled_ns", throttled_ns, U64),
+	PERIOD("throttled_frac", throttled_frac, REAL),
+	PERIOD("achieved", achieved, PAIR_REAL),
+	PERIOD("released", released, U64),
+	PERIOD("restarts", restarts, U64),
+};
+
+/* A summary, of one core or of all. */
+static const struct sim_json_field summary_fields[] = {
+	SUMMARY("demanded", demanded, PAIR_U64),
+	SUMMARY("served", served, PAIR_U64),
+	SUMMARY("overuse", overuse, PAIR_U64),
+	SUMMARY("max_overuse", max_overuse, PAIR_U64),
+	SUMMARY("reclaimed", reclaimed, PAIR_U64),
+	SUMMARY("donated", donated, PAIR_U64),
+	SUMMARY("shared", shared, PAIR_U64),
+	SUMMARY("throttled_ns", throttled_ns, U64),
+	SUMMARY("throttles", throttles, U64),
+	SUMMARY("periods_throttled", periods_throttled, U64),
+	SUMMARY("released", released, U64),
+	SUMMARY("restarts", restarts, U64),
+	SUMMARY("pred_abs_err", pred_abs_err, PAIR_REAL),
+	SUMMARY("pred_rel_err", pred_rel_err, PAIR_REAL),
+	SUMMARY("achieved_ratio", achieved_ratio, REAL),
+};
+
+/* One member of a record, by @kind; NULL without memory. */
+static json_t *field_json(const void *member, enum sim_json_kind kind)
+{
+	const uint64_t *u = member;
+	const double *d = member;
+
+	switch (kind) {
+	case SIM_JSON_U64:
+		return json_integer((json_int_t)*u);
+	case SIM_JSON_U32:
+		return json_integer(*(const uint32_t *)member);
+	case SIM_JSON_REAL:
+		return json_real(*d);
+	case SIM_JSON_PAIR_REAL:
+		return json_pack("[f,f]", d[0], d[1]);
+	case SIM_JSON_PAIR_U64:
+		return json_pack("[I,I]", (json_int_t)u[0], (json_int_t)u[1]);
+	case SIM_JSON_PAIR_BUDGET:
+		return json_pack("[o,o]",
+				 u[0] == MEMREG_BUDGET_INF ? json_null() : json_integer((json_int_t)u[0]),
+				 u[1] == MEMREG_BUDGET_INF ? json_null() : json_integer((json_int_t)u[1]));
 	}
-	return a;
+	return NULL;
 }
 
-/* A JSON [read, write] pair of reals. */
-static json_t *pair_real(const double v[2])
+/* The JSON object of @rec, member by member as @fields (@n) list them;
+ * NULL without memory. */
+static json_t *record_json(const void *rec, const struct sim_json_field *fields, size_t n)
 {
-	return json_pack("[f,f]", v[0], v[1]);
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; o && i < n; i++)
+		if (json_object_set_new(o, fields[i].key,
+					field_json((const char *)rec + fields[i].off, fields[i].kind))) {
+			json_decref(o);
+			o = NULL;
+		}
+	return o;
 }
 
-/* One summary object. */
-static json_t *summary_json(const struct memreg_sim_summary *s)
-{
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:f}",
-			 "demanded", pair_u64(s->demanded, 0),
-			 "served", pair_u64(s->served, 0),
-			 "overuse", pair_u64(s->overuse, 0),
-			 "max_overuse", pair_u64(s->max_overuse, 0),
-			 "reclaimed", pair_u64(s->reclaimed, 0),
-			 "donated", pair_u64(s->donated, 0),
-			 "shared", pair_u64(s->shared, 0),
-			 "throttled_ns", (json_int_t)s->throttled_ns,
-			 "throttles", (json_int_t)s->throttles,
-			 "periods_throttled", (json_int_t)s->periods_throttled,
-			 "released", (json_int_t)s->released,
-			 "restarts", (json_int_t)s->restarts,
-			 "pred_abs_err", pair_real(s->pred_abs_err),
-			 "pred_rel_err", pair_real(s->pred_rel_err),
-			 "achieved_ratio", s->achieved_ratio);
-}
+#define RECORD_JSON(rec, fields) record_json(rec, fields, sizeof(fields) / sizeof(fields[0]))
 
 int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 		   const struct memreg_sim_result *res)
@@ -122,27 +188,10 @@ int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 	uint32_t cpu;
 	int ret;
 
-	for (i = 0; i < res->nr_rows; i++) {
-		const struct memreg_sim_period *p = &res->periods[i];
-
-		json_array_append_new(rows,
-			json_pack("{s:I,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:f,s:o,s:I,s:I}",
-				  "period", (json_int_t)p->period, "cpu", (int)p->cpu,
-				  "budget_start", pair_u64(p->budget_start, 1),
-				  "budget", pair_u64(p->budget_end, 1),
-				  "demand", pair_u64(p->demand, 0),
-				  "consumed", pair_u64(p->consumed, 0),
-				  "overuse", pair_u64(p->overuse, 0),
-				  "backlog", pair_u64(p->backlog, 0),
-				  "predicted", pair_u64(p->predicted, 0),
-				  "throttled_ns", (json_int_t)p->throttled_ns,
-				  "throttled_frac", p->throttled_frac,
-				  "achieved", pair_real(p->achieved),
-				  "released", (json_int_t)p->released,
-				  "restarts", (json_int_t)p->restarts));
-	}
+	for (i = 0; i < res->nr_rows; i++)
+		json_array_append_new(rows, RECORD_JSON(&res->periods[i], period_fields));
 	for (cpu = 0; cpu < res->nr_cores; cpu++)
-		json_array_append_new(cores, summary_json(&res->core[cpu]));
+		json_array_append_new(cores, RECORD_JSON(&res->core[cpu], summary_fields));
 	root = json_pack("{s:{s:I,s:I,s:I,s:i,s:i,s:s,s:s},s:o,s:o,s:o}",
 			 "run", "period_ns", (json_int_t)res->period_ns,
 			 "subtick_ns", (json_int_t)res->subtick_ns,
@@ -153,7 +202,7 @@ int sim_print_json(FILE *f, const struct memreg_sim_config *cfg,
 				  memreg_share_name(cfg->reg.share_mode) : "off",
 			 "rate_unit", cfg->bytes_per_event ? "bytes/s" : "events/s",
 			 "periods", rows, "cores", cores,
-			 "summary", summary_json(&res->total));
+			 "summary", RECORD_JSON(&res->total, summary_fields));
 	if (!root)
 		return MEMCAL_ENOMEM;
 	ret = json_dumpf(root, f, JSON_COMPACT) ? MEMCAL_EIO : 0;
