@@ -10,27 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "report.h"
-
-/*
- * note - format one sentence into the next slot of @tab (dropped if full).
- * A sentence longer than a slot ends in " [...]", so that the cut shows.
- */
-static void note(char (*tab)[REPORT_NOTE_LEN], size_t *n, const char *fmt,
-		 va_list ap)
-{
-	static const char more[] = " [...]";
-
-	if (*n >= REPORT_MAX_NOTES)
-		return;
-	if (vsnprintf(tab[*n], REPORT_NOTE_LEN, fmt, ap) >= REPORT_NOTE_LEN)
-		memcpy(tab[*n] + REPORT_NOTE_LEN - sizeof(more), more,
-		       sizeof(more));
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(tab[i], tab[*n]))
-			return;		/* said already */
-	(*n)++;
-}
 
 /* report_warn() - add a warning the reader must see. */
 void report_warn(struct report *r, const char *fmt, ...)
@@ -38,7 +19,7 @@ void report_warn(struct report *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	note(r->warnings, &r->n_warnings, fmt, ap);
+	CLI_NOTE_VADD(r->warnings, &r->n_warnings, fmt, ap);
 	va_end(ap);
 }
 
@@ -48,7 +29,7 @@ void report_missing(struct report *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	note(r->missing, &r->n_missing, fmt, ap);
+	CLI_NOTE_VADD(r->missing, &r->n_missing, fmt, ap);
 	va_end(ap);
 }
 

@@ -97,10 +97,10 @@ void tune_config_print(FILE *f, const struct tune_config *c, int64_t id)
 	}
 	print_events(f, c);
 	fprintf(f, "why:\n");
-	for (int i = 0; i < c->n_explain; i++)
+	for (size_t i = 0; i < c->n_explain; i++)
 		fprintf(f, "  - %s\n", c->explain[i]);
 	if (c->n_warn)
 		fprintf(f, "warnings:\n");
-	for (int i = 0; i < c->n_warn; i++)
+	for (size_t i = 0; i < c->n_warn; i++)
 		fprintf(f, "  - %s\n", c->warn[i]);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "memreg.h"
 #include "tuned_config.h"
 
@@ -42,11 +43,11 @@ static json_t *counter_json(const struct tune_counter *k)
 }
 
 /* strings_json - @n sentences as an array. */
-static json_t *strings_json(char (*s)[TUNE_NOTE_LEN], int n)
+static json_t *strings_json(char (*s)[TUNE_NOTE_LEN], size_t n)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; a && i < n; i++)
+	for (size_t i = 0; a && i < n; i++)
 		json_array_append_new(a, json_string(s[i]));
 	return a;
 }
@@ -308,11 +309,10 @@ static int read_array(json_t *a, size_t max, int (*one)(json_t *, void *),
 }
 
 /* read_notes - an array of sentences into @dst. */
-static int read_notes(json_t *a, char (*dst)[TUNE_NOTE_LEN])
+static size_t read_notes(json_t *a, char (*dst)[TUNE_NOTE_LEN])
 {
-	size_t i;
+	size_t i, n = 0;
 	json_t *s;
-	int n = 0;
 
 	json_array_foreach(a, i, s)
 		if (n < TUNE_MAX_NOTES)
@@ -491,23 +491,13 @@ int tune_config_from_text(const char *text, struct tune_config *c, char *err,
 	return rc;
 }
 
-/* add_note - append a formatted sentence to @arr (dropped when full). */
-static void add_note(char (*arr)[TUNE_NOTE_LEN], int *n, const char *fmt,
-		     va_list ap)
-{
-	if (*n >= TUNE_MAX_NOTES)
-		return;
-	vsnprintf(arr[*n], TUNE_NOTE_LEN, fmt, ap);
-	(*n)++;
-}
-
 /** tune_config_explain() - record why a choice was made. */
 void tune_config_explain(struct tune_config *c, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_note(c->explain, &c->n_explain, fmt, ap);
+	CLI_NOTE_VADD(c->explain, &c->n_explain, fmt, ap);
 	va_end(ap);
 }
 
@@ -533,7 +523,7 @@ void tune_config_reason(struct tune_config *c, enum tune_reason kind,
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_note(c->explain, &c->n_explain, fmt, ap);
+	CLI_NOTE_VADD(c->explain, &c->n_explain, fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
 	if ((unsigned)kind < TUNE_NR_REASONS)
@@ -547,7 +537,7 @@ void tune_config_warn(struct tune_config *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_note(c->warn, &c->n_warn, fmt, ap);
+	CLI_NOTE_VADD(c->warn, &c->n_warn, fmt, ap);
 	va_end(ap);
 }
 

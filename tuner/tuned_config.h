@@ -253,9 +253,9 @@ struct tune_config {
 	char mix_file[512];
 	double percentile, margin_pct;
 	char trace_sources[128];
-	int n_explain;
+	size_t n_explain;
 	char explain[TUNE_MAX_NOTES][TUNE_NOTE_LEN];
-	int n_warn;
+	size_t n_warn;
 	char warn[TUNE_MAX_NOTES][TUNE_NOTE_LEN];
 	char reason[TUNE_NR_REASONS][TUNE_NOTE_LEN];
 	struct tune_machine machine;

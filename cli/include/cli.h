@@ -22,6 +22,7 @@
 #ifndef MEMCAL_CLI_H
 #define MEMCAL_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -327,6 +328,18 @@ void cli_progress_begin(struct cli_progress *p, struct cli_ctx *ctx,
 			const char *label, unsigned total);
 void cli_progress_step(struct cli_progress *p, const char *what);
 void cli_progress_end(struct cli_progress *p);
+
+/**
+ * cli_note_vadd() - format a sentence into the next free slot of a table
+ * of @max slots of @len bytes at @tab, *@n of them used.  A full table
+ * drops it, a sentence already in the table is not added again, and one
+ * longer than a slot ends in " [...]" so that the cut shows.
+ * CLI_NOTE_VADD() takes the table as a two-dimensional array.
+ */
+void cli_note_vadd(char *tab, size_t len, size_t max, size_t *n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+#define CLI_NOTE_VADD(tab, n, fmt, ap) \
+	cli_note_vadd((tab)[0], sizeof((tab)[0]), sizeof(tab) / sizeof((tab)[0]), (n), (fmt), (ap))
 
 /*
  * Value parsers: 0 on success; MEMCAL_ESYNTAX (malformed) or MEMCAL_EINVAL

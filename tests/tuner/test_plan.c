@@ -307,7 +307,7 @@ Test(plan, budgets_that_cannot_fit)
 static bool has_explain(const struct tune_config *c, const char *a,
 			const char *b)
 {
-	for (int i = 0; i < c->n_explain; i++)
+	for (size_t i = 0; i < c->n_explain; i++)
 		if (strstr(c->explain[i], a) && strstr(c->explain[i], b))
 			return true;
 	return false;
@@ -341,7 +341,7 @@ Test(plan, zero_write_profile_gets_the_floor)
 		      tune_config_cpu(c, 1)->b[TUNE_READ].floor_events);
 	cr_assert(has_explain(c, "cpu 1 write budget", "512 KiB"),
 		  "the reasons state the floor and its figures");
-	for (int i = 0; i < c->n_warn; i++)
+	for (size_t i = 0; i < c->n_warn; i++)
 		cr_assert_not(strstr(c->warn[i], "lists no cache"),
 			      "cpu 1's cache is known: %s", c->warn[i]);
 	/* best-effort cores get no floor */
@@ -372,7 +372,7 @@ Test(plan, floors_pick_periods_that_hold_them)
 	{
 		bool warned = false;
 
-		for (int i = 0; i < c->n_warn; i++)
+		for (size_t i = 0; i < c->n_warn; i++)
 			warned |= !!strstr(c->warn[i], "cpu 1: the platform "
 					   "profile lists no cache");
 		cr_assert(warned, "no warning about the assumed cache");
@@ -415,7 +415,7 @@ static int period_for(bool bursty)
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
 	check_fit(f, c);
 	p = c->period_us;
-	for (int i = 0; i < c->n_explain; i++)
+	for (size_t i = 0; i < c->n_explain; i++)
 		if (!strncmp(c->explain[i], "period", 6))
 			cr_log_info("%s: %s", bursty ? "bursty" : "smooth",
 				    c->explain[i]);
@@ -478,7 +478,7 @@ Test(plan, lms_and_modes_chosen_and_explained)
 	cr_assert(c->lms, "LMS moves the headroom of this mix: it is on");
 	cr_assert(c->taps == 1 || c->taps == 2 || c->taps == 4 || c->taps == 8);
 	cr_assert(c->mu_q16 >= 16384 && c->mu_q16 <= 65536);
-	for (int i = 0; i < c->n_explain; i++) {
+	for (size_t i = 0; i < c->n_explain; i++) {
 		saw_period |= !strncmp(c->explain[i], "period ", 7);
 		saw_master |= !strncmp(c->explain[i], "master core", 11);
 		saw_lms |= !strncmp(c->explain[i], "LMS on", 6);
@@ -537,7 +537,7 @@ Test(plan, document_round_trip)
 /* explained - the first reason of @c containing @s, or NULL. */
 static const char *explained(const struct tune_config *c, const char *s)
 {
-	for (int i = 0; i < c->n_explain; i++)
+	for (size_t i = 0; i < c->n_explain; i++)
 		if (strstr(c->explain[i], s))
 			return c->explain[i];
 	return NULL;
@@ -617,7 +617,7 @@ Test(plan, rt_exempt_traffic_past_the_sustainable_bandwidth_is_warned)
 	add(f, "control", true, 1, 6e9, true);
 	add(f, "hog", false, 2, 1e9, false);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
-	for (int i = 0; i < c->n_warn; i++)
+	for (size_t i = 0; i < c->n_warn; i++)
 		warned |= strstr(c->warn[i], "real-time cores' read traffic "
 				  "alone exceeded the sustainable bandwidth in "
 				  "100 of 200") != NULL;
@@ -777,7 +777,7 @@ Test(plan, family_too_low_for_the_floors_is_refused_naming_the_mix)
 /* warned - whether some warning of @c contains @s. */
 static bool warned(const struct tune_config *c, const char *s)
 {
-	for (int i = 0; i < c->n_warn; i++)
+	for (size_t i = 0; i < c->n_warn; i++)
 		if (strstr(c->warn[i], s))
 			return true;
 	return false;
@@ -896,7 +896,7 @@ Test(plan, a_mode_without_effect_in_the_replay_is_said_and_left_off)
 	add(f, "control", true, 1, 200e6, false);
 	add(f, "hog", false, 2, 30e9, false);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
-	for (int i = 0; i < c->n_explain; i++)
+	for (size_t i = 0; i < c->n_explain; i++)
 		cr_log_info("%s", c->explain[i]);
 	check_fit(f, c);
 	cr_expect_not(c->share, "sharing changed nothing, yet it is on");
@@ -955,7 +955,7 @@ Test(plan, replay_chooses_the_sharing_mode_and_export_carries_it)
 	add(f, "hog1", false, 1, 30e9, false);
 	add(f, "hog2", false, 2, 30e9, false);
 	cr_assert_eq(plan(f, c, err), MEMCAL_OK, "%s", err);
-	for (int i = 0; i < c->n_explain; i++)
+	for (size_t i = 0; i < c->n_explain; i++)
 		cr_log_info("%s", c->explain[i]);
 	cr_assert(c->share, "%s", explained(c, "sharing") ? explained(c, "sharing") : "");
 	cr_expect_eq(c->share_mode, MEMREG_SHARE_SPARE, "%s",
