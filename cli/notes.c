@@ -24,3 +24,12 @@ void cli_note_vadd(char *tab, size_t len, size_t max, size_t *n, const char *fmt
 			return;		/* said already */
 	(*n)++;
 }
+
+void cli_note_add(char *tab, size_t len, size_t max, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_note_vadd(tab, len, max, n, fmt, ap);
+	va_end(ap);
+}

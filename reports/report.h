@@ -18,10 +18,10 @@
 
 #include <jansson.h>
 
+#include "cli.h"
 #include "memcal_db.h"
 #include "memcal_db_tune.h"
 #include "memcal_db_job_latency.h"
-#include "memcal_figures.h"
 #include "memcal_figures.h"
 
 #define REPORT_MAX_NOTES 32
@@ -139,10 +139,10 @@ int report_load_tuning(struct report *r, memcal_db *db, int64_t config_id);
 void report_free(struct report *r);
 const struct memcal_guaranteed *report_guaranteed(const struct report *r,
 						  const char *traffic);
-void report_warn(struct report *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void report_missing(struct report *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* report_warn() - add a warning the reader must see (cli_note_add()). */
+#define report_warn(r, ...) CLI_NOTE_ADD((r)->warnings, &(r)->n_warnings, __VA_ARGS__)
+/* report_missing() - record something the database does not hold. */
+#define report_missing(r, ...) CLI_NOTE_ADD((r)->missing, &(r)->n_missing, __VA_ARGS__)
 
 /* report_tune.c: the tuned-config document, read defensively. */
 int report_read_config_doc(struct report *r, memcal_db *db);

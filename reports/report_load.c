@@ -10,28 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "report.h"
-
-/* report_warn() - add a warning the reader must see. */
-void report_warn(struct report *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	CLI_NOTE_VADD(r->warnings, &r->n_warnings, fmt, ap);
-	va_end(ap);
-}
-
-/* report_missing() - record something the database does not hold. */
-void report_missing(struct report *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	CLI_NOTE_VADD(r->missing, &r->n_missing, fmt, ap);
-	va_end(ap);
-}
 
 /**
  * struct run_pick - what find_run() looks for among the runs.

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "memreg.h"
 #include "tuned_config.h"
 
@@ -491,16 +490,6 @@ int tune_config_from_text(const char *text, struct tune_config *c, char *err,
 	return rc;
 }
 
-/** tune_config_explain() - record why a choice was made. */
-void tune_config_explain(struct tune_config *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	CLI_NOTE_VADD(c->explain, &c->n_explain, fmt, ap);
-	va_end(ap);
-}
-
 /* tune_reason_key() - the "reasons" key of @kind ("period", "master", "mix"). */
 const char *tune_reason_key(enum tune_reason kind)
 {
@@ -528,16 +517,6 @@ void tune_config_reason(struct tune_config *c, enum tune_reason kind,
 	va_start(ap, fmt);
 	if ((unsigned)kind < TUNE_NR_REASONS)
 		vsnprintf(c->reason[kind], TUNE_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
-
-/** tune_config_warn() - record something the user must know. */
-void tune_config_warn(struct tune_config *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	CLI_NOTE_VADD(c->warn, &c->n_warn, fmt, ap);
 	va_end(ap);
 }
 

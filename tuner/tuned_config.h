@@ -51,6 +51,7 @@
 
 #include <jansson.h>
 
+#include "cli.h"
 #include "memcal_status.h"
 
 #define TUNE_CONFIG_FORMAT "memcal.tuned-config"
@@ -276,14 +277,14 @@ int tune_config_from_json(json_t *doc, struct tune_config *c, char *err,
 		     size_t errlen);
 int tune_config_from_text(const char *text, struct tune_config *c, char *err,
 		     size_t errlen);
-void tune_config_explain(struct tune_config *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* tune_config_explain() - record why a choice was made (cli_note_add()). */
+#define tune_config_explain(c, ...) CLI_NOTE_ADD((c)->explain, &(c)->n_explain, __VA_ARGS__)
 void tune_config_reason(struct tune_config *c, enum tune_reason kind,
 		   const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *tune_reason_key(enum tune_reason kind);
-void tune_config_warn(struct tune_config *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* tune_config_warn() - record something the user must know. */
+#define tune_config_warn(c, ...) CLI_NOTE_ADD((c)->warn, &(c)->n_warn, __VA_ARGS__)
 struct tune_cpu *tune_config_cpu(struct tune_config *c, int cpu);
 const struct tune_cpu *tune_config_cpu_const(const struct tune_config *c, int cpu);
 void tune_config_cpulist(const struct tune_config *c, char *buf, size_t len);

@@ -330,14 +330,19 @@ void cli_progress_step(struct cli_progress *p, const char *what);
 void cli_progress_end(struct cli_progress *p);
 
 /**
- * cli_note_vadd() - format a sentence into the next free slot of a table
+ * cli_note_add() - format a sentence into the next free slot of a table
  * of @max slots of @len bytes at @tab, *@n of them used.  A full table
  * drops it, a sentence already in the table is not added again, and one
  * longer than a slot ends in " [...]" so that the cut shows.
- * CLI_NOTE_VADD() takes the table as a two-dimensional array.
+ * CLI_NOTE_ADD() takes the table as a two-dimensional array;
+ * cli_note_vadd() and CLI_NOTE_VADD() take a va_list.
  */
+void cli_note_add(char *tab, size_t len, size_t max, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 void cli_note_vadd(char *tab, size_t len, size_t max, size_t *n, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
+#define CLI_NOTE_ADD(tab, n, ...) \
+	cli_note_add((tab)[0], sizeof((tab)[0]), sizeof(tab) / sizeof((tab)[0]), (n), __VA_ARGS__)
 #define CLI_NOTE_VADD(tab, n, fmt, ap) \
 	cli_note_vadd((tab)[0], sizeof((tab)[0]), sizeof(tab) / sizeof((tab)[0]), (n), (fmt), (ap))
 
