@@ -32,11 +32,13 @@ guest_mount() {
 	# No task names recorded with trace events (the checks read none):
 	# the recorder hooks sched_switch when the first event is enabled and
 	# unhooks it with the last, each time patching the tracepoint's jump
-	# in __schedule.  Under QEMU TCG (x86-64, 7.2) that patch can leave a
-	# vCPU re-executing the transient int3 in __schedule for good, rq
-	# lock held and interrupts off: 2 of 3 boots hung that toggled a
-	# memreg event 300 times beside a throttled hog (std/twoclass: 3 of
-	# 45), none of 4 without the recorder.
+	# in __schedule.  Under QEMU 7.2's multi-threaded TCG that patch can
+	# leave a vCPU re-executing the transient int3 in __schedule for
+	# good, rq lock held and interrupts off (scripts/qemu/lib.sh,
+	# qemu_x86_accel: the harnesses run single-threaded TCG for it): 2 of
+	# 3 such boots hung that toggled a memreg event 300 times beside a
+	# throttled hog, none of 4 without the recorder.  Fewer patches stay
+	# fewer chances on any emulator.
 	echo 0 > $T/options/record-cmd 2>/dev/null
 }
 

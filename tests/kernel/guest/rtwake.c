@@ -111,16 +111,17 @@ static const char *tr_events[] = {
 
 /*
  * Enabling or disabling an event patches its tracepoint's jump with
- * text_poke_bp(), and under QEMU TCG that can leave a vCPU executing the
- * transient int3 for good (guest lib.sh): with sched_switch, in
- * __schedule with interrupts off, while the patching CPU waits in
- * smp_call_function_many_cond() for it to sync (2 hung boots in 14 std
- * and rt runs of rt-prio-wakes, which toggled the events for each of its
- * three probes).  So a check that runs several probes keeps the events
- * enabled across them (tr_keep()); a probe that finds them all enabled
- * leaves them so and only clears the buffer and switches tracing_on,
- * which patches nothing.  The rt group enables the kernel's own events
- * before memreg loads, when no CPU is busy.
+ * text_poke_bp(), and under QEMU 7.2's multi-threaded TCG that can leave
+ * a vCPU executing the transient int3 for good (scripts/qemu/lib.sh,
+ * qemu_x86_accel; the harnesses run single-threaded TCG): with
+ * sched_switch, in __schedule with interrupts off, while the patching CPU
+ * waits in smp_call_function_many_cond() for it to sync (2 hung boots in
+ * 14 std and rt runs of rt-prio-wakes, which toggled the events for each
+ * of its three probes).  So a check that runs several probes keeps the
+ * events enabled across them (tr_keep()); a probe that finds them all
+ * enabled leaves them so and only clears the buffer and switches
+ * tracing_on, which patches nothing.  The rt group enables the kernel's
+ * own events before memreg loads, when no CPU is busy.
  */
 static bool tr_kept;
 static bool tr_was[sizeof(tr_events) / sizeof(tr_events[0])];
