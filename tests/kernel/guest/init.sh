@@ -210,19 +210,23 @@ group_perf_throttle() {
 	t0=$(rd $M/cpu1/perf_throttled); e0=$(rd $M/error)
 	sample_rate 500
 	r1=$(rd /proc/sys/kernel/perf_event_max_sample_rate)
-	p1=$(rd $M/cpu1/periods) o1=$(rd $M/cpu1/overflows) j1=$(jiffies)
+	# The window opens after the new rate, whose throttles start at
+	# once: cpu-clock counts an idle CPU's time too.  Overflows, then
+	# throttles, then overflows again, at each end: the throttles counted
+	# lie between the two overflow counts' bounds, give or take the one
+	# throttle a tick may add between two reads at either end.
+	p1=$(rd $M/cpu1/periods) j1=$(jiffies)
+	o0=$(rd $M/cpu1/overflows) tb=$(rd $M/cpu1/perf_throttled) o1=$(rd $M/cpu1/overflows)
 	for s1 in 1 2 3 4 5; do
 		/pfload -c 1 -t 1 > /dev/null
-		[ "$(rd $M/cpu1/perf_throttled)" = 0 ] || break
+		[ "$(rd $M/cpu1/perf_throttled)" = "$tb" ] || break
 	done
-	# overflows, then throttles, then overflows again: the throttles
-	# counted lie between the two overflow counts' bounds
 	o2=$(rd $M/cpu1/overflows) t1=$(rd $M/cpu1/perf_throttled)
 	o3=$(rd $M/cpu1/overflows) j1=$(($(jiffies) - j1))
 	e1=$(rd $M/error)
-	p1=$(($(rd $M/cpu1/periods) - p1)) o2=$((o2 - o1)) o3=$((o3 - o1))
-	lo=$((o2 - j1 - 2)) hi=$(((o3 + 1) / 2))
-	check perf-throttle "max_sample_rate 100000: perf_throttled=$t0 error='$e0'; $r1: perf_throttled=$t1 after ${s1} s ($p1 periods, $o2 overflows, $j1 jiffies: from $lo to $hi throttles) error='$e1'" \
+	p1=$(($(rd $M/cpu1/periods) - p1)) t1=$((t1 - tb)) o2=$((o2 - o1)) o3=$((o3 - o0))
+	lo=$((o2 - j1 - 2 - 1)) hi=$(((o3 + 1) / 2 + 1))
+	check perf-throttle "max_sample_rate 100000: perf_throttled=$t0 error='$e0'; $r1: perf_throttled $tb + $t1 after ${s1} s ($p1 periods, $o2..$o3 overflows, $j1 jiffies: from $lo to $hi throttles) error='$e1'" \
 		test "$t0" = 0 -a "$e0" = none -a "$t1" -gt 0 -a "$t1" -ge "$lo" -a "$t1" -le "$hi" \
 			-a -n "$(echo "$e1" | grep 'cpu 1: perf throttled its counter')"
 	sample_rate 100000
