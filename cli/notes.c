@@ -2,7 +2,8 @@
 /*
  * notes.c - the sentences a command collects for its reader (a report's
  * warnings, a tuned configuration's explanations), kept in a table of
- * fixed slots: cli_note_vadd().
+ * fixed slots: cli_note_vadd(), and cli_note_add() for a format's own
+ * arguments.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -65,9 +65,9 @@ qemu_group_options() {
 # patch in progress and no int3 in memory, so it returns to the same
 # address, and the CPU loops there with interrupts off while the next
 # patch waits for it in smp_call_function_many_cond().  Toggling trace
-# events beside regulated hogs (group tcgpatch) hung 3 of 3 boots that
+# events beside regulated hogs (group tcgpatch) hung 5 boots of 6 that
 # way (memory at the address held the final jmp, both vCPUs looped in
-# kprobe_int3_handler()); single-threaded, 3 of 3 passed.  Such a hang
+# kprobe_int3_handler()); single-threaded, 6 of 6 passed.  Such a hang
 # failed two of the last four full CI runs, at boot or mid-group.
 # MEMREG_QEMU_ACCEL overrides it (tcg,thread=multi reproduces the hang).
 # shellcheck disable=SC2034 # used by the scripts that source this file
