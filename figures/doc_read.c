@@ -389,22 +389,13 @@ int fig_run_store(memcal_db *db, int64_t run_id, const struct fig_run *f)
 {
 	int rc = MEMCAL_OK;
 
-	/* every row of @f->@arr by @fn, unless a store failed before */
-#define STORE(fn, arr)							\
+	/* every row of every array, unless a store failed before */
+#define STORE(arr, type, list, store)					\
 	for (size_t i = 0; !rc && i < f->n_##arr; i++)			\
-		rc = fn(db, run_id, &f->arr[i])
-	STORE(memcal_db_bw_store, bw);
-	STORE(memcal_db_latency_store, lat);
-	STORE(memcal_db_sustainable_store, sus);
-	STORE(memcal_db_mix_curve_store, mix);
-	STORE(memcal_db_guaranteed_store, guar);
+		rc = store(db, run_id, &f->arr[i]);
+	FIG_RUN_ROWS(STORE)
+#undef STORE
 	if (!rc && f->have_pmu)
 		rc = memcal_db_pmu_status_store(db, run_id, &f->pmu);
-	STORE(memcal_db_pmu_event_store, ev);
-	STORE(memcal_db_selfcheck_store, sc);
-	STORE(memcal_db_cpu_kind_store, kinds);
-	STORE(memcal_db_overhead_store, ov);
-	STORE(memcal_db_overhead_model_store, om);
-#undef STORE
 	return rc;
 }

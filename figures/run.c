@@ -26,29 +26,20 @@ int fig_push(void **arr, size_t *n, size_t elem, const void *item)
 }
 
 /*
- * KEEP - define keep_@name, the list callback that appends a row of
+ * KEEP - define keep_@arr, the list callback that appends a row of
  * @type to @f->@arr: the database API hands each row type its own
  * callback type, so one function per table.
  */
-#define KEEP(name, type, arr)						\
-	static int keep_##name(const type *x, void *u)			\
+#define KEEP(arr, type, list, store)					\
+	static int keep_##arr(const type *x, void *u)			\
 	{								\
 		struct fig_run *f = u;					\
 									\
 		return fig_push((void **)&f->arr, &f->n_##arr,		\
 				sizeof(*x), x);				\
 	}
-
-KEEP(bw, struct memcal_bw, bw)
-KEEP(lat, struct memcal_latency_point, lat)
-KEEP(sus, struct memcal_sustainable, sus)
-KEEP(mix, struct memcal_mix_curve, mix)
-KEEP(guar, struct memcal_guaranteed, guar)
-KEEP(ev, struct memcal_pmu_event, ev)
-KEEP(sc, struct memcal_selfcheck, sc)
-KEEP(kind, struct memcal_cpu_kind, kinds)
-KEEP(ov, struct memcal_overhead_point, ov)
-KEEP(om, struct memcal_overhead_model, om)
+FIG_RUN_ROWS(KEEP)
+#undef KEEP
 
 /**
  * fig_run_load() - every figure row of run @run_id into @f (zeroed
@@ -63,17 +54,10 @@ int fig_run_load(memcal_db *db, int64_t run_id, struct fig_run *f)
 	int rc = MEMCAL_OK;
 
 	memset(f, 0, sizeof(*f));
-#define LIST(fn, keep) (rc ? rc : fn(db, run_id, keep, f))
-	rc = LIST(memcal_db_bw_list, keep_bw);
-	rc = LIST(memcal_db_latency_list, keep_lat);
-	rc = LIST(memcal_db_sustainable_list, keep_sus);
-	rc = LIST(memcal_db_mix_curve_list, keep_mix);
-	rc = LIST(memcal_db_guaranteed_list, keep_guar);
-	rc = LIST(memcal_db_pmu_event_list, keep_ev);
-	rc = LIST(memcal_db_selfcheck_list, keep_sc);
-	rc = LIST(memcal_db_cpu_kind_list, keep_kind);
-	rc = LIST(memcal_db_overhead_list, keep_ov);
-	rc = LIST(memcal_db_overhead_model_list, keep_om);
+#define LIST(arr, type, list, store)					\
+	if (!rc)							\
+		rc = list(db, run_id, keep_##arr, f);
+	FIG_RUN_ROWS(LIST)
 #undef LIST
 	if (!rc) {
 		rc = memcal_db_pmu_status_get(db, run_id, &f->pmu);
@@ -89,15 +73,8 @@ int fig_run_load(memcal_db *db, int64_t run_id, struct fig_run *f)
 /* fig_run_free() - release what fig_run_load() allocated. */
 void fig_run_free(struct fig_run *f)
 {
-	free(f->bw);
-	free(f->lat);
-	free(f->sus);
-	free(f->mix);
-	free(f->guar);
-	free(f->ev);
-	free(f->sc);
-	free(f->kinds);
-	free(f->ov);
-	free(f->om);
+#define FREE(arr, type, list, store) free(f->arr);
+	FIG_RUN_ROWS(FREE)
+#undef FREE
 	memset(f, 0, sizeof(*f));
 }

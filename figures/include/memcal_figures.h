@@ -74,6 +74,32 @@ struct fig_run {
 	size_t n_om;
 };
 
+/*
+ * FIG_RUN_ROWS - every row array of struct fig_run, for code that does
+ * the same to each: X(array, row type, database list function, database
+ * store function), in the order runs are loaded and stored.
+ */
+#define FIG_RUN_ROWS(X)							\
+	X(bw, struct memcal_bw, memcal_db_bw_list, memcal_db_bw_store)	\
+	X(lat, struct memcal_latency_point, memcal_db_latency_list,	\
+	  memcal_db_latency_store)					\
+	X(sus, struct memcal_sustainable, memcal_db_sustainable_list,	\
+	  memcal_db_sustainable_store)					\
+	X(mix, struct memcal_mix_curve, memcal_db_mix_curve_list,	\
+	  memcal_db_mix_curve_store)					\
+	X(guar, struct memcal_guaranteed, memcal_db_guaranteed_list,	\
+	  memcal_db_guaranteed_store)					\
+	X(ev, struct memcal_pmu_event, memcal_db_pmu_event_list,	\
+	  memcal_db_pmu_event_store)					\
+	X(sc, struct memcal_selfcheck, memcal_db_selfcheck_list,	\
+	  memcal_db_selfcheck_store)					\
+	X(kinds, struct memcal_cpu_kind, memcal_db_cpu_kind_list,	\
+	  memcal_db_cpu_kind_store)					\
+	X(ov, struct memcal_overhead_point, memcal_db_overhead_list,	\
+	  memcal_db_overhead_store)					\
+	X(om, struct memcal_overhead_model, memcal_db_overhead_model_list, \
+	  memcal_db_overhead_model_store)
+
 /* run.c */
 int fig_push(void **arr, size_t *n, size_t elem, const void *item);
 int fig_run_load(memcal_db *db, int64_t run_id, struct fig_run *f);
