@@ -126,34 +126,8 @@ int cal_stats_compute(const double *samples, unsigned n,
 /* cal_procstat_free - release a snapshot. */
 void cal_procstat_free(struct memcal_procstat *s)
 {
-	free(s->busy);
-	free(s->total);
-	free(s->steal);
-	free(s->cpu_id);
+	free(s->cpu);
 	memset(s, 0, sizeof(*s));
-}
-
-/* resize - realloc *@p to @n entries of @size; 0 or MEMCAL_ENOMEM. */
-static int resize(void **p, unsigned n, size_t size)
-{
-	void *q = realloc(*p, n * size);
-
-	if (!q)
-		return MEMCAL_ENOMEM;
-	*p = q;
-	return 0;
-}
-
-/* grow - enlarge the per-CPU arrays of @s to @nc entries; 0 or MEMCAL_ENOMEM. */
-static int grow(struct memcal_procstat *s, unsigned nc, unsigned *cap)
-{
-	if (resize((void **)&s->busy, nc, sizeof(*s->busy)) ||
-	    resize((void **)&s->total, nc, sizeof(*s->total)) ||
-	    resize((void **)&s->steal, nc, sizeof(*s->steal)) ||
-	    resize((void **)&s->cpu_id, nc, sizeof(*s->cpu_id)))
-		return MEMCAL_ENOMEM;
-	*cap = nc;
-	return 0;
 }
 
 /*
@@ -183,18 +157,26 @@ int cal_procstat_read(struct memcal_procstat *s)
 			   &id, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
 			   &v[7]) < 9)
 			continue;
-		if (s->n_cpus == cap && grow(s, cap ? 2 * cap : 8, &cap)) {
-			fclose(f);
-			cal_procstat_free(s);
-			return MEMCAL_ENOMEM;
+		if (s->n_cpus == cap) {
+			void *p = realloc(s->cpu, (cap ? 2 * cap : 8) *
+					  sizeof(*s->cpu));
+
+			if (!p) {
+				fclose(f);
+				cal_procstat_free(s);
+				return MEMCAL_ENOMEM;
+			}
+			s->cpu = p;
+			cap = cap ? 2 * cap : 8;
 		}
 		/* user nice system idle iowait irq softirq steal */
-		s->cpu_id[s->n_cpus] = id;
-		s->busy[s->n_cpus] = v[0] + v[1] + v[2] + v[5] + v[6];
-		s->steal[s->n_cpus] = v[7];
-		s->total[s->n_cpus] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] +
-				      v[6] + v[7];
-		s->n_cpus++;
+		s->cpu[s->n_cpus++] = (struct memcal_procstat_cpu){
+			.id = id,
+			.busy = v[0] + v[1] + v[2] + v[5] + v[6],
+			.total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] +
+				 v[6] + v[7],
+			.steal = v[7],
+		};
 	}
 	fclose(f);
 	return 0;
@@ -222,17 +204,18 @@ double cal_procstat_foreign(const struct memcal_procstat *a,
 	double worst = 0;
 
 	for (unsigned i = 0; i < a->n_cpus && i < b->n_cpus; i++) {
+		const struct memcal_procstat_cpu *x = &a->cpu[i], *y = &b->cpu[i];
 		double tot, share;
 
-		if (a->cpu_id[i] != b->cpu_id[i])
+		if (x->id != y->id)
 			continue;
-		tot = (double)(b->total[i] - a->total[i]);
+		tot = (double)(y->total - x->total);
 		if (tot <= 0)
 			continue;
-		if (is_measured(a->cpu_id[i], measured, n_measured))
-			share = (double)(b->steal[i] - a->steal[i]) / tot;
+		if (is_measured(x->id, measured, n_measured))
+			share = (double)(y->steal - x->steal) / tot;
 		else
-			share = (double)(b->busy[i] - a->busy[i]) / tot;
+			share = (double)(y->busy - x->busy) / tot;
 		if (share > worst)
 			worst = share;
 	}

@@ -51,18 +51,25 @@ unsigned cal_median_ci_rank(unsigned n);
 double cal_spread(const double *samples, unsigned n);
 
 /**
+ * struct memcal_procstat_cpu - one cpuN line of /proc/stat, in jiffies.
+ * @id:    the CPU's number.
+ * @busy:  user+nice+system+irq+softirq.
+ * @total: all of them (including idle, iowait, steal).
+ * @steal: time the hypervisor took.
+ */
+struct memcal_procstat_cpu {
+	unsigned id;
+	uint64_t busy, total, steal;
+};
+
+/**
  * struct memcal_procstat - one snapshot of /proc/stat.
- * @n_cpus:  cpuN lines read.
- * @busy:    per CPU: user+nice+system+irq+softirq jiffies.
- * @total:   per CPU: all jiffies (including idle, iowait, steal).
- * @steal:   per CPU: steal jiffies (time the hypervisor took).
- * @cpu_id:  per CPU: its number.
+ * @cpu, @n_cpus: the cpuN lines read.
  * @procs_running: runnable tasks at the time of the snapshot.
  */
 struct memcal_procstat {
+	struct memcal_procstat_cpu *cpu;
 	unsigned n_cpus;
-	uint64_t *busy, *total, *steal;
-	unsigned *cpu_id;
 	unsigned procs_running;
 };
 
