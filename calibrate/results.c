@@ -7,63 +7,9 @@
 #include "overhead.h"
 #include "unit_id.h"
 
-#include "memcal_figures.h"
-
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/*
- * grow - make room for one more element of @size in *@v (cap doubles);
- * MEMCAL_OK or MEMCAL_ENOMEM.
- */
-static int grow(void **v, size_t n, size_t *cap, size_t size)
-{
-	void *p;
-	size_t nc;
-
-	if (n < *cap)
-		return MEMCAL_OK;
-	nc = *cap ? 2 * *cap : 16;
-	p = realloc(*v, nc * size);
-	if (!p)
-		return MEMCAL_ENOMEM;
-	*v = p;
-	*cap = nc;
-	return MEMCAL_OK;
-}
-
-/*
- * APPEND - append *@row to the growable array @v of @n elements and room
- * for @cap; MEMCAL_OK or MEMCAL_ENOMEM.
- */
-#define APPEND(v, n, cap, row)						\
-	(grow((void **)&(v), (n), &(cap), sizeof(*(v))) ?		\
-	 MEMCAL_ENOMEM : ((v)[(n)++] = *(row), MEMCAL_OK))
-
-/* cal_result_add_bw - append a bandwidth row; MEMCAL_OK or MEMCAL_ENOMEM. */
-int cal_result_add_bw(struct memcal_run_result *r,
-			 const struct memcal_bw *bw)
-{
-	return APPEND(r->bw, r->n_bw, r->cap_bw, bw);
-}
-
-/* cal_result_add_latency - append a latency row; MEMCAL_OK or MEMCAL_ENOMEM. */
-int cal_result_add_latency(struct memcal_run_result *r,
-			      const struct memcal_latency_point *pt)
-{
-	return APPEND(r->lat, r->n_lat, r->cap_lat, pt);
-}
-
-/*
- * cal_result_add_pmu_event - append a PMU candidate row; MEMCAL_OK or
- * MEMCAL_ENOMEM.
- */
-int cal_result_add_pmu_event(struct memcal_run_result *r,
-				const struct memcal_pmu_event *e)
-{
-	return APPEND(r->pmu_events, r->n_pmu_events, r->cap_pmu, e);
-}
 
 /*
  * cal_result_add_selfcheck - append a self-check to the result @r (a
@@ -72,9 +18,7 @@ int cal_result_add_pmu_event(struct memcal_run_result *r,
  */
 int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 {
-	struct memcal_run_result *res = r;
-
-	return APPEND(res->checks, res->n_checks, res->cap_checks, c);
+	return CAL_RESULT_ADD((struct memcal_run_result *)r, sc, c);
 }
 
 /*
@@ -85,10 +29,9 @@ int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c)
 int cal_result_add_guaranteed(struct memcal_run_result *r,
 			      const struct memcal_guaranteed *g)
 {
-	if (r->n_guar >= MEMCAL_DB_GUARANTEED_MAX)
+	if (r->fig.n_guar >= MEMCAL_DB_GUARANTEED_MAX)
 		return MEMCAL_ENOMEM;
-	r->guar[r->n_guar++] = *g;
-	return MEMCAL_OK;
+	return CAL_RESULT_ADD(r, guar, g);
 }
 
 /*
@@ -119,10 +62,7 @@ void cal_result_free(struct memcal_run_result *r)
 		cal_overhead_result_free(r->overhead);
 		free(r->overhead);
 	}
-	free(r->bw);
-	free(r->lat);
-	free(r->pmu_events);
-	free(r->checks);
+	fig_run_free(&r->fig);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -152,23 +92,17 @@ int cal_run_row_store(memcal_db *db, struct memcal_platform *plat,
 
 /*
  * store_rows - every row of @r, inside the caller's transaction: its
- * figures through fig_run_store(), borrowing the arrays, then its
- * overhead figures, of which cal_overhead_store() keeps only the measured.
+ * figures through fig_run_store() with the PMU verdict ("not examined"
+ * when no PMU phase ran), then its overhead figures, of which
+ * cal_overhead_store() keeps only the measured.
  */
 static int store_rows(memcal_db *db, struct memcal_run_result *r)
 {
-	const struct fig_run f = {
-		.bw = r->bw, .n_bw = r->n_bw, .lat = r->lat, .n_lat = r->n_lat,
-		.sus = r->sus, .n_sus = r->n_sus, .mix = r->mix,
-		.n_mix = r->n_mix, .guar = r->guar, .n_guar = r->n_guar,
-		.have_pmu = true, .pmu = r->pmu, .ev = r->pmu_events,
-		.n_ev = r->n_pmu_events, .sc = r->checks,
-		.n_sc = r->n_checks, .kinds = r->kinds, .n_kinds = r->n_kinds,
-	};
 	int rc = cal_run_row_store(db, &r->platform, &r->run);
 
+	r->fig.have_pmu = true;
 	if (!rc)
-		rc = fig_run_store(db, r->run.id, &f);
+		rc = fig_run_store(db, r->run.id, &r->fig);
 	if (!rc && r->overhead)
 		rc = cal_overhead_store(db, r->run.id, r->overhead);
 	return rc;

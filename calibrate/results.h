@@ -21,23 +21,14 @@
 #include "memcal_db_selfcheck.h"
 #include "memcal_db_cpu_kind.h"
 #include "memcal_db_guaranteed.h"
+#include "memcal_figures.h"
 #include "memcal_platform.h"
 
 /**
  * struct memcal_run_result - one calibration run.
- * @platform:   the board (fingerprint, names, topology JSON).
- * @run:        the run row (kind, version, parameters, times, notes).
- * @bw:         bandwidth rows, @n_bw of them.
- * @lat:        loaded-latency rows, @n_lat of them.
- * @sus:        sustainable bandwidth rows (read, write), @n_sus of them.
- * @mix:        the bandwidth-latency family, one curve per read share
- *              from 100 % down to 0 %, @n_mix of them.
- * @pmu:        PMU status.
- * @pmu_events: candidate events, @n_pmu_events of them.
- * @checks:     PMU self-checks with their verdicts, @n_checks of them.
- * @cap_bw, @cap_lat, @cap_pmu, @cap_checks: allocated capacities.
- * @guar:     guaranteed-bandwidth figures, one per class and method
- *            (skipped ones included), @n_guar of them.
+ * @platform: the board (fingerprint, names, topology JSON).
+ * @run:      the run row (kind, version, parameters, times, notes).
+ * @fig:      its figures, in the form fig_run_load() reads them back.
  * @overhead: interrupt-overhead figures of a full run (owned), or NULL.
  */
 struct overhead_result;
@@ -45,32 +36,19 @@ struct overhead_result;
 struct memcal_run_result {
 	struct memcal_platform platform;
 	struct memcal_run run;
-	struct memcal_bw *bw;
-	size_t n_bw, cap_bw;
-	struct memcal_latency_point *lat;
-	size_t n_lat, cap_lat;
-	struct memcal_sustainable sus[2];
-	size_t n_sus;
-	struct memcal_mix_curve mix[MEMCAL_MIX_COUNT];
-	size_t n_mix;
-	struct memcal_pmu_status pmu;
-	struct memcal_pmu_event *pmu_events;
-	size_t n_pmu_events, cap_pmu;
-	struct memcal_selfcheck *checks;
-	size_t n_checks, cap_checks;
-	struct memcal_cpu_kind kinds[8];	/* MEMCAL_MAX_CPU_TYPES */
-	size_t n_kinds;
-	struct memcal_guaranteed guar[MEMCAL_DB_GUARANTEED_MAX];
-	size_t n_guar;
-	struct overhead_result *overhead;	/* full runs; owned, may be NULL */
+	struct fig_run fig;
+	struct overhead_result *overhead;
 };
 
-int cal_result_add_bw(struct memcal_run_result *r,
-			 const struct memcal_bw *bw);
-int cal_result_add_latency(struct memcal_run_result *r,
-			      const struct memcal_latency_point *pt);
-int cal_result_add_pmu_event(struct memcal_run_result *r,
-				const struct memcal_pmu_event *e);
+/*
+ * CAL_RESULT_ADD - append the row *@row to the figure array @arr of
+ * result @r (@row must point to @arr's element type); MEMCAL_OK or
+ * MEMCAL_ENOMEM with the array unchanged.
+ */
+#define CAL_RESULT_ADD(r, arr, row)					\
+	fig_push((void **)&(r)->fig.arr, &(r)->fig.n_##arr,		\
+		 sizeof(*(r)->fig.arr), 1 ? (row) : (r)->fig.arr)
+
 int cal_result_add_selfcheck(void *r, const struct memcal_selfcheck *c);
 int cal_result_add_guaranteed(struct memcal_run_result *r,
 			       const struct memcal_guaranteed *g);

@@ -169,7 +169,7 @@ static int measure_point(struct run_state *s, const char *scope,
 		if (cal_result_note(s->r, note))
 			return MEMCAL_ENOMEM;
 	}
-	return cal_result_add_bw(s->r, &row) ? MEMCAL_ENOMEM : 0;
+	return CAL_RESULT_ADD(s->r, bw, &row);
 }
 
 /* phase_bandwidth - per core alone, aggregate 1..N, mixed traffic. */
@@ -280,7 +280,7 @@ static int phase_guaranteed(struct run_state *s, char *err, size_t errlen)
 		.reps = s->reps, .warmup = s->warmup,
 		.rep_ns = s->o->quick ? MEMCAL_GUAR_REP_NS_QUICK
 				      : MEMCAL_GUAR_REP_NS_FULL,
-		.line = memcal_platform_topology_line_size(s->t),
+		.line = s->t->line_size,
 	};
 	struct memcal_guaranteed g[2];
 	double foreign;
@@ -307,11 +307,13 @@ static double best_aggregate(const struct memcal_run_result *r,
 {
 	double best = 0;
 
-	for (size_t i = 0; i < r->n_bw; i++)
-		if (!strcmp(r->bw[i].kind, kind) &&
-		    !strcmp(r->bw[i].scope, "aggregate") &&
-		    r->bw[i].median_bps > best)
-			best = r->bw[i].median_bps;
+	for (size_t i = 0; i < r->fig.n_bw; i++) {
+		const struct memcal_bw *b = &r->fig.bw[i];
+
+		if (!strcmp(b->kind, kind) && !strcmp(b->scope, "aggregate") &&
+		    b->median_bps > best)
+			best = b->median_bps;
+	}
 	return best;
 }
 
@@ -390,7 +392,7 @@ static int class_rows(struct run_state *s, enum memcal_op traffic,
 		       unsigned n_load)
 {
 	const char *tr = cal_op_name(traffic);
-	struct memcal_sustainable *sus = &s->r->sus[s->r->n_sus];
+	struct memcal_sustainable sus = { 0 };
 	struct knee_figures f;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -403,17 +405,15 @@ static int class_rows(struct run_state *s, enum memcal_op traffic,
 		};
 
 		snprintf(row.traffic, sizeof(row.traffic), "%s", tr);
-		if (cal_result_add_latency(s->r, &row))
+		if (CAL_RESULT_ADD(s->r, lat, &row))
 			return MEMCAL_ENOMEM;
 	}
 	if (knee_of(pts, n, best_aggregate(s->r, tr), n_load, tr, &f))
 		return 0;
-	memset(sus, 0, sizeof(*sus));
-	snprintf(sus->traffic, sizeof(sus->traffic), "%s", tr);
-	sus->bandwidth_bps = f.sustainable;
-	SET_KNEE_FIGURES(sus, &f);
-	s->r->n_sus++;
-	return 0;
+	snprintf(sus.traffic, sizeof(sus.traffic), "%s", tr);
+	sus.bandwidth_bps = f.sustainable;
+	SET_KNEE_FIGURES(&sus, &f);
+	return CAL_RESULT_ADD(s->r, sus, &sus);
 }
 
 /*
@@ -453,7 +453,7 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 					: MEMCAL_CHASE_NS_FULL,
 	};
 	struct memcal_lat_point pts[np];
-	struct memcal_mix_curve *c = &s->r->mix[s->r->n_mix];
+	struct memcal_mix_curve c = { 0 };
 	struct knee_figures f;
 	struct memcal_procstat ps0, ps1;
 	bool have_ps;
@@ -484,21 +484,20 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 		if (rc)
 			return rc;
 	}
-	memset(c, 0, sizeof(*c));
-	c->read_pct = (int)pct;
-	snprintf(c->variant, sizeof(c->variant), "%s", k->variant);
-	c->chase_cpu = (int)s->b.cpus[0];
-	c->load_cpus = (int)n_load;
-	c->peak_bps = peak;
+	c.read_pct = (int)pct;
+	snprintf(c.variant, sizeof(c.variant), "%s", k->variant);
+	c.chase_cpu = (int)s->b.cpus[0];
+	c.load_cpus = (int)n_load;
+	c.peak_bps = peak;
 	for (unsigned i = 0; i < spec.n_paces && i < MEMCAL_MIX_MAX_POINTS;
 	     i++) {
-		c->points[i] = (struct memcal_mix_point){
+		c.points[i] = (struct memcal_mix_point){
 			.pace = pts[i].pace, .bandwidth_bps = pts[i].bw,
 			.latency_ns = pts[i].lat.median,
 			.latency_min_ns = pts[i].lat.min,
 			.latency_max_ns = pts[i].lat.max,
 		};
-		c->n_points++;
+		c.n_points++;
 	}
 	snprintf(name, sizeof(name), "%u%% read", pct);
 	/* all reads or all writes: the read or write kernels' best counts */
@@ -506,11 +505,10 @@ static int sweep_mix(struct run_state *s, unsigned idx, const double *paces,
 		peak = fmax(peak, best_aggregate(s->r, pct ? "read" : "write"));
 	if (knee_of(pts, spec.n_paces, peak, n_load, name, &f))
 		return 0;
-	c->knee_bps = f.knee.bandwidth;
-	c->sustainable_bps = f.sustainable;
-	SET_KNEE_FIGURES(c, &f);
-	s->r->n_mix++;
-	return 0;
+	c.knee_bps = f.knee.bandwidth;
+	c.sustainable_bps = f.sustainable;
+	SET_KNEE_FIGURES(&c, &f);
+	return CAL_RESULT_ADD(s->r, mix, &c);
 }
 
 /*
@@ -525,17 +523,17 @@ static void timeshare_lower_bounds(struct memcal_run_result *r)
 {
 	const struct memcal_mix_curve *rd = NULL, *wr = NULL;
 
-	for (size_t i = 0; i < r->n_mix; i++) {
-		if (r->mix[i].read_pct == 100)
-			rd = &r->mix[i];
-		if (r->mix[i].read_pct == 0)
-			wr = &r->mix[i];
+	for (size_t i = 0; i < r->fig.n_mix; i++) {
+		if (r->fig.mix[i].read_pct == 100)
+			rd = &r->fig.mix[i];
+		if (r->fig.mix[i].read_pct == 0)
+			wr = &r->fig.mix[i];
 	}
 	if (!rd || !wr || !(rd->sustainable_bps > 0) ||
 	    !(wr->sustainable_bps > 0))
 		return;
-	for (size_t i = 0; i < r->n_mix; i++) {
-		struct memcal_mix_curve *c = &r->mix[i];
+	for (size_t i = 0; i < r->fig.n_mix; i++) {
+		struct memcal_mix_curve *c = &r->fig.mix[i];
 		double share = c->read_pct / 100.0, ts;
 
 		if (!c->lower_bound || c == rd || c == wr)
@@ -575,7 +573,7 @@ static int phase_latency(struct run_state *s, char *err, size_t errlen)
 		peak[m] = k ? mix_peak(s, k, err, errlen) : 0;
 	}
 	if (cal_chase_build(s->b.bufs[0].base, s->b.bytes,
-			       memcal_platform_topology_line_size(s->t), 0x5eed)) {
+			       s->t->line_size, 0x5eed)) {
 		snprintf(err, errlen, "cannot build the pointer chase over %zu "
 			 "bytes", s->b.bytes);
 		return MEMCAL_ENOMEM;
@@ -628,19 +626,23 @@ static void pmu_worker(unsigned idx, void *arg)
  * kinds_store - the kinds of CPU and each kind's documented events, for
  * memtune to give every CPU its own (a discovery that fails stores no
  * kind: every CPU then counts the run's event); the kinds' count
- * self-checks may take an event away again.
+ * self-checks may take an event away again.  Returns MEMCAL_OK or
+ * MEMCAL_ENOMEM.
  */
-static void kinds_store(struct memcal_run_result *r)
+static int kinds_store(struct memcal_run_result *r)
 {
 	static struct memcal_cpu_types t;	/* large; one run at a time */
+	int rc = MEMCAL_OK;
 
-	_Static_assert(sizeof(r->kinds) / sizeof(r->kinds[0]) ==
-		       MEMCAL_MAX_CPU_TYPES, "a row per kind of CPU");
-	r->n_kinds = 0;
 	if (cal_cpu_types_discover(&t))
-		return;
-	for (size_t i = 0; i < t.n; i++)
-		cal_cpu_type_kind(&t, i, &r->kinds[r->n_kinds++]);
+		return MEMCAL_OK;
+	for (size_t i = 0; !rc && i < t.n; i++) {
+		struct memcal_cpu_kind k;
+
+		cal_cpu_type_kind(&t, i, &k);
+		rc = CAL_RESULT_ADD(r, kinds, &k);
+	}
+	return rc;
 }
 
 /*
@@ -654,23 +656,25 @@ static void kinds_store(struct memcal_run_result *r)
 static int phase_pmu(struct run_state *s)
 {
 	struct pmu_job j = { .b = &s->b, .r = s->r,
-			     .line = memcal_platform_topology_line_size(s->t) };
+			     .line = s->t->line_size };
 	int rc = 0;
 
 	if (s->step)
 		s->step(s->user, "PMU events and self-checks");
 	cal_team_run_subset(s->b.team, 1, pmu_worker, &j);
-	kinds_store(s->r);
 	if (!j.rc)
-		j.rc = cal_selfcheck_kind_counts(s->r->kinds, s->r->n_kinds,
+		j.rc = kinds_store(s->r);
+	if (!j.rc)
+		j.rc = cal_selfcheck_kind_counts(s->r->fig.kinds,
+						    s->r->fig.n_kinds,
 						    s->b.cpus, s->b.n,
 						    s->b.bufs[0].base,
 						    s->b.bytes, j.line,
 						    cal_result_add_selfcheck,
 						    s->r);
 	if (!j.rc)
-		j.rc = cal_selfcheck_delivery(&j.rep, s->r->kinds,
-						 s->r->n_kinds,
+		j.rc = cal_selfcheck_delivery(&j.rep, s->r->fig.kinds,
+						 s->r->fig.n_kinds,
 						 s->b.cpus, s->b.n,
 						 j.read_rate,
 						 s->b.bufs[0].base, s->b.bytes,
@@ -682,9 +686,9 @@ static int phase_pmu(struct run_state *s)
 		cal_pmu_report_free(&j.rep);
 		return MEMCAL_ENOMEM;
 	}
-	s->r->pmu = j.rep.status;
+	s->r->fig.pmu = j.rep.status;
 	for (size_t i = 0; !rc && i < j.rep.n_events; i++)
-		if (cal_result_add_pmu_event(s->r, &j.rep.events[i]))
+		if (CAL_RESULT_ADD(s->r, ev, &j.rep.events[i]))
 			rc = MEMCAL_ENOMEM;
 	if (!j.rep.status.available)
 		cal_result_note(s->r, j.rep.status.message);

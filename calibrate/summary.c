@@ -23,8 +23,8 @@ static void print_bw(const struct memcal_run_result *r, FILE *out)
 	fprintf(out, "  %-9s %-8s %-8s %5s %-7s %8s %8s %8s %4s %7s\n",
 		"scope", "cpus", "kind", "read%", "kernel", "median", "min",
 		"max", "reps", "+-%");
-	for (size_t i = 0; i < r->n_bw; i++) {
-		const struct memcal_bw *b = &r->bw[i];
+	for (size_t i = 0; i < r->fig.n_bw; i++) {
+		const struct memcal_bw *b = &r->fig.bw[i];
 		char share[8] = "-";
 
 		if (!strcmp(b->kind, "mixed"))
@@ -41,14 +41,14 @@ static void print_bw(const struct memcal_run_result *r, FILE *out)
 /* print_latency - loaded-latency curves, one line per point. */
 static void print_latency(const struct memcal_run_result *r, FILE *out)
 {
-	if (!r->n_lat)
+	if (!r->fig.n_lat)
 		return;
 	fprintf(out, "loaded latency (pointer chase on CPU %d):\n",
-		r->lat[0].chase_cpu);
+		r->fig.lat[0].chase_cpu);
 	fprintf(out, "  %-7s %5s %5s %10s %9s %9s %9s\n", "traffic", "load",
 		"pace", "GB/s", "ns", "min", "max");
-	for (size_t i = 0; i < r->n_lat; i++) {
-		const struct memcal_latency_point *p = &r->lat[i];
+	for (size_t i = 0; i < r->fig.n_lat; i++) {
+		const struct memcal_latency_point *p = &r->fig.lat[i];
 
 		fprintf(out, "  %-7s %5d %5.2f %10.2f %9.1f %9.1f %9.1f\n",
 			p->traffic, p->load_cpus, p->pace, p->bandwidth_bps / 1e9,
@@ -59,8 +59,8 @@ static void print_latency(const struct memcal_run_result *r, FILE *out)
 /* print_sustainable - sustainable bandwidth and its criterion. */
 static void print_sustainable(const struct memcal_run_result *r, FILE *out)
 {
-	for (size_t i = 0; i < r->n_sus; i++) {
-		const struct memcal_sustainable *s = &r->sus[i];
+	for (size_t i = 0; i < r->fig.n_sus; i++) {
+		const struct memcal_sustainable *s = &r->fig.sus[i];
 
 		fprintf(out, "sustainable %-5s %s %.2f GB/s (idle latency %.1f ns,"
 			" bound %.2f x idle)%s\n", s->traffic,
@@ -208,10 +208,10 @@ static void print_pmu(const struct memcal_run_result *r, FILE *out)
 {
 	json_t *kinds;
 
-	fprintf(out, "PMU: %s\n", r->pmu.message[0] ? r->pmu.message
+	fprintf(out, "PMU: %s\n", r->fig.pmu.message[0] ? r->fig.pmu.message
 		: "not examined");
-	for (size_t i = 0; i < r->n_pmu_events; i++) {
-		const struct memcal_pmu_event *e = &r->pmu_events[i];
+	for (size_t i = 0; i < r->fig.n_ev; i++) {
+		const struct memcal_pmu_event *e = &r->fig.ev[i];
 
 		if (e->opened && e->bytes_per_event > 0)
 			fprintf(out, "  %-5s %-50s %7.1f B/event (error %.1f%%)%s\n",
@@ -221,8 +221,8 @@ static void print_pmu(const struct memcal_run_result *r, FILE *out)
 			fprintf(out, "  %-5s %-50s %s\n", e->traffic, e->name,
 				e->message[0] ? e->message : "not validated");
 	}
-	cal_selfchecks_print(out, r->checks, r->n_checks);
-	kinds = fig_cpu_kinds_json(r->kinds, r->n_kinds);
+	cal_selfchecks_print(out, r->fig.sc, r->fig.n_sc);
+	kinds = fig_cpu_kinds_json(r->fig.kinds, r->fig.n_kinds);
 	cal_cpu_kinds_print(out, kinds);
 	json_decref(kinds);
 }
@@ -305,18 +305,18 @@ void cal_result_print(const struct memcal_run_result *r, FILE *out)
 	print_bw(r, out);
 	print_latency(r, out);
 	print_sustainable(r, out);
-	if (r->n_guar) {
-		json_t *g = fig_guaranteed_json(r->guar, r->n_guar);
+	if (r->fig.n_guar) {
+		json_t *g = fig_guaranteed_json(r->fig.guar, r->fig.n_guar);
 
 		cal_guaranteed_print(out, g);
 		json_decref(g);
 	}
-	if (r->n_mix) {
+	if (r->fig.n_mix) {
 		json_t *mix = json_array();
 
-		for (size_t i = 0; i < r->n_mix; i++)
+		for (size_t i = 0; i < r->fig.n_mix; i++)
 			json_array_append_new(mix,
-					      fig_mix_curve_json(&r->mix[i]));
+					      fig_mix_curve_json(&r->fig.mix[i]));
 		cal_mix_print(out, mix);
 		json_decref(mix);
 	}

@@ -150,7 +150,10 @@ static int collect_cpus(struct memcal_topology *t)
 	return MEMCAL_OK;
 }
 
-/* collect_caches - every data or unified cache, flattened and sorted. */
+/*
+ * collect_caches - every data or unified cache, flattened and sorted, and
+ * the line size their largest line gives.
+ */
 static int collect_caches(struct memcal_topology *t)
 {
 	hwloc_obj_t o = NULL;
@@ -181,12 +184,16 @@ static int collect_caches(struct memcal_topology *t)
 				  ? 'u' : 'd';
 			c->size = o->attr->cache.size;
 			c->line = o->attr->cache.linesize;
+			if (c->line > t->line_size)
+				t->line_size = c->line;
 			c->n_cpus = (unsigned)hwloc_bitmap_weight(o->cpuset);
 			hwloc_bitmap_list_snprintf(c->cpus, sizeof(c->cpus),
 						   o->cpuset);
 		}
 	}
 	t->n_caches = n;
+	if (!t->line_size)
+		t->line_size = 64;
 	qsort(t->caches, n, sizeof(*t->caches), cmp_cache);
 	return MEMCAL_OK;
 }
@@ -336,20 +343,6 @@ memcal_platform_topology_llc(const struct memcal_topology *t, unsigned cpu)
 		    strcmp(t->caches[i].cpus, list) == 0)
 			return &t->caches[i];
 	return NULL;
-}
-
-/*
- * memcal_platform_topology_line_size - cache line size to use for strides: the
- * largest line any cache reports, else 64 bytes.
- */
-unsigned memcal_platform_topology_line_size(const struct memcal_topology *t)
-{
-	unsigned line = 0;
-
-	for (unsigned i = 0; i < t->n_caches; i++)
-		if (t->caches[i].line > line)
-			line = t->caches[i].line;
-	return line ? line : 64;
 }
 
 /*

@@ -55,7 +55,7 @@ static int random_line(struct memcal_bench *b, const struct memcal_topology *t,
 	struct memcal_guar_spec g = {
 		.reps = spec->reps, .warmup = spec->warmup,
 		.rep_ns = MEMCAL_GUAR_REP_NS_FULL,
-		.line = memcal_platform_topology_line_size(t),
+		.line = t->line_size,
 	};
 	struct memcal_guaranteed out[2];
 	double foreign;

@@ -69,6 +69,8 @@ struct memcal_node {
  * @pus:         OS numbers of every PU, ascending.
  * @caches:      every data/unified cache, sorted by level then first CPU.
  * @n_caches:    entries in @caches.
+ * @line_size:   cache line size to use for strides: the largest line any
+ *               cache reports, else 64 bytes.
  * @nodes:       NUMA nodes, @n_nodes entries.
  */
 struct memcal_topology {
@@ -80,6 +82,7 @@ struct memcal_topology {
 	unsigned *pus;
 	struct memcal_cache *caches;
 	unsigned n_caches;
+	unsigned line_size;
 	struct memcal_node *nodes;
 };
 
@@ -93,7 +96,6 @@ bool memcal_platform_topology_has_pu(const struct memcal_topology *t, unsigned c
 int memcal_platform_topology_cpu_node(const struct memcal_topology *t, unsigned cpu);
 const struct memcal_cache *
 memcal_platform_topology_llc(const struct memcal_topology *t, unsigned cpu);
-unsigned memcal_platform_topology_line_size(const struct memcal_topology *t);
 json_t *memcal_platform_topology_to_json(const struct memcal_topology *t);
 int memcal_platform_cpulist_format(const unsigned *cpus, size_t n, char *buf,
 			  size_t len);

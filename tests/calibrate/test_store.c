@@ -59,27 +59,28 @@ static void make_run(struct memcal_run_result *r)
 	r->run.params_json = strdup("{\"quick\":false}");
 	cal_result_note(r, "first note");
 	cal_result_note(r, "second note");
-	cr_assert_eq(cal_result_add_bw(r, &bw), 0);
+	cr_assert_eq(CAL_RESULT_ADD(r, bw, &bw), 0);
 	snprintf(bw.kind, sizeof(bw.kind), "mixed");
 	snprintf(bw.scope, sizeof(bw.scope), "aggregate");
 	snprintf(bw.cpus, sizeof(bw.cpus), "0-1");
 	bw.n_cpus = 2;
 	bw.read_share = 0.5;
-	cr_assert_eq(cal_result_add_bw(r, &bw), 0);
-	cr_assert_eq(cal_result_add_latency(r, &lat), 0);
+	cr_assert_eq(CAL_RESULT_ADD(r, bw, &bw), 0);
+	cr_assert_eq(CAL_RESULT_ADD(r, lat, &lat), 0);
 	lat.pace = 1;
 	lat.latency_ns = 400;
-	cr_assert_eq(cal_result_add_latency(r, &lat), 0);
-	r->sus[0] = (struct memcal_sustainable){ .traffic = "read",
-		.bandwidth_bps = 9e9, .idle_latency_ns = 175,
-		.bound_ratio = 1.5, .criterion = "test criterion" };
-	r->sus[1] = (struct memcal_sustainable){ .traffic = "write",
-		.bandwidth_bps = 5e9, .idle_latency_ns = 175,
-		.bound_ratio = 1.5, .criterion = "lower", .lower_bound = true };
-	r->n_sus = 2;
-	r->pmu = (struct memcal_pmu_status){ .available = true,
+	cr_assert_eq(CAL_RESULT_ADD(r, lat, &lat), 0);
+	cr_assert_eq(CAL_RESULT_ADD(r, sus, (&(struct memcal_sustainable){
+		.traffic = "read", .bandwidth_bps = 9e9,
+		.idle_latency_ns = 175, .bound_ratio = 1.5,
+		.criterion = "test criterion" })), 0);
+	cr_assert_eq(CAL_RESULT_ADD(r, sus, (&(struct memcal_sustainable){
+		.traffic = "write", .bandwidth_bps = 5e9,
+		.idle_latency_ns = 175, .bound_ratio = 1.5,
+		.criterion = "lower", .lower_bound = true })), 0);
+	r->fig.pmu = (struct memcal_pmu_status){ .available = true,
 		.pmu_name = "arm_ac53", .message = "1 of 1 open" };
-	cr_assert_eq(cal_result_add_pmu_event(r, &ev), 0);
+	cr_assert_eq(CAL_RESULT_ADD(r, ev, &ev), 0);
 }
 
 /* count_rows - rows of @table, read with plain SQLite. */
@@ -164,7 +165,7 @@ Test(store, rejected_row_leaves_nothing)
 
 	tmp_db(path, sizeof(path));
 	make_run(&r);
-	snprintf(r.bw[1].kind, sizeof(r.bw[1].kind), "bogus");
+	snprintf(r.fig.bw[1].kind, sizeof(r.fig.bw[1].kind), "bogus");
 	cr_assert_eq(memcal_db_open(path, MEMCAL_DB_OPEN_CREATE, &db, err,
 				    sizeof(err)), 0);
 	cr_expect_neq(cal_result_store(db, &r, err, sizeof(err)), 0);

@@ -146,7 +146,7 @@ Test(topology, synthetic_description_and_json)
 		     err);
 	cr_expect_eq(t.n_cores, 2);
 	cr_expect_eq(t.n_pus, 4);
-	cr_expect_eq(memcal_platform_topology_line_size(&t), 64);
+	cr_expect_eq(t.line_size, 64);
 	doc = memcal_platform_topology_to_json(&t);
 	cr_assert_not_null(doc);
 	cr_expect_eq(json_integer_value(json_object_get(doc, "pus")), 4);
