@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fixture_db.h"
@@ -35,6 +34,7 @@
 #include "memcal_db_unit.h"
 #include "memcal_figures.h"
 #include "replay.h"
+#include "shell.h"
 
 #define BOARDS MEMCAL_SOURCE_DIR "/tests/fixtures/boards/"
 #define GOLDEN MEMCAL_SOURCE_DIR "/tests/fixtures/fleet/"
@@ -66,29 +66,9 @@ static double jitter(int u, int f)
 static int sh(const char *cmd, char **out)
 {
 	char full[4096];
-	size_t n = 0, cap = 1 << 16;
-	char *buf = malloc(cap);
-	FILE *p;
-	int st;
 
-	cr_assert_not_null(buf);
 	snprintf(full, sizeof(full), "cd %s && %s", dir, cmd);
-	p = popen(full, "r");
-	cr_assert_not_null(p);
-	for (size_t r; (r = fread(buf + n, 1, cap - n - 1, p)) > 0;) {
-		n += r;
-		if (n + 1 == cap) {
-			buf = realloc(buf, cap *= 2);
-			cr_assert_not_null(buf);
-		}
-	}
-	buf[n] = '\0';
-	st = pclose(p);
-	if (out)
-		*out = buf;
-	else
-		free(buf);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return test_sh(full, out);
 }
 
 /*

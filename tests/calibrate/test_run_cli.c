@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "memcal_db.h"
+#include "shell.h"
 
 #define MEMCAL MEMCAL_BINARY_DIR "/calibrate/memcal"
 #define FIXTURES MEMCAL_SOURCE_DIR "/tests/fixtures/topology/"
@@ -41,18 +42,10 @@ static int run(const char *env, const char *args, char *out, size_t len,
 	       bool only_stdout)
 {
 	char cmd[1024];
-	FILE *p;
-	size_t n;
-	int st;
 
 	snprintf(cmd, sizeof(cmd), "%s %s run %s --db %s %s", env ? env : "",
 		 MEMCAL, args, db, only_stdout ? "2>/dev/null" : "2>&1");
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return test_sh_buf(cmd, out, len);
 }
 
 /* runs_stored - run rows in the database, -1 when it does not exist. */

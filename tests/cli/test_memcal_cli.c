@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fixture_db.h"
 #include "golden.h"
+#include "shell.h"
 
 #define MEMCAL MEMCAL_BINARY_DIR "/calibrate/memcal"
 #define GOLDEN MEMCAL_SOURCE_DIR "/tests/fixtures/show/"
@@ -47,11 +47,8 @@ TestSuite(memcal_cli, .init = setup, .fini = teardown);
  */
 static int run(char **out, const char *fmt, ...)
 {
-	char cmd[2048], buf[4096];
-	size_t len = 0, cap = 1;
+	char cmd[2048];
 	va_list ap;
-	FILE *p;
-	int st;
 
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd) - 64, fmt, ap);
@@ -59,18 +56,7 @@ static int run(char **out, const char *fmt, ...)
 	strcat(cmd, " 2>");
 	strcat(cmd, dir);
 	strcat(cmd, "/stderr");
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	*out = calloc(1, 1);
-	while ((st = (int)fread(buf, 1, sizeof(buf), p)) > 0) {
-		cap = len + (size_t)st + 1;
-		*out = realloc(*out, cap);
-		memcpy(*out + len, buf, (size_t)st);
-		len += (size_t)st;
-		(*out)[len] = '\0';
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return test_sh(cmd, out);
 }
 
 /* read_stderr - what the last run() wrote to stderr (malloc'd). */

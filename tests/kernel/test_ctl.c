@@ -15,21 +15,9 @@
 #include <unistd.h>
 
 #include "memreg_ctl.h"
+#include "shell.h"
 
 static char root[256];
-
-/* Write @text to ROOT/@rel, creating it. */
-static void put(const char *rel, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "w");
-	cr_assert_not_null(f, "create %s", p);
-	fputs(text, f);
-	fclose(f);
-}
 
 /* Read ROOT/@rel into a static buffer. */
 static const char *get(const char *rel)
@@ -70,14 +58,14 @@ static void setup(void)
 
 			snprintf(rel, sizeof(rel), "cpu%d/%s", cpu, stats[i]);
 			snprintf(val, sizeof(val), "%zu\n", 100 * (size_t)cpu + i);
-			put(rel, val);
+			test_put(root, rel, val);
 		}
 		snprintf(p, sizeof(p), "cpu%d/read_guaranteed", cpu);
-		put(p, "1000\n");
+		test_put(root, p, "1000\n");
 	}
-	put("period_us", "1000\n");
-	put("commit", "");
-	put("error", "none\n");
+	test_put(root, "period_us", "1000\n");
+	test_put(root, "commit", "");
+	test_put(root, "error", "none\n");
 }
 
 /* Remove the fake tree. */
@@ -131,7 +119,7 @@ Test(ctl, refused_write_reports_module_error)
 	/* a directory in place of the attribute: open(O_WRONLY) fails */
 	snprintf(p, sizeof(p), "%s/lms_taps", root);
 	cr_assert_eq(mkdir(p, 0755), 0);
-	put("error", "lms_taps: 99 out of range 1..16\n");
+	test_put(root, "error", "lms_taps: 99 out of range 1..16\n");
 	cr_assert_lt(memreg_ctl_stage(c, "lms_taps", "99"), 0);
 	cr_assert(strstr(memreg_ctl_error(c), "lms_taps") != NULL,
 		  "error: %s", memreg_ctl_error(c));
@@ -170,7 +158,7 @@ Test(ctl, read_error_and_numbers)
 	cr_assert_str_eq(buf, "none");
 	cr_assert_eq(memreg_ctl_read_u64(c, -1, "period_us", &v), 0);
 	cr_assert_eq(v, 1000);
-	put("period_us", "12abc\n");
+	test_put(root, "period_us", "12abc\n");
 	cr_assert_eq(memreg_ctl_read_u64(c, -1, "period_us", &v), -EINVAL);
 	memreg_ctl_close(c);
 }
@@ -205,12 +193,12 @@ Test(ctl, detect_memreg_other_none)
 	snprintf(missing, sizeof(missing), "%s/absent", root);
 	gone = memreg_ctl_open(missing);
 	snprintf(mods, sizeof(mods), "%s/modules", root);
-	put("modules", "ext4 1 0 - Live 0x0\nmemguard 20480 0 - Live 0x0\n");
+	test_put(root, "modules", "ext4 1 0 - Live 0x0\nmemguard 20480 0 - Live 0x0\n");
 	cr_assert_eq(memreg_ctl_detect(gone, mods, other, sizeof(other)), MEMREG_CTL_OTHER);
 	cr_assert_str_eq(other, "memguard");
-	put("modules", "ext4 1 0 - Live 0x0\n");
+	test_put(root, "modules", "ext4 1 0 - Live 0x0\n");
 	cr_assert_eq(memreg_ctl_detect(gone, mods, NULL, 0), MEMREG_CTL_NONE);
-	put("modules", "memreg 1 0 - Live 0x0\n");
+	test_put(root, "modules", "memreg 1 0 - Live 0x0\n");
 	cr_assert_eq(memreg_ctl_detect(gone, mods, NULL, 0), MEMREG_CTL_MEMREG);
 	memreg_ctl_close(gone);
 	memreg_ctl_close(c);

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "golden.h"
+#include "shell.h"
 
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/overhead/"
 
@@ -23,17 +23,9 @@
 static int verdict(const char *args, char *out, size_t len)
 {
 	char cmd[1024];
-	size_t n;
-	FILE *p;
-	int st;
 
 	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", OVH_VERDICT, args);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return test_sh_buf(cmd, out, len);
 }
 
 /* tmp_input - @text in a temporary file; its path (static buffer). */

@@ -10,10 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include "memreg_sim.h"
 #include "reg_helpers.h"
+#include "shell.h"
 
 #define ROWS 64
 
@@ -354,18 +355,10 @@ static char *tmp_trace(const char *text)
 static int run_cli(const char *args, char *out, size_t len, int want_stderr)
 {
 	char cmd[1024];
-	FILE *p;
-	size_t n;
-	int st;
 
 	snprintf(cmd, sizeof(cmd), "%s %s%s", MEMREG_SIM_EXE, args,
 		 want_stderr ? " 2>&1" : " 2>/dev/null");
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return test_sh_buf(cmd, out, len);
 }
 
 Test(cli, bad_trace_file_gives_clear_error_and_exit_1)

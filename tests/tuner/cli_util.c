@@ -218,19 +218,6 @@ void this_fingerprint(char *out, size_t len)
 	memcal_platform_topology_free(&t);
 }
 
-/* put - write @value into @dir/@name (a fake sysfs attribute). */
-void put(const char *dir, const char *name, const char *value)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(value, f);
-	fclose(f);
-}
-
 /* get - the first line of @dir/@name. */
 void get(const char *dir, const char *name, char *buf, size_t len)
 {
@@ -264,15 +251,15 @@ void fake_sysfs(const char *dir, char *root, size_t len, bool rt_exempt)
 	snprintf(root, len, "%s/memreg", dir);
 	cr_assert_eq(mkdir(root, 0755), 0);
 	for (int i = 0; global[i]; i++)
-		put(root, global[i], "0\n");
-	put(root, "error", "none\n");
+		test_put(root, global[i], "0\n");
+	test_put(root, "error", "none\n");
 	for (int c = 0; c < 2; c++) {
 		snprintf(sub, sizeof(sub), "%s/cpu%d", root, c);
 		cr_assert_eq(mkdir(sub, 0755), 0);
 		for (int i = 0; percpu[i]; i++)
-			put(sub, percpu[i], "7\n");
+			test_put(sub, percpu[i], "7\n");
 		if (rt_exempt)
-			put(sub, "rt_exempt", "7\n");
+			test_put(sub, "rt_exempt", "7\n");
 	}
 }
 

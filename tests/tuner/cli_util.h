@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "golden.h"
+#include "shell.h"
 
 #define MEMTUNE MEMCAL_BINARY_DIR "/tuner/memtune"
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/mix/"
@@ -35,7 +36,6 @@ void seed_fp(const char *dbpath, double bps, double ovh_ns,
 void write_mix(const char *dir, char *path, size_t len, const char *body);
 extern const char small_mix[];
 void this_fingerprint(char *out, size_t len);
-void put(const char *dir, const char *name, const char *value);
 void get(const char *dir, const char *name, char *buf, size_t len);
 void fake_sysfs(const char *dir, char *root, size_t len, bool rt_exempt);
 

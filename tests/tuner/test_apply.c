@@ -74,7 +74,7 @@ static void apply_per_cpu_events(struct out *o, const char *db,
 	cr_assert_neq(o->rc, 0, "%s", o->text);
 	cr_assert(strstr(o->text, "no cpu1/read_event") &&
 		  strstr(o->text, "predates per-CPU events"), "%s", o->text);
-	put(sub, "read_event", "raw:0x11\n");
+	test_put(sub, "read_event", "raw:0x11\n");
 	json_decref(doc);
 }
 
@@ -133,7 +133,7 @@ Test(apply, apply_and_validate_against_fake_sysfs, .timeout = 240)
 
 	/* a rival regulator is refused */
 	snprintf(mods, sizeof(mods), "%s/modules", dir);
-	put(dir, "modules", "memguard 16384 0 - Live 0x0\n");
+	test_put(dir, "modules", "memguard 16384 0 - Live 0x0\n");
 	setenv("MEMTUNE_PROC_MODULES", mods, 1);
 	run(o, (const char *const[]){ MEMTUNE, "--db", db, "apply", "--sysfs",
 		root, NULL });

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "export.h"
 #include "golden.h"
+#include "shell.h"
 #include "tuned_config.h"
 
 #define FIX MEMCAL_SOURCE_DIR "/tests/fixtures/export/"
@@ -299,30 +299,9 @@ static char *render_raw(const struct tune_config *c, const char *format,
 static int sh(const char *cmd, char *buf, size_t len)
 {
 	char full[4096];
-	FILE *p;
-	size_t n;
-	int st;
 
 	snprintf(full, sizeof(full), "(%s) 2>&1", cmd);
-	p = popen(full, "r");
-	cr_assert(p);
-	n = fread(buf, 1, len - 1, p);
-	buf[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* write_text - @text into @dir/@name. */
-static void write_text(const char *dir, const char *name, const char *text)
-{
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
+	return test_sh_buf(full, buf, len);
 }
 
 /* rm_tree - remove the scratch directory @dir and all it holds. */
@@ -353,7 +332,7 @@ Test(export, modprobe_file_passes_kmod)
 	text = render_raw(c, "modprobe", &o, &w, &rc);
 	cr_assert_eq(rc, 0);
 	cr_assert(mkdtemp(dir));
-	write_text(dir, "memreg.conf", text);
+	test_put(dir, "memreg.conf", text);
 	snprintf(cmd, sizeof(cmd), "PATH=/usr/sbin:/sbin:$PATH modprobe -C "
 		 "%s --showconfig", dir);
 	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
@@ -451,7 +430,7 @@ Test(export, systemd_quotes_paths_and_names, .timeout = 60)
 	snprintf(buf, sizeof(buf), "ConditionPathExists=%s/my bin 100%%%%/"
 		 "it's \"50%%%%\" $HOME.json\n", dir);
 	cr_assert(strstr(text, buf), "want %s in:\n%s", buf, text);
-	write_text(dir, "memreg-tune.service", text);
+	test_put(dir, "memreg-tune.service", text);
 	if (access("/usr/bin/systemd-analyze", X_OK))
 		cr_skip_test("systemd-analyze is not installed");
 	snprintf(cmd, sizeof(cmd), "cd %s && SYSTEMD_LOG_LEVEL=warning "
@@ -523,7 +502,7 @@ Test(export, resctrl_script_is_safe_shell, .timeout = 60)
 	cr_assert_eq(rc, 0, "%s", w.error);
 	no_injected_line(text, cmds);
 	cr_assert(mkdtemp(dir));
-	write_text(dir, "memcal-resctrl.sh", text);
+	test_put(dir, "memcal-resctrl.sh", text);
 	snprintf(cmd, sizeof(cmd), "bash -n %s/memcal-resctrl.sh && sh -n "
 		 "%s/memcal-resctrl.sh", dir, dir);
 	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
@@ -531,8 +510,8 @@ Test(export, resctrl_script_is_safe_shell, .timeout = 60)
 	 * mount proves the script does not remount what exists */
 	snprintf(root, sizeof(root), "%s/res ctrl 'x' %%s", dir);
 	cr_assert_eq(mkdir(root, 0700), 0);
-	write_text(root, "schemata", "MB:0=100;1=100\n");
-	write_text(dir, "mount", "#!/bin/sh\necho mount called >&2\nexit 9\n");
+	test_put(root, "schemata", "MB:0=100;1=100\n");
+	test_put(dir, "mount", "#!/bin/sh\necho mount called >&2\nexit 9\n");
 	snprintf(cmd, sizeof(cmd), "chmod +x %s/mount && cd %s && PATH=%s:$PATH "
 		 "RESCTRL=\"$PWD/res ctrl 'x' %%s\" sh ./memcal-resctrl.sh",
 		 dir, dir, dir);
@@ -569,8 +548,8 @@ Test(export, pqos_line_is_one_command)
 	no_injected_line(text, (const char *const[]){ "pqos -I -e ", NULL });
 	/* a stub pqos prints its arguments, one per line */
 	cr_assert(mkdtemp(dir));
-	write_text(dir, "pqos", "#!/bin/sh\nfor a; do echo \"[$a]\"; done\n");
-	write_text(dir, "run.sh", text);
+	test_put(dir, "pqos", "#!/bin/sh\nfor a; do echo \"[$a]\"; done\n");
+	test_put(dir, "run.sh", text);
 	snprintf(cmd, sizeof(cmd), "chmod +x %s/pqos && PATH=%s:$PATH sh "
 		 "%s/run.sh", dir, dir, dir);
 	cr_assert_eq(sh(cmd, buf, sizeof(buf)), 0, "%s", buf);
