@@ -9,7 +9,7 @@
  * tests/overhead/guest/overhead-qemu.sh --mode bench.
  *
  *   ovh_table_guest --ko /memreg.ko --cells PATTERNS --load L
- *                   [--reps R] [--ms MS]
+ *                   [--reps R] [--ms MS] [--profile 1]
  *
  * Output, per cell (L: this boot's load index, R: repetition):
  *   OVH-RUN cell=NAME load=L rep=R c_ns=.. cp_ns=.. complete=0|1
@@ -30,6 +30,13 @@
  *   P us grid (the instants memreg's timers use) while the other CPU
  *   spins or idles; over_period: wakes more than a whole period late.
  *   It tells the emulator's timer delivery apart from the module's cost.
+ * With --profile 1 (run.sh --profile), markers for the host's QEMU
+ * plugin around each cell's C runs and C' runs, and
+ *   OVH-PROF load=L kernel_text=ADDR        once per boot
+ *   OVH-PROF cell=NAME load=L c=N cp=M      the plugin dumps (M lines)
+ *                                           holding the C and C' runs
+ *   OVH-MODULE-RANGE cell=NAME load=L base=ADDR size=BYTES
+ *   OVH-SYM cell=NAME load=L ADDR FUNCTION  memreg's functions
  * Statistics are the differences over the C' runs, of the measured CPU
  * (master_*: global; other_*: the other CPU's; -1 where the module has
  * no such file).  Exit 0 when every cell ran, 1 otherwise.
@@ -50,6 +57,7 @@
 #include "overhead_bench.h"
 #include "overhead_kmod.h"
 #include "ovh_cells.h"
+#include "ovh_prof_guest.h"
 
 #define MAXR	32
 /* Most throttles traced per cell. */
@@ -173,8 +181,9 @@ static void module_error(char *buf, size_t len)
  */
 static int run_cell(const struct ovh_cell *cell, const char *ko,
 		    struct ovh_run_spec *s, unsigned load, unsigned reps,
-		    unsigned ms)
+		    unsigned ms, bool profile)
 {
+	unsigned mark_c, mark_cp;
 	double c[MAXR], cp[MAXR];
 	bool done[MAXR];
 	long long s0[NSTATS], s1[NSTATS];
@@ -186,6 +195,7 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 	int rc;
 
 	s->bench_cpu = cell->cpu;
+	ovh_prof_mark();
 	for (unsigned r = 0; r < reps; r++) {
 		s->limit_ns = 30ull * ms * 1000000u;
 		if ((rc = cal_ovh_run_once(s, &smp))) {
@@ -195,6 +205,7 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 		}
 		c[r] = smp.est_ns;
 	}
+	mark_c = ovh_prof_mark();
 	if (ovh_cell_params(cell, params, sizeof(params))) {
 		printf("OVH-ERROR cell=%s load=%u parameters too long\n",
 		       cell->name, load);
@@ -211,10 +222,15 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 		return -1;
 	}
 	memreg_ctl_close(ctl);
+	if (profile && ovh_prof_module(cell->name, load)) {
+		cal_ovh_kmod_unload(why, sizeof(why));
+		return -1;
+	}
 	read_stats(cell->cpu, s0);
 	if (cell->kind == OVH_CELL_EXHAUST && trace_throttles(1))
 		printf("OVH-ERROR cell=%s load=%u cannot enable the "
 		       "memreg:throttle tracepoint\n", cell->name, load);
+	ovh_prof_mark();
 	for (unsigned r = 0; r < reps && !rc; r++) {
 		/* exhausted cells run at about half speed: room for that */
 		s->limit_ns = (uint64_t)(8 * c[r]) + 4000ull * cell->period_us;
@@ -225,6 +241,7 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 			(double)smp.elapsed_ns;
 		done[r] = smp.complete;
 	}
+	mark_cp = ovh_prof_mark();
 	read_stats(cell->cpu, s1);
 	if (cell->kind == OVH_CELL_EXHAUST) {
 		trace_throttles(0);
@@ -261,6 +278,9 @@ static int run_cell(const struct ovh_cell *cell, const char *ko,
 		       nover ? over[nover * 97 / 100] : -1,
 		       nover ? over[nover - 1] : -1);
 	printf("\n");
+	if (profile)
+		printf("OVH-PROF cell=%s load=%u c=%u cp=%u\n", cell->name,
+		       load, mark_c, mark_cp);
 	fflush(stdout);
 	return 0;
 }
@@ -374,7 +394,8 @@ static int timer_probes(unsigned load)
 static int usage(void)
 {
 	fprintf(stderr, "usage: ovh_table_guest --ko PATH --cells PATTERNS "
-		"--load L [--reps R (1..%d)] [--ms MS]\n", MAXR);
+		"--load L [--reps R (1..%d)] [--ms MS] [--profile 0|1]\n",
+		MAXR);
 	return 2;
 }
 
@@ -389,6 +410,7 @@ int main(int argc, char **argv)
 	char why[256];
 	size_t n;
 	int fails = 0, rc;
+	bool profile = false;
 
 	for (int i = 1; i + 1 < argc; i += 2) {
 		const char *a = argv[i], *v = argv[i + 1];
@@ -403,6 +425,8 @@ int main(int argc, char **argv)
 			reps = (unsigned)atoi(v);
 		else if (!strcmp(a, "--ms"))
 			ms = (unsigned)atoi(v);
+		else if (!strcmp(a, "--profile"))
+			profile = atoi(v) != 0;
 		else
 			return usage();
 	}
@@ -426,8 +450,11 @@ int main(int argc, char **argv)
 	       "cells=%zu fifo=%d\n", (unsigned long long)w.units, ms, reps,
 	       load, n, s.bench_fifo);
 	fflush(stdout);
+	if (profile && ovh_prof_boot(load))
+		return 1;
 	fails += timer_probes(load);
 	for (size_t i = 0; i < n; i++)
-		fails += run_cell(&cells[i], ko, &s, load, reps, ms) != 0;
+		fails += run_cell(&cells[i], ko, &s, load, reps, ms,
+				  profile) != 0;
 	return fails ? 1 : 0;
 }

@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "ovh_cells.h"
+#include "ovh_raw.h"
 
 #define MAXL	16	/* loads per cell */
 #define MAXR	32	/* repetitions per load */
@@ -126,26 +127,6 @@ struct probe {
 static struct probe probes[MAXPROBE];
 static size_t nprobes;
 
-/* cmp_d - qsort for doubles. */
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* median - of @n values (sorts a copy); NAN when @n is 0. */
-static double median(const double *v, unsigned n)
-{
-	double t[MAXR > MAXL ? MAXR : MAXL];
-
-	if (!n)
-		return NAN;
-	memcpy(t, v, n * sizeof(*v));
-	qsort(t, n, sizeof(*t), cmp_d);
-	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
 /* find - the row of cell @name, or NULL. */
 static struct row *find(const char *name)
 {
@@ -166,38 +147,6 @@ static struct probe *probe_find(unsigned cpu, unsigned busy,
 	return NULL;
 }
 
-/* field - the value of " KEY=" in @line into @buf; 0 or -1. */
-static int field(const char *line, const char *key, char *buf, size_t len)
-{
-	char pat[40];
-	const char *p;
-	size_t n;
-
-	snprintf(pat, sizeof(pat), " %s=", key);
-	p = strstr(line, pat);
-	if (!p)
-		return -1;
-	p += strlen(pat);
-	n = strcspn(p, " \r\n");
-	if (n >= len)
-		return -1;
-	memcpy(buf, p, n);
-	buf[n] = 0;
-	return 0;
-}
-
-/* num - the integer " KEY=" of @line into @v; 0 or -1. */
-static int num(const char *line, const char *key, long long *v)
-{
-	char b[32], *end;
-
-	if (field(line, key, b, sizeof(b)))
-		return -1;
-	errno = 0;
-	*v = strtoll(b, &end, 10);
-	return errno || end == b || *end ? -1 : 0;
-}
-
 /* stv - statistic @key of @l, or -1 when absent. */
 static long long stv(const struct load *l, const char *key)
 {
@@ -214,7 +163,7 @@ static struct load *load_of(const char *line, struct row **rp)
 	long long li;
 	struct row *r;
 
-	if (field(line, "cell", name, sizeof(name)) || num(line, "load", &li) ||
+	if (ovh_field(line, "cell", name, sizeof(name)) || ovh_num(line, "load", &li) ||
 	    li < 0 || li >= MAXL || !(r = find(name)))
 		return NULL;
 	if ((unsigned)li >= r->nl)
@@ -262,10 +211,10 @@ static int parse_timer(const char *line)
 	struct probe *p;
 	unsigned busy;
 
-	if (num(line, "cpu", &cpu) || num(line, "period_us", &period) ||
-	    num(line, "n", &n) || num(line, "late_med_ns", &med) ||
-	    num(line, "late_p90_ns", &p90) || num(line, "over_period", &over) ||
-	    field(line, "other", other, sizeof(other)) || cpu < 0 ||
+	if (ovh_num(line, "cpu", &cpu) || ovh_num(line, "period_us", &period) ||
+	    ovh_num(line, "n", &n) || ovh_num(line, "late_med_ns", &med) ||
+	    ovh_num(line, "late_p90_ns", &p90) || ovh_num(line, "over_period", &over) ||
+	    ovh_field(line, "other", other, sizeof(other)) || cpu < 0 ||
 	    cpu >= OVH_CELL_CPUS || period < 1 || n < 1 || over < 0 ||
 	    (strcmp(other, "busy") && strcmp(other, "idle")))
 		return -1;
@@ -313,8 +262,8 @@ static int parse_input(FILE *f)
 		} else if (!strncmp(p, "OVH-RUN ", 8)) {
 			char c[32], cp[32];
 
-			if (!(l = load_of(p, &r)) || field(p, "c_ns", c, sizeof(c)) ||
-			    field(p, "cp_ns", cp, sizeof(cp)) || l->nr >= MAXR) {
+			if (!(l = load_of(p, &r)) || ovh_field(p, "c_ns", c, sizeof(c)) ||
+			    ovh_field(p, "cp_ns", cp, sizeof(cp)) || l->nr >= MAXR) {
 				fprintf(stderr, "ovh_verdict: malformed line: %s", p);
 				bad++;
 				continue;
@@ -335,8 +284,8 @@ static int parse_input(FILE *f)
 			long long li;
 			const char *t = strstr(p, " load=");
 
-			if (field(p, "cell", name, sizeof(name)) ||
-			    num(p, "load", &li) || !(r = find(name)) || !t)
+			if (ovh_field(p, "cell", name, sizeof(name)) ||
+			    ovh_num(p, "load", &li) || !(r = find(name)) || !t)
 				continue;
 			t += 6 + strcspn(t + 6, " ");	/* the text */
 			t += *t == ' ';
@@ -369,7 +318,7 @@ static void figures(struct row *r)
 
 		if (!l->nr || !l->stats || per <= 0)
 			continue;
-		ratio[n] = median(l->cp, l->nr) / median(l->c, l->nr);
+		ratio[n] = ovh_median(l->cp, l->nr) / ovh_median(l->c, l->nr);
 		irq[n] = (double)stv(l, "overflows") / (double)per;
 		thr[n] = (double)stv(l, "throttles") / (double)per;
 		if (stv(l, "master_ticks") >= 0)
@@ -397,12 +346,12 @@ static void figures(struct row *r)
 		n++;
 	}
 	r->nl = n;	/* from here on: loads with figures */
-	r->ratio = median(ratio, n);
-	r->irq = median(irq, n);
-	r->thr = median(thr, n);
-	r->ticks = median(tk, nt);	/* NAN: not reported */
-	r->over_med = median(om, no);
-	r->over_p97 = median(op, no);
+	r->ratio = ovh_median(ratio, n);
+	r->irq = ovh_median(irq, n);
+	r->thr = ovh_median(thr, n);
+	r->ticks = ovh_median(tk, nt);	/* NAN: not reported */
+	r->over_med = ovh_median(om, no);
+	r->over_p97 = ovh_median(op, no);
 	r->cost = n ? (1 - 1 / r->ratio) * r->cell.period_us * 1e3 : NAN;
 }
 
@@ -506,7 +455,7 @@ static const struct row *twin(const struct row *r, int master, int modes)
 /* probe_late - the median over loads of @p's median lateness (ns). */
 static double probe_late(const struct probe *p)
 {
-	return median(p->med, p->nl);
+	return ovh_median(p->med, p->nl);
 }
 
 /*
@@ -701,7 +650,7 @@ static void print_probes(FILE *out)
 
 		fprintf(out, "%-6u %-3u %-10s %12.1f %12.1f %lld of %lld\n",
 			p->period_us, p->cpu, p->busy ? "busy" : "idle",
-			probe_late(p) / 1e3, median(p->p90, p->nl) / 1e3,
+			probe_late(p) / 1e3, ovh_median(p->p90, p->nl) / 1e3,
 			p->over, p->n);
 	}
 }

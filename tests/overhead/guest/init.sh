@@ -6,7 +6,9 @@
 #                   cpu 0 (the master-core comparison), C/C' interleaved
 #   ovh_mode=bench  one load of each cell ovh_cells names (this boot's
 #                   load index ovh_load) of bench/overhead's table, the
-#                   perf sysctls set as bench/overhead/README.md says
+#                   perf sysctls set as bench/overhead/README.md says;
+#                   ovh_profile=1: with the markers and addresses of the
+#                   instruction profile (bench/overhead/run.sh --profile)
 #   ovh_mode=memcal `memcal overhead` itself (static build): memreg must be
 #                   chosen as the method, the run stored and shown
 # The mode first declares its checks ("MEMREG-PLAN name..."), then every
@@ -37,8 +39,18 @@ bench)
 	# the rate first: the kernel refuses it once the lowering is off
 	echo 200000 > /proc/sys/kernel/perf_event_max_sample_rate
 	echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+	if [ "${ovh_profile:-0}" = 1 ]; then
+		# the instruction profile's addresses: real ones in kallsyms,
+		# and the kernel's functions once (gzip, base64: 3 MB of
+		# text through the emulated serial line is slow)
+		echo 0 > /proc/sys/kernel/kptr_restrict
+		[ "${ovh_load:-0}" = 0 ] &&
+			grep ' [tTwW] ' /proc/kallsyms | gzip -1 | base64 |
+			sed 's/^/OVH-KSYMS /'
+	fi
 	/ovh_guest --ko /memreg.ko --cells "${ovh_cells:-all}" \
-		--load "${ovh_load:-0}" --reps "$reps" --ms "$ms"
+		--load "${ovh_load:-0}" --reps "$reps" --ms "$ms" \
+		--profile "${ovh_profile:-0}"
 	echo "OVH-EXIT $?"
 	;;
 memcal)

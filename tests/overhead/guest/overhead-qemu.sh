@@ -8,6 +8,7 @@
 #        [--mode test|bench] [--build DIR] [--timeout S] [--reps N]
 #        [--ms MS] [--bench compute|memory] [--icount|--no-icount]
 #        [--cells PATTERNS] [--load-index N] [--guest-bin DIR]
+#        [--plugin SO --profile FILE]
 #
 # --mode test  (CTest): 100 us vs 5 ms, master on cpu 1 and on cpu 0;
 #              checks: finite ratios, >= 0.95, 100 us costs more than 5 ms
@@ -24,6 +25,10 @@
 #              method "memreg" chosen, the run stored, `memcal show` lists
 #              it.  Needs --memcal PROG, a static memcal (the CMake
 #              target memcal_guest; x86-64 only).
+# --plugin SO --profile FILE  (bench only) QEMU loads the instruction
+#              profile plugin SO (bench/overhead/ovh_insn_plugin.c), which
+#              writes its counts to FILE at the guest's markers; the guest
+#              prints the addresses to attribute them (ovh_profile.c)
 # --guest-bin  the folder of the guest programs ovh_guest and
 #              ovh_table_guest (the main build's guest/ARCH/ovh-bin);
 #              without it they are built here with the guests' CMake
@@ -58,6 +63,8 @@ memcal=
 cells=all
 loadidx=0
 gbin=
+plugin=
+profile=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -73,6 +80,8 @@ while [ $# -gt 0 ]; do
 	--cells) cells=$2; shift 2 ;;
 	--load-index) loadidx=$2; shift 2 ;;
 	--guest-bin) gbin=$2; shift 2 ;;
+	--plugin) plugin=$2; shift 2 ;;
+	--profile) profile=$2; shift 2 ;;
 	-h|--help) sed -n '2,45p' "$0"; exit 0 ;;
 	*) echo "overhead-qemu: unknown argument '$1'"; exit 1 ;;
 	esac
@@ -111,6 +120,10 @@ arm64)
 esac
 [ "$mode" = bench ] && [ "$arch" != arm64 ] &&
 	die "mode bench is arm64 only (plain TCG on x86-64 measures host time)"
+[ -n "$plugin" ] && [ -z "$profile" ] && die "--plugin needs --profile FILE"
+[ -n "$profile" ] && [ -z "$plugin" ] && die "--profile needs --plugin SO"
+[ -n "$plugin" ] && [ "$mode" != bench ] && die "--plugin is for mode bench"
+[ -z "$plugin" ] || [ -f "$plugin" ] || die "--plugin $plugin: no such file"
 command -v "$qemu" > /dev/null || skip "$qemu missing"
 command -v cpio > /dev/null || skip "cpio missing"
 build=$build/$arch
@@ -168,13 +181,19 @@ stat=median
 [ "$icount" -eq 1 ] || stat=best
 machine="-cpu max"
 [ "$arch" = arm64 ] && machine="-M virt -cpu max,pmu=on"
+prof_append=
+if [ -n "$plugin" ]; then
+	case $plugin$profile in *[,\ ]*) die "--plugin/--profile: a path with a comma or space (QEMU's option separator, a list here)" ;; esac
+	machine="$machine -plugin $plugin,out=$profile"
+	prof_append=" ovh_profile=1"
+fi
 log=$build/overhead-$mode.log
 load0=$(cut -d' ' -f1 /proc/loadavg)
 echo "overhead-qemu: $arch kernel $kver, mode $mode, $([ "$icount" -eq 1 ] && echo 'icount: deterministic' || echo 'plain TCG: NOISY'), log $log"
 # shellcheck disable=SC2086 # $accel and $machine are lists of options
 qemu_boot "$log" "$tmo" "$qemu" $accel $machine -smp 2 -m 512 \
 	-nographic -no-reboot -kernel "$kimg" -initrd "$initrd" \
-	-append "console=$console quiet panic=-1 ovh_mode=$mode ovh_reps=$reps ovh_ms=$ms ovh_bench=$bench ovh_extra=$extra ovh_stat=$stat ovh_cells=$cells ovh_load=$loadidx${xappend:+ $xappend}"
+	-append "console=$console quiet panic=-1 ovh_mode=$mode ovh_reps=$reps ovh_ms=$ms ovh_bench=$bench ovh_extra=$extra ovh_stat=$stat ovh_cells=$cells ovh_load=$loadidx$prof_append${xappend:+ $xappend}"
 rm -f "$initrd"
 load1=$(cut -d' ' -f1 /proc/loadavg)
 load0=$(awk -v a="$load0" -v b="$load1" 'BEGIN { print (a > b ? a : b) }')
