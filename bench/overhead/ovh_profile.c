@@ -290,8 +290,10 @@ static int read_raw(const char *path, size_t memreg_from)
 	fclose(f);
 	for (size_t i = 0; i < ncells; i++)
 		for (unsigned l = 0; l < MAXL; l++)
-			qsort(cells[i].load[l].msym, cells[i].load[l].nmsym,
-			      sizeof(struct sym), cmp_sym);
+			if (cells[i].load[l].nmsym)
+				qsort(cells[i].load[l].msym,
+				      cells[i].load[l].nmsym,
+				      sizeof(struct sym), cmp_sym);
 	return 0;
 bad:
 	fprintf(stderr, "ovh_profile: %s: malformed or unstorable line: %s",
