@@ -78,12 +78,15 @@ struct window_load {
  * @cell:  the cell
  * @load:  per boot
  * @bysym: with --top, instructions per name by window, over all loads
+ * @calls: with --top, entries per name by window (its first instruction
+ *         executed: a call, or a jump to its start), over all loads
  * @periods_all: periods over the loads that have a profile
  */
 struct cell_prof {
 	struct ovh_cell cell;
 	struct window_load load[MAXL];
 	double *bysym[2];
+	double *calls[2];
 	long long periods_all;
 };
 
@@ -333,6 +336,8 @@ static void attribute(struct cell_prof *c, unsigned l, int win,
 			continue;
 		name = s ? s->name : unknown_name[p];
 		c->bysym[win][name] += (double)execs;
+		if (s && s->addr == (p == KERNEL ? a - off : a))
+			c->calls[win][name] += (double)execs;
 	}
 }
 
@@ -442,14 +447,19 @@ static void print_top(const struct cell_prof *c)
 	sorting = c;
 	qsort(order, nnames, sizeof(*order), cmp_abs_delta);
 	printf("\n%s: the %u symbols that changed most, instructions per "
-	       "period over every load\n%-44s %10s %10s %10s\n", c->cell.name,
-	       top, "symbol", "C", "C'", "C' - C");
+	       "period over every load; entries per period and instructions "
+	       "per entry in C'\n%-44s %10s %10s %10s %9s %9s\n",
+	       c->cell.name, top, "symbol", "C", "C'", "C' - C", "entries",
+	       "per entry");
 	for (unsigned i = 0; i < top && i < nnames; i++) {
 		unsigned k = order[i];
+		double n = c->calls[1][k];
 
-		printf("%-44.44s %10.1f %10.1f %+10.1f\n", names[k],
-		       c->bysym[0][k] / (double)c->periods_all,
-		       c->bysym[1][k] / (double)c->periods_all, delta_of(k));
+		printf("%-44.44s %10.1f %10.1f %+10.1f %9.3f %9.1f\n",
+		       names[k], c->bysym[0][k] / (double)c->periods_all,
+		       c->bysym[1][k] / (double)c->periods_all, delta_of(k),
+		       n / (double)c->periods_all,
+		       n > 0 ? c->bysym[1][k] / n : NAN);
 	}
 	free(order);
 }
@@ -565,6 +575,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; top && i < ncells; i++)
 		for (int k = 0; k < 2; k++)
 			if (!(cells[i].bysym[k] = calloc(nnames,
+							 sizeof(double))) ||
+			    !(cells[i].calls[k] = calloc(nnames,
 							 sizeof(double)))) {
 				fprintf(stderr, "ovh_profile: out of memory\n");
 				return 1;

@@ -111,11 +111,14 @@ static memreg_u64 memreg_uncensor(struct memreg_cpu *c, memreg_u32 cls,
  * in @on (active and online) and derive each one's budget for @period + 1
  * into @budget: clamped prediction with LMS, the guarantee without.
  * @last gets the demand, or MEMREG_BUDGET_INF where the CPU recorded
- * none.  Returns the sum.
+ * none.  *@late is set when one of them already started @period + 1 (the
+ * same pass over the CPUs, so that a late tick costs no scan of its own).
+ * Returns the sum.
  */
 static memreg_u64 memreg_predict(struct memreg *r, memreg_u32 cls,
 				 memreg_u64 period, memreg_u64 on,
-				 memreg_u32 *budget, memreg_u64 *last)
+				 memreg_u32 *budget, memreg_u64 *last,
+				 int *late)
 {
 	const struct memreg_cfg *cfg = &r->cfg;
 	memreg_u64 sum = 0;
@@ -126,12 +129,16 @@ static memreg_u64 memreg_predict(struct memreg *r, memreg_u32 cls,
 		struct memreg_lms_state *s = &c->lms[cls];
 		memreg_u32 pred = s->last_pred;
 		memreg_s64 w;
+		int started;
 
 		if (!((on >> cpu) & 1))
 			continue;	/* not regulated, or offline */
 		w = memreg_atomic64_read(&c->demand[cls]);
 		last[cpu] = MEMREG_BUDGET_INF;
-		if (period && MEMREG_READ_ONCE(c->started) &&
+		started = MEMREG_READ_ONCE(c->started);
+		if (started && MEMREG_READ_ONCE(c->period) > period)
+			*late = 1;
+		if (period && started &&
 		    memreg_word_tag(w) == (memreg_u32)(period - 1)) {
 			last[cpu] = memreg_word_val(w);
 			pred = memreg_lms_update(s, cfg->lms.mu,
@@ -160,7 +167,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	int publish = (cfg->flags & MEMREG_F_PUBLISHED) &&
 		      !(cfg->flags & MEMREG_F_MONITOR);
 	memreg_u64 on = memreg_online(r);
-	int late = 0;
+	int late = 0, was_late = 0;
 
 	if (r->master_ticks && period <= r->master_period)
 		return MEMREG_ESTALE;	/* twice in a period would donate twice */
@@ -169,36 +176,29 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 						   period - r->master_period - 1);
 	r->master_ticks++;
 	r->master_period = period;
-	/*
-	 * A tick so late that a CPU already started @period + 1 (on the
-	 * guarantee, nothing being published for it yet) must not donate
-	 * for that period: the CPUs would take the donation on top of
-	 * budgets that never gave it up.  It still publishes, without the
-	 * reclaim cut: the budgets are then at least the guarantees, and
-	 * each CPU runs on either its guarantee or its published budget.
-	 * Only a tick that publishes can donate.
-	 */
-	if ((cfg->flags & MEMREG_F_RECLAIM) && publish) {
-		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
-			const struct memreg_cpu *c = &r->cpu[cpu];
-
-			if (((on >> cpu) & 1) && MEMREG_READ_ONCE(c->started) &&
-			    MEMREG_READ_ONCE(c->period) > period) {
-				late = 1;
-				r->master_late++;
-				break;
-			}
-		}
-	}
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum, gsum = 0, donated = 0;
 
 		if (cfg->flags & MEMREG_F_UNCOUNTED(cls))
 			continue;	/* nothing counted: nothing to do */
-		sum = memreg_predict(r, cls, period, on, budget, last);
+		sum = memreg_predict(r, cls, period, on, budget, last, &late);
 		if (!publish) {
 			memreg_refresh_words(r, cls, period, 0);
 			continue;
+		}
+		/*
+		 * A tick so late that a CPU already started @period + 1 (on
+		 * the guarantee, nothing being published for it yet) must not
+		 * donate for that period: the CPUs would take the donation on
+		 * top of budgets that never gave it up.  It still publishes,
+		 * without the reclaim cut: the budgets are then at least the
+		 * guarantees, and each CPU runs on either its guarantee or its
+		 * published budget.  Once late, the tick stays late for the
+		 * next class.  Only a tick that publishes can donate.
+		 */
+		if (late && !was_late && (cfg->flags & MEMREG_F_RECLAIM)) {
+			was_late = 1;
+			r->master_late++;
 		}
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 			if ((on >> cpu) & 1) {

@@ -37,77 +37,6 @@
 #include "mrk.h"
 #include "trace.h"
 
-/*
- * Read a CPU-bound counter on its own CPU with interrupts disabled: the
- * same steps as perf_event_read_local(), which is not exported to modules.
- */
-u64 mrk_counter_read(struct perf_event *ev)
-{
-	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE)
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
-}
-
-/**
- * mrk_counter_halt() - read class @cls's counter of @c at a period's end
- * @c:   the CPU's state; its period timer, on that CPU, interrupts off
- * @cls: the class
- *
- * A counter that the timer will re-arm is stopped rather than read: the
- * stop folds the count in as a read would, and the re-arm then only sets
- * the new period and starts it (mrk_counters_arm()), one PMU access
- * fewer each period; the regulator's own events while it decides the
- * new budgets are then counted in neither period, as in MemGuard.  A
- * stopped counter is marked in @c->halted, and mrk_counters_arm() or
- * mrk_counters_resume() starts it again before the timer returns.
- * Returns the count.
- */
-u64 mrk_counter_halt(struct mrk_cpu *c, unsigned int cls)
-{
-	struct perf_event *ev = c->event[cls];
-
-	lockdep_assert_irqs_disabled();
-	if (!c->rearm[cls] || READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
-	    mrk_counter_throttled(ev))
-		return mrk_counter_read(ev);
-	ev->pmu->stop(ev, PERF_EF_UPDATE);
-	c->halted |= 1U << cls;
-	return local64_read(&ev->count);
-}
-
-/*
- * Set @ev, counting on this CPU, to overflow once it has counted @budget
- * events since @start (its count at the period start), or beyond the
- * period's end when @budget is MRK_ARM_NEVER (the MemGuard way: stop and
- * fold the count in, new sample period and period left, start reloading
- * the hardware counter).  What is left is taken from the live count that
- * the stop just folded in, never from the core's view of the class's use,
- * which is only as fresh as the class's last overflow.  Interrupts off, on
- * @ev's CPU.  A counter perf has throttled is left alone: perf restarts it
- * at its next tick.
- */
-static void mrk_counter_rearm(struct perf_event *ev, u64 budget, u64 start,
-			      bool halted)
-{
-	u64 used, left = MRK_ARM_NEVER;
-
-	lockdep_assert_irqs_disabled();
-	if (!halted) {
-		if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
-		    mrk_counter_throttled(ev))
-			return;
-		ev->pmu->stop(ev, PERF_EF_UPDATE);
-	}
-	if (budget != MRK_ARM_NEVER) {
-		used = local64_read(&ev->count) - start;
-		left = budget > used ? budget - used : 1;
-	}
-	left = clamp_t(u64, left, 1, MRK_ARM_NEVER);
-	ev->hw.sample_period = left;
-	local64_set(&ev->hw.period_left, left);
-	ev->pmu->start(ev, PERF_EF_RELOAD);
-}
-
 /**
  * mrk_counters_arm() - re-arm @c's re-armed counters after a core call
  * @c:   the CPU's state; called on that CPU, hard irq, interrupts off
@@ -117,9 +46,10 @@ static void mrk_counter_rearm(struct perf_event *ev, u64 budget, u64 start,
  *       throttled, every class beyond the period's end
  *
  * Monitor-only budgets (MEMREG_BUDGET_INF) leave the counter as created
- * (counting, no sample period).  Slack-scheme counters are not touched.
- * A counter the period timer halted (mrk_counter_halt()) is started
- * again in every case, re-armed or not.
+ * (counting, no sample period).  Slack-scheme counters are not touched,
+ * nor is a counter perf has throttled: perf restarts it at its next tick.
+ * Not for the period timer, whose counters are halted
+ * (mrk_counters_restart()).
  */
 void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 {
@@ -127,25 +57,19 @@ void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 	unsigned int cls;
 
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		bool halted = c->halted & (1U << cls);
+		struct perf_event *ev = c->event[cls];
 
-		if (!c->event[cls] || !c->rearm[cls] ||
+		if (!ev || !c->rearm[cls] ||
 		    arm->budget[cls] == MEMREG_BUDGET_INF ||
-		    (!held && !(arm->rearm & (1U << cls)))) {
-			/* here, not after the loop: that measured dearer */
-			if (halted)
-				c->event[cls]->pmu->start(c->event[cls],
-							  PERF_EF_RELOAD);
+		    (!held && !(arm->rearm & (1U << cls))) ||
+		    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+		    mrk_counter_throttled(ev))
 			continue;
-		}
-		if (held)
-			mrk_counter_rearm(c->event[cls], MRK_ARM_NEVER, 0,
-					  halted);
-		else
-			mrk_counter_rearm(c->event[cls], arm->budget[cls],
-					  c->period_start[cls], halted);
+		ev->pmu->stop(ev, PERF_EF_UPDATE);
+		mrk_counter_start_at(ev, held ? MRK_ARM_NEVER :
+				     mrk_counter_left(ev, arm->budget[cls],
+						      c->period_start[cls]));
 	}
-	c->halted = 0;
 }
 
 /*

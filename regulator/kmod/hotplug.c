@@ -277,7 +277,7 @@ static void mrk_cpu_work(struct work_struct *w)
 
 /*
  * A period timer of @c found a counter that perf took off the PMU
- * (mrk_counter_lost()): have the hotplug work re-create the CPU's
+ * (mrk_counters_halt()): have the hotplug work re-create the CPU's
  * counters, or leave it unregulated and reported if that fails.  Hard irq
  * on @c's CPU; the work is queued once per loss.
  */

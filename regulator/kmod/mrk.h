@@ -53,6 +53,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
+#include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -302,8 +303,6 @@ void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm);
 void mrk_counters_release(struct mrk_cpu *c);
 void mrk_counters_discard(struct mrk_cpu *c);
 void mrk_counters_resume(struct mrk_cpu *c);
-u64 mrk_counter_read(struct perf_event *ev);
-u64 mrk_counter_halt(struct mrk_cpu *c, unsigned int cls);
 
 /*
  * Has perf throttled @ev (too many overflow interrupts in one tick,
@@ -319,15 +318,49 @@ static inline bool mrk_counter_throttled(struct perf_event *ev)
 }
 
 /*
- * Has perf taken @ev off the PMU for good: ERROR (a pinned event that
- * could not be scheduled, e.g. when the PMU was taken by an exclusive
- * group) or OFF (disabled, or its CPU's perf context went down)?  It then
- * neither counts nor overflows: budgets go unenforced.  Any context.
+ * Read a CPU-bound counter on its own CPU with interrupts disabled: the
+ * same steps as perf_event_read_local(), which is not exported to modules.
  */
-static inline bool mrk_counter_lost(struct perf_event *ev)
+static inline u64 mrk_counter_read(struct perf_event *ev)
 {
-	return READ_ONCE(ev->state) < PERF_EVENT_STATE_INACTIVE;
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE)
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
 }
+
+/*
+ * Give @ev, stopped with its count folded in, a sample period of @left
+ * events (at least 1, at most MRK_ARM_NEVER) and start it, reloading the
+ * hardware counter: the MemGuard way to re-arm.  Interrupts off, on
+ * @ev's CPU.
+ */
+static __always_inline void mrk_counter_start_at(struct perf_event *ev,
+						 u64 left)
+{
+	left = clamp_t(u64, left, 1, MRK_ARM_NEVER);
+	ev->hw.sample_period = left;
+	local64_set(&ev->hw.period_left, left);
+	ev->pmu->start(ev, PERF_EF_RELOAD);
+}
+
+/*
+ * What is left of @budget once @ev has counted from @start (its count at
+ * the period start), taken from the live count a stop just folded in,
+ * never from the core's view of the class's use, which is only as fresh
+ * as the class's last overflow; MRK_ARM_NEVER for no overflow before the
+ * period ends.
+ */
+static __always_inline u64 mrk_counter_left(struct perf_event *ev,
+					    u64 budget, u64 start)
+{
+	u64 used;
+
+	if (budget == MRK_ARM_NEVER)
+		return MRK_ARM_NEVER;
+	used = local64_read(&ev->count) - start;
+	return budget > used ? budget - used : 1;
+}
+
 int mrk_counter_probe(const char *spec, int cpu, char *err, size_t len);
 
 /* timer.c */

@@ -8,7 +8,8 @@
  * agrees on the number of the current period, which tags the reclaim pool
  * and the master's budgets.  The handler stops the counters it re-arms
  * (reading the others), calls memreg_replenish(), lifts the throttle and
- * starts the counters again armed to the new period's budgets (counter.c).
+ * starts the counters again armed to the new period's budgets
+ * (mrk_counters_halt(), mrk_counters_restart()).
  * The master CPU's timer, when it carries the master tick, sits a quarter
  * period after the grid (its period p runs from grid point p plus that
  * offset) and ticks after re-arming the counters (master.c says why).
@@ -20,6 +21,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -27,6 +29,93 @@
 
 #include "mrk.h"
 #include "trace.h"
+
+/**
+ * mrk_counters_halt() - the counts of @c's classes at a period's end
+ * @c:        the CPU's state; its period timer, on that CPU, interrupts off
+ * @consumed: each class's events in the period that ended (0 without a
+ *            counter); @c->period_start moves to the new period
+ *
+ * A counter that the timer will re-arm is stopped rather than read: the
+ * stop folds the count in as a read would, and the re-arm then only sets
+ * the new period and starts it (mrk_counters_restart()), one PMU access
+ * fewer each period; the regulator's own events while it decides the
+ * new budgets are then counted in neither period, as in MemGuard.  A
+ * stopped counter is marked in @c->halted, and mrk_counters_restart() or
+ * mrk_counters_resume() starts it again before the timer returns.  A
+ * counter perf has throttled is only read: perf restarts it at its next
+ * tick.
+ *
+ * Return: true when perf took a counter off the PMU for good: ERROR (a
+ * pinned event that could not be scheduled, e.g. when the PMU was taken
+ * by an exclusive group) or OFF (disabled, or its CPU's perf context went
+ * down).  It then neither counts nor overflows: budgets go unenforced.
+ */
+static bool mrk_counters_halt(struct mrk_cpu *c,
+			      u64 consumed[MEMREG_NR_CLASSES])
+{
+	bool lost = false;
+	unsigned int cls;
+
+	lockdep_assert_irqs_disabled();
+	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
+		struct perf_event *ev = c->event[cls];
+		int state;
+		u64 v;
+
+		if (!ev)
+			continue;
+		state = READ_ONCE(ev->state);
+		if (state != PERF_EVENT_STATE_ACTIVE) {
+			lost |= state < PERF_EVENT_STATE_INACTIVE;
+		} else if (c->rearm[cls] && !mrk_counter_throttled(ev)) {
+			ev->pmu->stop(ev, PERF_EF_UPDATE);
+			c->halted |= 1U << cls;
+		} else {
+			ev->pmu->read(ev);
+		}
+		v = local64_read(&ev->count);
+		consumed[cls] = v - c->period_start[cls];
+		c->period_start[cls] = v;
+	}
+	return lost;
+}
+
+/**
+ * mrk_counters_restart() - start again the counters the period timer
+ * halted, armed for the new period
+ * @c:   the CPU's state; its period timer, on that CPU, interrupts off
+ * @arm: what memreg_replenish() said: while the CPU runs, each class it
+ *       names in @arm->rearm is armed to what is left of its budget (the
+ *       others keep counting toward the point they were armed for); while
+ *       it is throttled, every class beyond the period's end
+ *
+ * Only halted counters need it: mrk_counters_halt() halts every counter
+ * that is active, re-armed and not throttled by perf, and nothing changes
+ * that while interrupts are off.
+ */
+static void mrk_counters_restart(struct mrk_cpu *c,
+				 const struct memreg_arm *arm)
+{
+	bool held = arm->action != MEMREG_RUN || READ_ONCE(c->throttled);
+	unsigned int halted = c->halted;
+
+	c->halted = 0;
+	while (halted) {
+		unsigned int cls = __ffs(halted);
+		struct perf_event *ev = c->event[cls];
+
+		halted &= halted - 1;
+		if (held)
+			mrk_counter_start_at(ev, MRK_ARM_NEVER);
+		else if (arm->budget[cls] == MEMREG_BUDGET_INF ||
+			 !(arm->rearm & (1U << cls)))
+			ev->pmu->start(ev, PERF_EF_RELOAD);
+		else
+			mrk_counter_start_at(ev, mrk_counter_left(ev,
+					arm->budget[cls], c->period_start[cls]));
+	}
+}
 
 /*
  * Period timer handler: account the period that ended, start the one that
@@ -43,10 +132,8 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	u64 budget[MEMREG_NR_CLASSES];
 	u64 stale0 = rc->stats.stale_budgets;
 	int was_throttled = c->throttled;
-	bool lost = false;
 	struct memreg_arm arm;
 	struct mrk_cpu *me;
-	unsigned int cls;
 	u64 now, period, throttles;
 	int ret;
 
@@ -59,17 +146,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	now = ktime_to_ns(hrtimer_cb_get_time(t));
 	period = div64_u64(now > c->offset_ns ? now - c->offset_ns : 0,
 			   c->period_ns);
-	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
-		u64 v;
-
-		if (!c->event[cls])
-			continue;
-		v = mrk_counter_halt(c, cls);
-		consumed[cls] = v - c->period_start[cls];
-		c->period_start[cls] = v;
-		lost |= mrk_counter_lost(c->event[cls]);
-	}
-	if (lost) {
+	if (unlikely(mrk_counters_halt(c, consumed))) {
 		c->lost++;
 		mrk_cpu_lost(c);
 	}
@@ -93,7 +170,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 		WRITE_ONCE(c->period, period);
 		WRITE_ONCE(c->throttled, 0);
 		WRITE_ONCE(c->started, 1);
-		mrk_counters_arm(c, &arm);
+		mrk_counters_restart(c, &arm);
 	}
 	if (c->ticks)
 		mrk_master_tick(period);

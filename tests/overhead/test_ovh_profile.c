@@ -10,6 +10,7 @@
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,14 +202,23 @@ Test(ovh_profile, attributes_each_part_per_period)
 	cr_assert_eq(v[4], 8, "kernel+: (180 - 100) / 10\n%s", out);
 	cr_assert_eq(v[7], 0, "task+: the same work in C and C'\n%s", out);
 	cr_assert_eq(v[10], 10, "all+\n%s", out);
-	cr_assert_eq(numbers(out, "\nfunc_a ", v, 16), 3, "%s", out);
+	/* C, C', C' - C per period; entries per period, instructions per
+	 * entry in C' */
+	cr_assert_eq(numbers(out, "\nfunc_a ", v, 16), 5, "%s", out);
 	cr_assert(v[0] == 10 && v[1] == 17 && v[2] == 7, "%s", out);
-	cr_assert_eq(numbers(out, "\nfunc_b ", v, 16), 3, "%s", out);
+	cr_assert(v[3] == 8 && v[4] == 2.1, "80 entries, 170 instructions\n%s",
+		  out);
+	cr_assert_eq(numbers(out, "\nfunc_b ", v, 16), 5, "%s", out);
 	cr_assert(v[0] == 0 && v[1] == 1 && v[2] == 1, "%s", out);
-	cr_assert_eq(numbers(out, "\nmemreg:mrk_timer_fn ", v, 16), 3, "%s",
+	cr_assert(v[3] == 1 && v[4] == 1, "entered mid-block\n%s", out);
+	/* entered only mid-function: no entry, "nan" per entry */
+	cr_assert_eq(numbers(out, "\nmemreg:mrk_timer_fn ", v, 16), 5, "%s",
 		     out);
-	cr_assert(v[1] == 1 && v[2] == 1, "%s", out);
-	cr_assert_not_null(strstr(out, "\nmemreg:memreg_replenish "), "%s", out);
+	cr_assert(v[1] == 1 && v[2] == 1 && v[3] == 0 && isnan(v[4]), "%s",
+		  out);
+	cr_assert_eq(numbers(out, "\nmemreg:memreg_replenish ", v, 16), 5,
+		     "%s", out);
+	cr_assert(v[1] == 1 && v[3] == 0.5 && v[4] == 2, "%s", out);
 }
 
 Test(ovh_profile, refuses_what_it_cannot_read)
