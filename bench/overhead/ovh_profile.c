@@ -10,15 +10,16 @@
  * vCPUs executed, so they separate memreg's own cost from where the
  * emulator's timers happened to land (bench/overhead/README.md).
  *
- *   ovh_profile --raw RAW --dumps DIR --kallsyms FILE
- *               [--cells PATTERNS] [--top N]
+ *   ovh_profile [--cells PATTERNS] [--top N] [--base BASEDIR] DIR
  *
- * RAW: bench/overhead/run.sh --profile's table-raw.txt (OVH-STATS,
- * OVH-PROF, OVH-MODULE-RANGE and OVH-SYM lines); DIR: its prof-L.txt,
- * the plugin's file of boot L; FILE: the guest kernel's text symbols in
- * /proc/kallsyms form (run.sh's kallsyms.txt: Debian's System.map is a
- * stub, the real one is in the -dbg package).  --top N: each cell's N symbols whose
- * instructions per period changed most between C and C'.
+ * DIR: a bench/overhead/run.sh --profile folder: table-raw.txt (the
+ * guest's OVH-STATS, OVH-PROF, OVH-MODULE-RANGE and OVH-SYM lines),
+ * prof-L.txt (the plugin's file of boot L) and kallsyms.txt (the guest
+ * kernel's text symbols: Debian's System.map is a stub, the real one is
+ * in the -dbg package).  --top N: each cell's N symbols whose
+ * instructions per period changed most between C and C'.  --base: the
+ * same of another module (run.sh --base REV), and a table of memreg's
+ * own instructions per period, base against DIR, cell by cell.
  * Exit: 0, 1 when a cell has no profiled load or a file is unreadable or
  * malformed, 2 on bad arguments.
  */
@@ -90,38 +91,57 @@ struct cell_prof {
 	long long periods_all;
 };
 
-static struct cell_prof cells[OVH_CELLS_MAX];
-static size_t ncells;
-static char **names;
-static size_t nnames, namecap;
-static struct sym *ksym;
-static size_t nksym;
-static uint64_t map_text;
-static uint64_t kernel_text[MAXL];
-static bool have_text[MAXL];
+/**
+ * struct profile - one run.sh --profile folder, attributed
+ * @cells:        the selected cells
+ * @ncells:       how many
+ * @names:        symbol names (kernel's, then "memreg:..." and the
+ *                unknown parts'), @nnames of them
+ * @memreg_from:  the first name after the kernel's
+ * @ksym:         the kernel's text symbols, sorted, @nksym of them
+ * @map_text:     _stext in kallsyms.txt
+ * @kernel_text:  _stext in each boot, @have_text: seen
+ * @unknown_name: per part, the name of instructions outside any symbol
+ * @bysyms:       per-symbol sums wanted (--top, --base)
+ */
+struct profile {
+	struct cell_prof cells[OVH_CELLS_MAX];
+	size_t ncells;
+	char **names;
+	size_t nnames, namecap, memreg_from;
+	struct sym *ksym;
+	size_t nksym;
+	uint64_t map_text;
+	uint64_t kernel_text[MAXL];
+	bool have_text[MAXL];
+	unsigned unknown_name[PARTS];
+	bool bysyms;
+};
+
 static unsigned top;
 
 /* name_of - the index of @s in the name table, added if new (linear:
  * only memreg's few hundred functions are looked up this way). */
-static int name_of(const char *s, size_t from, unsigned *out)
+static int name_of(struct profile *pf, const char *s, size_t from,
+		   unsigned *out)
 {
-	for (size_t i = from; i < nnames; i++)
-		if (!strcmp(names[i], s)) {
+	for (size_t i = from; i < pf->nnames; i++)
+		if (!strcmp(pf->names[i], s)) {
 			*out = (unsigned)i;
 			return 0;
 		}
-	if (nnames == namecap) {
-		size_t cap = namecap ? namecap * 2 : 1024;
-		char **n = realloc(names, cap * sizeof(*n));
+	if (pf->nnames == pf->namecap) {
+		size_t cap = pf->namecap ? pf->namecap * 2 : 1024;
+		char **n = realloc(pf->names, cap * sizeof(*n));
 
 		if (!n)
 			return -1;
-		names = n;
-		namecap = cap;
+		pf->names = n;
+		pf->namecap = cap;
 	}
-	if (!(names[nnames] = strdup(s)))
+	if (!(pf->names[pf->nnames] = strdup(s)))
 		return -1;
-	*out = (unsigned)nnames++;
+	*out = (unsigned)pf->nnames++;
 	return 0;
 }
 
@@ -168,8 +188,8 @@ static int sym_push(struct sym **s, size_t *n, size_t *cap, uint64_t addr,
 	return 0;
 }
 
-/* read_map - the kernel's text symbols; its _stext into map_text. */
-static int read_map(const char *path)
+/* read_map - the kernel's text symbols; its _stext into pf->map_text. */
+static int read_map(struct profile *pf, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[512], name[256], t;
@@ -186,29 +206,30 @@ static int read_map(const char *path)
 		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
 			continue;
 		if (!strcmp(name, "_stext"))
-			map_text = a;
+			pf->map_text = a;
 		if (t != 't' && t != 'T' && t != 'w' && t != 'W')
 			continue;
-		/* kernel names are taken as they come: no search */
-		if (name_of(name, nnames, &id) ||
-		    sym_push(&ksym, &nksym, &cap, a, id)) {
+		/* kernel pf->names are taken as they come: no search */
+		if (name_of(pf, name, pf->nnames, &id) ||
+		    sym_push(&pf->ksym, &pf->nksym, &cap, a, id)) {
 			fclose(f);
 			fprintf(stderr, "ovh_profile: out of memory\n");
 			return -1;
 		}
 	}
 	fclose(f);
-	if (!map_text || !nksym) {
+	if (!pf->map_text || !pf->nksym) {
 		fprintf(stderr, "ovh_profile: %s: no _stext or no text symbols: "
 			"not the kernel's kallsyms\n", path);
 		return -1;
 	}
-	qsort(ksym, nksym, sizeof(*ksym), cmp_sym);
+	qsort(pf->ksym, pf->nksym, sizeof(*pf->ksym), cmp_sym);
 	return 0;
 }
 
-/* cell_load - the cell and load a raw line names; NULL if none. */
-static struct window_load *cell_load(const char *line, struct cell_prof **cp)
+/* cell_load - the cell and load a raw line pf->names; NULL if none. */
+static struct window_load *cell_load(struct profile *pf, const char *line,
+				     struct cell_prof **cp)
 {
 	char name[OVH_CELL_NAME];
 	long long l;
@@ -216,10 +237,10 @@ static struct window_load *cell_load(const char *line, struct cell_prof **cp)
 	if (ovh_field(line, "cell", name, sizeof(name)) ||
 	    ovh_num(line, "load", &l) || l < 0 || l >= MAXL)
 		return NULL;
-	for (size_t i = 0; i < ncells; i++)
-		if (!strcmp(cells[i].cell.name, name)) {
-			*cp = &cells[i];
-			return &cells[i].load[l];
+	for (size_t i = 0; i < pf->ncells; i++)
+		if (!strcmp(pf->cells[i].cell.name, name)) {
+			*cp = &pf->cells[i];
+			return &pf->cells[i].load[l];
 		}
 	return NULL;
 }
@@ -237,7 +258,7 @@ static int hexfield(const char *line, const char *key, uint64_t *v)
 }
 
 /* read_raw - the guest lines the profile needs. */
-static int read_raw(const char *path, size_t memreg_from)
+static int read_raw(struct profile *pf, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
@@ -248,7 +269,7 @@ static int read_raw(const char *path, size_t memreg_from)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct cell_prof *c;
-		struct window_load *w = cell_load(line, &c);
+		struct window_load *w = cell_load(pf, line, &c);
 		long long v, l;
 		uint64_t a;
 
@@ -256,8 +277,8 @@ static int read_raw(const char *path, size_t memreg_from)
 			if (ovh_num(line, "load", &l) || l < 0 || l >= MAXL ||
 			    hexfield(line, "kernel_text", &a))
 				goto bad;
-			kernel_text[l] = a;
-			have_text[l] = true;
+			pf->kernel_text[l] = a;
+			pf->have_text[l] = true;
 		} else if (!w) {
 			continue;
 		} else if (!strncmp(line, "OVH-PROF ", 9)) {
@@ -285,17 +306,17 @@ static int read_raw(const char *path, size_t memreg_from)
 			if (!p || sscanf(p, " %llx %255s", &sa, name) != 2)
 				goto bad;
 			snprintf(full, sizeof(full), "memreg:%s", name);
-			if (name_of(full, memreg_from, &id) ||
+			if (name_of(pf, full, pf->memreg_from, &id) ||
 			    sym_push(&w->msym, &w->nmsym, &w->msymcap, sa, id))
 				goto bad;
 		}
 	}
 	fclose(f);
-	for (size_t i = 0; i < ncells; i++)
+	for (size_t i = 0; i < pf->ncells; i++)
 		for (unsigned l = 0; l < MAXL; l++)
-			if (cells[i].load[l].nmsym)
-				qsort(cells[i].load[l].msym,
-				      cells[i].load[l].nmsym,
+			if (pf->cells[i].load[l].nmsym)
+				qsort(pf->cells[i].load[l].msym,
+				      pf->cells[i].load[l].nmsym,
 				      sizeof(struct sym), cmp_sym);
 	return 0;
 bad:
@@ -305,16 +326,14 @@ bad:
 	return -1;
 }
 
-/* Names of the parts an instruction falls in outside any symbol. */
-static unsigned unknown_name[PARTS];
-
 /* attribute - one block's @execs runs of @insns instructions at @vaddr,
  * in window @win of load @l of cell @c. */
-static void attribute(struct cell_prof *c, unsigned l, int win,
+static void attribute(struct profile *pf, struct cell_prof *c, unsigned l,
+		      int win,
 		      uint64_t vaddr, uint64_t insns, uint64_t execs)
 {
 	struct window_load *w = &c->load[l];
-	uint64_t off = kernel_text[l] - map_text;
+	uint64_t off = pf->kernel_text[l] - pf->map_text;
 
 	for (uint64_t i = 0; i < insns; i++) {
 		uint64_t a = vaddr + i * INSN_BYTES;
@@ -329,12 +348,12 @@ static void attribute(struct cell_prof *c, unsigned l, int win,
 			s = sym_find(w->msym, w->nmsym, a);
 		} else {
 			p = KERNEL;
-			s = sym_find(ksym, nksym, a - off);
+			s = sym_find(pf->ksym, pf->nksym, a - off);
 		}
 		w->sum[win][p] += execs;
 		if (!c->bysym[win])
 			continue;
-		name = s ? s->name : unknown_name[p];
+		name = s ? s->name : pf->unknown_name[p];
 		c->bysym[win][name] += (double)execs;
 		if (s && s->addr == (p == KERNEL ? a - off : a))
 			c->calls[win][name] += (double)execs;
@@ -342,7 +361,7 @@ static void attribute(struct cell_prof *c, unsigned l, int win,
 }
 
 /* read_dumps - boot @l's plugin file: each cell window's blocks. */
-static int read_dumps(const char *dir, unsigned l)
+static int read_dumps(struct profile *pf, const char *dir, unsigned l)
 {
 	static struct { struct cell_prof *c; int win; } want[MAXDUMP];
 	char path[4096], line[256];
@@ -351,11 +370,11 @@ static int read_dumps(const char *dir, unsigned l)
 	FILE *f;
 
 	memset(want, 0, sizeof(want));
-	for (size_t i = 0; i < ncells; i++) {
-		struct window_load *w = &cells[i].load[l];
+	for (size_t i = 0; i < pf->ncells; i++) {
+		struct window_load *w = &pf->cells[i].load[l];
 
 		for (int k = 0; w->have && k < 2; k++) {
-			want[w->dump[k]].c = &cells[i];
+			want[w->dump[k]].c = &pf->cells[i];
 			want[w->dump[k]].win = k;
 		}
 	}
@@ -388,7 +407,7 @@ static int read_dumps(const char *dir, unsigned l)
 				return -1;
 			}
 			if (cur)
-				attribute(cur, l, win, a, n, e);
+				attribute(pf, cur, l, win, a, n, e);
 		}
 	}
 	fclose(f);
@@ -434,29 +453,29 @@ static int cmp_abs_delta(const void *a, const void *b)
 }
 
 /* print_top - @c's symbols whose instructions per period changed most. */
-static void print_top(const struct cell_prof *c)
+static void print_top(const struct profile *pf, const struct cell_prof *c)
 {
-	unsigned *order = malloc(nnames * sizeof(*order));
+	unsigned *order = malloc(pf->nnames * sizeof(*order));
 
 	if (!order || c->periods_all <= 0) {
 		free(order);
 		return;
 	}
-	for (size_t i = 0; i < nnames; i++)
+	for (size_t i = 0; i < pf->nnames; i++)
 		order[i] = (unsigned)i;
 	sorting = c;
-	qsort(order, nnames, sizeof(*order), cmp_abs_delta);
+	qsort(order, pf->nnames, sizeof(*order), cmp_abs_delta);
 	printf("\n%s: the %u symbols that changed most, instructions per "
 	       "period over every load; entries per period and instructions "
 	       "per entry in C'\n%-44s %10s %10s %10s %9s %9s\n",
 	       c->cell.name, top, "symbol", "C", "C'", "C' - C", "entries",
 	       "per entry");
-	for (unsigned i = 0; i < top && i < nnames; i++) {
+	for (unsigned i = 0; i < top && i < pf->nnames; i++) {
 		unsigned k = order[i];
 		double n = c->calls[1][k];
 
 		printf("%-44.44s %10.1f %10.1f %+10.1f %9.3f %9.1f\n",
-		       names[k], c->bysym[0][k] / (double)c->periods_all,
+		       pf->names[k], c->bysym[0][k] / (double)c->periods_all,
 		       c->bysym[1][k] / (double)c->periods_all, delta_of(k),
 		       n / (double)c->periods_all,
 		       n > 0 ? c->bysym[1][k] / n : NAN);
@@ -466,7 +485,7 @@ static void print_top(const struct cell_prof *c)
 
 /* report - the table, and with --top each cell's symbols; 0, or 1 when
  * a cell has no profiled load. */
-static int report(void)
+static int report(struct profile *pf)
 {
 	int rc = 0;
 
@@ -477,8 +496,8 @@ static int report(void)
 	       "less C runs\n");
 	printf("%-34s %5s  %8s %17s  %8s %17s  %8s %17s  %8s %17s\n", "cell",
 	       "loads", "memreg", "", "kernel+", "", "task+", "", "all+", "");
-	for (size_t i = 0; i < ncells; i++) {
-		struct cell_prof *c = &cells[i];
+	for (size_t i = 0; i < pf->ncells; i++) {
+		struct cell_prof *c = &pf->cells[i];
 		double v[PARTS + 1][MAXL];
 		unsigned n = 0;
 
@@ -506,41 +525,210 @@ static int report(void)
 		if (!n)
 			rc = 1;
 	}
-	for (size_t i = 0; top && i < ncells; i++)
-		print_top(&cells[i]);
+	for (size_t i = 0; top && i < pf->ncells; i++)
+		print_top(pf, &pf->cells[i]);
 	return rc;
+}
+
+/* load - read run.sh --profile folder @dir for the cells of @pat into
+ * @pf (allocated here); 0, 1 on a bad file, 2 on bad patterns. */
+static int load(struct profile *pf, const char *dir, const char *pat)
+{
+	static struct ovh_cell sel[OVH_CELLS_MAX];
+	char path[4096], why[256];
+
+	if (ovh_cells_select(pat, sel, OVH_CELLS_MAX, &pf->ncells, why,
+			     sizeof(why))) {
+		fprintf(stderr, "ovh_profile: %s\n", why);
+		return 2;
+	}
+	for (size_t i = 0; i < pf->ncells; i++)
+		pf->cells[i].cell = sel[i];
+	snprintf(path, sizeof(path), "%s/kallsyms.txt", dir);
+	if (read_map(pf, path))
+		return 1;
+	pf->memreg_from = pf->nnames;
+	snprintf(path, sizeof(path), "%s/table-raw.txt", dir);
+	if (name_of(pf, "memreg:?", pf->memreg_from, &pf->unknown_name[MEMREG]) ||
+	    name_of(pf, "kernel:?", pf->memreg_from, &pf->unknown_name[KERNEL]) ||
+	    name_of(pf, "[task]", pf->memreg_from, &pf->unknown_name[TASK]) ||
+	    read_raw(pf, path))
+		return 1;
+	for (size_t i = 0; pf->bysyms && i < pf->ncells; i++)
+		for (int k = 0; k < 2; k++)
+			if (!(pf->cells[i].bysym[k] = calloc(pf->nnames,
+							     sizeof(double))) ||
+			    !(pf->cells[i].calls[k] = calloc(pf->nnames,
+							     sizeof(double)))) {
+				fprintf(stderr, "ovh_profile: out of memory\n");
+				return 1;
+			}
+	for (unsigned l = 0; l < MAXL; l++) {
+		bool any = false;
+
+		for (size_t i = 0; i < pf->ncells; i++)
+			any |= pf->cells[i].load[l].have;
+		if (!any)
+			continue;
+		if (!pf->have_text[l]) {
+			fprintf(stderr, "ovh_profile: %s: no OVH-PROF "
+				"kernel_text line for load %u\n", path, l);
+			return 1;
+		}
+		if (read_dumps(pf, dir, l))
+			return 1;
+	}
+	return 0;
+}
+
+/* name_find - the index of @name in @pf's memreg names, or -1. */
+static long name_find(const struct profile *pf, const char *name)
+{
+	for (size_t i = pf->memreg_from; i < pf->nnames; i++)
+		if (!strcmp(pf->names[i], name))
+			return (long)i;
+	return -1;
+}
+
+/* Entry points whose rates the comparison shows: name, column. */
+static const struct { const char *name, *col; } rates[] = {
+	{ "memreg:mrk_timer_fn", "timer" },
+	{ "memreg:memreg_master_tick", "tick" },
+	{ "memreg:mrk_overflow_work", "ovf" },
+};
+#define NRATES	(sizeof(rates) / sizeof(rates[0]))
+/* The predictor: unchanged code whose cost depends on the demand seen. */
+#define LMS_NAME	"memreg:memreg_lms_update"
+
+/**
+ * struct cell_sum - a cell's memreg figures over every load, per period
+ * @memreg: memreg's own instructions in the C' runs
+ * @lms:    of which the LMS predictor's
+ * @rate:   entries of each of rates[]
+ */
+struct cell_sum {
+	double memreg, lms, rate[NRATES];
+};
+
+/* cell_sum - @c's figures (NAN without a profiled load). */
+static struct cell_sum cell_sum(const struct profile *pf,
+				const struct cell_prof *c)
+{
+	struct cell_sum cs = { NAN, NAN, { NAN, NAN, NAN } };
+	double mem = 0, periods = 0;
+	long k;
+
+	for (unsigned l = 0; l < MAXL; l++) {
+		const struct window_load *w = &c->load[l];
+
+		if (!w->have || !w->seen[0] || !w->seen[1] || w->periods <= 0)
+			continue;
+		mem += (double)w->sum[1][MEMREG];
+		periods += (double)w->periods;
+	}
+	if (periods <= 0)
+		return cs;
+	cs.memreg = mem / periods;
+	k = name_find(pf, LMS_NAME);
+	cs.lms = k < 0 ? 0 : c->bysym[1][k] / periods;
+	for (size_t i = 0; i < NRATES; i++) {
+		k = name_find(pf, rates[i].name);
+		cs.rate[i] = k < 0 ? 0 : c->calls[1][k] / periods;
+	}
+	return cs;
+}
+
+/*
+ * compare - memreg's own instructions per period in @base and @pf, cell
+ * by cell; returns how many cells are dearer without the predictor.
+ */
+static int compare(const struct profile *base, const struct profile *pf)
+{
+	unsigned dearer = 0, lms_only = 0, rates_differ = 0, n = 0;
+
+	printf("\nmemreg's own instructions per period of the measured CPU "
+	       "(both vCPUs), C' runs, over every load:\nbase against this "
+	       "module, without the LMS predictor (the same code, its cost set "
+	       "by the demand it sees), and the entries per period of the "
+	       "period timer, the master tick and the overflow work\n");
+	printf("%-34s %8s %8s %7s  %8s %8s %7s  %13s %13s %13s  %s\n", "cell",
+	       "base", "this", "diff", "-LMS", "-LMS", "diff", "timer", "tick",
+	       "ovf", "verdict");
+	for (size_t i = 0; i < pf->ncells; i++) {
+		const struct cell_prof *c = &pf->cells[i];
+		const struct cell_prof *b = NULL;
+		struct cell_sum x, y;
+		bool differ = false;
+		const char *v;
+
+		for (size_t j = 0; j < base->ncells; j++)
+			if (!strcmp(base->cells[j].cell.name, c->cell.name))
+				b = &base->cells[j];
+		if (!b)
+			continue;
+		x = cell_sum(base, b);
+		y = cell_sum(pf, c);
+		printf("%-34s %8.0f %8.0f %+7.0f  %8.0f %8.0f %+7.0f ",
+		       c->cell.name, x.memreg, y.memreg, y.memreg - x.memreg,
+		       x.memreg - x.lms, y.memreg - y.lms,
+		       (y.memreg - y.lms) - (x.memreg - x.lms));
+		for (size_t r = 0; r < NRATES; r++) {
+			printf(" %6.3f>%6.3f", x.rate[r], y.rate[r]);
+			differ |= fabs(y.rate[r] - x.rate[r]) >
+				  0.02 * fmax(x.rate[r], y.rate[r]);
+		}
+		if (isnan(x.memreg) || isnan(y.memreg)) {
+			v = "no figures";
+		} else if (y.memreg <= x.memreg) {
+			v = "not dearer";
+		} else if (y.memreg - y.lms <= x.memreg - x.lms) {
+			v = "dearer in LMS only";
+			lms_only++;
+		} else {
+			v = "DEARER";
+			dearer++;
+		}
+		rates_differ += differ;
+		n++;
+		printf("  %s%s\n", v, differ ? " (rates differ)" : "");
+	}
+	printf("%u cells: %u dearer, %u dearer in the predictor only, %u "
+	       "with entry rates more than 2 %% apart (the emulator's timer "
+	       "delivery: bench/overhead/README.md)\n", n, dearer, lms_only,
+	       rates_differ);
+	return (int)dearer;
 }
 
 static int usage(FILE *f, int rc)
 {
-	fprintf(f, "usage: ovh_profile --raw RAW --dumps DIR --kallsyms FILE "
-		"[--cells PATTERNS] [--top N]\n");
+	fprintf(f, "usage: ovh_profile [--cells PATTERNS] [--top N] "
+		"[--base BASEDIR] DIR\n");
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	static struct ovh_cell sel[OVH_CELLS_MAX];
-	const char *raw = NULL, *dir = NULL, *map = NULL, *pat = "all";
-	char why[256];
-	size_t memreg_from;
-	int rc = 0;
+	static struct profile pf, base;
+	const char *dir = NULL, *bdir = NULL, *pat = "all";
+	int i, rc;
 
-	for (int i = 1; i < argc; i++) {
+	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			return usage(stdout, 0);
+		if (a[0] != '-') {
+			if (dir)
+				return usage(stderr, 2);
+			dir = a;
+			continue;
+		}
 		if (!v)
 			return usage(stderr, 2);
-		if (!strcmp(a, "--raw"))
-			raw = v;
-		else if (!strcmp(a, "--dumps"))
-			dir = v;
-		else if (!strcmp(a, "--kallsyms"))
-			map = v;
-		else if (!strcmp(a, "--cells"))
+		if (!strcmp(a, "--cells"))
 			pat = v;
+		else if (!strcmp(a, "--base"))
+			bdir = v;
 		else if (!strcmp(a, "--top")) {
 			char *end;
 			long t = strtol(v, &end, 10);
@@ -555,47 +743,14 @@ int main(int argc, char **argv)
 			return usage(stderr, 2);
 		i++;
 	}
-	if (!raw || !dir || !map)
+	if (!dir)
 		return usage(stderr, 2);
-	if (ovh_cells_select(pat, sel, OVH_CELLS_MAX, &ncells, why,
-			     sizeof(why))) {
-		fprintf(stderr, "ovh_profile: %s\n", why);
-		return 2;
-	}
-	for (size_t i = 0; i < ncells; i++)
-		cells[i].cell = sel[i];
-	if (read_map(map))
-		return 1;
-	memreg_from = nnames;
-	if (name_of("memreg:?", memreg_from, &unknown_name[MEMREG]) ||
-	    name_of("kernel:?", memreg_from, &unknown_name[KERNEL]) ||
-	    name_of("[task]", memreg_from, &unknown_name[TASK]) ||
-	    read_raw(raw, memreg_from))
-		return 1;
-	for (size_t i = 0; top && i < ncells; i++)
-		for (int k = 0; k < 2; k++)
-			if (!(cells[i].bysym[k] = calloc(nnames,
-							 sizeof(double))) ||
-			    !(cells[i].calls[k] = calloc(nnames,
-							 sizeof(double)))) {
-				fprintf(stderr, "ovh_profile: out of memory\n");
-				return 1;
-			}
-	for (unsigned l = 0; l < MAXL; l++) {
-		bool any = false;
-
-		for (size_t i = 0; i < ncells; i++)
-			any |= cells[i].load[l].have;
-		if (!any)
-			continue;
-		if (!have_text[l]) {
-			fprintf(stderr, "ovh_profile: %s: no OVH-PROF "
-				"kernel_text line for load %u\n", raw, l);
-			return 1;
-		}
-		if (read_dumps(dir, l))
-			return 1;
-	}
-	rc = report();
+	pf.bysyms = top || bdir;
+	base.bysyms = true;
+	if ((rc = load(&pf, dir, pat)) || (bdir && (rc = load(&base, bdir, pat))))
+		return rc;
+	rc = report(&pf);
+	if (bdir && compare(&base, &pf))
+		rc = 1;
 	return rc;
 }

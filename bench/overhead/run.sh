@@ -9,7 +9,7 @@
 #
 #   bench/overhead/run.sh [--cells PATTERNS] [--loads N] [--reps N]
 #                         [--ms MS] [--build DIR] [--verdict PROG]
-#                         [--profile [--top N]]
+#                         [--profile [--top N]] [--base REV]
 #   bench/overhead/run.sh --list [--cells PATTERNS]
 #
 # --cells   comma-separated cell names or patterns ('monitor-32-*'),
@@ -25,6 +25,10 @@
 #           per cell what memreg's own code, the rest of the kernel and the
 #           task executed per period (ovh_profile.c); --top N: each cell's
 #           N symbols that changed most between C and C'
+# --base    also boot memreg.ko of git revision REV (its regulator/ built
+#           here, into BUILD/base), by turns with this tree's, and print
+#           its table too; with --profile, memreg's own instructions per
+#           period against it, cell by cell (exit 1 when a cell is dearer)
 # Exit: 0 when every cell has all its loads (whatever the verdicts), 1 when
 # a guest run or a cell failed, 2 on bad arguments, 77 when the arm64
 # guest cannot run here (no kernel tree, qemu or cross compiler).
@@ -40,7 +44,8 @@ verdict=
 list=0
 profile=0
 top=0
-usage() { sed -n '2,24p' "$0"; exit "$1"; }
+base=
+usage() { sed -n '2,34p' "$0"; exit "$1"; }
 need() { [ $# -ge 2 ] || { echo "run.sh: $1 needs a value (--help)" >&2; exit 2; }; }
 isnum() {
 	case $2 in ''|*[!0-9]*) echo "run.sh: $1 '$2': a positive number" >&2; exit 2 ;; esac
@@ -57,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--list) list=1; shift ;;
 	--profile) profile=1; shift ;;
 	--top) need "$@"; isnum "$1" "$2"; top=$2; shift 2 ;;
+	--base) need "$@"; base=$2; shift 2 ;;
 	-h|--help) usage 0 ;;
 	*) echo "run.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
 	esac
@@ -88,51 +94,88 @@ if [ "$list" -eq 1 ]; then
 	exit 0
 fi
 n=$(wc -l < "$build/cells.txt")
-raw=$build/table-raw.txt
-: > "$raw"
+# the base revision's module, built from its regulator/ alone
+baseko=
+if [ -n "$base" ]; then
+	rm -rf "$build/base-src" && mkdir -p "$build/base-src" "$build/base" || exit 1
+	git -C "$src" archive "$base" regulator | tar -x -C "$build/base-src" ||
+		{ echo "run.sh: --base $base: not a revision of this repository" >&2; exit 2; }
+	baseko=$("$src/scripts/arm64/kmod" --src "$build/base-src" \
+		--out "$build/base-kmod") || { echo "run.sh: cannot build $base's memreg.ko" >&2; exit 1; }
+fi
 # a boot runs every cell once: about 1.5 s of host time per cell and rep
 tmo=$((60 + n * (reps + 1) * ms / 8))
 [ "$tmo" -le 590 ] || tmo=590
 t0=$(date +%s)
 commit=$(git -C "$src" describe --always --dirty 2>/dev/null || echo '?')
-echo "bench/overhead: $n cells x $loads loads x $reps reps, C = $ms ms (guest), commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC'), host load $(cut -d' ' -f1-3 /proc/loadavg)"
-fail=0
-l=0
-while [ "$l" -lt "$loads" ]; do
-	# a boot that fails (a hung rmmod under -icount: kmod README, known
-	# limitations) is tried once more; the last try's lines are kept
+echo "bench/overhead: $n cells x $loads loads x $reps reps, C = $ms ms (guest), commit $commit${base:+ against $base}, $(date -u '+%Y-%m-%d %H:%M UTC'), host load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# boot DIR L [MODULE]: load L's boot of every cell into DIR (boot-L.txt,
+# prof-L.txt, the raw lines added to table-raw.txt), with MODULE instead
+# of this tree's; a failed boot (a hung rmmod under -icount: kmod README,
+# known limitations) is tried once more and its last try's lines kept.
+# Returns 0, 1 when both tries failed, 77 when the guest cannot run here.
+boot() {
+	b_dir=$1 b_l=$2 b_ko=${3:-}
 	for try in 1 2; do
 		"$src/tests/overhead/guest/overhead-qemu.sh" --arch arm64 \
-			--mode bench --cells "$cells" --load-index "$l" \
+			--mode bench --cells "$cells" --load-index "$b_l" \
 			--reps "$reps" --ms "$ms" --build "$build" \
 			--timeout "$tmo" --plugin "$plugin" \
-			--profile "${plugin:+$build/prof-$l.txt}" \
-			> "$build/boot-$l.txt" 2>&1
-		rc=$?
-		[ $rc -eq 77 ] && { cat "$build/boot-$l.txt"; exit 77; }
-		[ $rc -eq 0 ] && break
-		echo "bench/overhead: boot $l (try $try) failed (rc $rc):"
-		grep -E '^(overhead-qemu|OVH-ERROR)' "$build/boot-$l.txt" | tail -5
+			--profile "${plugin:+$b_dir/prof-$b_l.txt}" \
+			${b_ko:+--ko "$b_ko"} > "$b_dir/boot-$b_l.txt" 2>&1
+		b_rc=$?
+		[ "$b_rc" -eq 77 ] && { cat "$b_dir/boot-$b_l.txt"; return 77; }
+		[ "$b_rc" -eq 0 ] && break
+		echo "bench/overhead: ${b_ko:+base }boot $b_l (try $try) failed (rc $b_rc):"
+		grep -E '^(overhead-qemu|OVH-ERROR)' "$b_dir/boot-$b_l.txt" | tail -5
 	done
-	[ "$rc" -eq 0 ] || fail=1
-	grep -a '^OVH-' "$build/boot-$l.txt" | tr -d '\r' |
-		grep -v '^OVH-KSYMS ' >> "$raw"
+	grep -a '^OVH-' "$b_dir/boot-$b_l.txt" | tr -d '\r' |
+		grep -v '^OVH-KSYMS ' >> "$b_dir/table-raw.txt"
+	[ "$b_rc" -eq 0 ]
+}
+
+# kallsyms DIR: the kernel's functions, printed by DIR's boot of load 0
+kallsyms() {
+	grep -a '^OVH-KSYMS ' "$1/boot-0.txt" | tr -d '\r' | cut -d' ' -f2 |
+		base64 -d | gunzip > "$1/kallsyms.txt"
+}
+
+fail=0
+: > "$build/table-raw.txt"
+[ -z "$base" ] || : > "$build/base/table-raw.txt"
+l=0
+# base and this tree boot by turns, so that both see the same host
+while [ "$l" -lt "$loads" ]; do
+	if [ -n "$base" ]; then
+		boot "$build/base" "$l" "$baseko"; rc=$?
+		[ $rc -eq 77 ] && exit 77
+		[ $rc -eq 0 ] || fail=1
+	fi
+	boot "$build" "$l"; rc=$?
+	[ $rc -eq 77 ] && exit 77
+	[ $rc -eq 0 ] || fail=1
 	l=$((l + 1))
 done
-echo "bench/overhead: $(($(date +%s) - t0)) s, raw lines in $raw"
+echo "bench/overhead: $(($(date +%s) - t0)) s, raw lines in $build/table-raw.txt${base:+ and $build/base/table-raw.txt}"
+if [ -n "$base" ]; then
+	echo
+	echo "== $base (base)"
+	"$verdict" --cells "$cells" --loads "$loads" "$build/base/table-raw.txt"
+	echo
+	echo "== $commit"
+fi
 echo
-"$verdict" --cells "$cells" --loads "$loads" "$raw"
+"$verdict" --cells "$cells" --loads "$loads" "$build/table-raw.txt"
 rc=$?
 if [ "$profile" -eq 1 ]; then
 	echo
-	# the kernel's functions, printed by the boot of load 0
-	if grep -a '^OVH-KSYMS ' "$build/boot-0.txt" | tr -d '\r' |
-	   cut -d' ' -f2 | base64 -d | gunzip > "$build/kallsyms.txt" &&
-	   "$build/ovh_profile" --raw "$raw" --dumps "$build" \
-		--kallsyms "$build/kallsyms.txt" --cells "$cells" --top "$top"; then
+	if kallsyms "$build" && { [ -z "$base" ] || kallsyms "$build/base"; } &&
+	   "$build/ovh_profile" --cells "$cells" --top "$top" \
+		${base:+--base "$build/base"} "$build"; then
 		:
 	else
-		echo "run.sh: no profile (the kallsyms of boot 0, or ovh_profile, failed)"
+		echo "run.sh: the profile failed (above), or a cell is dearer than in $base"
 		rc=1
 	fi
 fi

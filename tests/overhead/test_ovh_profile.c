@@ -6,7 +6,8 @@
  * (tests/fixtures/overhead/marks.S, run under qemu-system-aarch64
  * -icount, as the bench runs its guest); ovh_profile attributes a dump
  * to memreg, the kernel (relocated kallsyms) and the task, per period,
- * and refuses what it cannot read.
+ * compares memreg's cost with a base module's, and refuses what it
+ * cannot read.
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shell.h"
@@ -115,16 +117,17 @@ Test(ovh_profile, plugin_refuses_bad_arguments)
 
 #define CELL "monitor-1000-cpu0-mother-modes"
 
-/* synthetic - a boot whose kernel sits 2 MiB above the kallsyms' boot,
- * memreg at 0xffff800001000000, and one cell with 10 periods. */
-static void synthetic(const char *dump)
+/* synthetic_in - in folder @d, a boot whose kernel sits 2 MiB above the
+ * kallsyms' boot, memreg at 0xffff800001000000, and one cell with 10
+ * periods. */
+static void synthetic_in(const char *d, const char *dump)
 {
-	test_put(dir, "kallsyms.txt",
+	test_put(d, "kallsyms.txt",
 		 "ffff800008010000 T _stext\n"
 		 "ffff800008010000 T func_a\n"
 		 "ffff800008010100 t func_b\n"
 		 "ffff800008010200 D not_text\n");
-	test_put(dir, "raw.txt",
+	test_put(d, "table-raw.txt",
 		 "OVH-PROF load=0 kernel_text=ffff800008210000\n"
 		 "OVH-MODULE-RANGE cell=" CELL " load=0 "
 		 "base=ffff800001000000 size=8192\n"
@@ -134,7 +137,12 @@ static void synthetic(const char *dump)
 		 "OVH-STATS cell=" CELL " load=0 kind=monitor periods=10 "
 		 "overflows=0\n"
 		 "OVH-PROF cell=" CELL " load=0 c=1 cp=3\n");
-	test_put(dir, "prof-0.txt", dump);
+	test_put(d, "prof-0.txt", dump);
+}
+
+static void synthetic(const char *dump)
+{
+	synthetic_in(dir, dump);
 }
 
 /* A dump: C window 1 (task 1000, func_a 100), C' window 3 (task 1000,
@@ -160,9 +168,8 @@ static int profile(const char *extra, char *out, size_t len)
 {
 	char cmd[1024];
 
-	snprintf(cmd, sizeof(cmd), "'%s' --raw '%s/raw.txt' --dumps '%s' "
-		 "--kallsyms '%s/kallsyms.txt' --cells " CELL " %s 2>&1",
-		 OVH_PROFILE, dir, dir, dir, extra);
+	snprintf(cmd, sizeof(cmd), "'%s' --cells " CELL " %s '%s' 2>&1",
+		 OVH_PROFILE, extra, dir);
 	return test_sh_buf(cmd, out, len);
 }
 
@@ -248,4 +255,63 @@ Test(ovh_profile, refuses_what_it_cannot_read)
 	synthetic(dump_ok);
 	cr_assert_eq(profile("--top x", out, sizeof(out)), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "--top 'x'"), "%s", out);
+}
+
+/* base_dump - @dump_ok with memreg's block run @execs times (the C'
+ * window's memreg: 4 instructions each). */
+static void base_dump(unsigned execs)
+{
+	char d[128], text[1024], *p;
+
+	snprintf(d, sizeof(d), "%s/base", dir);
+	cr_assert_eq(mkdir(d, 0755), 0);
+	snprintf(text, sizeof(text), "%s", dump_ok);
+	p = strstr(text, "T ffff800001000078 4 5\n");
+	cr_assert_not_null(p);
+	snprintf(p, sizeof(text) - (size_t)(p - text),
+		 "T ffff800001000078 4 %u\nE\n", execs);
+	synthetic_in(d, text);
+}
+
+/* with_base - profile() against the base folder; the comparison row's
+ * figures into @v (base, this, difference; the same without the LMS
+ * predictor; entry rates). */
+static int with_base(char *out, size_t len, double *v)
+{
+	char extra[256];
+	const char *row;
+	int rc;
+
+	snprintf(extra, sizeof(extra), "--base '%s/base'", dir);
+	rc = profile(extra, out, len);
+	row = strstr(out, "verdict\n");
+	cr_assert_not_null(row, "no comparison in:\n%s", out);
+	cr_assert_geq(numbers(row, "\n" CELL " ", v, 16), 6, "%s", out);
+	return rc;
+}
+
+Test(ovh_profile, compares_memreg_with_a_base)
+{
+	char out[8192];
+	double v[16];
+
+	synthetic(dump_ok);
+	base_dump(50);		/* base: 200 instructions, 20 per period */
+	cr_assert_eq(with_base(out, sizeof(out), v), 0, "%s", out);
+	cr_assert(v[0] == 20 && v[1] == 2 && v[2] == -18, "%s", out);
+	cr_assert_not_null(strstr(out, "not dearer"), "%s", out);
+	cr_assert_not_null(strstr(out, "1 cells: 0 dearer"), "%s", out);
+}
+
+Test(ovh_profile, says_when_memreg_is_dearer_than_its_base)
+{
+	char out[8192];
+	double v[16];
+
+	synthetic(dump_ok);
+	base_dump(1);		/* base: 4 instructions, 0.4 per period */
+	cr_assert_eq(with_base(out, sizeof(out), v), 1, "%s", out);
+	cr_assert(v[1] == 2, "%s", out);
+	cr_assert_not_null(strstr(out, "DEARER"), "%s", out);
+	cr_assert_not_null(strstr(out, "1 cells: 1 dearer"), "%s", out);
 }

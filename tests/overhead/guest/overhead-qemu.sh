@@ -8,7 +8,7 @@
 #        [--mode test|bench] [--build DIR] [--timeout S] [--reps N]
 #        [--ms MS] [--bench compute|memory] [--icount|--no-icount]
 #        [--cells PATTERNS] [--load-index N] [--guest-bin DIR]
-#        [--plugin SO --profile FILE]
+#        [--plugin SO --profile FILE] [--ko MODULE]
 #
 # --mode test  (CTest): 100 us vs 5 ms, master on cpu 1 and on cpu 0;
 #              checks: finite ratios, >= 0.95, 100 us costs more than 5 ms
@@ -29,6 +29,8 @@
 #              profile plugin SO (bench/overhead/ovh_insn_plugin.c), which
 #              writes its counts to FILE at the guest's markers; the guest
 #              prints the addresses to attribute them (ovh_profile.c)
+# --ko MODULE  (arm64) load this memreg.ko instead of building the tree's
+#              (bench/overhead/run.sh --base: another revision's module)
 # --guest-bin  the folder of the guest programs ovh_guest and
 #              ovh_table_guest (the main build's guest/ARCH/ovh-bin);
 #              without it they are built here with the guests' CMake
@@ -65,6 +67,7 @@ loadidx=0
 gbin=
 plugin=
 profile=
+kofile=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -82,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--guest-bin) gbin=$2; shift 2 ;;
 	--plugin) plugin=$2; shift 2 ;;
 	--profile) profile=$2; shift 2 ;;
+	--ko) kofile=$2; shift 2 ;;
 	-h|--help) sed -n '2,45p' "$0"; exit 0 ;;
 	*) echo "overhead-qemu: unknown argument '$1'"; exit 1 ;;
 	esac
@@ -132,6 +136,7 @@ mkdir -p "$build"
 exec 9> "$build/.lock"
 flock 9
 if [ "$arch" = x86_64 ]; then
+	[ -z "$kofile" ] || die "--ko is for arm64"
 	[ -x /bin/busybox ] || skip "busybox-static missing"
 	bb=/bin/busybox
 	kout=$build/kmod
@@ -140,9 +145,14 @@ if [ "$arch" = x86_64 ]; then
 	cp "$kout/kmod/memreg.ko" "$build/memreg.ko"
 else
 	bb=$BUSYBOX
-	ko=$("$src/scripts/arm64/kmod"); rc=$?
-	[ $rc -eq 77 ] && skip "arm64 module build unavailable"
-	[ $rc -eq 0 ] || die "arm64 memreg.ko cross build failed"
+	if [ -n "$kofile" ]; then
+		[ -f "$kofile" ] || die "--ko $kofile: no such file"
+		ko=$kofile
+	else
+		ko=$("$src/scripts/arm64/kmod"); rc=$?
+		[ $rc -eq 77 ] && skip "arm64 module build unavailable"
+		[ $rc -eq 0 ] || die "arm64 memreg.ko cross build failed"
+	fi
 	# without debug information: insmod under TCG is slow
 	aarch64-linux-gnu-strip --strip-debug -o "$build/memreg.ko" "$ko" || die "cannot strip $ko"
 fi
