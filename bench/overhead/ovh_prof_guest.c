@@ -12,6 +12,11 @@
 
 static unsigned marks;
 
+/* memreg's code sections that kallsyms names no function in. */
+static const char *const plt_sections[] = {
+	".plt", ".text.ftrace_trampoline",
+};
+
 unsigned ovh_prof_mark(void)
 {
 #if defined(__aarch64__)
@@ -80,5 +85,24 @@ int ovh_prof_module(const char *cell, unsigned load)
 			printf("OVH-SYM cell=%s load=%u %llx %s\n", cell, load,
 			       a, name);
 	fclose(f);
+	/*
+	 * Code without symbols: the veneers through which the module calls
+	 * kernel functions out of branch range (arm64 module PLTs; how many
+	 * calls need one depends on where KASLR put the module).
+	 */
+	for (size_t i = 0; i < sizeof(plt_sections) / sizeof(*plt_sections);
+	     i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "/sys/module/memreg/sections/%s",
+			 plt_sections[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llx", &a) == 1 && a)
+			printf("OVH-SYM cell=%s load=%u %llx [%s]\n", cell,
+			       load, a, plt_sections[i]);
+		fclose(f);
+	}
 	return 0;
 }

@@ -123,22 +123,21 @@ static memreg_u64 memreg_predict(struct memreg *r, memreg_u32 cls,
 	const struct memreg_cfg *cfg = &r->cfg;
 	memreg_u64 sum = 0;
 	memreg_u32 cpu;
+	int ahead = 0;
 
 	for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 		struct memreg_cpu *c = &r->cpu[cpu];
 		struct memreg_lms_state *s = &c->lms[cls];
 		memreg_u32 pred = s->last_pred;
 		memreg_s64 w;
-		int started;
 
 		if (!((on >> cpu) & 1))
 			continue;	/* not regulated, or offline */
 		w = memreg_atomic64_read(&c->demand[cls]);
 		last[cpu] = MEMREG_BUDGET_INF;
-		started = MEMREG_READ_ONCE(c->started);
-		if (started && MEMREG_READ_ONCE(c->period) > period)
-			*late = 1;
-		if (period && started &&
+		/* periods only grow: one past @period was started */
+		ahead |= MEMREG_READ_ONCE(c->period) > period;
+		if (period && MEMREG_READ_ONCE(c->started) &&
 		    memreg_word_tag(w) == (memreg_u32)(period - 1)) {
 			last[cpu] = memreg_word_val(w);
 			pred = memreg_lms_update(s, cfg->lms.mu,
@@ -155,14 +154,15 @@ static memreg_u64 memreg_predict(struct memreg *r, memreg_u32 cls,
 			budget[cpu] = (memreg_u32)c->guaranteed[cls];
 		sum += budget[cpu];
 	}
+	*late |= ahead;
 	return sum;
 }
 
 int memreg_master_tick(struct memreg *r, memreg_u64 period)
 {
 	const struct memreg_cfg *cfg = &r->cfg;
-	memreg_u32 budget[MEMREG_MAX_CPUS];
-	memreg_u64 last[MEMREG_MAX_CPUS];
+	memreg_u32 *budget = r->tick_budget;
+	memreg_u64 *last = r->tick_last;
 	memreg_u32 cpu, cls;
 	int publish = (cfg->flags & MEMREG_F_PUBLISHED) &&
 		      !(cfg->flags & MEMREG_F_MONITOR);
@@ -178,6 +178,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	r->master_period = period;
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {
 		memreg_u64 sum, gsum = 0, donated = 0;
+		int reclaim, offline_gives;
 
 		if (cfg->flags & MEMREG_F_UNCOUNTED(cls))
 			continue;	/* nothing counted: nothing to do */
@@ -196,17 +197,17 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 		 * published budget.  Once late, the tick stays late for the
 		 * next class.  Only a tick that publishes can donate.
 		 */
+		reclaim = (cfg->flags & MEMREG_F_RECLAIM) && !late;
 		if (late && !was_late && (cfg->flags & MEMREG_F_RECLAIM)) {
 			was_late = 1;
 			r->master_late++;
 		}
+		/* offline, without LMS: its guarantee to the pool */
+		offline_gives = reclaim && !(cfg->flags & MEMREG_F_LMS);
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
 			if ((on >> cpu) & 1) {
 				gsum += cfg->cpu[cpu].guaranteed[cls];
-			} else if (cfg->cpu[cpu].active && !late &&
-				   (cfg->flags & (MEMREG_F_RECLAIM | MEMREG_F_LMS)) ==
-				   MEMREG_F_RECLAIM) {
-				/* offline, without LMS: its guarantee to the pool */
+			} else if (offline_gives && cfg->cpu[cpu].active) {
 				memreg_u64 d = cfg->cpu[cpu].guaranteed[cls];
 
 				donated += d;
@@ -235,8 +236,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 			 * the rest to the pool of period + 1.  keep >= 1, so
 			 * the published budget stays >= 1.
 			 */
-			if ((cfg->flags & MEMREG_F_RECLAIM) && !late &&
-			    last[cpu] != MEMREG_BUDGET_INF) {
+			if (reclaim && last[cpu] != MEMREG_BUDGET_INF) {
 				memreg_u64 keep = last[cpu] + cfg->reclaim_quantum;
 
 				if (keep < budget[cpu]) {

@@ -157,7 +157,7 @@ void mrk_overflow_work(struct irq_work *work)
 		 * exhaustion is traced and may ask the master for a grant.
 		 */
 		was = READ_ONCE(mrk_core->cpu[c->cpu].throttled);
-		me = mrk_core_enter(true);
+		me = mrk_core_enter_on(c, true);	/* c's CPU: tested above */
 		ret = memreg_overflow(mrk_core, c->cpu, cls, consumed, &arm);
 		mrk_core_exit(me);
 		if (ret) {

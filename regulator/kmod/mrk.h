@@ -239,7 +239,9 @@ extern atomic_t mrk_perf_throttled_cpu;
 extern unsigned int mrk_nr_cpus;
 
 /**
- * mrk_core_enter() - account one entry into the regulator core
+ * mrk_core_enter_on() - account one entry into the regulator core
+ * @me:      this CPU's state (this_cpu_ptr(&mrk_cpus)), which a period
+ *           timer or overflow work already holds
  * @percore: a per-core entry point (must run in hard-irq context)
  *
  * Called with interrupts off right before a call into regulator/core;
@@ -247,18 +249,23 @@ extern unsigned int mrk_nr_cpus;
  * or interrupt nesting into the core) and per-core entries made outside
  * hard-irq context.  Both stay 0 when the glue keeps its rules; sysfs
  * shows them as cpuN/core_nested and cpuN/core_outside_irq.  Two
- * increments: always on.  Returns this CPU's state for mrk_core_exit().
+ * increments: always on.  Returns @me for mrk_core_exit().
  */
-static inline struct mrk_cpu *mrk_core_enter(bool percore)
+static inline struct mrk_cpu *mrk_core_enter_on(struct mrk_cpu *me,
+						bool percore)
 {
-	struct mrk_cpu *me = this_cpu_ptr(&mrk_cpus);
-
 	lockdep_assert_irqs_disabled();
 	if (me->core_depth++)
 		me->core_nested++;
 	if (percore && (!in_hardirq() || in_nmi()))
 		me->core_outside_irq++;
 	return me;
+}
+
+/* mrk_core_enter_on() for this CPU. */
+static inline struct mrk_cpu *mrk_core_enter(bool percore)
+{
+	return mrk_core_enter_on(this_cpu_ptr(&mrk_cpus), percore);
 }
 
 /* The core call that mrk_core_enter() accounted has returned. */

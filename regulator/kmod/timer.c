@@ -155,7 +155,7 @@ static enum hrtimer_restart mrk_timer_fn(struct hrtimer *t)
 	/* the ended period's final budget (reclaim and grants included) */
 	budget[0] = rc->budget[0];
 	budget[1] = rc->budget[1];
-	me = mrk_core_enter(true);
+	me = mrk_core_enter_on(c, true);	/* the timer is pinned to c's CPU */
 	ret = memreg_replenish(mrk_core, c->cpu, period, consumed,
 			       atomic64_xchg(&c->throttled_ns, 0), &arm);
 	mrk_core_exit(me);

@@ -436,6 +436,9 @@ struct memreg_pool {
  *	started the period they publish for: they donated nothing
  *	(memreg_master_tick(); not counted while nothing is published)
  * @master_missing: (master) CPU-class demand records absent at a tick
+ * @tick_budget: (master) memreg_master_tick()'s budgets per CPU
+ * @tick_last: (master) and last demands: here, not on its stack, which
+ *	a kernel that zeroes automatic variables would clear at every tick
  * @cpu: per-CPU state
  */
 struct memreg {
@@ -451,6 +454,8 @@ struct memreg {
 	memreg_u64 master_skipped;
 	memreg_u64 master_late;
 	memreg_u64 master_missing;
+	memreg_u32 tick_budget[MEMREG_MAX_CPUS];
+	memreg_u64 tick_last[MEMREG_MAX_CPUS];
 	struct memreg_cpu cpu[MEMREG_MAX_CPUS];
 };
 
