@@ -245,18 +245,6 @@ static struct window_load *cell_load(struct profile *pf, const char *line,
 	return NULL;
 }
 
-/* hexfield - the hexadecimal " KEY=" of @line; 0 or -1. */
-static int hexfield(const char *line, const char *key, uint64_t *v)
-{
-	char b[32], *end;
-
-	if (ovh_field(line, key, b, sizeof(b)))
-		return -1;
-	errno = 0;
-	*v = strtoull(b, &end, 16);
-	return errno || end == b || *end ? -1 : 0;
-}
-
 /* read_raw - the guest lines the profile needs. */
 static int read_raw(struct profile *pf, const char *path)
 {
@@ -271,11 +259,11 @@ static int read_raw(struct profile *pf, const char *path)
 		struct cell_prof *c;
 		struct window_load *w = cell_load(pf, line, &c);
 		long long v, l;
-		uint64_t a;
+		unsigned long long a;
 
 		if (!strncmp(line, "OVH-PROF load=", 14)) {
 			if (ovh_num(line, "load", &l) || l < 0 || l >= MAXL ||
-			    hexfield(line, "kernel_text", &a))
+			    ovh_hex(line, "kernel_text", &a))
 				goto bad;
 			pf->kernel_text[l] = a;
 			pf->have_text[l] = true;
@@ -292,9 +280,10 @@ static int read_raw(struct profile *pf, const char *path)
 			if (ovh_num(line, "periods", &w->periods))
 				goto bad;
 		} else if (!strncmp(line, "OVH-MODULE-RANGE ", 17)) {
-			if (hexfield(line, "base", &w->base) ||
+			if (ovh_hex(line, "base", &a) ||
 			    ovh_num(line, "size", &v) || v <= 0)
 				goto bad;
+			w->base = a;
 			w->size = (uint64_t)v;
 		} else if (!strncmp(line, "OVH-SYM ", 8)) {
 			char name[256], full[300];

@@ -31,16 +31,35 @@ int ovh_field(const char *line, const char *key, char *buf, size_t len)
 	return 0;
 }
 
-/* ovh_num - the decimal integer " KEY=" of @line into @v; 0 or -1. */
-int ovh_num(const char *line, const char *key, long long *v)
+/*
+ * number - " KEY=" of @line, whole: a signed decimal into *@s when @s is
+ * not NULL, else an unsigned number in @base into *@u; 0 or -1.
+ */
+static int number(const char *line, const char *key, int base,
+		  long long *s, unsigned long long *u)
 {
 	char b[32], *end;
 
 	if (ovh_field(line, key, b, sizeof(b)))
 		return -1;
 	errno = 0;
-	*v = strtoll(b, &end, 10);
+	if (s)
+		*s = strtoll(b, &end, base);
+	else
+		*u = strtoull(b, &end, base);
 	return errno || end == b || *end ? -1 : 0;
+}
+
+/* ovh_num - the decimal integer " KEY=" of @line into @v; 0 or -1. */
+int ovh_num(const char *line, const char *key, long long *v)
+{
+	return number(line, key, 10, v, NULL);
+}
+
+/* ovh_hex - the hexadecimal " KEY=" of @line into @v; 0 or -1. */
+int ovh_hex(const char *line, const char *key, unsigned long long *v)
+{
+	return number(line, key, 16, NULL, v);
 }
 
 static int cmp_d(const void *a, const void *b)

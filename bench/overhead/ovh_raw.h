@@ -14,6 +14,7 @@
 
 int ovh_field(const char *line, const char *key, char *buf, size_t len);
 int ovh_num(const char *line, const char *key, long long *v);
+int ovh_hex(const char *line, const char *key, unsigned long long *v);
 double ovh_median(const double *v, unsigned n);
 
 #endif /* MEMCAL_OVH_RAW_H */
