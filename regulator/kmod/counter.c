@@ -12,7 +12,9 @@
  *    PERF_EF_RELOAD, on the owning CPU with interrupts off); once the CPU
  *    is throttled it is armed beyond the period's end (MRK_ARM_NEVER).  A
  *    busy CPU takes one overflow interrupt per period and class, plus one
- *    per reclaim take.
+ *    per reclaim take.  The period start's re-arm is the period timer's
+ *    (timer.c), the others mrk_counters_arm()'s; both use the helpers
+ *    of mrk.h.
  *  - slack (page-faults and the other software events, whose start()
  *    ignores PERF_EF_RELOAD and whose period cannot be changed from hard
  *    irq): the sample period is fixed at max(1, guarantee / slack_div)
