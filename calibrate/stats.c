@@ -4,6 +4,7 @@
  */
 #include "stats.h"
 #include "memcal_status.h"
+#include "memcal_figures.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -138,7 +139,7 @@ int cal_procstat_read(struct memcal_procstat *s)
 {
 	FILE *f = fopen("/proc/stat", "r");
 	char line[512];
-	unsigned cap = 0;
+	struct memcal_procstat_cpu row;
 
 	memset(s, 0, sizeof(*s));
 	if (!f)
@@ -157,26 +158,19 @@ int cal_procstat_read(struct memcal_procstat *s)
 			   &id, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
 			   &v[7]) < 9)
 			continue;
-		if (s->n_cpus == cap) {
-			void *p = realloc(s->cpu, (cap ? 2 * cap : 8) *
-					  sizeof(*s->cpu));
-
-			if (!p) {
-				fclose(f);
-				cal_procstat_free(s);
-				return MEMCAL_ENOMEM;
-			}
-			s->cpu = p;
-			cap = cap ? 2 * cap : 8;
-		}
 		/* user nice system idle iowait irq softirq steal */
-		s->cpu[s->n_cpus++] = (struct memcal_procstat_cpu){
+		row = (struct memcal_procstat_cpu){
 			.id = id,
 			.busy = v[0] + v[1] + v[2] + v[5] + v[6],
 			.total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] +
 				 v[6] + v[7],
 			.steal = v[7],
 		};
+		if (fig_push((void **)&s->cpu, &s->n_cpus, sizeof(row), &row)) {
+			fclose(f);
+			cal_procstat_free(s);
+			return MEMCAL_ENOMEM;
+		}
 	}
 	fclose(f);
 	return 0;
@@ -203,7 +197,7 @@ double cal_procstat_foreign(const struct memcal_procstat *a,
 {
 	double worst = 0;
 
-	for (unsigned i = 0; i < a->n_cpus && i < b->n_cpus; i++) {
+	for (size_t i = 0; i < a->n_cpus && i < b->n_cpus; i++) {
 		const struct memcal_procstat_cpu *x = &a->cpu[i], *y = &b->cpu[i];
 		double tot, share;
 

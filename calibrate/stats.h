@@ -13,6 +13,7 @@
 #define MEMCAL_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A repetition below this share of the median (or, for times, above
@@ -69,7 +70,7 @@ struct memcal_procstat_cpu {
  */
 struct memcal_procstat {
 	struct memcal_procstat_cpu *cpu;
-	unsigned n_cpus;
+	size_t n_cpus;
 	unsigned procs_running;
 };
 
