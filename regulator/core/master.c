@@ -167,7 +167,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 	int publish = (cfg->flags & MEMREG_F_PUBLISHED) &&
 		      !(cfg->flags & MEMREG_F_MONITOR);
 	memreg_u64 on = memreg_online(r);
-	int late = 0, was_late = 0;
+	int late = 0;
 
 	if (r->master_ticks && period <= r->master_period)
 		return MEMREG_ESTALE;	/* twice in a period would donate twice */
@@ -198,10 +198,6 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 		 * next class.  Only a tick that publishes can donate.
 		 */
 		reclaim = (cfg->flags & MEMREG_F_RECLAIM) && !late;
-		if (late && !was_late && (cfg->flags & MEMREG_F_RECLAIM)) {
-			was_late = 1;
-			r->master_late++;
-		}
 		/* offline, without LMS: its guarantee to the pool */
 		offline_gives = reclaim && !(cfg->flags & MEMREG_F_LMS);
 		for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
@@ -253,5 +249,7 @@ int memreg_master_tick(struct memreg *r, memreg_u64 period)
 		}
 		memreg_refresh_words(r, cls, period, donated);
 	}
+	if (late && publish && (cfg->flags & MEMREG_F_RECLAIM))
+		r->master_late++;
 	return MEMREG_OK;
 }

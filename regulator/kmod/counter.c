@@ -55,7 +55,7 @@
  */
 void mrk_counters_arm(struct mrk_cpu *c, const struct memreg_arm *arm)
 {
-	bool held = arm->action != MEMREG_RUN || READ_ONCE(c->throttled);
+	bool held = mrk_arm_held(c, arm);
 	unsigned int cls;
 
 	for (cls = 0; cls < MEMREG_NR_CLASSES; cls++) {

@@ -336,6 +336,16 @@ static inline u64 mrk_counter_read(struct perf_event *ev)
 }
 
 /*
+ * Is @c held after a core call that said @arm: its counters are then armed
+ * beyond the period's end (MRK_ARM_NEVER), whatever their budgets.
+ */
+static __always_inline bool mrk_arm_held(const struct mrk_cpu *c,
+					 const struct memreg_arm *arm)
+{
+	return arm->action != MEMREG_RUN || READ_ONCE(c->throttled);
+}
+
+/*
  * Give @ev, stopped with its count folded in, a sample period of @left
  * events (at least 1, at most MRK_ARM_NEVER) and start it, reloading the
  * hardware counter: the MemGuard way to re-arm.  Interrupts off, on

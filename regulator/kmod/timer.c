@@ -97,7 +97,7 @@ static bool mrk_counters_halt(struct mrk_cpu *c,
 static void mrk_counters_restart(struct mrk_cpu *c,
 				 const struct memreg_arm *arm)
 {
-	bool held = arm->action != MEMREG_RUN || READ_ONCE(c->throttled);
+	bool held = mrk_arm_held(c, arm);
 	unsigned int halted = c->halted;
 
 	c->halted = 0;
